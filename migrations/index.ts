@@ -1,0 +1,9 @@
+import type { MigrationInterface } from 'typeorm';
+// Every migration, in order. `npm run migration:generate -- <Name>` adds new ones here.
+import { Foundation1795356103208 } from './1795356103208-Foundation.js';
+// <imports above>
+
+export const migrations: (new () => MigrationInterface)[] = [
+  Foundation1795356103208,
+  // <classes above>
+];

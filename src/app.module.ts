@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { AuthModule } from './auth/auth.module.js';
+import { CommonModule } from './common/common.module.js';
+import { LoggingModule } from './common/logging/logging.module.js';
+import { ConfigModule } from './config/config.module.js';
+import { DatabaseModule } from './database/database.module.js';
+import { HealthModule } from './health/health.module.js';
+import { TenantsModule } from './tenants/tenants.module.js';
+import { UsersModule } from './users/users.module.js';
+
+@Module({
+  imports: [ConfigModule, LoggingModule, DatabaseModule, CommonModule, TenantsModule, UsersModule, HealthModule, AuthModule],
+})
+export class AppModule {}

@@ -1,0 +1,67 @@
+import { type INestApplication, RequestMethod, ValidationPipe, type ValidationError } from '@nestjs/common';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { SwaggerModule } from '@nestjs/swagger';
+import helmet from 'helmet';
+import { Logger } from 'nestjs-pino';
+import { AppConfig } from './config/app-config.js';
+import { DomainError } from './common/errors/domain-error.js';
+import { AllExceptionsFilter } from './common/errors/all-exceptions.filter.js';
+import { CommonErrors } from './common/errors/error-catalog.js';
+import { buildOpenApiDocument } from './openapi.js';
+
+interface Violation { field: string; message: string }
+function flatten(errors: ValidationError[], parent = ''): Violation[] {
+  return errors.flatMap((e) => {
+    const field = parent ? `${parent}.${e.property}` : e.property;
+    const own = Object.values(e.constraints ?? {}).map((m) => ({ field, message: parent ? `${field}: ${m}` : m }));
+    return [...own, ...flatten(e.children ?? [], field)];
+  });
+}
+
+/** The validation pipe of every route: unknown fields are refused, values are transformed. */
+export const validationPipe = new ValidationPipe({
+  whitelist: true,
+  forbidNonWhitelisted: true,
+  forbidUnknownValues: true,
+  transform: true,
+  transformOptions: { enableImplicitConversion: false },
+  stopAtFirstError: false,
+  exceptionFactory: (errors) => {
+    const violations = flatten(errors);
+    return new DomainError(CommonErrors.generic_client_error, violations.map((v) => v.message).join('; ') || 'Invalid request', {
+      fields: [...new Set(violations.map((v) => v.field))],
+    });
+  },
+});
+
+/** `/v1` on every route but the health checks. */
+export function applyGlobalPrefix(app: INestApplication): void {
+  app.setGlobalPrefix('v1', { exclude: [{ path: 'health', method: RequestMethod.GET }, { path: 'health/ready', method: RequestMethod.GET }] });
+}
+
+/**
+ * Everything that makes the HTTP surface: `/v1` prefix (health outside it), validation,
+ * error filter, security headers, body limit, Swagger. `main.ts` and every e2e test call this.
+ */
+export function setupApp(app: INestApplication, options: { swagger?: boolean } = {}): INestApplication {
+  const config = app.get(AppConfig);
+  const express = app as NestExpressApplication;
+  express.useLogger(app.get(Logger));
+  express.disable('x-powered-by');
+  express.set('trust proxy', 'loopback');
+  express.useBodyParser('json', { limit: config.BODY_LIMIT, strict: true });
+  express.useBodyParser('urlencoded', { limit: config.BODY_LIMIT, extended: false });
+  app.use(helmet());
+  applyGlobalPrefix(app);
+  app.useGlobalPipes(validationPipe);
+  app.useGlobalFilters(new AllExceptionsFilter());
+  if (options.swagger ?? config.SWAGGER_ENABLED) {
+    const document = buildOpenApiDocument(app);
+    SwaggerModule.setup('docs', app, document, {
+      jsonDocumentUrl: 'docs-json',
+      customSiteTitle: 'Community Gaming Service API',
+      swaggerOptions: { persistAuthorization: true, displayRequestDuration: true, tagsSorter: 'alpha' },
+    });
+  }
+  return app;
+}

@@ -1,0 +1,71 @@
+import { Body, Controller, Get, HttpCode, HttpStatus, Post } from '@nestjs/common';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Authenticated, CurrentUser, Public, TenantId } from '../common/auth/auth.decorators.js';
+import type { AuthUser } from '../common/auth/request-context.js';
+import { ApiErrors } from '../common/errors/api-errors.decorator.js';
+import { CommonErrors } from '../common/errors/error-catalog.js';
+import { TenantErrors } from '../tenants/tenants.errors.js';
+import { UserErrors } from '../users/users.errors.js';
+import { PasswordLoginDto, RegisterPasswordDto } from './dto/password.dto.js';
+import { CurrentSessionDto, LogoutDto, RefreshResultDto, RefreshSessionDto, SessionResultDto } from './dto/session.dto.js';
+import { PasswordAuthService } from './password-auth.service.js';
+import { SessionTokenService } from './session-token.service.js';
+
+const tenantErrors = [CommonErrors.generic_client_error, TenantErrors.tenant_required, TenantErrors.unknown_tenant];
+
+@ApiTags('Authentication')
+@Controller('user')
+export class AuthController {
+  constructor(
+    private readonly passwords: PasswordAuthService,
+    private readonly sessions: SessionTokenService,
+  ) {}
+
+  @Post('register/password')
+  @Public()
+  @ApiOperation({ summary: 'Register with a username and password', description: 'Creates the user and starts a session.' })
+  @ApiCreatedResponse({ type: SessionResultDto })
+  @ApiErrors(...tenantErrors, UserErrors.username_taken, CommonErrors.too_many_requests)
+  registerPassword(@TenantId() tenantId: string, @Body() dto: RegisterPasswordDto): Promise<SessionResultDto> {
+    return this.passwords.register(tenantId, dto.username, dto.password);
+  }
+
+  @Post('auth/password/login')
+  @Public()
+  @HttpCode(HttpStatus.OK)
+  @ApiOperation({ summary: 'Log in with a username and password', description: 'A wrong username and a wrong password give the same 401.' })
+  @ApiOkResponse({ type: SessionResultDto })
+  @ApiErrors(...tenantErrors, CommonErrors.GENERIC_UNAUTHORIZED, CommonErrors.too_many_requests)
+  passwordLogin(@TenantId() tenantId: string, @Body() dto: PasswordLoginDto): Promise<SessionResultDto> {
+    return this.passwords.login(tenantId, dto.username, dto.password);
+  }
+
+  @Post('auth/refresh-session')
+  @Public()
+  @HttpCode(HttpStatus.OK)
+  @ApiOperation({ summary: 'Exchange a refresh token for a new session token' })
+  @ApiOkResponse({ type: RefreshResultDto })
+  @ApiErrors(...tenantErrors, CommonErrors.GENERIC_UNAUTHORIZED, CommonErrors.REFRESH_TOKEN_EXPIRED)
+  refreshSession(@TenantId() tenantId: string, @Body() dto: RefreshSessionDto): Promise<RefreshResultDto> {
+    return this.sessions.refresh(dto.refreshToken, tenantId);
+  }
+
+  @Get('auth/session')
+  @Authenticated()
+  @ApiOperation({ summary: 'The current session (extension)', description: 'Who the session token belongs to. Not in the interface; useful to check a token.' })
+  @ApiOkResponse({ type: CurrentSessionDto })
+  @ApiErrors(CommonErrors.GENERIC_UNAUTHORIZED, CommonErrors.SESSION_TOKEN_EXPIRED)
+  currentSession(@CurrentUser() user: AuthUser): CurrentSessionDto {
+    return { userId: user.id, tenantId: user.tenantId };
+  }
+
+  @Post('auth/logout')
+  @Authenticated()
+  @HttpCode(HttpStatus.NO_CONTENT)
+  @ApiOperation({ summary: 'Revoke a refresh token (extension)', description: 'Revokes the given refresh token of the current user, or all of them with `all: true`.' })
+  @ApiNoContentResponse({ description: 'Revoked (or already revoked).' })
+  @ApiErrors(CommonErrors.generic_client_error, CommonErrors.GENERIC_UNAUTHORIZED, CommonErrors.SESSION_TOKEN_EXPIRED)
+  async logout(@CurrentUser() user: AuthUser, @Body() dto: LogoutDto): Promise<void> {
+    await this.sessions.revoke(user.id, dto.all ? undefined : dto.refreshToken);
+  }
+}

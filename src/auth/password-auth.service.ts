@@ -1,0 +1,40 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { AppConfig } from '../config/app-config.js';
+import { hashPassword, verifyPassword } from '../common/crypto/hashing.js';
+import { DomainError } from '../common/errors/domain-error.js';
+import { CommonErrors } from '../common/errors/error-catalog.js';
+import { UsersService } from '../users/users.service.js';
+import { SessionTokenService, type SessionResult } from './session-token.service.js';
+
+@Injectable()
+export class PasswordAuthService {
+  /** Compared against when the username does not exist, so both paths cost the same. */
+  private dummyHash?: Promise<string>;
+
+  constructor(
+    private readonly config: AppConfig,
+    private readonly users: UsersService,
+    private readonly sessions: SessionTokenService,
+    @InjectDataSource() private readonly dataSource: DataSource,
+  ) {}
+
+  async register(tenantId: string, username: string, password: string): Promise<SessionResult> {
+    const passwordHash = await hashPassword(password, this.config.PASSWORD_SCRYPT_COST);
+    return this.dataSource.transaction(async (em) => {
+      const user = await this.users.create(em, { tenantId, username, handle: username, passwordHash });
+      return this.sessions.startSession(user.id, tenantId, em);
+    });
+  }
+
+  async login(tenantId: string, username: string, password: string): Promise<SessionResult> {
+    const user = await this.users.findByUsername(tenantId, username);
+    const stored = user?.passwordHash ?? (await (this.dummyHash ??= hashPassword('dummy-password', this.config.PASSWORD_SCRYPT_COST)));
+    const ok = await verifyPassword(password, stored);
+    if (!user?.passwordHash || !ok) {
+      throw new DomainError(CommonErrors.GENERIC_UNAUTHORIZED, 'Invalid username or password');
+    }
+    return this.sessions.startSession(user.id, tenantId);
+  }
+}

@@ -1,0 +1,49 @@
+import { applyDecorators, createParamDecorator, type ExecutionContext, SetMetadata } from '@nestjs/common';
+import { ApiBearerAuth, ApiHeader, ApiSecurity } from '@nestjs/swagger';
+import type { AuthenticatedRequest, AuthUser } from './request-context.js';
+
+export const AUTH_MODE_KEY = 'cgs:auth-mode';
+/**
+ * - `public`: no credentials; the tenant comes from `X-Tenant-Id` (optional with one tenant).
+ * - `user`: a session token (`Authorization: Bearer`); the tenant is the token's.
+ * - `apiKey`: the tenant's management API key (`X-Api-Key`).
+ * - `infrastructure`: health checks; no tenant, no credentials.
+ */
+export type AuthMode = 'public' | 'user' | 'apiKey' | 'infrastructure';
+
+export const SESSION_SECURITY = 'session';
+export const API_KEY_SECURITY = 'api-key';
+
+const tenantHeader = ApiHeader({
+  name: 'X-Tenant-Id',
+  required: false,
+  description: 'Tenant id or slug. May be omitted when the deployment has exactly one tenant.',
+});
+
+/** No session needed. The route still runs in a tenant (from `X-Tenant-Id`). */
+export const Public = () => applyDecorators(SetMetadata(AUTH_MODE_KEY, 'public' satisfies AuthMode), tenantHeader);
+
+/** Requires a valid session token; documents the bearer scheme in Swagger. */
+export const Authenticated = () =>
+  applyDecorators(SetMetadata(AUTH_MODE_KEY, 'user' satisfies AuthMode), ApiBearerAuth(SESSION_SECURITY));
+
+/** Requires the tenant's management API key in `X-Api-Key`. */
+export const ApiKeyAuth = () =>
+  applyDecorators(SetMetadata(AUTH_MODE_KEY, 'apiKey' satisfies AuthMode), ApiSecurity(API_KEY_SECURITY));
+
+/** Health and other infrastructure routes: outside tenants and sessions. */
+export const Infrastructure = () => SetMetadata(AUTH_MODE_KEY, 'infrastructure' satisfies AuthMode);
+
+/** The user of the session token (only on `@Authenticated()` routes). */
+export const CurrentUser = createParamDecorator((_: unknown, ctx: ExecutionContext): AuthUser => {
+  const user = ctx.switchToHttp().getRequest<AuthenticatedRequest>().user;
+  if (!user) throw new Error('@CurrentUser() used on a route that is not @Authenticated()');
+  return user;
+});
+
+/** The id of the tenant the request runs in (every route but infrastructure ones). */
+export const TenantId = createParamDecorator((_: unknown, ctx: ExecutionContext): string => {
+  const tenantId = ctx.switchToHttp().getRequest<AuthenticatedRequest>().tenantId;
+  if (!tenantId) throw new Error('@TenantId() used on a route without a tenant');
+  return tenantId;
+});

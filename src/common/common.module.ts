@@ -1,0 +1,17 @@
+import { Global, Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { PassportModule } from '@nestjs/passport';
+import { AccessGuard } from './auth/access.guard.js';
+import { JwtStrategy } from './auth/jwt.strategy.js';
+import { Clock } from './clock/clock.js';
+import { EncryptionService } from './crypto/encryption.service.js';
+import { SecretsService } from './crypto/secrets.service.js';
+
+/** Cross-cutting providers every module may use. */
+@Global()
+@Module({
+  imports: [PassportModule],
+  providers: [Clock, SecretsService, EncryptionService, JwtStrategy, { provide: APP_GUARD, useClass: AccessGuard }],
+  exports: [Clock, SecretsService, EncryptionService],
+})
+export class CommonModule {}

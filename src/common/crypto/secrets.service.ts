@@ -1,0 +1,58 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { randomBytes } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { AppConfig } from '../../config/app-config.js';
+
+/**
+ * Key material for the service: from configuration when given, otherwise generated once and
+ * kept in the `app_secrets` table so that every instance on the database shares it
+ * (development convenience; production configuration requires the keys, see README).
+ */
+@Injectable()
+export class SecretsService {
+  private readonly logger = new Logger(SecretsService.name);
+  private readonly cache = new Map<string, Promise<Buffer>>();
+
+  constructor(
+    private readonly config: AppConfig,
+    @InjectDataSource() private readonly dataSource: DataSource,
+  ) {}
+
+  /** HMAC key for session tokens. */
+  sessionKey(): Promise<Buffer> {
+    return this.get('session_secret', this.config.SESSION_SECRET ? Buffer.from(this.config.SESSION_SECRET, 'utf8') : undefined);
+  }
+
+  /** 32-byte AES key for secrets at rest. */
+  encryptionKey(): Promise<Buffer> {
+    return this.get('encryption_key', this.config.ENCRYPTION_KEY ? Buffer.from(this.config.ENCRYPTION_KEY, 'hex') : undefined);
+  }
+
+  /** Any other named 32-byte key (e.g. a salt master seed), same rules. */
+  named(name: string, configured?: Buffer): Promise<Buffer> {
+    return this.get(name, configured);
+  }
+
+  private get(name: string, configured: Buffer | undefined): Promise<Buffer> {
+    if (configured) return Promise.resolve(configured);
+    let p = this.cache.get(name);
+    if (!p) {
+      p = this.loadOrCreate(name);
+      p.catch(() => this.cache.delete(name));
+      this.cache.set(name, p);
+    }
+    return p;
+  }
+
+  private async loadOrCreate(name: string): Promise<Buffer> {
+    const candidate = randomBytes(32).toString('hex');
+    await this.dataSource.query(
+      'INSERT INTO app_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING',
+      [name, candidate],
+    );
+    const rows: { value: string }[] = await this.dataSource.query('SELECT value FROM app_secrets WHERE name = $1', [name]);
+    if (rows[0].value === candidate) this.logger.warn(`generated ${name} and stored it in the database; configure it for production`);
+    return Buffer.from(rows[0].value, 'hex');
+  }
+}

@@ -1,0 +1,109 @@
+import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { DomainError } from './domain-error.js';
+import { CommonErrors, type ErrorDefinition } from './error-catalog.js';
+
+const byStatus: Record<number, ErrorDefinition> = {
+  400: CommonErrors.generic_client_error,
+  401: CommonErrors.GENERIC_UNAUTHORIZED,
+  403: CommonErrors.forbidden,
+  404: CommonErrors.not_found,
+  405: CommonErrors.not_found,
+  409: CommonErrors.conflict,
+  413: CommonErrors.payload_too_large,
+  415: CommonErrors.unsupported_media_type,
+  429: CommonErrors.too_many_requests,
+  503: CommonErrors.service_unavailable,
+};
+
+/** PostgreSQL SQLSTATE classes and socket errors that mean "the database is not there". */
+function isDatabaseUnavailable(err: unknown): boolean {
+  const e = err as { code?: string; message?: string; driverError?: unknown } | undefined;
+  if (!e || typeof e !== 'object') return false;
+  const code = e.code ?? (e.driverError as { code?: string } | undefined)?.code;
+  if (code && (/^(08|57P|53300|3D000)/.test(code) || ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND'].includes(code))) {
+    return true;
+  }
+  const msg = e.message ?? '';
+  return /Connection terminated|not currently accepting connections|too many clients|connect ECONNREFUSED|timeout exceeded when trying to connect|Client has encountered a connection error|the database system is (starting up|shutting down)/i.test(msg);
+}
+
+function httpExceptionMessage(ex: HttpException): string {
+  const r = ex.getResponse();
+  if (typeof r === 'string') return r;
+  const m = (r as { message?: unknown }).message;
+  if (Array.isArray(m)) return m.join('; ');
+  if (typeof m === 'string') return m;
+  return ex.message;
+}
+
+/**
+ * Turns every error, from every layer, into `{code, error, message, requestId}` with the right
+ * HTTP status. 5xx bodies never carry internals; the details go to the log.
+ */
+@Catch()
+export class AllExceptionsFilter implements ExceptionFilter {
+  private readonly logger = new Logger('Exceptions');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const ctx = host.switchToHttp();
+    const res = ctx.getResponse<Response>();
+    const req = ctx.getRequest<Request>();
+    const requestId = (req as Request & { id?: string }).id;
+
+    let def: ErrorDefinition;
+    let message: string;
+    let details: Record<string, unknown> | undefined;
+
+    if (exception instanceof DomainError) {
+      def = exception.definition;
+      message = exception.message;
+      details = exception.details;
+    } else if (exception instanceof HttpException) {
+      const status = exception.getStatus();
+      def = byStatus[status] ?? (status >= 500 ? CommonErrors.internal_error : CommonErrors.generic_client_error);
+      const cause = (exception as { cause?: unknown }).cause;
+      if (status === 404 && /^Cannot /.test(exception.message)) message = `No route ${req.method} ${req.originalUrl.split('?')[0]}`;
+      else if (status >= 500) message = def.description;
+      else if (isBodyParserError(cause)) message = bodyParserMessage(cause, def);
+      else if (status === 400 && cause instanceof SyntaxError) message = 'The request body is not valid JSON';
+      else if (status === 413) message = 'The request body exceeds the size limit';
+      else message = httpExceptionMessage(exception);
+    } else if (isBodyParserError(exception)) {
+      const status = exception.status ?? 400;
+      def = byStatus[status] ?? CommonErrors.generic_client_error;
+      message = bodyParserMessage(exception, def);
+    } else if (isDatabaseUnavailable(exception)) {
+      def = CommonErrors.service_unavailable;
+      message = def.description;
+      this.logger.warn({ err: exception, requestId }, 'database unavailable');
+    } else {
+      def = CommonErrors.internal_error;
+      message = def.description;
+      this.logger.error({ err: exception, requestId }, 'unhandled error');
+    }
+
+    if (res.headersSent) return;
+    if (def.status === 503) res.setHeader('Retry-After', '1');
+    res.status(def.status).json({ code: def.code, error: def.error, message, ...(details ? { details } : {}), ...(requestId ? { requestId } : {}) });
+  }
+}
+
+function bodyParserMessage(e: BodyParserError, def: ErrorDefinition): string {
+  switch (e.type) {
+    case 'entity.parse.failed':
+      return 'The request body is not valid JSON';
+    case 'entity.too.large':
+      return `The request body exceeds the limit of ${e.limit} bytes`;
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return 'Unsupported body encoding';
+    default:
+      return def.description;
+  }
+}
+
+interface BodyParserError { type: string; status?: number; limit?: number }
+function isBodyParserError(e: unknown): e is BodyParserError {
+  return typeof e === 'object' && e !== null && typeof (e as BodyParserError).type === 'string' && typeof (e as BodyParserError).status === 'number' && (e as BodyParserError).type.includes('.');
+}

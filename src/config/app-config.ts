@@ -1,0 +1,100 @@
+import { plainToInstance, Transform } from 'class-transformer';
+import {
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  Min,
+  validateSync,
+  ValidationError,
+} from 'class-validator';
+
+const toInt = ({ value }: { value: unknown }) =>
+  value === undefined || value === '' ? undefined : Number(value);
+const toBool = ({ value }: { value: unknown }) =>
+  value === undefined || value === '' ? undefined : ['1', 'true', 'yes', 'on'].includes(String(value).toLowerCase());
+
+/**
+ * The whole configuration of the service, read from the environment once at start-up and
+ * validated. Nothing outside `src/config/` reads `process.env`.
+ */
+export class AppConfig {
+  @IsIn(['development', 'production', 'test'])
+  NODE_ENV: 'development' | 'production' | 'test' = 'development';
+
+  @Transform(toInt) @IsInt() @Min(0) @Max(65535)
+  PORT = 3000;
+
+  @IsString()
+  HOST = '0.0.0.0';
+
+  /** A PostgreSQL connection URL. When absent, an embedded PostgreSQL is started. */
+  @IsOptional() @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgres:// URL' })
+  DATABASE_URL?: string;
+
+  /** Where the embedded PostgreSQL keeps its data (git-ignored). */
+  @IsString()
+  DATA_DIR = '.data';
+
+  @Transform(toInt) @IsInt() @Min(1024) @Max(65535)
+  EMBEDDED_PG_PORT = 54329;
+
+  @Transform(toInt) @IsInt() @Min(1) @Max(200)
+  DB_POOL_SIZE = 10;
+
+  /** Shared cache and rate-limit store for several instances. Optional. */
+  @IsOptional() @Matches(/^rediss?:\/\//, { message: 'REDIS_URL must be a redis:// URL' })
+  REDIS_URL?: string;
+
+  /**
+   * HMAC key for session tokens (at least 32 characters). When absent, a random key is generated
+   * once and kept in the database, so every instance on that database shares it.
+   */
+  @IsOptional() @IsString() @Matches(/^.{32,}$/, { message: 'SESSION_SECRET must have at least 32 characters' })
+  SESSION_SECRET?: string;
+
+  /**
+   * AES-256-GCM key for secrets at rest (64 hex characters). When absent, a random key is
+   * generated once and kept in the database.
+   */
+  @IsOptional() @Matches(/^[0-9a-fA-F]{64}$/, { message: 'ENCRYPTION_KEY must be 64 hex characters' })
+  ENCRYPTION_KEY?: string;
+
+  @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+  LOG_LEVEL = 'info';
+
+  /** Largest accepted JSON body. */
+  @Matches(/^\d+(b|kb|mb)$/i)
+  BODY_LIMIT = '100kb';
+
+  /** scrypt cost parameter N (a power of two). */
+  @Transform(toInt) @IsInt() @Min(1024) @Max(1048576)
+  PASSWORD_SCRYPT_COST = 32768;
+
+  /** Serve Swagger UI at /docs and the document at /docs-json. */
+  @Transform(toBool) @IsBoolean()
+  SWAGGER_ENABLED = true;
+
+  /** Run pending migrations when the service starts. */
+  @Transform(toBool) @IsBoolean()
+  MIGRATIONS_RUN = true;
+}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
+  const defined = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const config = plainToInstance(AppConfig, defined, { exposeDefaultValues: true });
+  const errors = validateSync(config, { whitelist: false, forbidUnknownValues: false });
+  if (config.NODE_ENV === 'production') {
+    for (const key of ['SESSION_SECRET', 'ENCRYPTION_KEY', 'DATABASE_URL'] as const) {
+      if (!config[key]) errors.push(Object.assign(new ValidationError(), { property: key, constraints: { required: `${key} is required in production` } }));
+    }
+  }
+  if (errors.length > 0) {
+    const lines = errors.flatMap((e) => Object.values(e.constraints ?? {}));
+    throw new Error(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  return config;
+}

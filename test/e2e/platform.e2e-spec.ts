@@ -1,0 +1,93 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { DiscoveryService, MetadataScanner, ModulesContainer } from '@nestjs/core';
+import { PATH_METADATA } from '@nestjs/common/constants.js';
+import { DataSource } from 'typeorm';
+import { AUTH_MODE_KEY } from '../../src/common/auth/auth.decorators.js';
+import { dataSourceOptions } from '../../src/database/data-source-options.js';
+import { bringDatabaseUp, createTestDatabase, takeDatabaseDown } from '../setup/test-database.js';
+import { createTestApp, type TestApp } from '../helpers/test-app.js';
+
+const run = promisify(execFile);
+
+describe('platform', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('answers an unknown route with 404 {code, message}', async () => {
+    const res = await t.http().get('/v1/no/such/route?x=1');
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ code: 10004, error: 'not_found', message: 'No route GET /v1/no/such/route' });
+  });
+
+  it('sets security headers and echoes a request id', async () => {
+    const res = await t.http().get('/health').set('X-Request-Id', 'req-123');
+    expect(res.status).toBe(200);
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['x-powered-by']).toBeUndefined();
+    expect(res.headers['x-request-id']).toBe('req-123');
+  });
+
+  it('reports the database in /health/ready: 200 when up, 503 {code, message} when down, recovers', async () => {
+    await t.http().get('/health/ready').expect(200);
+    await takeDatabaseDown(t.databaseName);
+    try {
+      const down = await t.http().get('/health/ready');
+      expect(down.status).toBe(503);
+      expect(down.body).toMatchObject({ code: 10503, error: 'service_unavailable' });
+      const login = await t.http().post('/v1/user/auth/password/login').set('X-Tenant-Id', 'whatever').send({ username: 'a', password: 'b' });
+      expect(login.status).toBe(503);
+      expect(JSON.stringify(login.body)).not.toMatch(/ECONN|SELECT|at .*\.js/);
+    } finally {
+      await bringDatabaseUp(t.databaseName);
+    }
+    await t.http().get('/health/ready').expect(200);
+  });
+
+  it('declares how every route is authenticated', () => {
+    const discovery = new DiscoveryService(t.app.get(ModulesContainer));
+    const scanner = new MetadataScanner();
+    const missing: string[] = [];
+    let count = 0;
+    for (const wrapper of discovery.getControllers()) {
+      const proto = Object.getPrototypeOf(wrapper.instance) as object;
+      for (const name of scanner.getAllMethodNames(proto)) {
+        const handler = (proto as Record<string, unknown>)[name] as object;
+        if (Reflect.getMetadata(PATH_METADATA, handler) === undefined) continue;
+        count++;
+        const mode = Reflect.getMetadata(AUTH_MODE_KEY, handler) ?? Reflect.getMetadata(AUTH_MODE_KEY, wrapper.metatype as object);
+        if (!['public', 'user', 'apiKey', 'infrastructure'].includes(mode)) missing.push(`${wrapper.name}.${name}`);
+      }
+    }
+    expect(count).toBeGreaterThan(3);
+    expect(missing).toEqual([]);
+  });
+});
+
+describe('schema', () => {
+  it('migrations on an empty database produce exactly the schema of the entities', async () => {
+    const db = await createTestDatabase();
+    const ds = new DataSource({ ...dataSourceOptions(db.url), logging: false });
+    try {
+      await ds.initialize();
+      const ran = await ds.runMigrations({ transaction: 'each' });
+      expect(ran.length).toBeGreaterThan(0);
+      const pending = await ds.driver.createSchemaBuilder().log();
+      expect(pending.upQueries.map((q) => q.query)).toEqual([]);
+    } finally {
+      if (ds.isInitialized) await ds.destroy();
+      await db.drop();
+    }
+  });
+});
+
+describe('published contract', () => {
+  it('openapi.json and docs/errors.md match the code', async () => {
+    // The committed document is generated from the build (with the Swagger CLI plugin).
+    const res = await run(process.execPath, ['dist/src/cli/cli.js', 'openapi', '--check'], { cwd: process.cwd() }).catch((e: { code: number; stderr: string }) => e);
+    expect('stderr' in res ? res.stderr : '').toBe('');
+  });
+});

@@ -1,0 +1,60 @@
+import 'reflect-metadata';
+import type { INestApplication } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import request from 'supertest';
+import type { DataSource } from 'typeorm';
+import { AppModule } from '../../src/app.module.js';
+import { setupApp } from '../../src/app.setup.js';
+import { Clock } from '../../src/common/clock/clock.js';
+import { AppConfig, loadConfig } from '../../src/config/app-config.js';
+import { TenantsService, type TenantCredentials } from '../../src/tenants/tenants.service.js';
+import { createTestDatabase } from '../setup/test-database.js';
+import { FakeClock } from './fake-clock.js';
+
+export interface TestApp {
+  app: INestApplication;
+  http: () => ReturnType<typeof request>;
+  clock: FakeClock;
+  dataSource: DataSource;
+  databaseName: string;
+  config: AppConfig;
+  close: () => Promise<void>;
+  /** A new tenant with its one-time credentials. */
+  givenTenant: (slug?: string) => Promise<TenantCredentials>;
+}
+
+let seq = 0;
+
+/**
+ * The real application (same `setupApp` as `main.ts`) on a fresh database with all migrations
+ * applied, and a clock the test controls.
+ */
+export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const db = await createTestDatabase();
+  const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: db.url, LOG_LEVEL: 'silent', PASSWORD_SCRYPT_COST: '1024', DB_POOL_SIZE: '5', ...env });
+  const clock = new FakeClock();
+  const moduleRef = await Test.createTestingModule({ imports: [AppModule] })
+    .overrideProvider(AppConfig)
+    .useValue(config)
+    .overrideProvider(Clock)
+    .useValue(clock)
+    .compile();
+  const app = moduleRef.createNestApplication({ bufferLogs: false });
+  setupApp(app, { swagger: false });
+  await app.init();
+  const tenants = app.get(TenantsService);
+  return {
+    app,
+    http: () => request(app.getHttpServer()),
+    clock,
+    dataSource: app.get<DataSource>(getDataSourceToken()),
+    databaseName: db.name,
+    config,
+    givenTenant: (slug) => tenants.create({ slug: slug ?? `t${process.pid}-${++seq}-${Math.random().toString(36).slice(2, 8)}` }),
+    close: async () => {
+      await app.close();
+      await db.drop();
+    },
+  };
+}
