@@ -1,9 +1,11 @@
 import type { MigrationInterface } from 'typeorm';
 // Every migration, in order. `npm run migration:generate -- <Name>` adds new ones here.
 import { Foundation1795356103208 } from './1795356103208-Foundation.js';
+import { Referrals1795356436693 } from './1795356436693-Referrals.js';
 // <imports above>
 
 export const migrations: (new () => MigrationInterface)[] = [
   Foundation1795356103208,
+  Referrals1795356436693,
   // <classes above>
 ];

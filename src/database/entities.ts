@@ -1,7 +1,15 @@
 import { AppSecret } from './app-secret.entity.js';
 import { Tenant } from '../tenants/entities/tenant.entity.js';
 import { User } from '../users/entities/user.entity.js';
+import { Referral } from '../users/entities/referral.entity.js';
 import { RefreshToken } from '../auth/entities/refresh-token.entity.js';
 
 /** Every TypeORM entity of the service. Add new entities here (and generate a migration). */
-export const entities = [AppSecret, Tenant, User, RefreshToken];
+export const entities = [
+  AppSecret,
+  Tenant,
+  User,
+  Referral,
+  RefreshToken,
+  // <entities above>
+];
