@@ -2,10 +2,12 @@ import type { MigrationInterface } from 'typeorm';
 // Every migration, in order. `npm run migration:generate -- <Name>` adds new ones here.
 import { Foundation1795356103208 } from './1795356103208-Foundation.js';
 import { Referrals1795356436693 } from './1795356436693-Referrals.js';
+import { Communities1795356707160 } from './1795356707160-Communities.js';
 // <imports above>
 
 export const migrations: (new () => MigrationInterface)[] = [
   Foundation1795356103208,
   Referrals1795356436693,
+  Communities1795356707160,
   // <classes above>
 ];
