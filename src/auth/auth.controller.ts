@@ -4,6 +4,7 @@ import { Authenticated, CurrentUser, Public, TenantId } from '../common/auth/aut
 import type { AuthUser } from '../common/auth/request-context.js';
 import { ApiErrors } from '../common/errors/api-errors.decorator.js';
 import { CommonErrors } from '../common/errors/error-catalog.js';
+import { LoginRateLimit } from '../common/throttling/login-throttler.guard.js';
 import { TenantErrors } from '../tenants/tenants.errors.js';
 import { UserErrors } from '../users/users.errors.js';
 import { PasswordLoginDto, RegisterPasswordDto } from './dto/password.dto.js';
@@ -23,6 +24,7 @@ export class AuthController {
 
   @Post('register/password')
   @Public()
+  @LoginRateLimit('username')
   @ApiOperation({ summary: 'Register with a username and password', description: 'Creates the user and starts a session.' })
   @ApiCreatedResponse({ type: SessionResultDto })
   @ApiErrors(...tenantErrors, UserErrors.username_taken, CommonErrors.too_many_requests)
@@ -32,6 +34,7 @@ export class AuthController {
 
   @Post('auth/password/login')
   @Public()
+  @LoginRateLimit('username')
   @HttpCode(HttpStatus.OK)
   @ApiOperation({ summary: 'Log in with a username and password', description: 'A wrong username and a wrong password give the same 401.' })
   @ApiOkResponse({ type: SessionResultDto })

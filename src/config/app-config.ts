@@ -78,6 +78,49 @@ export class AppConfig {
   @Transform(toBool) @IsBoolean()
   SWAGGER_ENABLED = true;
 
+  /**
+   * Extra social account types accepted by `POST /v1/user/socials`, comma-separated, added to the
+   * built-in list (e.g. `kick,bluesky`). Each: lowercase letters, digits, `_`, `-`, up to 32.
+   */
+  @IsOptional() @Matches(/^[a-z0-9][a-z0-9_-]{0,31}(,[a-z0-9][a-z0-9_-]{0,31})*$/, { message: 'SOCIAL_ACCOUNT_TYPES must be a comma-separated list of lowercase names' })
+  SOCIAL_ACCOUNT_TYPES?: string;
+
+  /** JWKS URL of providerA's OpenID Connect keys (providerA credential login). Optional: without it that login answers 503 `provider_not_configured`. */
+  @IsOptional() @Matches(/^https?:\/\//, { message: 'PROVIDER_A_JWKS_URL must be an http(s) URL' })
+  PROVIDER_A_JWKS_URL?: string;
+
+  /** Expected `iss` of providerA credentials. Optional, like PROVIDER_A_JWKS_URL. */
+  @IsOptional() @IsString()
+  PROVIDER_A_ISSUER?: string;
+
+  /** After a fetch of the providerA key set, an unknown key id triggers a new fetch only after this many seconds (key rotation). Keys are cached 10 minutes. */
+  @Transform(toInt) @IsInt() @Min(0) @Max(3600)
+  PROVIDER_A_JWKS_COOLDOWN_SECONDS = 30;
+
+  /** Master seed (64 hex characters) from which zkLogin salts are derived. When absent, one is generated once and kept in the database. Never change it: the addresses depend on it. */
+  @IsOptional() @Matches(/^[0-9a-fA-F]{64}$/, { message: 'ZKLOGIN_MASTER_SEED must be 64 hex characters' })
+  ZKLOGIN_MASTER_SEED?: string;
+
+  /** Clock skew accepted on login tokens (JWE `iat`/`exp`, ID token `exp`/`nbf`, SIWE times), in seconds. */
+  @Transform(toInt) @IsInt() @Min(0) @Max(300)
+  LOGIN_CLOCK_TOLERANCE_SECONDS = 30;
+
+  /** A SIWE message is accepted only while `issuedAt` is at most this many seconds old. */
+  @Transform(toInt) @IsInt() @Min(30) @Max(86400)
+  SIWE_MAX_AGE_SECONDS = 600;
+
+  /** Window of the login and registration rate limits, in seconds. */
+  @Transform(toInt) @IsInt() @Min(1) @Max(86400)
+  LOGIN_RATE_WINDOW_SECONDS = 60;
+
+  /** Login/registration requests per IP address per window. Default 30 (1000000 when NODE_ENV=test). */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  LOGIN_RATE_LIMIT_IP?: number;
+
+  /** Login/registration attempts per account (username, provider subject, address) per window. Default 10 (1000000 when NODE_ENV=test). */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  LOGIN_RATE_LIMIT_ACCOUNT?: number;
+
   /** Run pending migrations when the service starts. */
   @Transform(toBool) @IsBoolean()
   MIGRATIONS_RUN = true;

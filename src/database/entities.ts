@@ -3,8 +3,18 @@ import { Tenant } from '../tenants/entities/tenant.entity.js';
 import { User } from '../users/entities/user.entity.js';
 import { Referral } from '../users/entities/referral.entity.js';
 import { RefreshToken } from '../auth/entities/refresh-token.entity.js';
+import { Identity } from '../auth/entities/identity.entity.js';
+import { UsedNonce } from '../auth/entities/used-nonce.entity.js';
+import { Wallet } from '../wallets/entities/wallet.entity.js';
 import { Community } from '../communities/entities/community.entity.js';
 import { CommunityMember } from '../communities/entities/community-member.entity.js';
+import { ResourceType } from '../resources/entities/resource-type.entity.js';
+import { ResourceBalance } from '../resources/entities/resource-balance.entity.js';
+import { ResourceLedgerEntry } from '../resources/entities/resource-ledger-entry.entity.js';
+import { RankBucket, RankBucketDelta } from '../resources/entities/rank-bucket.entity.js';
+import { Notification } from '../notifications/entities/notification.entity.js';
+import { SocialAccount } from '../socials/entities/social-account.entity.js';
+import { UserProfile } from '../profile/entities/user-profile.entity.js';
 
 /** Every TypeORM entity of the service. Add new entities here (and generate a migration). */
 export const entities = [
@@ -15,5 +25,16 @@ export const entities = [
   RefreshToken,
   Community,
   CommunityMember,
+  ResourceType,
+  ResourceBalance,
+  ResourceLedgerEntry,
+  RankBucket,
+  RankBucketDelta,
+  Notification,
+  SocialAccount,
+  UserProfile,
+  Identity,
+  UsedNonce,
+  Wallet,
   // <entities above>
 ];

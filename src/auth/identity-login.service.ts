@@ -1,0 +1,127 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
+import { Clock } from '../common/clock/clock.js';
+import { EncryptionService } from '../common/crypto/encryption.service.js';
+import { DomainError } from '../common/errors/domain-error.js';
+import { User } from '../users/entities/user.entity.js';
+import { ReferralsService } from '../users/referrals.service.js';
+import { UsersService } from '../users/users.service.js';
+import { AuthErrors } from './auth.errors.js';
+import { Identity } from './entities/identity.entity.js';
+import { NonceService, type NonceKind } from './nonce.service.js';
+import { SessionTokenService, type SessionResult } from './session-token.service.js';
+
+export type IdentityProvider = 'providerA' | 'providerB' | 'providerC' | 'providerD' | 'siwe';
+type TokenField = 'idToken' | 'accessToken' | 'refreshToken';
+
+export interface IdentityLogin {
+  tenantId: string;
+  provider: IdentityProvider;
+  subjectId: string;
+  /** Desired handle of a new user (made unique). */
+  handle: string;
+  /** Provider OAuth tokens to keep (encrypted); absent ones keep their stored value. */
+  tokens?: Partial<Record<TokenField, string>>;
+  /** Recorded as the sign-up referrer when this login creates the user. */
+  referrerHandle?: string;
+  /** One-time value consumed in the same transaction (replay protection). */
+  nonce?: { kind: NonceKind; value: string; expiresAt: Date };
+  /** Runs inside the transaction once the user is known (wallet creation, account rules). */
+  afterUser?: (em: EntityManager, user: { id: string; created: boolean }) => Promise<void>;
+}
+
+class IdentityRace extends Error {}
+
+/**
+ * Logs in through an external identity `(tenant, provider, subjectId)`: the first login creates
+ * the user (and records the referrer), later ones find it. Everything, including the nonce and
+ * the session, happens in one transaction.
+ */
+@Injectable()
+export class IdentityLoginService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly clock: Clock,
+    private readonly encryption: EncryptionService,
+    private readonly users: UsersService,
+    private readonly referrals: ReferralsService,
+    private readonly nonces: NonceService,
+    private readonly sessions: SessionTokenService,
+  ) {}
+
+  async login(input: IdentityLogin): Promise<SessionResult> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.dataSource.transaction((em) => this.loginIn(em, input));
+      } catch (e) {
+        // Two first logins of the same identity at once: the loser retries and finds the winner's user.
+        if (e instanceof IdentityRace && attempt < 2) continue;
+        throw e;
+      }
+    }
+  }
+
+  private async loginIn(em: EntityManager, input: IdentityLogin): Promise<SessionResult> {
+    const now = this.clock.now();
+    if (input.nonce) {
+      const fresh = await this.nonces.consume(em, { tenantId: input.tenantId, kind: input.nonce.kind, nonce: input.nonce.value, expiresAt: input.nonce.expiresAt, now });
+      if (!fresh) {
+        throw input.nonce.kind === 'siwe'
+          ? new DomainError(AuthErrors.siwe_nonce_replayed, 'This SIWE nonce was already used; sign a message with a fresh nonce')
+          : new DomainError(AuthErrors.login_token_replayed, 'This token was already used to log in');
+      }
+    }
+
+    let identity = await em.findOneBy(Identity, { tenantId: input.tenantId, provider: input.provider, subjectId: input.subjectId });
+    let created = false;
+    if (!identity) {
+      const user = await this.users.create(em, { tenantId: input.tenantId, handle: input.handle.trim() || 'user' });
+      const res = await em
+        .createQueryBuilder()
+        .insert()
+        .into(Identity)
+        .values({ tenantId: input.tenantId, provider: input.provider, subjectId: input.subjectId, userId: user.id, idTokenEnc: null, accessTokenEnc: null, refreshTokenEnc: null, lastLoginAt: null })
+        .orIgnore()
+        .returning(['id'])
+        .execute();
+      if ((res.raw as unknown[]).length === 0) throw new IdentityRace();
+      identity = await em.findOneByOrFail(Identity, { id: (res.raw as { id: string }[])[0].id });
+      created = true;
+      if (input.referrerHandle) await this.recordReferrer(em, input.tenantId, user.id, input.referrerHandle);
+    }
+
+    const update: Partial<Pick<Identity, 'lastLoginAt' | 'idTokenEnc' | 'accessTokenEnc' | 'refreshTokenEnc'>> = { lastLoginAt: now };
+    for (const field of ['idToken', 'accessToken', 'refreshToken'] as const) {
+      const value = input.tokens?.[field];
+      if (value) update[`${field}Enc`] = await this.encryption.encrypt(value, tokenContext(identity, field));
+    }
+    await em.update(Identity, { id: identity.id }, update);
+
+    await input.afterUser?.(em, { id: identity.userId, created });
+    return this.sessions.startSession(identity.userId, input.tenantId, em);
+  }
+
+  /** Unknown handles are ignored (a stale referral link must not block a sign-up); self-referral is a 400. */
+  private async recordReferrer(em: EntityManager, tenantId: string, userId: string, referrerHandle: string): Promise<void> {
+    const referrer = await em.findOneBy(User, { tenantId, handleNormalized: referrerHandle.trim().toLowerCase() });
+    if (!referrer) return;
+    await this.referrals.record(em, { tenantId, referrerId: referrer.id, referredId: userId, communityId: null });
+  }
+
+  /** The stored provider tokens of an identity, decrypted (for modules that call the provider). */
+  async providerTokens(tenantId: string, provider: IdentityProvider, subjectId: string): Promise<Partial<Record<TokenField, string>> | null> {
+    const identity = await this.dataSource.manager.findOneBy(Identity, { tenantId, provider, subjectId });
+    if (!identity) return null;
+    const out: Partial<Record<TokenField, string>> = {};
+    for (const field of ['idToken', 'accessToken', 'refreshToken'] as const) {
+      const enc = identity[`${field}Enc`];
+      if (enc) out[field] = await this.encryption.decrypt(enc, tokenContext(identity, field));
+    }
+    return out;
+  }
+}
+
+/** Binds each ciphertext to its identity and field, so it cannot be moved to another row or column. */
+export const tokenContext = (i: Pick<Identity, 'tenantId' | 'provider' | 'subjectId'>, field: TokenField) =>
+  `identity:${i.tenantId}:${i.provider}:${i.subjectId}:${field}`;

@@ -1,0 +1,118 @@
+import { DomainError } from '../common/errors/domain-error.js';
+import { checkCompactJweHeader, decodeSharedSecret, tokenKeyFromSecret, validateLoginClaims } from './login-token.js';
+
+const b64 = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
+const errorOf = (fn: () => unknown): string => {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof DomainError) return e.definition.error;
+    throw e;
+  }
+  return 'no error';
+};
+
+describe('decodeSharedSecret (spec rule 3: two hex characters per byte)', () => {
+  it('decodes each pair of hex characters into one byte, either case', () => {
+    expect([...decodeSharedSecret('00ff7Fa0')]).toEqual([0, 255, 127, 160]);
+  });
+  it('gives an empty key for an empty secret', () => {
+    expect(decodeSharedSecret('')).toHaveLength(0);
+  });
+  it('gives an empty key for an odd-length secret', () => {
+    expect(decodeSharedSecret('abc')).toHaveLength(0);
+    expect(decodeSharedSecret('a'.repeat(63))).toHaveLength(0);
+  });
+  it('gives an empty key (not a shortened one) when a pair is not hex', () => {
+    expect(decodeSharedSecret('00zz11')).toHaveLength(0);
+    expect(decodeSharedSecret('0x00')).toHaveLength(0);
+  });
+});
+
+describe('tokenKeyFromSecret', () => {
+  it('accepts a secret of 64 hex characters (32 bytes)', () => {
+    expect(tokenKeyFromSecret('ab'.repeat(32))).toHaveLength(32);
+  });
+  it.each([
+    ['empty', ''],
+    ['odd length', 'abc'],
+    ['16 bytes', 'ab'.repeat(16)],
+    ['33 bytes', 'ab'.repeat(33)],
+    ['not hex', 'zz'.repeat(32)],
+  ])('refuses a %s secret with tenant_secret_unusable', (_n, secret) => {
+    expect(errorOf(() => tokenKeyFromSecret(secret))).toBe('tenant_secret_unusable');
+  });
+});
+
+describe('checkCompactJweHeader', () => {
+  const jwe = (h: unknown, key = '') => `${b64(h)}.${key}.aXZpdml2aXZpdml2.Y2lwaGVy.dGFndGFndGFndGFn`;
+  it('accepts alg dir with enc A256GCM', () => {
+    expect(() => checkCompactJweHeader(jwe({ alg: 'dir', enc: 'A256GCM' }))).not.toThrow();
+  });
+  it.each([
+    ['alg none', { alg: 'none', enc: 'A256GCM' }],
+    ['alg A256KW', { alg: 'A256KW', enc: 'A256GCM' }],
+    ['enc A128GCM', { alg: 'dir', enc: 'A128GCM' }],
+    ['enc A256CBC-HS512', { alg: 'dir', enc: 'A256CBC-HS512' }],
+    ['alg in another case', { alg: 'DIR', enc: 'A256GCM' }],
+    ['missing enc', { alg: 'dir' }],
+    ['zip', { alg: 'dir', enc: 'A256GCM', zip: 'DEF' }],
+    ['crit', { alg: 'dir', enc: 'A256GCM', crit: ['x'], x: 1 }],
+  ])('refuses %s with login_token_algorithm', (_n, header) => {
+    expect(errorOf(() => checkCompactJweHeader(jwe(header)))).toBe('login_token_algorithm');
+  });
+  it('refuses a compact JWS (three parts) as login_token_algorithm', () => {
+    expect(errorOf(() => checkCompactJweHeader(`${b64({ alg: 'HS256' })}.${b64({ sub: 'x' })}.c2ln`))).toBe('login_token_algorithm');
+  });
+  it('refuses an encrypted key part (not dir)', () => {
+    expect(errorOf(() => checkCompactJweHeader(jwe({ alg: 'dir', enc: 'A256GCM' }, 'a2V5')))).toBe('login_token_algorithm');
+  });
+  it.each([
+    ['four parts', 'a.b.c.d'],
+    ['six parts', 'a..b.c.d.e'],
+    ['not base64url', `${b64({ alg: 'dir', enc: 'A256GCM' })}..i+v.c.t`],
+    ['a header that is not JSON', `${Buffer.from('nope').toString('base64url')}..aXY.Y2lwaGVy.dGFn`],
+    ['a header that is an array', `${b64(['dir'])}..aXY.Y2lwaGVy.dGFn`],
+    ['an empty ciphertext part', `${b64({ alg: 'dir', enc: 'A256GCM' })}..aXY..dGFn`],
+  ])('refuses %s with login_token_invalid', (_n, token) => {
+    expect(errorOf(() => checkCompactJweHeader(token))).toBe('login_token_invalid');
+  });
+});
+
+describe('validateLoginClaims', () => {
+  const now = 1_700_000_000;
+  const valid = { _nonce: '0123456789abcdef', subjectId: 'sub-1', handle: 'ada', idToken: 'x.y.z', accessToken: 'at', refreshToken: 'rt', referrerHandle: null, iat: now, exp: now + 300 };
+  it('accepts the claims of spec rule 2 and treats null as absent', () => {
+    expect(validateLoginClaims(valid, now, 30)).toMatchObject({ nonce: '0123456789abcdef', subjectId: 'sub-1', handle: 'ada', referrerHandle: undefined, exp: now + 300 });
+  });
+  it('accepts a token within the clock tolerance on both sides', () => {
+    expect(() => validateLoginClaims(valid, now + 300 + 29, 30)).not.toThrow();
+    expect(() => validateLoginClaims(valid, now - 29, 30)).not.toThrow();
+  });
+  it.each([
+    ['missing _nonce', { _nonce: undefined }],
+    ['a _nonce of 7 bytes', { _nonce: '0123456789abcd' }],
+    ['a _nonce that is not hex', { _nonce: '0123456789abcdeg' }],
+    ['missing subjectId', { subjectId: undefined }],
+    ['an empty subjectId', { subjectId: ' ' }],
+    ['a numeric subjectId', { subjectId: 42 }],
+    ['missing handle', { handle: undefined }],
+    ['an accessToken object', { accessToken: { a: 1 } }],
+    ['missing iat', { iat: undefined }],
+    ['a string exp', { exp: String(now + 300) }],
+    ['a fractional iat', { iat: now + 0.5 }],
+    ['exp before iat', { exp: now - 1 }],
+    ['a lifetime over 300 s', { exp: now + 301 }],
+  ])('refuses %s with login_token_claims', (_n, patch) => {
+    expect(errorOf(() => validateLoginClaims({ ...valid, ...patch }, now, 30))).toBe('login_token_claims');
+  });
+  it('refuses a payload that is not an object', () => {
+    expect(errorOf(() => validateLoginClaims([1], now, 30))).toBe('login_token_claims');
+  });
+  it('refuses an expired token beyond the tolerance', () => {
+    expect(errorOf(() => validateLoginClaims(valid, now + 300 + 30, 30))).toBe('login_token_expired');
+  });
+  it('refuses a token issued in the future beyond the tolerance', () => {
+    expect(errorOf(() => validateLoginClaims(valid, now - 31, 30))).toBe('login_token_not_yet_valid');
+  });
+});

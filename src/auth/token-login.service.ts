@@ -1,0 +1,139 @@
+import { Injectable } from '@nestjs/common';
+import { compactDecrypt, decodeJwt } from 'jose';
+import { AppConfig } from '../config/app-config.js';
+import { Clock } from '../common/clock/clock.js';
+import { DomainError } from '../common/errors/domain-error.js';
+import { LoginRateLimiter } from '../common/throttling/login-rate-limiter.service.js';
+import { TenantsService } from '../tenants/tenants.service.js';
+import { SUI_CHAIN, WalletsService, type ZkLoginAccount } from '../wallets/wallets.service.js';
+import { AuthErrors } from './auth.errors.js';
+import { IdentityLoginService, type IdentityProvider } from './identity-login.service.js';
+import {
+  checkCompactJweHeader,
+  LOGIN_TOKEN_ALG,
+  LOGIN_TOKEN_ENC,
+  tokenKeyFromSecret,
+  validateLoginClaims,
+  type LoginTokenClaims,
+} from './login-token.js';
+import type { SessionResult } from './session-token.service.js';
+
+export type TokenLoginProvider = 'providerB' | 'providerC';
+export type ZkLoginProvider = 'providerA' | 'providerD';
+
+/** Body fields that may override the token's claims. */
+export interface TokenLoginBody {
+  token: string;
+  accessToken?: string;
+  referrerHandle?: string;
+}
+
+/**
+ * Logins with the encrypted OAuth `token` a consuming community's backend issues (spec rule 2):
+ * providerB/providerC logins and the providerA/providerD zkLogins.
+ */
+@Injectable()
+export class TokenLoginService {
+  constructor(
+    private readonly config: AppConfig,
+    private readonly clock: Clock,
+    private readonly tenants: TenantsService,
+    private readonly identities: IdentityLoginService,
+    private readonly wallets: WalletsService,
+    private readonly limiter: LoginRateLimiter,
+  ) {}
+
+  /** Decrypts and validates a `token` of this tenant. Never logs it. */
+  async readToken(tenantId: string, token: string): Promise<LoginTokenClaims> {
+    checkCompactJweHeader(token);
+    const tenant = await this.tenants.getById(tenantId);
+    const key = tokenKeyFromSecret(await this.tenants.sharedSecret(tenant));
+    let plaintext: Uint8Array;
+    try {
+      ({ plaintext } = await compactDecrypt(token, key, { keyManagementAlgorithms: [LOGIN_TOKEN_ALG], contentEncryptionAlgorithms: [LOGIN_TOKEN_ENC], maxDecompressedLength: 0 }));
+    } catch {
+      throw new DomainError(AuthErrors.login_token_invalid, 'The token does not decrypt with this tenant shared secret (wrong key, another tenant, or tampered)');
+    }
+    let payload: unknown;
+    try {
+      payload = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(plaintext));
+    } catch {
+      throw new DomainError(AuthErrors.login_token_claims, 'The token payload is not JSON');
+    }
+    return validateLoginClaims(payload, this.clock.nowSeconds(), this.config.LOGIN_CLOCK_TOLERANCE_SECONDS);
+  }
+
+  /** providerB / providerC login. */
+  async tokenLogin(tenantId: string, provider: TokenLoginProvider, body: TokenLoginBody): Promise<SessionResult> {
+    const claims = await this.readToken(tenantId, body.token);
+    await this.limiter.hitAccount(tenantId, provider, claims.subjectId);
+    return this.identities.login(this.identityLogin(tenantId, provider, claims, body));
+  }
+
+  /**
+   * providerA / providerD zkLogin: a token login that also creates, on the user's first zkLogin
+   * with the provider, a Sui zkLogin wallet from the `idToken` claims (`iss`, `aud`, `sub`) and
+   * the identity's derived salt. Primary account login (tenant setting): a later zkLogin of the
+   * same user with another provider account is refused, so the wallet address never changes.
+   */
+  async zkLogin(tenantId: string, provider: ZkLoginProvider, body: TokenLoginBody): Promise<SessionResult> {
+    const claims = await this.readToken(tenantId, body.token);
+    const account = zkLoginAccount(claims.idToken);
+    await this.limiter.hitAccount(tenantId, provider, claims.subjectId);
+    const tenant = await this.tenants.getById(tenantId);
+    const primaryAccountLogin = tenant.settings?.primaryAccountLogin === true;
+    let address: string;
+    try {
+      address = await this.wallets.zkLoginAddress(tenantId, provider, claims.subjectId, account);
+    } catch {
+      throw new DomainError(AuthErrors.id_token_invalid, 'The idToken claims cannot give a zkLogin address (iss, aud or sub too long or invalid)');
+    }
+    return this.identities.login({
+      ...this.identityLogin(tenantId, provider, claims, body),
+      afterUser: async (em, user) => {
+        const existing = await this.wallets.find(em, tenantId, user.id, provider, SUI_CHAIN);
+        if (existing) {
+          const same = existing.claimIss === account.iss && existing.claimAud === account.aud && existing.claimSub === account.sub;
+          if (!same && primaryAccountLogin) {
+            throw new DomainError(AuthErrors.primary_account_required, `Log in with the ${provider} account you registered with; this tenant enforces primary account login`);
+          }
+          return;
+        }
+        await this.wallets.ensure(em, { tenantId, userId: user.id, provider, chain: SUI_CHAIN, address, claimIss: account.iss, claimAud: account.aud, claimSub: account.sub });
+      },
+    });
+  }
+
+  private identityLogin(tenantId: string, provider: IdentityProvider, claims: LoginTokenClaims, body: TokenLoginBody) {
+    return {
+      tenantId,
+      provider,
+      subjectId: claims.subjectId,
+      handle: claims.handle,
+      // The body's accessToken and referrerHandle, when given, take precedence over the claims.
+      tokens: { idToken: claims.idToken, accessToken: body.accessToken ?? claims.accessToken, refreshToken: claims.refreshToken },
+      referrerHandle: body.referrerHandle ?? claims.referrerHandle,
+      nonce: { kind: 'login_token' as const, value: claims.nonce, expiresAt: new Date((claims.exp + this.config.LOGIN_CLOCK_TOLERANCE_SECONDS) * 1000) },
+    };
+  }
+}
+
+/**
+ * The OAuth account in a zkLogin `idToken` claim: decoded, not verified (see decisions.md).
+ * `aud` may be a one-element array.
+ */
+export function zkLoginAccount(idToken: string | undefined): ZkLoginAccount {
+  if (!idToken) throw new DomainError(AuthErrors.id_token_invalid, 'A zkLogin token needs the idToken claim');
+  let claims: Record<string, unknown>;
+  try {
+    claims = decodeJwt(idToken);
+  } catch {
+    throw new DomainError(AuthErrors.id_token_invalid, 'The idToken claim is not a JWT');
+  }
+  const aud = Array.isArray(claims.aud) && claims.aud.length === 1 ? claims.aud[0] : claims.aud;
+  const { iss, sub } = claims;
+  if (typeof iss !== 'string' || !iss || typeof aud !== 'string' || !aud || typeof sub !== 'string' || !sub) {
+    throw new DomainError(AuthErrors.id_token_invalid, 'The idToken must carry string iss, aud (one audience) and sub claims');
+  }
+  return { iss, aud, sub };
+}

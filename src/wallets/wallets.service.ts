@@ -1,0 +1,83 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { computeZkLoginAddress } from '@mysten/sui/zklogin';
+import type { EntityManager } from 'typeorm';
+import { Repository } from 'typeorm';
+import { AppConfig } from '../config/app-config.js';
+import { SecretsService } from '../common/crypto/secrets.service.js';
+import { DomainError } from '../common/errors/domain-error.js';
+import { Wallet } from './entities/wallet.entity.js';
+import { WalletErrors } from './wallets.errors.js';
+import { deriveZkLoginSalt } from './zklogin-salt.js';
+
+export const SUI_CHAIN = 'sui';
+export const evmChain = (chainId: number) => `evm:${chainId}`;
+
+/** The OAuth account a zkLogin address is computed from. */
+export interface ZkLoginAccount {
+  iss: string;
+  aud: string;
+  sub: string;
+}
+
+/** Blockchain wallets of users: zkLogin (Sui) addresses and SIWE (EVM) addresses. */
+@Injectable()
+export class WalletsService {
+  constructor(
+    private readonly config: AppConfig,
+    private readonly secrets: SecretsService,
+    @InjectRepository(Wallet) private readonly repo: Repository<Wallet>,
+  ) {}
+
+  private masterSeed(): Promise<Buffer> {
+    const configured = this.config.ZKLOGIN_MASTER_SEED ? Buffer.from(this.config.ZKLOGIN_MASTER_SEED, 'hex') : undefined;
+    return this.secrets.named('zklogin_master_seed', configured);
+  }
+
+  /** The zkLogin address of an identity's OAuth account (the salt is derived, never stored). */
+  async zkLoginAddress(tenantId: string, provider: string, subjectId: string, account: ZkLoginAccount): Promise<string> {
+    const userSalt = deriveZkLoginSalt(await this.masterSeed(), tenantId, provider, subjectId);
+    return computeZkLoginAddress({ claimName: 'sub', claimValue: account.sub, iss: account.iss, aud: account.aud, userSalt, legacyAddress: false });
+  }
+
+  /** The user's wallet for a provider and chain, inside the caller's transaction. */
+  find(em: EntityManager, tenantId: string, userId: string, provider: string, chain: string): Promise<Wallet | null> {
+    return em.findOneBy(Wallet, { tenantId, userId, provider, chain });
+  }
+
+  /** Creates the wallet unless the user already has one for that provider and chain; returns the stored one. */
+  async ensure(em: EntityManager, w: Pick<Wallet, 'tenantId' | 'userId' | 'provider' | 'chain' | 'address'> & Partial<Pick<Wallet, 'claimIss' | 'claimAud' | 'claimSub'>>): Promise<Wallet> {
+    await em
+      .createQueryBuilder()
+      .insert()
+      .into(Wallet)
+      .values({ claimIss: null, claimAud: null, claimSub: null, ...w })
+      .orIgnore()
+      .execute();
+    const stored = await this.find(em, w.tenantId, w.userId, w.provider, w.chain);
+    if (!stored) throw new Error('wallet address already belongs to another user');
+    return stored;
+  }
+
+  /** The EVM wallet (from SIWE) of a user, the earliest when several chains were used; null when none. For NFT minting. */
+  findEvmWallet(tenantId: string, userId: string): Promise<Wallet | null> {
+    return this.repo
+      .createQueryBuilder('w')
+      .where('w.tenant_id = :tenantId AND w.user_id = :userId AND w.chain LIKE :evm', { tenantId, userId, evm: 'evm:%' })
+      .orderBy('w.created_at', 'ASC')
+      .addOrderBy('w.id', 'ASC')
+      .getOne();
+  }
+
+  /** Every wallet of a user, oldest first. */
+  listUserWallets(tenantId: string, userId: string): Promise<Wallet[]> {
+    return this.repo.find({ where: { tenantId, userId }, order: { createdAt: 'ASC', id: 'ASC' } });
+  }
+
+  /** The user's wallet: the first one created (a zkLogin or SIWE login creates it). 404 when none. */
+  async getUserWallet(tenantId: string, userId: string): Promise<Wallet> {
+    const [first] = await this.listUserWallets(tenantId, userId);
+    if (!first) throw new DomainError(WalletErrors.wallet_not_found, 'You have no wallet yet: log in with zkLogin or SIWE to create one');
+    return first;
+  }
+}
