@@ -30,7 +30,7 @@ let seq = 0;
  * The real application (same `setupApp` as `main.ts`) on a fresh database with all migrations
  * applied, and a clock the test controls.
  */
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(env: Record<string, string> = {}, options: { swagger?: boolean } = {}): Promise<TestApp> {
   const db = await createTestDatabase();
   const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: db.url, LOG_LEVEL: 'silent', PASSWORD_SCRYPT_COST: '1024', DB_POOL_SIZE: '5', ...env });
   const clock = new FakeClock();
@@ -41,7 +41,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     .useValue(clock)
     .compile();
   const app = moduleRef.createNestApplication({ bufferLogs: false });
-  setupApp(app, { swagger: false });
+  setupApp(app, { swagger: options.swagger ?? false });
   await app.init();
   const tenants = app.get(TenantsService);
   return {

@@ -1,0 +1,59 @@
+import { existsSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { chromium, type Browser } from 'playwright-core';
+import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { givenUser } from '../helpers/factories.js';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/**
+ * Swagger UI in a real browser: a frontend developer authorises with a session token, runs
+ * "Try it out" on an authenticated endpoint and sees a 200.
+ */
+describe('Swagger UI in headless Chromium', () => {
+  let t: TestApp;
+  let browser: Browser;
+  let base: string;
+
+  beforeAll(async () => {
+    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} not found: apt-get install chromium (or set CHROMIUM_PATH)`);
+    t = await createTestApp({}, { swagger: true });
+    await t.app.listen(0, '127.0.0.1');
+    base = `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}`;
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  it('authorises with a session token and gets 200 from "Try it out" on an authenticated endpoint', async () => {
+    const tenant = await t.givenTenant();
+    const user = await givenUser(t, tenant);
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+
+    await page.goto(`${base}/docs`);
+    await page.getByRole('button', { name: /authorize/i }).first().click();
+    const session = page.locator('.modal-ux .auth-container').filter({ has: page.locator('h4', { hasText: 'session' }) });
+    await session.locator('input#auth-bearer-value').fill(user.sessionToken);
+    await session.locator('button.authorize').click();
+    await session.locator('button.btn-done').click();
+
+    const op = page.locator('#operations-Authentication-currentSession');
+    await op.locator('.opblock-summary').click();
+    await op.getByRole('button', { name: /try it out/i }).click();
+    await op.getByRole('button', { name: /execute/i }).click();
+
+    const status = op.locator('.responses-table.live-responses-table .response-col_status').first();
+    await status.waitFor({ timeout: 15_000 });
+    expect((await status.textContent())?.trim()).toBe('200');
+    const body = await op.locator('.live-responses-table .microlight').first().textContent();
+    expect(JSON.parse(body ?? '{}')).toMatchObject({ userId: user.userId, tenantId: tenant.id });
+    expect(errors).toEqual([]);
+  });
+});
