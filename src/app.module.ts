@@ -6,10 +6,13 @@ import { LoggingModule } from './common/logging/logging.module.js';
 import { ConfigModule } from './config/config.module.js';
 import { DatabaseModule } from './database/database.module.js';
 import { HealthModule } from './health/health.module.js';
+import { NotificationsModule } from './notifications/notifications.module.js';
+import { ProfileModule } from './profile/profile.module.js';
+import { SocialsModule } from './socials/socials.module.js';
 import { TenantsModule } from './tenants/tenants.module.js';
 import { UsersModule } from './users/users.module.js';
 
 @Module({
-  imports: [ConfigModule, LoggingModule, DatabaseModule, CommonModule, TenantsModule, UsersModule, HealthModule, AuthModule, CommunitiesModule],
+  imports: [ConfigModule, LoggingModule, DatabaseModule, CommonModule, TenantsModule, UsersModule, HealthModule, AuthModule, CommunitiesModule, NotificationsModule, SocialsModule, ProfileModule],
 })
 export class AppModule {}

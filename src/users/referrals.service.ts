@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { type EntityManager, Repository } from 'typeorm';
 import { DomainError } from '../common/errors/domain-error.js';
+import { NotificationType } from '../notifications/notification-types.js';
+import { NotificationsService } from '../notifications/notifications.service.js';
 import { Referral } from './entities/referral.entity.js';
 import { User } from './entities/user.entity.js';
 import { UserErrors } from './users.errors.js';
@@ -9,12 +11,16 @@ import { UserErrors } from './users.errors.js';
 /** Records and lists referrals (at sign-up and into communities). */
 @Injectable()
 export class ReferralsService {
-  constructor(@InjectRepository(Referral) private readonly repo: Repository<Referral>) {}
+  constructor(
+    @InjectRepository(Referral) private readonly repo: Repository<Referral>,
+    private readonly notifications: NotificationsService,
+  ) {}
 
   /**
    * Records that `referrerId` referred `referredId` (in `communityId`, or at sign-up when null),
    * inside the caller's transaction. A user keeps their first referrer: returns false when one
-   * is already recorded for that scope. Self-referral is a 400.
+   * is already recorded for that scope. Self-referral is a 400. A new referral notifies the
+   * referrer (`referral_joined`) in the same transaction.
    */
   async record(em: EntityManager, r: { tenantId: string; referrerId: string; referredId: string; communityId?: string | null }): Promise<boolean> {
     if (r.referrerId === r.referredId) throw new DomainError(UserErrors.self_referral);
@@ -25,7 +31,20 @@ export class ReferralsService {
       .values({ tenantId: r.tenantId, referrerId: r.referrerId, referredId: r.referredId, communityId: r.communityId ?? null })
       .orIgnore()
       .execute();
-    return (res.raw as unknown[]).length > 0;
+    const recorded = (res.raw as unknown[]).length > 0;
+    if (recorded) {
+      const referred = await em.findOneBy(User, { tenantId: r.tenantId, id: r.referredId });
+      const handle = referred?.handle ?? 'A new user';
+      await this.notifications.notify(em, {
+        tenantId: r.tenantId,
+        userId: r.referrerId,
+        communityId: r.communityId ?? null,
+        type: NotificationType.ReferralJoined,
+        title: `${handle} joined with your referral`,
+        data: { referredUserId: r.referredId, referredHandle: referred?.handle ?? null, communityId: r.communityId ?? null },
+      });
+    }
+    return recorded;
   }
 
   /** Handles of the users `referrerId` referred: all scopes, or one community. Newest first. */

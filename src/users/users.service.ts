@@ -40,6 +40,24 @@ export class UsersService {
   }
 
   /**
+   * Changes the display name and/or handle of a user inside the caller's transaction (the caller
+   * validates the handle's characters). A handle another user of the tenant holds is a 409.
+   */
+  async updateIdentity(em: EntityManager, tenantId: string, userId: string, changes: { displayName?: string | null; handle?: string }): Promise<void> {
+    const set: Partial<Pick<User, 'displayName' | 'handle' | 'handleNormalized'>> = {};
+    if (changes.displayName !== undefined) set.displayName = changes.displayName;
+    if (changes.handle !== undefined) Object.assign(set, { handle: changes.handle, handleNormalized: changes.handle.toLowerCase() });
+    if (Object.keys(set).length === 0) return;
+    try {
+      const res = await em.update(User, { tenantId, id: userId }, set);
+      if (!res.affected) throw new DomainError(UserErrors.user_not_found);
+    } catch (e) {
+      if (isUniqueViolation(e, 'uq_users_tenant_handle')) throw new DomainError(UserErrors.handle_taken, `Handle "${changes.handle}" is already taken`);
+      throw e;
+    }
+  }
+
+  /**
    * Creates a user inside the caller's transaction. The handle is made unique by appending a
    * random suffix when the desired one is taken; a taken username is a 409.
    */

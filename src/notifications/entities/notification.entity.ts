@@ -1,0 +1,48 @@
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, type Relation } from 'typeorm';
+import { Community } from '../../communities/entities/community.entity.js';
+import { User } from '../../users/entities/user.entity.js';
+
+/**
+ * A message to one user, written in the transaction of the change it reports. `communityId` null:
+ * about the user's account in the tenant (e.g. a sign-up referral); such notifications show in
+ * every community's list. `createdAt` comes from the service clock, so ordering is testable.
+ */
+@Entity('notifications')
+@Index('ix_notifications_user_created', ['tenantId', 'userId', 'createdAt'])
+@Index('ix_notifications_user_unread', ['tenantId', 'userId'], { where: 'read_at IS NULL' })
+export class Notification {
+  @PrimaryGeneratedColumn('uuid')
+  id: string;
+
+  @Column({ type: 'uuid' })
+  tenantId: string;
+
+  @Column({ type: 'uuid' })
+  userId: string;
+
+  @ManyToOne(() => User, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'user_id' })
+  user?: Relation<User>;
+
+  @Column({ type: 'uuid', nullable: true })
+  communityId: string | null;
+
+  @ManyToOne(() => Community, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'community_id' })
+  community?: Relation<Community>;
+
+  @Column({ type: 'varchar', length: 64 })
+  type: string;
+
+  @Column({ type: 'varchar', length: 200 })
+  title: string;
+
+  @Column({ type: 'jsonb', default: () => "'{}'::jsonb" })
+  data: Record<string, unknown>;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  readAt: Date | null;
+
+  @Column({ type: 'timestamptz' })
+  createdAt: Date;
+}

@@ -1,0 +1,35 @@
+/**
+ * What a notification reports. Stored as text, so adding a type needs no migration; the list is
+ * the contract clients switch on (documented in Swagger as the `type` enum). Suggested `data`:
+ *
+ * - `event_registered` / `event_completed`: `{eventId, eventName}`
+ * - `tickets_allocated`: `{eventId, tickets}`
+ * - `claim_processed`: `{eventId, rewardId, status}`
+ * - `purchase_completed`: `{purchaseId, listingId}`
+ * - `item_granted`: `{itemId, slotId?}`
+ * - `mint_finished`: `{mintId, status, txDigest?}`
+ * - `referral_joined`: `{referredUserId, referredHandle, communityId}`
+ * - `prize_awarded`: `{prizeId}`
+ * - `system`: free-form, `{}` allowed
+ */
+export const NotificationType = {
+  EventRegistered: 'event_registered',
+  EventCompleted: 'event_completed',
+  TicketsAllocated: 'tickets_allocated',
+  ClaimProcessed: 'claim_processed',
+  PurchaseCompleted: 'purchase_completed',
+  ItemGranted: 'item_granted',
+  MintFinished: 'mint_finished',
+  ReferralJoined: 'referral_joined',
+  PrizeAwarded: 'prize_awarded',
+  System: 'system',
+} as const;
+
+export type NotificationType = (typeof NotificationType)[keyof typeof NotificationType];
+
+export const NOTIFICATION_TYPES: readonly NotificationType[] = Object.values(NotificationType);
+
+/** Longest title kept (longer ones are cut with an ellipsis). */
+export const NOTIFICATION_TITLE_MAX = 200;
+/** Largest `data` object, as JSON. */
+export const NOTIFICATION_DATA_MAX_BYTES = 4096;

@@ -1,0 +1,48 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { Clock } from '../common/clock/clock.js';
+import { Notification } from './entities/notification.entity.js';
+import { NOTIFICATION_DATA_MAX_BYTES, NOTIFICATION_TITLE_MAX, NOTIFICATION_TYPES, type NotificationType } from './notification-types.js';
+
+export interface NotifyInput {
+  tenantId: string;
+  userId: string;
+  /** The community the change happened in; omit for account-wide notifications. */
+  communityId?: string | null;
+  type: NotificationType;
+  title: string;
+  /** A small JSON object (at most 4 KB) the client can use to link to the subject. */
+  data?: Record<string, unknown>;
+}
+
+/**
+ * The one way other modules tell a user something happened. `notify` writes with the CALLER's
+ * entity manager, i.e. inside the caller's transaction: the notification exists if and only if
+ * the change it reports commits. Call it after the change succeeded, inside the same
+ * `dataSource.transaction(...)`. Bad input (unknown type, oversized data) is a programming error
+ * and throws a plain Error, which rolls the caller's transaction back.
+ */
+@Injectable()
+export class NotificationsService {
+  constructor(private readonly clock: Clock) {}
+
+  async notify(em: EntityManager, input: NotifyInput): Promise<Notification> {
+    if (!NOTIFICATION_TYPES.includes(input.type)) throw new Error(`unknown notification type "${input.type}"`);
+    const data = input.data ?? {};
+    if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new Error('notification data must be a JSON object');
+    const json = JSON.stringify(data);
+    if (Buffer.byteLength(json) > NOTIFICATION_DATA_MAX_BYTES) throw new Error(`notification data exceeds ${NOTIFICATION_DATA_MAX_BYTES} bytes`);
+    const title = input.title.length > NOTIFICATION_TITLE_MAX ? `${input.title.slice(0, NOTIFICATION_TITLE_MAX - 1)}…` : input.title;
+    const row = em.create(Notification, {
+      tenantId: input.tenantId,
+      userId: input.userId,
+      communityId: input.communityId ?? null,
+      type: input.type,
+      title,
+      data: JSON.parse(json) as Record<string, unknown>,
+      readAt: null,
+      createdAt: this.clock.now(),
+    });
+    return em.save(row);
+  }
+}

@@ -1,0 +1,135 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { DataSource, Repository } from 'typeorm';
+import { Clock } from '../common/clock/clock.js';
+import { DomainError } from '../common/errors/domain-error.js';
+import { CommunitiesService, UUID_RE } from '../communities/communities.service.js';
+import { SocialsService } from '../socials/socials.service.js';
+import type { User } from '../users/entities/user.entity.js';
+import { ReferralsService } from '../users/referrals.service.js';
+import { UsersService } from '../users/users.service.js';
+import type { DateOfBirthDto, ProfileDto, ProfileField, UpdateProfileDto } from './dto/profile.dto.js';
+import { PROFILE_FIELDS } from './dto/profile.dto.js';
+import type { PublicProfileDto, ReferralDto } from './dto/public-profile.dto.js';
+import { UserProfile } from './entities/user-profile.entity.js';
+import { ProfileErrors } from './profile.errors.js';
+
+/** Whether y-m-d is a real calendar date strictly before `today` (UTC). Pure, unit-tested. */
+export function dateOfBirthProblem(d: DateOfBirthDto, today: Date): string | null {
+  const date = new Date(Date.UTC(d.year, d.month - 1, d.day));
+  if (date.getUTCFullYear() !== d.year || date.getUTCMonth() !== d.month - 1 || date.getUTCDate() !== d.day) {
+    return `dateOfBirth ${d.year}-${d.month}-${d.day} is not a calendar date`;
+  }
+  const todayUtc = Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate());
+  if (date.getTime() >= todayUtc) return 'dateOfBirth must be before today';
+  return null;
+}
+
+const COLUMNS = { biography: 'biography', dateOfBirth: 'date_of_birth', address: 'address' } as const;
+const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+const toDateColumn = (d: DateOfBirthDto) => `${pad(d.year, 4)}-${pad(d.month)}-${pad(d.day)}`;
+function fromDateColumn(s: string | null): DateOfBirthDto | null {
+  if (!s) return null;
+  const [year, month, day] = s.split('-').map(Number);
+  return { year, month, day };
+}
+
+/** The user's own profile, their public page in a community, and their referrals. */
+@Injectable()
+export class ProfileService {
+  constructor(
+    @InjectRepository(UserProfile) private readonly profiles: Repository<UserProfile>,
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly users: UsersService,
+    private readonly referrals: ReferralsService,
+    private readonly socials: SocialsService,
+    private readonly communities: CommunitiesService,
+    private readonly clock: Clock,
+  ) {}
+
+  async getProfile(tenantId: string, userId: string, fields: readonly ProfileField[]): Promise<ProfileDto> {
+    const wanted = new Set(fields);
+    const user = await this.users.getById(tenantId, userId);
+    const needsRow = wanted.has('biography') || wanted.has('dateOfBirth') || wanted.has('address');
+    const row = needsRow ? await this.profiles.findOneBy({ tenantId, userId }) : null;
+    const socials = wanted.has('socials') ? await this.socials.listSocials(tenantId, userId) : undefined;
+    const full = toProfile(user, row, socials);
+    // Authored order of PROFILE_FIELDS, whatever order they were asked in.
+    return Object.fromEntries(PROFILE_FIELDS.filter((f) => wanted.has(f)).map((f) => [f, full[f]])) as ProfileDto;
+  }
+
+  /** Updates the given fields in one transaction and returns the whole profile. */
+  async updateProfile(tenantId: string, userId: string, dto: UpdateProfileDto): Promise<ProfileDto> {
+    if (dto.dateOfBirth) {
+      const problem = dateOfBirthProblem(dto.dateOfBirth, this.clock.now());
+      if (problem) throw new DomainError(ProfileErrors.invalid_date_of_birth, problem);
+    }
+    await this.dataSource.transaction(async (em) => {
+      await this.users.updateIdentity(em, tenantId, userId, { displayName: dto.displayName, handle: dto.handle });
+      const set: Partial<Pick<UserProfile, keyof typeof COLUMNS>> = {};
+      if (dto.biography !== undefined) set.biography = dto.biography;
+      if (dto.dateOfBirth !== undefined) set.dateOfBirth = dto.dateOfBirth === null ? null : toDateColumn(dto.dateOfBirth);
+      if (dto.address !== undefined) set.address = dto.address === null ? null : { ...dto.address };
+      if (Object.keys(set).length === 0) return;
+      // One row per user: insert it on the first update, change only the given columns after.
+      await em
+        .createQueryBuilder()
+        .insert()
+        .into(UserProfile)
+        .values({ userId, tenantId, ...set })
+        .orUpdate([...(Object.keys(set) as (keyof typeof COLUMNS)[]).map((k) => COLUMNS[k]), 'updated_at'], ['user_id'])
+        .execute();
+    });
+    return this.getProfile(tenantId, userId, PROFILE_FIELDS);
+  }
+
+  /**
+   * The public page of a user in a community. `ref` is the handle (case-insensitive) or the user
+   * id; usernames are login names and are never looked up or shown here.
+   */
+  async getPublicProfile(tenantId: string, ref: string, containerId: string): Promise<PublicProfileDto> {
+    const community = await this.communities.resolve(tenantId, containerId);
+    const user = UUID_RE.test(ref) ? await this.users.findById(tenantId, ref.toLowerCase()) : await this.users.findByHandle(tenantId, ref);
+    if (!user) throw new DomainError(ProfileErrors.profile_user_not_found, `No user "${ref.slice(0, 36)}" in this tenant`);
+    const [socials, member, standing] = await Promise.all([
+      this.socials.publicSocials(tenantId, user.id),
+      this.communities.isMember(tenantId, community.id, user.id),
+      this.standing(tenantId, community.id, user.id),
+    ]);
+    return {
+      userId: user.id,
+      handle: user.handle,
+      displayName: user.displayName,
+      avatarUrl: null,
+      socials,
+      communityId: community.id,
+      member,
+      xp: standing.xp,
+      rank: standing.rank,
+    };
+  }
+
+  async listReferrals(tenantId: string, userId: string): Promise<ReferralDto[]> {
+    const rows = await this.referrals.referredHandles(tenantId, userId);
+    return rows.map((r) => ({ handle: r.handle, userId: r.userId, communityId: r.communityId, referredAt: new Date(r.createdAt).toISOString() }));
+  }
+
+  /** XP and leaderboard position of the user in the community. */
+  private async standing(_tenantId: string, _communityId: string, _userId: string): Promise<{ xp: number; rank: number | null }> {
+    return { xp: 0, rank: null };
+  }
+}
+
+function toProfile(user: User, row: UserProfile | null, socials: ProfileDto['socials']): Required<ProfileDto> {
+  return {
+    id: user.id,
+    username: user.username,
+    handle: user.handle,
+    displayName: user.displayName,
+    biography: row?.biography ?? null,
+    dateOfBirth: fromDateColumn(row?.dateOfBirth ?? null),
+    address: row?.address ?? null,
+    socials: socials ?? [],
+    createdAt: user.createdAt.toISOString(),
+  };
+}

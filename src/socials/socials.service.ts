@@ -1,0 +1,155 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { randomUUID } from 'node:crypto';
+import { DataSource, type EntityManager, QueryFailedError, Repository } from 'typeorm';
+import { EncryptionService } from '../common/crypto/encryption.service.js';
+import { DomainError } from '../common/errors/domain-error.js';
+import { AppConfig } from '../config/app-config.js';
+import type { LinkSocialDto, PublicSocialDto, SocialDto, UpdateSocialDto } from './dto/social.dto.js';
+import { SocialAccount } from './entities/social-account.entity.js';
+import { allowedSocialAccountTypes } from './social-account-types.js';
+import { SocialErrors } from './socials.errors.js';
+
+type TokenColumn = 'userToken' | 'refreshToken';
+type Changes = Omit<UpdateSocialDto, 'socialId'>;
+
+/** Linked social accounts: one account belongs to one user of a tenant; tokens encrypted at rest. */
+@Injectable()
+export class SocialsService {
+  private readonly accountTypes: ReadonlySet<string>;
+
+  constructor(
+    @InjectRepository(SocialAccount) private readonly repo: Repository<SocialAccount>,
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly encryption: EncryptionService,
+    config: AppConfig,
+  ) {
+    this.accountTypes = allowedSocialAccountTypes(config.SOCIAL_ACCOUNT_TYPES);
+  }
+
+  /** The supported account types, sorted. */
+  supportedAccountTypes(): string[] {
+    return [...this.accountTypes].sort();
+  }
+
+  async listSocials(tenantId: string, userId: string): Promise<SocialDto[]> {
+    const rows = await this.repo.find({ where: { tenantId, userId }, order: { createdAt: 'ASC', id: 'ASC' } });
+    return rows.map(toDto);
+  }
+
+  async listSocialsOfType(tenantId: string, userId: string, type: string): Promise<SocialDto[]> {
+    this.assertSupported(type);
+    const rows = await this.repo.find({ where: { tenantId, userId, accountType: type }, order: { createdAt: 'ASC', id: 'ASC' } });
+    return rows.map(toDto);
+  }
+
+  /** The user's public accounts, for their public profile. */
+  async publicSocials(tenantId: string, userId: string): Promise<PublicSocialDto[]> {
+    const rows = await this.repo.find({ where: { tenantId, userId, isPublic: true }, order: { createdAt: 'ASC', id: 'ASC' } });
+    return rows.map((s) => ({ accountType: s.accountType, subjectId: s.subjectId, handle: s.handle, server: s.server }));
+  }
+
+  /**
+   * Links an account. Linking an account the user already holds updates it in place (same id);
+   * an account held by another user of the tenant is a 409. Concurrent links of one account by two
+   * users: the unique index lets exactly one win.
+   */
+  async linkSocial(tenantId: string, userId: string, dto: LinkSocialDto): Promise<SocialDto> {
+    this.assertSupported(dto.accountType);
+    return this.dataSource.transaction(async (em) => {
+      const id = randomUUID();
+      const row = em.create(SocialAccount, { id, tenantId, userId, accountType: dto.accountType, subjectId: dto.subjectId, isPublic: dto.public });
+      await this.apply(row, dto);
+      try {
+        // A savepoint, so that the unique violation does not abort the transaction.
+        return toDto(await em.transaction((inner) => inner.save(row)));
+      } catch (e) {
+        if (!isUniqueViolation(e, 'uq_social_accounts_subject')) throw e;
+      }
+
+      const existing = await em.findOne(SocialAccount, {
+        where: { tenantId, accountType: dto.accountType, subjectId: dto.subjectId },
+        lock: { mode: 'pessimistic_write' },
+      });
+      if (!existing || existing.userId !== userId) {
+        throw new DomainError(SocialErrors.social_account_taken, `This ${dto.accountType} account is already linked to another user`);
+      }
+      existing.isPublic = dto.public;
+      return this.saveChanges(em, existing, dto);
+    });
+  }
+
+  async updateSocial(tenantId: string, userId: string, dto: UpdateSocialDto): Promise<SocialDto> {
+    return this.dataSource.transaction(async (em) => {
+      const row = await this.ownedOrFail(em, tenantId, userId, dto.socialId);
+      if (dto.public !== undefined) row.isPublic = dto.public;
+      return this.saveChanges(em, row, dto);
+    });
+  }
+
+  async deleteSocial(tenantId: string, userId: string, id: string): Promise<void> {
+    const res = await this.repo.delete({ tenantId, userId, id });
+    if (!res.affected) throw new DomainError(SocialErrors.social_not_found, `No linked social account ${id}`);
+  }
+
+  /** Decrypts a stored token, for server-side use by other modules (never for responses). */
+  async readToken(tenantId: string, userId: string, id: string, which: TokenColumn): Promise<string | null> {
+    const row = await this.repo.findOneBy({ tenantId, userId, id });
+    if (!row) throw new DomainError(SocialErrors.social_not_found, `No linked social account ${id}`);
+    const cipher = which === 'userToken' ? row.userTokenEncrypted : row.refreshTokenEncrypted;
+    return cipher === null ? null : this.encryption.decrypt(cipher, tokenContext(row.id, which));
+  }
+
+  private async saveChanges(em: EntityManager, row: SocialAccount, changes: Changes): Promise<SocialDto> {
+    await this.apply(row, changes);
+    return toDto(await em.save(row));
+  }
+
+  private async ownedOrFail(em: EntityManager, tenantId: string, userId: string, id: string): Promise<SocialAccount> {
+    // Another user's id is a 404 as well: the answer does not reveal that it exists.
+    const row = await em.findOne(SocialAccount, { where: { tenantId, userId, id }, lock: { mode: 'pessimistic_write' } });
+    if (!row) throw new DomainError(SocialErrors.social_not_found, `No linked social account ${id}`);
+    return row;
+  }
+
+  /** Copies the given fields onto the row: `undefined` keeps a field, `null` clears it. */
+  private async apply(row: SocialAccount, c: Changes): Promise<void> {
+    if (c.handle !== undefined) row.handle = c.handle;
+    if (c.server !== undefined) row.server = c.server;
+    if (c.expiryDate !== undefined) row.expiryDate = c.expiryDate === null ? null : new Date(c.expiryDate);
+    if (c.extraArgs !== undefined) row.extraArgs = c.extraArgs;
+    if (c.createdAt !== undefined) row.providerCreatedAt = c.createdAt;
+    if (c.userToken !== undefined) row.userTokenEncrypted = c.userToken === null ? null : await this.encryption.encrypt(c.userToken, tokenContext(row.id, 'userToken'));
+    if (c.refreshToken !== undefined) row.refreshTokenEncrypted = c.refreshToken === null ? null : await this.encryption.encrypt(c.refreshToken, tokenContext(row.id, 'refreshToken'));
+  }
+
+  private assertSupported(type: string): void {
+    if (!this.accountTypes.has(type)) {
+      throw new DomainError(SocialErrors.unsupported_account_type, `Unsupported social account type "${type}"; supported: ${this.supportedAccountTypes().join(', ')}`);
+    }
+  }
+}
+
+const isUniqueViolation = (e: unknown, constraint: string) =>
+  e instanceof QueryFailedError && (e.driverError as { code?: string }).code === '23505' && (e.driverError as { constraint?: string }).constraint === constraint;
+
+/** Additional authenticated data of a token: a ciphertext copied to another row or column does not decrypt. */
+const tokenContext = (id: string, which: TokenColumn) => `social:${id}:${which}`;
+
+function toDto(s: SocialAccount): SocialDto {
+  return {
+    id: s.id,
+    accountType: s.accountType,
+    subjectId: s.subjectId,
+    public: s.isPublic,
+    handle: s.handle,
+    server: s.server,
+    expiryDate: s.expiryDate?.toISOString() ?? null,
+    extraArgs: s.extraArgs,
+    createdAt: s.providerCreatedAt,
+    hasUserToken: s.userTokenEncrypted !== null,
+    hasRefreshToken: s.refreshTokenEncrypted !== null,
+    linkedAt: s.createdAt.toISOString(),
+    updatedAt: s.updatedAt.toISOString(),
+  };
+}
