@@ -1,17 +1,17 @@
 import { Injectable } from '@nestjs/common';
-import { InjectThrottlerStorage, type ThrottlerStorage } from '@nestjs/throttler';
 import { createHash } from 'node:crypto';
 import { AppConfig } from '../../config/app-config.js';
 import { DomainError } from '../errors/domain-error.js';
 import { CommonErrors } from '../errors/error-catalog.js';
 import { loginRateLimits, type LoginRateLimits } from './login-rate-limits.js';
+import { RateLimitStore } from './rate-limit-store.js';
 
-export const ACCOUNT_THROTTLER = 'login-account';
+const hash = (s: string) => createHash('sha256').update(s).digest('hex');
 
 /**
- * The per-account half of the login rate limit: counts attempts for one account (a username, a
- * provider subject, an address) in the throttler storage (memory, or Redis when REDIS_URL is set),
- * whatever IP they come from. Token logins call it once the token names the account.
+ * Login and registration rate limits: per client IP (every login route together) and per account
+ * (a username, a provider subject, an address) whatever IP it comes from. Counters live in memory,
+ * or in Redis when REDIS_URL is set so the limits hold across instances.
  */
 @Injectable()
 export class LoginRateLimiter {
@@ -19,18 +19,25 @@ export class LoginRateLimiter {
 
   constructor(
     config: AppConfig,
-    @InjectThrottlerStorage() private readonly storage: ThrottlerStorage,
+    private readonly store: RateLimitStore,
   ) {
     this.limits = loginRateLimits(config);
   }
 
-  /** Counts one attempt; throws 429 `too_many_requests` once the account is over its limit. */
+  /** Counts one request of this IP; 429 `too_many_requests` over the limit. Returns the seconds to wait when blocked. */
+  async hitIp(ip: string): Promise<void> {
+    await this.hit(`ip:${hash(ip)}`, this.limits.perIp, 'from this address');
+  }
+
+  /** Counts one attempt on this account; 429 `too_many_requests` over the limit. */
   async hitAccount(tenantId: string, kind: string, account: string): Promise<void> {
-    const key = `cgs-login-account:${createHash('sha256').update(`${tenantId}\n${kind}\n${account.toLowerCase()}`).digest('hex')}`;
-    const { windowMs, perAccount } = this.limits;
-    const rec = await this.storage.increment(key, windowMs, perAccount, windowMs, ACCOUNT_THROTTLER);
+    await this.hit(`acct:${hash(`${tenantId}\n${kind}\n${account.toLowerCase()}`)}`, this.limits.perAccount, 'for this account');
+  }
+
+  private async hit(key: string, limit: number, what: string): Promise<void> {
+    const rec = await this.store.increment(key, this.limits.windowMs, limit, this.limits.windowMs);
     if (rec.isBlocked) {
-      throw new DomainError(CommonErrors.too_many_requests, `Too many login attempts for this account; retry in ${rec.timeToBlockExpire} s`, { retryAfterSeconds: rec.timeToBlockExpire });
+      throw new DomainError(CommonErrors.too_many_requests, `Too many login attempts ${what}; retry in ${rec.timeToBlockExpire} s`, { retryAfterSeconds: rec.timeToBlockExpire });
     }
   }
 }

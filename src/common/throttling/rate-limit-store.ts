@@ -1,0 +1,88 @@
+import { Logger, type OnModuleDestroy } from '@nestjs/common';
+import { Redis } from 'ioredis';
+import type { Clock } from '../clock/clock.js';
+
+/** The outcome of one counted hit (same shape as @nestjs/throttler's storage record). */
+export interface RateLimitRecord {
+  totalHits: number;
+  /** Seconds until the window resets. */
+  timeToExpire: number;
+  isBlocked: boolean;
+  /** Seconds until the block ends (0 when not blocked). */
+  timeToBlockExpire: number;
+}
+
+/**
+ * Fixed-window counters with a block once the limit is passed. The contract is the
+ * `ThrottlerStorage` of @nestjs/throttler (`increment(key, ttlMs, limit, blockMs)`).
+ */
+export abstract class RateLimitStore {
+  abstract increment(key: string, ttlMs: number, limit: number, blockDurationMs: number): Promise<RateLimitRecord>;
+}
+
+const secs = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
+
+/** One instance: counters in memory, on the injectable clock. */
+export class MemoryRateLimitStore extends RateLimitStore {
+  private readonly entries = new Map<string, { hits: number; windowEnd: number; blockedUntil: number }>();
+
+  constructor(private readonly clock: Clock) {
+    super();
+  }
+
+  async increment(key: string, ttlMs: number, limit: number, blockDurationMs: number): Promise<RateLimitRecord> {
+    const now = this.clock.now().getTime();
+    if (this.entries.size > 100_000) this.sweep(now);
+    let e = this.entries.get(key);
+    if (e && e.blockedUntil > now) return { totalHits: e.hits, timeToExpire: secs(e.windowEnd - now), isBlocked: true, timeToBlockExpire: secs(e.blockedUntil - now) };
+    if (!e || e.windowEnd <= now) {
+      e = { hits: 0, windowEnd: now + ttlMs, blockedUntil: 0 };
+      this.entries.set(key, e);
+    }
+    e.hits++;
+    if (e.hits > limit) {
+      e.blockedUntil = now + blockDurationMs;
+      return { totalHits: e.hits, timeToExpire: secs(e.windowEnd - now), isBlocked: true, timeToBlockExpire: secs(blockDurationMs) };
+    }
+    return { totalHits: e.hits, timeToExpire: secs(e.windowEnd - now), isBlocked: false, timeToBlockExpire: 0 };
+  }
+
+  private sweep(now: number): void {
+    for (const [k, e] of this.entries) if (e.windowEnd <= now && e.blockedUntil <= now) this.entries.delete(k);
+  }
+}
+
+/** Atomic in Redis: the counter, its window and the block are one script, so every instance shares them. */
+const SCRIPT = `
+local blocked = redis.call('PTTL', KEYS[2])
+if blocked > 0 then return {tonumber(redis.call('GET', KEYS[1]) or '0'), redis.call('PTTL', KEYS[1]), 1, blocked} end
+local hits = redis.call('INCR', KEYS[1])
+if hits == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+local ttl = redis.call('PTTL', KEYS[1])
+if hits > tonumber(ARGV[2]) then
+  redis.call('SET', KEYS[2], '1', 'PX', ARGV[3])
+  return {hits, ttl, 1, tonumber(ARGV[3])}
+end
+return {hits, ttl, 0, 0}
+`;
+
+/** Several instances: counters in Redis (REDIS_URL). */
+export class RedisRateLimitStore extends RateLimitStore implements OnModuleDestroy {
+  private readonly logger = new Logger(RedisRateLimitStore.name);
+  readonly redis: Redis;
+
+  constructor(url: string) {
+    super();
+    this.redis = new Redis(url, { keyPrefix: 'cgs:rl:', maxRetriesPerRequest: 2, lazyConnect: false });
+    this.redis.on('error', (err: Error) => this.logger.warn(`redis: ${err.message}`));
+  }
+
+  async increment(key: string, ttlMs: number, limit: number, blockDurationMs: number): Promise<RateLimitRecord> {
+    const [hits, ttl, blocked, blockTtl] = (await this.redis.eval(SCRIPT, 2, key, `${key}:blocked`, ttlMs, limit, blockDurationMs)) as number[];
+    return { totalHits: hits, timeToExpire: secs(ttl), isBlocked: blocked === 1, timeToBlockExpire: blocked === 1 ? secs(blockTtl) : 0 };
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.redis.quit().catch(() => this.redis.disconnect());
+  }
+}
