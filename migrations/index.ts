@@ -5,6 +5,7 @@ import { Referrals1795356436693 } from './1795356436693-Referrals.js';
 import { Communities1795356707160 } from './1795356707160-Communities.js';
 import { UserSpace1795356873125 } from './1795356873125-UserSpace.js';
 import { LoginIdentitiesWallets1795356894998 } from './1795356894998-LoginIdentitiesWallets.js';
+import { Resources1795356930798 } from './1795356930798-Resources.js';
 // <imports above>
 
 export const migrations: (new () => MigrationInterface)[] = [
@@ -13,5 +14,6 @@ export const migrations: (new () => MigrationInterface)[] = [
   Communities1795356707160,
   UserSpace1795356873125,
   LoginIdentitiesWallets1795356894998,
+  Resources1795356930798,
   // <classes above>
 ];

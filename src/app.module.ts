@@ -9,10 +9,11 @@ import { HealthModule } from './health/health.module.js';
 import { NotificationsModule } from './notifications/notifications.module.js';
 import { ProfileModule } from './profile/profile.module.js';
 import { SocialsModule } from './socials/socials.module.js';
+import { ResourcesModule } from './resources/resources.module.js';
 import { TenantsModule } from './tenants/tenants.module.js';
 import { UsersModule } from './users/users.module.js';
 
 @Module({
-  imports: [ConfigModule, LoggingModule, DatabaseModule, CommonModule, TenantsModule, UsersModule, HealthModule, AuthModule, CommunitiesModule, NotificationsModule, SocialsModule, ProfileModule],
+  imports: [ConfigModule, LoggingModule, DatabaseModule, CommonModule, TenantsModule, UsersModule, HealthModule, AuthModule, CommunitiesModule, ResourcesModule, NotificationsModule, SocialsModule, ProfileModule],
 })
 export class AppModule {}

@@ -5,5 +5,4 @@ export const CommunityErrors = defineErrors({
   community_slug_taken: { status: 409, code: 20002, description: 'Another community of this tenant already uses this slug.' },
   invalid_community_slug: { status: 400, description: 'A slug is 1-64 lowercase letters, digits and dashes, not uuid-shaped and not reserved.' },
   not_a_member: { status: 403, code: 20003, description: 'The current user is not a member of this community.' },
-  referrer_not_member: { status: 400, description: 'referrerHandle names no member of this community.' },
 });

@@ -1,0 +1,121 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsOptional, IsString, IsUrl, Length, Matches, MaxLength, ValidateNested } from 'class-validator';
+
+export const COMMUNITY_SLUG_RE = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
+
+export class CommunityLinkDto {
+  @ApiProperty({ example: 'Discord' })
+  @IsString()
+  @Length(1, 64)
+  label: string;
+
+  @ApiProperty({ example: 'https://discord.gg/example' })
+  @IsUrl({ protocols: ['https', 'http'], require_protocol: true })
+  @MaxLength(2048)
+  url: string;
+}
+
+/** The community record. */
+export class CommunityDto {
+  @ApiProperty({ format: 'uuid', example: '5e0c3c1e-2f7e-4f4a-9b7d-0f5e1a9d3c21' })
+  id: string;
+
+  /** Lowercase, unique in the tenant; usable instead of the id in every `{communityId}`. */
+  @ApiProperty({ example: 'space-pirates' })
+  slug: string;
+
+  @ApiProperty({ example: 'Space Pirates' })
+  name: string;
+
+  @ApiProperty({ example: 'The crew of the outer rim.' })
+  description: string;
+
+  @ApiProperty({ type: String, nullable: true, example: 'https://cdn.example.com/logo.png' })
+  imageUrl: string | null;
+
+  @ApiProperty({ type: String, nullable: true, example: 'https://cdn.example.com/banner.png' })
+  bannerUrl: string | null;
+
+  @ApiProperty({ type: CommunityLinkDto, isArray: true })
+  links: CommunityLinkDto[];
+
+  @ApiProperty({ example: 1280 })
+  memberCount: number;
+
+  @ApiProperty({ example: '2025-01-01T12:00:00.000Z' })
+  createdAt: Date;
+}
+
+export class CreateCommunityDto {
+  /** 1-64 lowercase letters, digits and dashes; not uuid-shaped; `resource-types` is reserved. */
+  @ApiProperty({ example: 'space-pirates' })
+  @Matches(COMMUNITY_SLUG_RE, { message: 'slug must be 1-64 lowercase letters, digits or dashes, starting and ending with a letter or digit' })
+  slug: string;
+
+  @ApiProperty({ example: 'Space Pirates' })
+  @IsString()
+  @Length(1, 200)
+  name: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(5000)
+  description?: string;
+
+  @IsOptional()
+  @IsUrl({ protocols: ['https', 'http'], require_protocol: true })
+  @MaxLength(2048)
+  imageUrl?: string;
+
+  @IsOptional()
+  @IsUrl({ protocols: ['https', 'http'], require_protocol: true })
+  @MaxLength(2048)
+  bannerUrl?: string;
+
+  @ApiProperty({ type: CommunityLinkDto, isArray: true, required: false })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(20)
+  @ValidateNested({ each: true })
+  @Type(() => CommunityLinkDto)
+  links?: CommunityLinkDto[];
+}
+
+/** Every field optional; `null` clears an image. */
+export class UpdateCommunityDto {
+  @ApiProperty({ required: false, example: 'space-pirates' })
+  @IsOptional()
+  @Matches(COMMUNITY_SLUG_RE, { message: 'slug must be 1-64 lowercase letters, digits or dashes, starting and ending with a letter or digit' })
+  slug?: string;
+
+  @IsOptional()
+  @IsString()
+  @Length(1, 200)
+  name?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(5000)
+  description?: string;
+
+  @ApiProperty({ type: String, nullable: true, required: false })
+  @IsOptional()
+  @IsUrl({ protocols: ['https', 'http'], require_protocol: true })
+  @MaxLength(2048)
+  imageUrl?: string | null;
+
+  @ApiProperty({ type: String, nullable: true, required: false })
+  @IsOptional()
+  @IsUrl({ protocols: ['https', 'http'], require_protocol: true })
+  @MaxLength(2048)
+  bannerUrl?: string | null;
+
+  @ApiProperty({ type: CommunityLinkDto, isArray: true, required: false })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(20)
+  @ValidateNested({ each: true })
+  @Type(() => CommunityLinkDto)
+  links?: CommunityLinkDto[];
+}

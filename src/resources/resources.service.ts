@@ -1,0 +1,121 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { QueryFailedError, Repository } from 'typeorm';
+import { DomainError } from '../common/errors/domain-error.js';
+import { type Page, type PageRequest, toPage } from '../common/pagination/pagination.js';
+import { CommunitiesService, UUID_RE } from '../communities/communities.service.js';
+import { UsersService } from '../users/users.service.js';
+import type { BalanceDto, LedgerEntryDto } from './dto/ledger.dto.js';
+import type { CreateResourceTypeDto, ResourceTypeDto, UpdateResourceTypeDto } from './dto/resource-type.dto.js';
+import { ResourceLedgerEntry } from './entities/resource-ledger-entry.entity.js';
+import { ResourceType } from './entities/resource-type.entity.js';
+import { ResourceErrors } from './resources.errors.js';
+
+export function toResourceTypeDto(t: ResourceType): ResourceTypeDto {
+  return {
+    id: t.id,
+    communityId: t.communityId,
+    slug: t.slug,
+    name: t.name,
+    description: t.description,
+    kind: t.kind,
+    imageUrl: t.imageUrl,
+    questEventId: t.questEventId,
+    createdAt: t.createdAt,
+  };
+}
+
+/** Resource types (created by the management API) and reads of balances and the ledger. */
+@Injectable()
+export class ResourcesService {
+  constructor(
+    @InjectRepository(ResourceType) private readonly types: Repository<ResourceType>,
+    @InjectRepository(ResourceLedgerEntry) private readonly ledger: Repository<ResourceLedgerEntry>,
+    private readonly communities: CommunitiesService,
+    private readonly users: UsersService,
+  ) {}
+
+  /** A resource type of the tenant by id; 404 otherwise. */
+  async getType(tenantId: string, id: string): Promise<ResourceType> {
+    const type = UUID_RE.test(id) ? await this.types.findOneBy({ tenantId, id: id.toLowerCase() }) : null;
+    if (!type) throw new DomainError(ResourceErrors.resource_type_not_found, `No resource type ${id.slice(0, 64)} in this tenant`);
+    return type;
+  }
+
+  /** A resource type of the community by slug (case-insensitive) or id; 404 otherwise. */
+  async getTypeInCommunity(tenantId: string, communityId: string, slugOrId: string): Promise<ResourceType> {
+    const ref = slugOrId.toLowerCase();
+    const type = ref.length > 64 ? null : await this.types.findOneBy(UUID_RE.test(ref) ? { tenantId, communityId, id: ref } : { tenantId, communityId, slug: ref });
+    if (!type) throw new DomainError(ResourceErrors.resource_type_not_found, `No resource type "${slugOrId.slice(0, 64)}" in this community`);
+    return type;
+  }
+
+  async listTypes(tenantId: string, communityRef: string, page: PageRequest): Promise<Page<ResourceTypeDto>> {
+    const community = await this.communities.resolve(tenantId, communityRef);
+    const [rows, total] = await this.types.findAndCount({
+      where: { tenantId, communityId: community.id },
+      order: { kind: 'ASC', slug: 'ASC' },
+      skip: page.offset,
+      take: page.limit,
+    });
+    return toPage(rows.map(toResourceTypeDto), total, page);
+  }
+
+  async createType(tenantId: string, dto: CreateResourceTypeDto): Promise<ResourceTypeDto> {
+    if (dto.kind === 'global' && dto.questEventId) throw new DomainError(ResourceErrors.invalid_resource_type, 'A global resource type cannot belong to a quest event');
+    const community = await this.communities.resolve(tenantId, dto.communityId);
+    const type = this.types.create({
+      tenantId,
+      communityId: community.id,
+      slug: dto.slug,
+      name: dto.name,
+      description: dto.description ?? '',
+      kind: dto.kind,
+      imageUrl: dto.imageUrl ?? null,
+      questEventId: dto.questEventId ?? null,
+    });
+    try {
+      return toResourceTypeDto(await this.types.save(type));
+    } catch (e) {
+      if (e instanceof QueryFailedError && (e.driverError as { constraint?: string }).constraint === 'uq_resource_types_community_slug') {
+        throw new DomainError(ResourceErrors.resource_type_slug_taken, `The community already has a resource type "${dto.slug}"`);
+      }
+      throw e;
+    }
+  }
+
+  async updateType(tenantId: string, id: string, dto: UpdateResourceTypeDto): Promise<ResourceTypeDto> {
+    const type = await this.getType(tenantId, id);
+    if (dto.name !== undefined) type.name = dto.name;
+    if (dto.description !== undefined) type.description = dto.description;
+    if (dto.imageUrl !== undefined) type.imageUrl = dto.imageUrl;
+    return toResourceTypeDto(await this.types.save(type));
+  }
+
+  /** Every balance of a user of the tenant (404 for another tenant's user). */
+  async balances(tenantId: string, userId: string): Promise<BalanceDto[]> {
+    await this.users.getById(tenantId, userId);
+    const rows: { resource_type_id: string; slug: string; community_id: string; balance: string; earned: string }[] = await this.types.query(
+      `SELECT b.resource_type_id, t.slug, t.community_id, b.balance, b.earned FROM resource_balances b
+       JOIN resource_types t ON t.id = b.resource_type_id WHERE b.tenant_id = $1 AND b.user_id = $2 ORDER BY t.community_id, t.slug`,
+      [tenantId, userId],
+    );
+    return rows.map((r) => ({ resourceTypeId: r.resource_type_id, slug: r.slug, communityId: r.community_id, balance: Number(r.balance), earned: Number(r.earned) }));
+  }
+
+  /** A user's ledger entries, newest first. */
+  async ledgerEntries(tenantId: string, userId: string, resourceTypeId: string | undefined, page: PageRequest): Promise<Page<LedgerEntryDto>> {
+    await this.users.getById(tenantId, userId);
+    const [rows, total] = await this.ledger.findAndCount({
+      where: { tenantId, userId, ...(resourceTypeId ? { resourceTypeId } : {}) },
+      order: { createdAt: 'DESC', id: 'ASC' },
+      skip: page.offset,
+      take: page.limit,
+    });
+    return toPage(
+      rows.map((e) => ({ id: e.id, resourceTypeId: e.resourceTypeId, userId: e.userId, delta: e.delta, earnedDelta: e.earnedDelta, reason: e.reason, reference: e.reference, idempotencyKey: e.idempotencyKey, createdAt: e.createdAt })),
+      total,
+      page,
+    );
+  }
+}
