@@ -12,18 +12,8 @@ import type { DateOfBirthDto, ProfileDto, ProfileField, UpdateProfileDto } from 
 import { PROFILE_FIELDS } from './dto/profile.dto.js';
 import type { PublicProfileDto, ReferralDto } from './dto/public-profile.dto.js';
 import { UserProfile } from './entities/user-profile.entity.js';
+import { dateOfBirthProblem } from './date-of-birth.js';
 import { ProfileErrors } from './profile.errors.js';
-
-/** Whether y-m-d is a real calendar date strictly before `today` (UTC). Pure, unit-tested. */
-export function dateOfBirthProblem(d: DateOfBirthDto, today: Date): string | null {
-  const date = new Date(Date.UTC(d.year, d.month - 1, d.day));
-  if (date.getUTCFullYear() !== d.year || date.getUTCMonth() !== d.month - 1 || date.getUTCDate() !== d.day) {
-    return `dateOfBirth ${d.year}-${d.month}-${d.day} is not a calendar date`;
-  }
-  const todayUtc = Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate());
-  if (date.getTime() >= todayUtc) return 'dateOfBirth must be before today';
-  return null;
-}
 
 const COLUMNS = { biography: 'biography', dateOfBirth: 'date_of_birth', address: 'address' } as const;
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');
