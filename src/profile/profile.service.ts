@@ -4,6 +4,8 @@ import { DataSource, Repository } from 'typeorm';
 import { Clock } from '../common/clock/clock.js';
 import { DomainError } from '../common/errors/domain-error.js';
 import { CommunitiesService, UUID_RE } from '../communities/communities.service.js';
+import { ResourceType } from '../resources/entities/resource-type.entity.js';
+import { RankingService } from '../resources/ranking.service.js';
 import { SocialsService } from '../socials/socials.service.js';
 import type { User } from '../users/entities/user.entity.js';
 import { ReferralsService } from '../users/referrals.service.js';
@@ -34,6 +36,7 @@ export class ProfileService {
     private readonly referrals: ReferralsService,
     private readonly socials: SocialsService,
     private readonly communities: CommunitiesService,
+    private readonly ranking: RankingService,
     private readonly clock: Clock,
   ) {}
 
@@ -94,6 +97,7 @@ export class ProfileService {
       socials,
       communityId: community.id,
       member,
+      xpResource: standing.xpResource,
       xp: standing.xp,
       rank: standing.rank,
     };
@@ -104,9 +108,16 @@ export class ProfileService {
     return rows.map((r) => ({ handle: r.handle, userId: r.userId, communityId: r.communityId, referredAt: new Date(r.createdAt).toISOString() }));
   }
 
-  /** XP and leaderboard position of the user in the community. */
-  private async standing(_tenantId: string, _communityId: string, _userId: string): Promise<{ xp: number; rank: number | null }> {
-    return { xp: 0, rank: null };
+  /**
+   * XP and leaderboard position of the user in the community. XP is the community's global
+   * resource type (the oldest one if there are several); `xp` is what its leaderboard ranks
+   * (earned, not the spendable balance). No global type: 0 XP, unranked.
+   */
+  private async standing(tenantId: string, communityId: string, userId: string): Promise<{ xp: number; rank: number | null; xpResource: string | null }> {
+    const type = await this.dataSource.getRepository(ResourceType).findOne({ where: { tenantId, communityId, kind: 'global' }, order: { createdAt: 'ASC', id: 'ASC' } });
+    if (!type) return { xp: 0, rank: null, xpResource: null };
+    const r = await this.ranking.userRanking(type.id, userId, 0);
+    return { xp: r.amount, rank: r.rank, xpResource: type.slug };
   }
 }
 

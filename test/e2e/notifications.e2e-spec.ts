@@ -1,5 +1,6 @@
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { givenUser, type TestUser } from '../helpers/factories.js';
+import { givenCommunity } from '../helpers/communities.js';
 import { givenCommunityRow } from '../helpers/user-space.js';
 import { NotificationType } from '../../src/notifications/notification-types.js';
 import { NotificationsService, type NotifyInput } from '../../src/notifications/notifications.service.js';
@@ -146,6 +147,19 @@ describe('notifications', () => {
       expect(res.body.items[0]).toMatchObject({ title: `${joiner.username} joined with your referral`, data: { referredUserId: joiner.userId, referredHandle: joiner.username } });
       // The referred user is not notified.
       expect((await list(joiner).expect(200)).body.total).toBe(0);
+    });
+
+    it('joining a community with a referrer (HTTP) notifies the referrer in that community', async () => {
+      const c = await givenCommunity(t, tenant);
+      const referrer = await givenUser(t, tenant);
+      const joiner = await givenUser(t, tenant);
+      await t.http().post(`/v1/community/${c.id}/join?referrerHandle=`).set('Authorization', referrer.auth).expect(201);
+      await t.http().post(`/v1/community/${c.id}/join?referrerHandle=${referrer.username}`).set('Authorization', joiner.auth).expect(201);
+      // Joining again changes nothing and notifies nobody.
+      await t.http().post(`/v1/community/${c.id}/join?referrerHandle=${referrer.username}`).set('Authorization', joiner.auth).expect(200);
+      const res = await list(referrer, { containerId: c.slug }).expect(200);
+      expect(res.body).toMatchObject({ total: 1, unreadCount: 1 });
+      expect(res.body.items[0]).toMatchObject({ type: 'referral_joined', communityId: c.id, data: { referredUserId: joiner.userId, referredHandle: joiner.username, communityId: c.id } });
     });
 
     it('a referral rolled back leaves no notification', async () => {

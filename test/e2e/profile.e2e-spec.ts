@@ -1,6 +1,7 @@
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { givenUser, type TestUser } from '../helpers/factories.js';
-import { givenCommunityRow, givenMembership } from '../helpers/user-space.js';
+import { givenCommunity, givenResourceType, grant } from '../helpers/communities.js';
+import { givenCommunityRow } from '../helpers/user-space.js';
 import { ReferralsService } from '../../src/users/referrals.service.js';
 import type { TenantCredentials } from '../../src/tenants/tenants.service.js';
 
@@ -172,9 +173,13 @@ describe('profile, public profile and referrals', () => {
 
   describe('GET /v1/user/by-id/{username}/public', () => {
     it('shows handle, display name, public socials, XP and rank; never private fields', async () => {
-      const community = await givenCommunityRow(t, tenant);
+      const community = await givenCommunity(t, tenant);
+      const xp = await givenResourceType(t, tenant, community.id);
       const u = await givenUser(t, tenant);
-      await givenMembership(t, tenant, community.id, u.userId);
+      const leader = await givenUser(t, tenant);
+      await t.http().post(`/v1/community/${community.id}/join?referrerHandle=`).set('Authorization', u.auth).expect(201);
+      await grant(t, tenant, u.userId, xp.id, 50).expect(201);
+      await grant(t, tenant, leader.userId, xp.id, 100).expect(201);
       await update(u, { displayName: 'Public Name', biography: 'SECRET-BIO', dateOfBirth: { year: 1991, month: 5, day: 6 }, address: { addressLine1: 'SECRET-STREET', city: 'SECRET-CITY' } }).expect(200);
       const pub = await t.http().post('/v1/user/socials').set('Authorization', u.auth).send({ accountType: 'discord', subjectId: `pub-${u.userId}`, public: true, handle: 'shown#1', userToken: 'SECRET-TOKEN', extraArgs: { k: 'SECRET-EXTRA' } }).expect(201);
       await t.http().post('/v1/user/socials').set('Authorization', u.auth).send({ accountType: 'steam', subjectId: `hidden-${u.userId}`, public: false, handle: 'SECRET-HIDDEN' }).expect(201);
@@ -191,22 +196,25 @@ describe('profile, public profile and referrals', () => {
             socials: [{ accountType: 'discord', subjectId: pub.body.subjectId, handle: 'shown#1', server: null }],
             communityId: community.id,
             member: true,
-            xp: expect.any(Number),
-            rank: res.body.rank === null ? null : expect.any(Number),
+            xpResource: xp.slug,
+            xp: 50,
+            rank: 2,
           });
           const dump = JSON.stringify(res.body);
           expect(dump).not.toMatch(/SECRET|1991|biography|address|dateOfBirth|username|token|password/i);
         }
       }
+      const top = await publicProfile(leader.username, community.slug).expect(200);
+      expect(top.body).toMatchObject({ member: false, xp: 100, rank: 1 });
     });
 
-    it('works with a session too, and for a user who is not a member (member false, no XP)', async () => {
+    it('works with a session too, and in a community without XP (member false, 0 XP, unranked)', async () => {
       const community = await givenCommunityRow(t, tenant);
       const u = await givenUser(t, tenant);
       const viewer = await givenUser(t, tenant);
       const res = await t.http().get(`/v1/user/by-id/${u.username}/public?containerId=${community.slug}`).set('Authorization', viewer.auth).set('X-Tenant-Id', tenant.id);
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ userId: u.userId, member: false, xp: 0, rank: null, socials: [] });
+      expect(res.body).toMatchObject({ userId: u.userId, member: false, xpResource: null, xp: 0, rank: null, socials: [] });
     });
 
     it('does not match the login username when it differs from the handle', async () => {

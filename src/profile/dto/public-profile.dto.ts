@@ -27,11 +27,15 @@ export class PublicProfileDto {
   @ApiProperty({ example: true })
   member: boolean;
 
-  /** XP (the community's global resource) the user holds there; 0 when none. */
+  /** Slug of the resource counted as XP: the community's global resource type (the oldest if several); null when it has none. */
+  @ApiProperty({ type: String, nullable: true, example: 'xp' })
+  xpResource: string | null;
+
+  /** XP the user earned in the community (what its leaderboard ranks; spending does not lower it); 0 when none. */
   @ApiProperty({ example: 1250 })
   xp: number;
 
-  /** Position on the community's XP leaderboard (1 = first); null when not ranked. */
+  /** Position on the community's XP leaderboard (1 = first, ties share a rank); null when the user has no XP. */
   @ApiProperty({ type: Number, nullable: true, example: 7 })
   rank: number | null;
 }
