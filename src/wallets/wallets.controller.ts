@@ -21,8 +21,7 @@ export class WalletsController {
   })
   @ApiOkResponse({ type: WalletDto })
   @ApiErrors(CommonErrors.GENERIC_UNAUTHORIZED, CommonErrors.SESSION_TOKEN_EXPIRED, WalletErrors.wallet_not_found)
-  async getWallet(@CurrentUser() user: AuthUser): Promise<WalletDto> {
-    const w = await this.wallets.getUserWallet(user.tenantId, user.id);
-    return { address: w.address, chain: w.chain, provider: w.provider, createdAt: w.createdAt.toISOString() };
+  getWallet(@CurrentUser() user: AuthUser): Promise<WalletDto> {
+    return this.wallets.getUserWalletDto(user.tenantId, user.id);
   }
 }

@@ -6,6 +6,7 @@ import { Repository } from 'typeorm';
 import { AppConfig } from '../config/app-config.js';
 import { SecretsService } from '../common/crypto/secrets.service.js';
 import { DomainError } from '../common/errors/domain-error.js';
+import type { WalletDto } from './dto/wallet.dto.js';
 import { Wallet } from './entities/wallet.entity.js';
 import { WalletErrors } from './wallets.errors.js';
 import { deriveZkLoginSalt } from './zklogin-salt.js';
@@ -79,5 +80,10 @@ export class WalletsService {
     const [first] = await this.listUserWallets(tenantId, userId);
     if (!first) throw new DomainError(WalletErrors.wallet_not_found, 'You have no wallet yet: log in with zkLogin or SIWE to create one');
     return first;
+  }
+
+  async getUserWalletDto(tenantId: string, userId: string): Promise<WalletDto> {
+    const w = await this.getUserWallet(tenantId, userId);
+    return { address: w.address, chain: w.chain, provider: w.provider, createdAt: w.createdAt.toISOString() };
   }
 }

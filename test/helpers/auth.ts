@@ -2,7 +2,7 @@ import { CompactEncrypt, exportJWK, generateKeyPair, SignJWT, type JWTPayload } 
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Wallet } from 'ethers';
+import type { BaseWallet } from 'ethers';
 import { SiweMessage } from 'siwe';
 import type { TestApp } from './test-app.js';
 
@@ -111,7 +111,7 @@ export async function startOidcProvider(): Promise<TestOidcProvider> {
 /** A signed SIWE login body from an ethers wallet; times default to the app clock. */
 export async function siweLogin(
   t: TestApp,
-  wallet: Wallet,
+  wallet: BaseWallet,
   fields: Partial<Pick<SiweMessage, 'domain' | 'uri' | 'chainId' | 'nonce' | 'issuedAt' | 'expirationTime' | 'notBefore' | 'scheme' | 'address'>> = {},
 ): Promise<{ message: string; signature: string }> {
   const msg = new SiweMessage({
