@@ -3,17 +3,17 @@ import type { MigrationInterface } from 'typeorm';
 import { Foundation1795356103208 } from './1795356103208-Foundation.js';
 import { Referrals1795356436693 } from './1795356436693-Referrals.js';
 import { Communities1795356707160 } from './1795356707160-Communities.js';
-import { UserSpace1795356873125 } from './1795356873125-UserSpace.js';
 import { LoginIdentitiesWallets1795356894998 } from './1795356894998-LoginIdentitiesWallets.js';
 import { Resources1795356930798 } from './1795356930798-Resources.js';
+import { UserSpace1795357195414 } from './1795357195414-UserSpace.js';
 // <imports above>
 
 export const migrations: (new () => MigrationInterface)[] = [
   Foundation1795356103208,
   Referrals1795356436693,
   Communities1795356707160,
-  UserSpace1795356873125,
   LoginIdentitiesWallets1795356894998,
   Resources1795356930798,
+  UserSpace1795357195414,
   // <classes above>
 ];

@@ -37,7 +37,7 @@ export class Notification {
   @Column({ type: 'varchar', length: 200 })
   title: string;
 
-  @Column({ type: 'jsonb', default: () => "'{}'::jsonb" })
+  @Column({ type: 'jsonb', default: () => "'{}'" })
   data: Record<string, unknown>;
 
   @Column({ type: 'timestamptz', nullable: true })

@@ -1,10 +1,10 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
-export class UserSpace1795356873125 implements MigrationInterface {
-  name = 'UserSpace1795356873125';
+export class UserSpace1795357195414 implements MigrationInterface {
+  name = 'UserSpace1795357195414';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query("CREATE TABLE \"notifications\" (\"id\" uuid NOT NULL DEFAULT gen_random_uuid(), \"tenant_id\" uuid NOT NULL, \"user_id\" uuid NOT NULL, \"community_id\" uuid, \"type\" character varying(64) NOT NULL, \"title\" character varying(200) NOT NULL, \"data\" jsonb NOT NULL DEFAULT '{}'::jsonb, \"read_at\" TIMESTAMP WITH TIME ZONE, \"created_at\" TIMESTAMP WITH TIME ZONE NOT NULL, CONSTRAINT \"PK_6a72c3c0f683f6462415e653c3a\" PRIMARY KEY (\"id\"))");
+    await queryRunner.query("CREATE TABLE \"notifications\" (\"id\" uuid NOT NULL DEFAULT gen_random_uuid(), \"tenant_id\" uuid NOT NULL, \"user_id\" uuid NOT NULL, \"community_id\" uuid, \"type\" character varying(64) NOT NULL, \"title\" character varying(200) NOT NULL, \"data\" jsonb NOT NULL DEFAULT '{}', \"read_at\" TIMESTAMP WITH TIME ZONE, \"created_at\" TIMESTAMP WITH TIME ZONE NOT NULL, CONSTRAINT \"PK_6a72c3c0f683f6462415e653c3a\" PRIMARY KEY (\"id\"))");
     await queryRunner.query("CREATE INDEX \"ix_notifications_user_unread\" ON \"notifications\"  (\"tenant_id\", \"user_id\") WHERE read_at IS NULL");
     await queryRunner.query("CREATE INDEX \"ix_notifications_user_created\" ON \"notifications\"  (\"tenant_id\", \"user_id\", \"created_at\") ");
     await queryRunner.query("CREATE TABLE \"social_accounts\" (\"id\" uuid NOT NULL DEFAULT gen_random_uuid(), \"created_at\" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), \"updated_at\" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), \"tenant_id\" uuid NOT NULL, \"user_id\" uuid NOT NULL, \"account_type\" character varying(32) NOT NULL, \"subject_id\" character varying(256) NOT NULL, \"is_public\" boolean NOT NULL, \"handle\" character varying(128), \"server\" character varying(128), \"expiry_date\" TIMESTAMP WITH TIME ZONE, \"extra_args\" jsonb, \"provider_created_at\" jsonb, \"user_token_encrypted\" text, \"refresh_token_encrypted\" text, CONSTRAINT \"PK_e9e58d2d8e9fafa20af914d9750\" PRIMARY KEY (\"id\"))");
