@@ -1,4 +1,5 @@
 import { boundedJsonObjectProblem } from './bounded-json.validator.js';
+import { loadConfig } from '../config/app-config.js';
 import { allowedSocialAccountTypes } from './social-account-types.js';
 
 describe('boundedJsonObjectProblem', () => {
@@ -35,5 +36,12 @@ describe('allowedSocialAccountTypes', () => {
     expect(types.has('bluesky')).toBe(true);
     expect(types.has('bad type!')).toBe(false);
     expect(allowedSocialAccountTypes(undefined).has('kick')).toBe(false);
+  });
+});
+
+describe('SOCIAL_ACCOUNT_TYPES setting', () => {
+  it('accepts a comma-separated list of lowercase names and refuses anything else at start-up', () => {
+    expect(loadConfig({ SOCIAL_ACCOUNT_TYPES: 'kick,bluesky' }).SOCIAL_ACCOUNT_TYPES).toBe('kick,bluesky');
+    expect(() => loadConfig({ SOCIAL_ACCOUNT_TYPES: 'Kick, Blue Sky' })).toThrow(/SOCIAL_ACCOUNT_TYPES/);
   });
 });

@@ -1,5 +1,6 @@
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { givenUser, type TestUser } from '../helpers/factories.js';
+import { SocialsService } from '../../src/socials/socials.service.js';
 import type { TenantCredentials } from '../../src/tenants/tenants.service.js';
 
 describe('socials: linked accounts of the current user', () => {
@@ -66,6 +67,19 @@ describe('socials: linked accounts of the current user', () => {
     expect(dump).not.toContain('plain-refresh-ABC');
     expect(row.user_token_encrypted).toMatch(/^v1\./);
     expect(row.refresh_token_encrypted).toMatch(/^v1\./);
+  });
+
+  it('decrypts a token only for its own row and column: a ciphertext copied elsewhere does not decrypt', async () => {
+    const socials = t.app.get(SocialsService);
+    const a = await link(alice, { accountType: 'google', subjectId: nextSubject(), public: false, userToken: 'token-of-a' }).expect(201);
+    const b = await link(alice, { accountType: 'google', subjectId: nextSubject(), public: false, userToken: 'token-of-b' }).expect(201);
+    expect(await socials.readToken(tenant.id, alice.userId, a.body.id, 'userToken')).toBe('token-of-a');
+    expect(await socials.readToken(tenant.id, alice.userId, a.body.id, 'refreshToken')).toBeNull();
+    await expect(socials.readToken(tenant.id, bob.userId, a.body.id, 'userToken')).rejects.toMatchObject({ definition: { error: 'social_not_found' } });
+
+    await t.dataSource.query('UPDATE social_accounts SET user_token_encrypted = (SELECT user_token_encrypted FROM social_accounts WHERE id = $1), refresh_token_encrypted = (SELECT user_token_encrypted FROM social_accounts WHERE id = $1) WHERE id = $2', [a.body.id, b.body.id]);
+    await expect(socials.readToken(tenant.id, alice.userId, b.body.id, 'userToken')).rejects.toThrow();
+    await expect(socials.readToken(tenant.id, alice.userId, b.body.id, 'refreshToken')).rejects.toThrow();
   });
 
   it('accepts account types added by configuration and refuses unknown ones with 400', async () => {
