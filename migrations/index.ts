@@ -6,6 +6,7 @@ import { Communities1795356707160 } from './1795356707160-Communities.js';
 import { LoginIdentitiesWallets1795356894998 } from './1795356894998-LoginIdentitiesWallets.js';
 import { Resources1795356930798 } from './1795356930798-Resources.js';
 import { UserSpace1795357195414 } from './1795357195414-UserSpace.js';
+import { Inventory1795357330109 } from './1795357330109-Inventory.js';
 // <imports above>
 
 export const migrations: (new () => MigrationInterface)[] = [
@@ -15,5 +16,6 @@ export const migrations: (new () => MigrationInterface)[] = [
   LoginIdentitiesWallets1795356894998,
   Resources1795356930798,
   UserSpace1795357195414,
+  Inventory1795357330109,
   // <classes above>
 ];

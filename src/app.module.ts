@@ -5,6 +5,7 @@ import { CommonModule } from './common/common.module.js';
 import { LoggingModule } from './common/logging/logging.module.js';
 import { ConfigModule } from './config/config.module.js';
 import { DatabaseModule } from './database/database.module.js';
+import { InventoryModule } from './inventory/inventory.module.js';
 import { HealthModule } from './health/health.module.js';
 import { NotificationsModule } from './notifications/notifications.module.js';
 import { ProfileModule } from './profile/profile.module.js';
@@ -14,6 +15,6 @@ import { TenantsModule } from './tenants/tenants.module.js';
 import { UsersModule } from './users/users.module.js';
 
 @Module({
-  imports: [ConfigModule, LoggingModule, DatabaseModule, CommonModule, TenantsModule, UsersModule, HealthModule, AuthModule, CommunitiesModule, ResourcesModule, NotificationsModule, SocialsModule, ProfileModule],
+  imports: [ConfigModule, LoggingModule, DatabaseModule, CommonModule, TenantsModule, UsersModule, HealthModule, AuthModule, CommunitiesModule, ResourcesModule, NotificationsModule, SocialsModule, ProfileModule, InventoryModule],
 })
 export class AppModule {}

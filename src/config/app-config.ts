@@ -11,6 +11,7 @@ import {
   validateSync,
   ValidationError,
 } from 'class-validator';
+import { IsBlockchainsJson } from './blockchains.config.js';
 
 const toInt = ({ value }: { value: unknown }) =>
   value === undefined || value === '' ? undefined : Number(value);
@@ -120,6 +121,34 @@ export class AppConfig {
   /** Login/registration attempts per account (username, provider subject, address) per window. Default 10 (1000000 when NODE_ENV=test). */
   @IsOptional() @Transform(toInt) @IsInt() @Min(1)
   LOGIN_RATE_LIMIT_ACCOUNT?: number;
+
+  /**
+   * Blockchains the avatar can be minted on, by name, as JSON:
+   * `{"<name>": {"rpcUrl", "chainId", "contractAddress", "minterKey", "enabled"}}` (see
+   * src/config/blockchains.config.ts). The minter key is never logged. Absent: no blockchain.
+   */
+  @IsOptional() @IsBlockchainsJson()
+  BLOCKCHAINS?: string;
+
+  /** Public base URL of this service (no trailing slash), used in NFT token URIs. */
+  @Matches(/^https?:\/\/[^\s/]+(\/[^\s]*[^\s/])?$/, { message: 'PUBLIC_BASE_URL must be an http(s) URL without a trailing slash' })
+  PUBLIC_BASE_URL = 'http://localhost:3000';
+
+  /** Run the avatar mint worker in this instance (polling the mint jobs). */
+  @Transform(toBool) @IsBoolean()
+  MINT_WORKER_ENABLED = true;
+
+  /** How often the mint worker looks for due jobs, in milliseconds. */
+  @Transform(toInt) @IsInt() @Min(10) @Max(600000)
+  MINT_POLL_INTERVAL_MS = 2000;
+
+  /** Attempts of a mint job before it is marked failed (transient RPC errors are retried with exponential backoff). */
+  @Transform(toInt) @IsInt() @Min(1) @Max(100)
+  MINT_MAX_ATTEMPTS = 8;
+
+  /** How long the worker waits for a transaction receipt before trying again later, in milliseconds. */
+  @Transform(toInt) @IsInt() @Min(100) @Max(3600000)
+  MINT_RECEIPT_TIMEOUT_MS = 120000;
 
   /** Run pending migrations when the service starts. */
   @Transform(toBool) @IsBoolean()

@@ -15,6 +15,13 @@ import { RankBucket, RankBucketDelta } from '../resources/entities/rank-bucket.e
 import { Notification } from '../notifications/entities/notification.entity.js';
 import { SocialAccount } from '../socials/entities/social-account.entity.js';
 import { UserProfile } from '../profile/entities/user-profile.entity.js';
+import { InventorySlot } from '../inventory/entities/inventory-slot.entity.js';
+import { InventoryItem } from '../inventory/entities/inventory-item.entity.js';
+import { UserItem } from '../inventory/entities/user-item.entity.js';
+import { ItemGrant } from '../inventory/entities/item-grant.entity.js';
+import { Avatar } from '../inventory/entities/avatar.entity.js';
+import { AvatarSlot } from '../inventory/entities/avatar-slot.entity.js';
+import { AvatarMint } from '../inventory/entities/avatar-mint.entity.js';
 
 /** Every TypeORM entity of the service. Add new entities here (and generate a migration). */
 export const entities = [
@@ -36,5 +43,12 @@ export const entities = [
   Identity,
   UsedNonce,
   Wallet,
+  InventorySlot,
+  InventoryItem,
+  UserItem,
+  ItemGrant,
+  Avatar,
+  AvatarSlot,
+  AvatarMint,
   // <entities above>
 ];

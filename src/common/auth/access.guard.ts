@@ -34,9 +34,13 @@ export class AccessGuard extends AuthGuard('jwt') {
     switch (mode) {
       case 'infrastructure':
         return true;
-      case 'public':
-        req.tenantId = (await this.tenants.resolveForRequest(tenantRef)).id;
+      case 'public': {
+        // A public route may name its tenant in the path (`:tenantId`) for URLs fetched without
+        // headers, such as NFT token URIs; `X-Tenant-Id` still wins when present.
+        const pathTenant = typeof req.params?.tenantId === 'string' ? req.params.tenantId : undefined;
+        req.tenantId = (await this.tenants.resolveForRequest(tenantRef ?? pathTenant)).id;
         return true;
+      }
       case 'apiKey': {
         const key = header(req, 'x-api-key');
         const tenant = key ? await this.tenants.findByApiKey(key) : null;

@@ -1,0 +1,239 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsIn, IsInt, IsOptional, IsString, IsUrl, IsUUID, Length, Matches, Max, MaxLength, Min, ValidateNested, ValidateIf } from 'class-validator';
+import { PageQueryDto } from '../../common/pagination/pagination.js';
+
+export const MAX_ITEM_SUPPLY = 1_000_000_000;
+
+export class ItemAttributeDto {
+  @ApiProperty({ example: 'colour' })
+  @IsString()
+  @Length(1, 64)
+  traitType: string;
+
+  /** A string (at most 200 characters) or a number. */
+  @ApiProperty({ oneOf: [{ type: 'string', maxLength: 200 }, { type: 'number' }], example: 'gold' })
+  @ValidateIf((_, v) => typeof v !== 'number')
+  @IsString()
+  @MaxLength(200)
+  value: string | number;
+}
+
+/** An item of a community. */
+export class ItemDto {
+  @ApiProperty({ format: 'uuid', example: '0f9e8d7c-6b5a-4c3d-9e2f-1a0b9c8d7e6f' })
+  id: string;
+
+  @ApiProperty({ format: 'uuid', example: '5e0c3c1e-2f7e-4f4a-9b7d-0f5e1a9d3c21' })
+  communityId: string;
+
+  /** The slot the item fits. */
+  @ApiProperty({ format: 'uuid', example: '7c1f0e4a-1b2c-4d3e-8f9a-0b1c2d3e4f50' })
+  slotId: string;
+
+  @ApiProperty({ example: 'head' })
+  slotKey: string;
+
+  @ApiProperty({ example: 'Golden crown' })
+  name: string;
+
+  @ApiProperty({ example: 'Worn by the season champion.' })
+  description: string;
+
+  @ApiProperty({ type: String, nullable: true, example: 'https://cdn.example.com/items/crown.png' })
+  imageUrl: string | null;
+
+  @ApiProperty({ example: 'legendary' })
+  rarity: string;
+
+  @ApiProperty({ type: ItemAttributeDto, isArray: true })
+  attributes: ItemAttributeDto[];
+
+  /** Units that can ever be granted; null means unlimited. */
+  @ApiProperty({ type: Number, nullable: true, example: 100 })
+  supply: number | null;
+
+  /** Units granted so far. */
+  @ApiProperty({ example: 12 })
+  granted: number;
+
+  /** Units left (`supply - granted`); null when unlimited. */
+  @ApiProperty({ type: Number, nullable: true, example: 88 })
+  remaining: number | null;
+}
+
+/** An item with what a given user holds of it. */
+export class UserItemDto extends ItemDto {
+  /** Units the user owns (0 when not owned). */
+  @ApiProperty({ example: 1 })
+  ownedQuantity: number;
+
+  /** Whether the item is in one of the user's avatar slots. */
+  @ApiProperty({ example: true })
+  allocated: boolean;
+}
+
+/** `onlyOwned` as the interface gives it: a string, exactly `true` or `false`. */
+export class OnlyOwnedQueryDto extends PageQueryDto {
+  /** `true`: only items the user owns; `false`: every item, with the user's quantity. Required; exactly `true` or `false`. */
+  @ApiProperty({ enum: ['true', 'false'], example: 'true' })
+  @IsIn(['true', 'false'], { message: 'onlyOwned must be "true" or "false"' })
+  onlyOwned: 'true' | 'false';
+}
+
+export class UserItemsQueryDto extends OnlyOwnedQueryDto {
+  @ApiProperty({ format: 'uuid', example: '3b241101-e2bb-4255-8caf-4136c566a962' })
+  @IsUUID()
+  userId: string;
+}
+
+export class UserQueryDto {
+  @ApiProperty({ format: 'uuid', example: '3b241101-e2bb-4255-8caf-4136c566a962' })
+  @IsUUID()
+  userId: string;
+}
+
+export class CreateItemDto {
+  /** Community id or slug. */
+  @ApiProperty({ example: 'space-pirates' })
+  @IsString()
+  @Length(1, 64)
+  communityId: string;
+
+  /** The slot (id or key) the item fits. */
+  @ApiProperty({ example: 'head' })
+  @IsString()
+  @Length(1, 64)
+  slotId: string;
+
+  @ApiProperty({ example: 'Golden crown' })
+  @IsString()
+  @Length(1, 100)
+  name: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(1000)
+  description?: string;
+
+  @IsOptional()
+  @IsUrl({ protocols: ['https', 'http'], require_protocol: true })
+  @MaxLength(2048)
+  imageUrl?: string;
+
+  /** Default `common`. */
+  @IsOptional()
+  @Matches(/^[a-z0-9][a-z0-9_-]{0,31}$/, { message: 'rarity must be 1-32 lowercase letters, digits, _ or -' })
+  rarity?: string;
+
+  @ApiProperty({ type: ItemAttributeDto, isArray: true, required: false })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(20)
+  @ValidateNested({ each: true })
+  @Type(() => ItemAttributeDto)
+  attributes?: ItemAttributeDto[];
+
+  /** Units that can ever be granted; omit for unlimited. */
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(MAX_ITEM_SUPPLY)
+  supply?: number;
+}
+
+export class UpdateItemDto {
+  @IsOptional()
+  @IsString()
+  @Length(1, 100)
+  name?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(1000)
+  description?: string;
+
+  @ApiProperty({ type: String, nullable: true, required: false })
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsUrl({ protocols: ['https', 'http'], require_protocol: true })
+  @MaxLength(2048)
+  imageUrl?: string | null;
+
+  @IsOptional()
+  @Matches(/^[a-z0-9][a-z0-9_-]{0,31}$/, { message: 'rarity must be 1-32 lowercase letters, digits, _ or -' })
+  rarity?: string;
+
+  @ApiProperty({ type: ItemAttributeDto, isArray: true, required: false })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(20)
+  @ValidateNested({ each: true })
+  @Type(() => ItemAttributeDto)
+  attributes?: ItemAttributeDto[];
+
+  /** New cap (at least the units already granted); null makes it unlimited. */
+  @ApiProperty({ type: Number, nullable: true, required: false, minimum: 1, maximum: MAX_ITEM_SUPPLY })
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsInt()
+  @Min(1)
+  @Max(MAX_ITEM_SUPPLY)
+  supply?: number | null;
+}
+
+export class GrantItemDto {
+  @ApiProperty({ format: 'uuid', example: '3b241101-e2bb-4255-8caf-4136c566a962' })
+  @IsUUID()
+  userId: string;
+
+  @ApiProperty({ format: 'uuid', example: '0f9e8d7c-6b5a-4c3d-9e2f-1a0b9c8d7e6f' })
+  @IsUUID()
+  itemId: string;
+
+  /** Default 1. */
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  quantity?: number;
+
+  /** Why, e.g. `tournament_prize`. Stored in the item ledger. */
+  @ApiProperty({ example: 'tournament_prize' })
+  @IsString()
+  @Length(1, 64)
+  reason: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  reference?: string;
+
+  /** Unique per tenant: a retry with the same key grants nothing more and returns the first grant. */
+  @IsOptional()
+  @IsString()
+  @Length(1, 128)
+  idempotencyKey?: string;
+}
+
+export class ItemGrantResultDto {
+  @ApiProperty({ format: 'uuid', example: '9d7e1c53-0a41-4f6c-8f8f-2d1c6c3f7b11' })
+  grantId: string;
+
+  @ApiProperty({ format: 'uuid', example: '3b241101-e2bb-4255-8caf-4136c566a962' })
+  userId: string;
+
+  @ApiProperty({ format: 'uuid', example: '0f9e8d7c-6b5a-4c3d-9e2f-1a0b9c8d7e6f' })
+  itemId: string;
+
+  @ApiProperty({ example: 1 })
+  quantity: number;
+
+  /** What the user owns after the grant. */
+  @ApiProperty({ example: 2 })
+  ownedQuantity: number;
+
+  /** true when the idempotency key had already been used: nothing was granted. */
+  @ApiProperty({ example: false })
+  replayed: boolean;
+}

@@ -1,0 +1,159 @@
+import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
+import { Clock } from '../../common/clock/clock.js';
+import { AppConfig } from '../../config/app-config.js';
+import { NotificationsService } from '../../notifications/notifications.service.js';
+import { NotificationType } from '../../notifications/notification-types.js';
+import { AvatarMint } from '../entities/avatar-mint.entity.js';
+import { BlockchainsService } from './blockchains.service.js';
+import { isPermanent, MintSender, PermanentMintError } from './mint-sender.js';
+
+/** Backoff after the n-th failed attempt: 5 s, 10 s, 20 s ... at most 10 minutes. */
+export function mintBackoffMs(attempt: number): number {
+  return Math.min(5000 * 2 ** Math.max(0, attempt - 1), 10 * 60 * 1000);
+}
+
+/**
+ * Sends queued avatar mints. In every instance (unless `MINT_WORKER_ENABLED=false`) it polls every
+ * `MINT_POLL_INTERVAL_MS` and is also kicked right after a mint request commits. A job is claimed
+ * with `FOR UPDATE SKIP LOCKED` in a short transaction that pushes its `next_attempt_at` past the
+ * receipt timeout (a lease): a worker that dies mid-job leaves it to be taken up again later, and
+ * `MintSender` makes the second attempt find the first one's transaction instead of minting again.
+ */
+@Injectable()
+export class MintWorker implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly log = new Logger(MintWorker.name);
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<number> | null = null;
+  private again = false;
+  private stopped = false;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly config: AppConfig,
+    private readonly clock: Clock,
+    private readonly blockchains: BlockchainsService,
+    private readonly sender: MintSender,
+    private readonly notifications: NotificationsService,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    if (!this.config.MINT_WORKER_ENABLED) return;
+    this.timer = setInterval(() => this.kick(), this.config.MINT_POLL_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    await this.running?.catch(() => undefined);
+  }
+
+  /** Starts a pass in the background (no-op when the worker is disabled; coalesced when one is running). */
+  kick(): void {
+    if (!this.config.MINT_WORKER_ENABLED || this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.runOnce()
+      .catch((e: unknown) => {
+        this.log.error(`mint pass failed: ${(e as Error).message}`);
+        return 0;
+      })
+      .finally(() => {
+        this.running = null;
+        if (this.again) {
+          this.again = false;
+          this.kick();
+        }
+      });
+  }
+
+  /** Processes due jobs one by one until none is due; returns how many were attempted. Tests call it directly. */
+  async runOnce(): Promise<number> {
+    let n = 0;
+    for (;;) {
+      if (this.stopped) return n;
+      const job = await this.claim();
+      if (!job) return n;
+      n++;
+      await this.process(job);
+    }
+  }
+
+  private async claim(): Promise<AvatarMint | null> {
+    return this.dataSource.transaction(async (em) => {
+      const now = this.clock.now();
+      const [row]: { id: string }[] = await em.query(
+        `SELECT id FROM avatar_mints WHERE status IN ('pending', 'sending') AND next_attempt_at <= $1
+         ORDER BY next_attempt_at, id LIMIT 1 FOR UPDATE SKIP LOCKED`,
+        [now],
+      );
+      if (!row) return null;
+      const lease = new Date(now.getTime() + this.config.MINT_RECEIPT_TIMEOUT_MS + 60_000);
+      await em.query(`UPDATE avatar_mints SET status = 'sending', attempts = attempts + 1, next_attempt_at = $2, updated_at = $3 WHERE id = $1`, [row.id, lease, now]);
+      return em.findOneByOrFail(AvatarMint, { id: row.id });
+    });
+  }
+
+  private async process(job: AvatarMint): Promise<void> {
+    try {
+      const chain = this.blockchains.find(job.blockchain);
+      if (!chain || chain.chainId !== job.chainId || chain.contractAddress.toLowerCase() !== job.contractAddress.toLowerCase()) {
+        throw new PermanentMintError(`blockchain ${job.blockchain} is no longer configured as when the mint was requested`);
+      }
+      const { txHash } = await this.sender.send(
+        { id: job.id, recipient: job.recipient, tokenId: job.tokenId, tokenUri: job.tokenUri, rawTx: job.rawTx, txHash: job.txHash },
+        chain,
+        this.config.MINT_RECEIPT_TIMEOUT_MS,
+        async (signed) => {
+          await this.dataSource.query('UPDATE avatar_mints SET raw_tx = $2, tx_hash = $3, nonce = $4, updated_at = $5 WHERE id = $1', [job.id, signed.rawTx, signed.txHash, signed.nonce, this.clock.now()]);
+        },
+      );
+      await this.markMinted(job, txHash);
+    } catch (e) {
+      const message = ((e as { shortMessage?: string }).shortMessage ?? (e as Error).message ?? String(e)).slice(0, 500);
+      const final = isPermanent(e) || job.attempts >= this.config.MINT_MAX_ATTEMPTS;
+      this.log.warn(`mint ${job.id} attempt ${job.attempts} failed${final ? ' (final)' : ''}: ${message}`);
+      await this.dataSource.transaction(async (em) => {
+        const now = this.clock.now();
+        if (final) {
+          const [, changed]: [unknown[], number] = await em.query(`UPDATE avatar_mints SET status = 'failed', last_error = $2, updated_at = $3 WHERE id = $1 AND status <> 'minted'`, [job.id, message, now]);
+          if (changed > 0) await this.notifyFinished(em, job, 'failed', null);
+        } else {
+          await em.query(`UPDATE avatar_mints SET status = 'pending', last_error = $2, next_attempt_at = $3, updated_at = $4 WHERE id = $1 AND status <> 'minted'`, [
+            job.id,
+            message,
+            new Date(now.getTime() + mintBackoffMs(job.attempts)),
+            now,
+          ]);
+        }
+      });
+    }
+  }
+
+  /** Records the token (once: a job already minted is left alone) and notifies the user in the same transaction. */
+  private async markMinted(job: AvatarMint, txHash: string | null): Promise<void> {
+    await this.dataSource.transaction(async (em) => {
+      const now = this.clock.now();
+      const [, changed]: [unknown[], number] = await em.query(
+        `UPDATE avatar_mints SET status = 'minted', tx_hash = COALESCE($2, tx_hash), minted_at = $3, last_error = NULL, updated_at = $3 WHERE id = $1 AND status <> 'minted'`,
+        [job.id, txHash, now],
+      );
+      if (changed > 0) await this.notifyFinished(em, job, 'minted', txHash);
+    });
+  }
+
+  private notifyFinished(em: EntityManager, job: AvatarMint, status: 'minted' | 'failed', txHash: string | null) {
+    return this.notifications.notify(em, {
+      tenantId: job.tenantId,
+      userId: job.userId,
+      communityId: job.communityId,
+      type: NotificationType.MintFinished,
+      title: status === 'minted' ? `Your avatar was minted on ${job.blockchain}` : `Minting your avatar on ${job.blockchain} failed`,
+      data: { mintId: job.id, status, blockchain: job.blockchain, tokenId: job.tokenId, ...(txHash ? { txDigest: txHash } : {}) },
+    });
+  }
+}
