@@ -12,6 +12,8 @@ export default {
   testTimeout: 60_000,
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/src/**/*.spec.ts'] },
+    // The published contract: lint and conformance of openapi.json (no database).
+    { ...common, displayName: 'contract', testMatch: ['<rootDir>/test/contract/openapi-lint.spec.ts'] },
     {
       ...common,
       displayName: 'e2e',

@@ -44,6 +44,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setTitle('Community Gaming Service')
     .setDescription(`${API_DESCRIPTION}\n\n### Error codes\n\n${errorTable()}`)
     .setVersion('1')
+    .addServer('/', 'This server')
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Session token from a login' }, SESSION_SECURITY)
     .addApiKey({ type: 'apiKey', in: 'header', name: 'X-Api-Key', description: "The tenant's management API key" }, API_KEY_SECURITY)
     .build();
@@ -51,6 +52,12 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     operationIdFactory: (_controllerKey, methodKey) => methodKey,
     extraModels: [ErrorBodyDto],
   });
+  // Operations without a security requirement are public: say so explicitly (`security: []`).
+  for (const item of Object.values(document.paths)) {
+    for (const op of Object.values(item as Record<string, { security?: unknown[]; responses?: unknown }>)) {
+      if (op && typeof op === 'object' && 'responses' in op && !op.security) op.security = [];
+    }
+  }
   const ids = new Map<string, string>();
   for (const [path, item] of Object.entries(document.paths)) {
     for (const [method, op] of Object.entries(item as Record<string, { operationId?: string }>)) {
