@@ -110,7 +110,7 @@ export async function startTestChain(): Promise<TestChain> {
     }
     await new Promise((r) => setTimeout(r, 200));
   }
-  const provider = new JsonRpcProvider(rpcUrl, 31337, { staticNetwork: true });
+  const provider = new JsonRpcProvider(rpcUrl, 31337, { staticNetwork: true, cacheTimeout: -1 });
   provider.pollingInterval = 100;
   const minter = new Wallet(HARDHAT_KEYS[0], provider);
   const factory = new ContractFactory(compiled.abi, compiled.bytecode, minter);
@@ -170,6 +170,10 @@ export async function startFlakyRpc(target: string): Promise<FlakyRpc> {
       toFail = n;
     },
     failed: () => failed,
-    close: () => new Promise<void>((r) => server.close(() => r())),
+    close: () =>
+      new Promise<void>((r) => {
+        server.close(() => r());
+        server.closeAllConnections();
+      }),
   };
 }

@@ -54,7 +54,7 @@ export function isPermanent(e: unknown): boolean {
 @Injectable()
 export class MintSender {
   async send(job: MintJob, chain: BlockchainConfig, receiptTimeoutMs: number, persist: (signed: SignedTransaction) => Promise<void>): Promise<{ txHash: string | null }> {
-    const provider = new JsonRpcProvider(chain.rpcUrl, chain.chainId, { staticNetwork: true, batchMaxCount: 1 });
+    const provider = new JsonRpcProvider(chain.rpcUrl, chain.chainId, { staticNetwork: true, batchMaxCount: 1, cacheTimeout: -1 });
     try {
       if (job.rawTx && job.txHash) {
         const receipt = await this.resume(provider, job.rawTx, job.txHash, receiptTimeoutMs);
