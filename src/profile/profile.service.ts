@@ -4,6 +4,7 @@ import { DataSource, Repository } from 'typeorm';
 import { Clock } from '../common/clock/clock.js';
 import { DomainError } from '../common/errors/domain-error.js';
 import { CommunitiesService, UUID_RE } from '../communities/communities.service.js';
+import { InventoryService } from '../inventory/inventory.service.js';
 import { ResourceType } from '../resources/entities/resource-type.entity.js';
 import { RankingService } from '../resources/ranking.service.js';
 import { SocialsService } from '../socials/socials.service.js';
@@ -37,6 +38,7 @@ export class ProfileService {
     private readonly socials: SocialsService,
     private readonly communities: CommunitiesService,
     private readonly ranking: RankingService,
+    private readonly inventory: InventoryService,
     private readonly clock: Clock,
   ) {}
 
@@ -84,16 +86,17 @@ export class ProfileService {
     const community = await this.communities.resolve(tenantId, containerId);
     const user = UUID_RE.test(ref) ? await this.users.findById(tenantId, ref.toLowerCase()) : await this.users.findByHandle(tenantId, ref);
     if (!user) throw new DomainError(ProfileErrors.profile_user_not_found, `No user "${ref.slice(0, 36)}" in this tenant`);
-    const [socials, member, standing] = await Promise.all([
+    const [socials, member, standing, avatar] = await Promise.all([
       this.socials.publicSocials(tenantId, user.id),
       this.communities.isMember(tenantId, community.id, user.id),
       this.standing(tenantId, community.id, user.id),
+      this.inventory.userSlots(tenantId, community.id, user.id),
     ]);
     return {
       userId: user.id,
       handle: user.handle,
       displayName: user.displayName,
-      avatarUrl: null,
+      avatar: avatar.slots.flatMap((s) => (s.item ? [{ slotKey: s.key, slotName: s.name, itemId: s.item.id, name: s.item.name, imageUrl: s.item.imageUrl, rarity: s.item.rarity }] : [])),
       socials,
       communityId: community.id,
       member,

@@ -1,6 +1,6 @@
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { givenUser, type TestUser } from '../helpers/factories.js';
-import { givenCommunity } from '../helpers/communities.js';
+import { adminApi, givenCommunity } from '../helpers/communities.js';
 import { givenCommunityRow } from '../helpers/user-space.js';
 import { NotificationType } from '../../src/notifications/notification-types.js';
 import { NotificationsService, type NotifyInput } from '../../src/notifications/notifications.service.js';
@@ -174,6 +174,18 @@ describe('notifications', () => {
       ).rejects.toThrow('join failed');
       expect((await list(referrer).expect(200)).body.total).toBe(0);
     });
+  });
+
+  it('an item granted through the management API notifies the user (producer: inventory)', async () => {
+    const c = await givenCommunity(t, tenant);
+    const u = await givenUser(t, tenant);
+    const admin = adminApi(t, tenant);
+    const slot = await admin.post('/v1/admin/inventory/slots', { communityId: c.id, key: 'hat', name: 'Hat' }).expect(201);
+    const item = await admin.post('/v1/admin/inventory/items', { communityId: c.id, slotId: slot.body.id, name: 'Top hat' }).expect(201);
+    await admin.post('/v1/admin/inventory/grants', { userId: u.userId, itemId: item.body.id, reason: 'test' }).expect(201);
+    const res = await list(u, { containerId: c.slug }).expect(200);
+    expect(res.body).toMatchObject({ total: 1, unreadCount: 1 });
+    expect(res.body.items[0]).toMatchObject({ type: 'item_granted', communityId: c.id });
   });
 
   describe('bad requests', () => {

@@ -1,6 +1,6 @@
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { givenUser, type TestUser } from '../helpers/factories.js';
-import { givenCommunity, givenResourceType, grant } from '../helpers/communities.js';
+import { adminApi, givenCommunity, givenResourceType, grant } from '../helpers/communities.js';
 import { givenCommunityRow } from '../helpers/user-space.js';
 import { ReferralsService } from '../../src/users/referrals.service.js';
 import type { TenantCredentials } from '../../src/tenants/tenants.service.js';
@@ -180,6 +180,12 @@ describe('profile, public profile and referrals', () => {
       await t.http().post(`/v1/community/${community.id}/join?referrerHandle=`).set('Authorization', u.auth).expect(201);
       await grant(t, tenant, u.userId, xp.id, 50).expect(201);
       await grant(t, tenant, leader.userId, xp.id, 100).expect(201);
+      const admin = adminApi(t, tenant);
+      const slot = await admin.post('/v1/admin/inventory/slots', { communityId: community.id, key: 'head', name: 'Head' }).expect(201);
+      await admin.post('/v1/admin/inventory/slots', { communityId: community.id, key: 'feet', name: 'Feet' }).expect(201);
+      const crown = await admin.post('/v1/admin/inventory/items', { communityId: community.id, slotId: slot.body.id, name: 'Crown', imageUrl: 'https://cdn.example.com/crown.png' }).expect(201);
+      await admin.post('/v1/admin/inventory/grants', { userId: u.userId, itemId: crown.body.id, reason: 'test' }).expect(201);
+      await t.http().post(`/v1/community/${community.id}/inventory/slots/allocate`).set('Authorization', u.auth).send({ slots: [{ slotId: 'head', itemId: crown.body.id }] }).expect((r) => expect([200, 201, 204]).toContain(r.status));
       await update(u, { displayName: 'Public Name', biography: 'SECRET-BIO', dateOfBirth: { year: 1991, month: 5, day: 6 }, address: { addressLine1: 'SECRET-STREET', city: 'SECRET-CITY' } }).expect(200);
       const pub = await t.http().post('/v1/user/socials').set('Authorization', u.auth).send({ accountType: 'discord', subjectId: `pub-${u.userId}`, public: true, handle: 'shown#1', userToken: 'SECRET-TOKEN', extraArgs: { k: 'SECRET-EXTRA' } }).expect(201);
       await t.http().post('/v1/user/socials').set('Authorization', u.auth).send({ accountType: 'steam', subjectId: `hidden-${u.userId}`, public: false, handle: 'SECRET-HIDDEN' }).expect(201);
@@ -192,7 +198,7 @@ describe('profile, public profile and referrals', () => {
             userId: u.userId,
             handle: u.username,
             displayName: 'Public Name',
-            avatarUrl: null,
+            avatar: [{ slotKey: 'head', slotName: 'Head', itemId: crown.body.id, name: 'Crown', imageUrl: 'https://cdn.example.com/crown.png', rarity: expect.any(String) }],
             socials: [{ accountType: 'discord', subjectId: pub.body.subjectId, handle: 'shown#1', server: null }],
             communityId: community.id,
             member: true,
@@ -214,7 +220,7 @@ describe('profile, public profile and referrals', () => {
       const viewer = await givenUser(t, tenant);
       const res = await t.http().get(`/v1/user/by-id/${u.username}/public?containerId=${community.slug}`).set('Authorization', viewer.auth).set('X-Tenant-Id', tenant.id);
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ userId: u.userId, member: false, xpResource: null, xp: 0, rank: null, socials: [] });
+      expect(res.body).toMatchObject({ userId: u.userId, member: false, xpResource: null, xp: 0, rank: null, socials: [], avatar: [] });
     });
 
     it('does not match the login username when it differs from the handle', async () => {

@@ -1,6 +1,27 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { PublicSocialDto } from '../../socials/dto/social.dto.js';
 
+/** One equipped avatar item: public catalogue data only. */
+export class PublicAvatarPartDto {
+  @ApiProperty({ example: 'head' })
+  slotKey: string;
+
+  @ApiProperty({ example: 'Head' })
+  slotName: string;
+
+  @ApiProperty({ format: 'uuid', example: '7d9f2b1a-3c4e-4f5a-8b6c-9d0e1f2a3b4c' })
+  itemId: string;
+
+  @ApiProperty({ example: 'Golden crown' })
+  name: string;
+
+  @ApiProperty({ type: String, nullable: true, example: 'https://cdn.example.com/items/crown.png' })
+  imageUrl: string | null;
+
+  @ApiProperty({ example: 'legendary' })
+  rarity: string;
+}
+
 /** What anyone may see of a user in a community. Never email, address, date of birth, username or tokens. */
 export class PublicProfileDto {
   @ApiProperty({ format: 'uuid', example: '3b241101-e2bb-4255-8caf-4136c566a962' })
@@ -12,9 +33,9 @@ export class PublicProfileDto {
   @ApiProperty({ type: String, nullable: true, example: 'Ada Lovelace' })
   displayName: string | null;
 
-  /** Image of the user's avatar in this community; null when none. */
-  @ApiProperty({ type: String, nullable: true, example: null })
-  avatarUrl: string | null;
+  /** The user's avatar in this community: the item equipped in each slot (empty when none). */
+  @ApiProperty({ type: () => PublicAvatarPartDto, isArray: true })
+  avatar: PublicAvatarPartDto[];
 
   /** Linked accounts the user marked public. */
   @ApiProperty({ type: PublicSocialDto, isArray: true })
