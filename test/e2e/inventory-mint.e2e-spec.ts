@@ -247,3 +247,49 @@ describe('inventory: minting the avatar as an NFT on a local chain', () => {
     expect(again.mint).toMatchObject({ id: av.mint.id, status: 'pending', attempts: 0 });
   });
 });
+
+describe('inventory: the mint worker runs by itself', () => {
+  let chain: TestChain;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    chain = await startTestChain();
+    t = await createTestApp({
+      MINT_POLL_INTERVAL_MS: '50',
+      PUBLIC_BASE_URL: BASE,
+      BLOCKCHAINS: JSON.stringify({ local: { rpcUrl: chain.rpcUrl, chainId: 31337, contractAddress: chain.contractAddress, minterKey: HARDHAT_KEYS[0] } }),
+    });
+  }, 120_000);
+  afterAll(async () => {
+    await t?.close();
+    await chain?.stop();
+  });
+
+  it('sends a queued mint without being called, and several instances of a request never double-mint', async () => {
+    const tenant = await t.givenTenant();
+    await t.dataSource.query(`UPDATE tenants SET settings = settings || $2::jsonb WHERE id = $1`, [tenant.id, JSON.stringify({ siweAllowedOrigins: ['https://game.example.com'] })]);
+    const c = await t.http().post('/v1/admin/communities').set('X-Api-Key', tenant.apiKey).send({ slug: 'crew', name: 'Crew' }).expect(201);
+    await t.http().post('/v1/admin/inventory/slots').set('X-Api-Key', tenant.apiKey).send({ communityId: c.body.id, key: 'head', name: 'Head' }).expect(201);
+    const item = await t.http().post('/v1/admin/inventory/items').set('X-Api-Key', tenant.apiKey).send({ communityId: c.body.id, slotId: 'head', name: 'hat' }).expect(201);
+    const wallet = Wallet.createRandom();
+    const login = await t.http().post('/v1/user/auth/siwe/login').set('X-Tenant-Id', tenant.id).send(await siweLogin(t, wallet)).expect(200);
+    const auth = `Bearer ${login.body.sessionToken}`;
+    await t.http().post('/v1/admin/inventory/grants').set('X-Api-Key', tenant.apiKey).send({ userId: login.body.userId, itemId: item.body.id, reason: 'test' }).expect(201);
+    await t.http().post(`/v1/community/crew/inventory/slots/allocate`).set('Authorization', auth).send({ slots: [{ slotId: 'head', itemId: item.body.id }] }).expect(201);
+
+    const results = await Promise.all([1, 2, 3].map(() => t.http().post('/v1/community/crew/inventory/avatar/mint').set('Authorization', auth).send({ blockchain: 'local' })));
+    expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409]);
+
+    const deadline = Date.now() + 30_000;
+    let mint: { status: string; tokenId: string } | null = null;
+    while (Date.now() < deadline) {
+      mint = (await t.http().get(`/v1/community/crew/inventory/avatar?userId=${login.body.userId}`).set('X-Tenant-Id', tenant.id)).body.mint;
+      if (mint?.status === 'minted') break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(mint?.status).toBe('minted');
+    expect(await chain.contract.getFunction('ownerOf')(BigInt(mint!.tokenId))).toBe(wallet.address);
+    expect(Number(await chain.contract.getFunction('balanceOf')(wallet.address))).toBe(1);
+  });
+});
+

@@ -64,9 +64,25 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-async function rpc(url: string, method: string): Promise<unknown> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: [] }) });
-  return ((await res.json()) as { result: unknown }).result;
+/** One JSON-RPC call over a fresh connection (no keep-alive socket outlives the tests). */
+function rpc(url: string, method: string): Promise<unknown> {
+  const u = new URL(url);
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: [] });
+  return new Promise((resolvePromise, reject) => {
+    const req = httpRequest({ hostname: u.hostname, port: u.port, method: 'POST', path: '/', agent: false, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+      let data = '';
+      res.on('data', (d: Buffer) => (data += d.toString()));
+      res.on('end', () => {
+        try {
+          resolvePromise((JSON.parse(data) as { result: unknown }).result);
+        } catch (e) {
+          reject(e as Error);
+        }
+      });
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
 }
 
 export interface TestChain {
@@ -128,7 +144,9 @@ export async function startTestChain(): Promise<TestChain> {
       provider.destroy();
       if (child.exitCode === null) {
         child.kill('SIGTERM');
-        await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([exited, new Promise((r) => (timer = setTimeout(r, 5000)))]);
+        clearTimeout(timer);
         if (child.exitCode === null) child.kill('SIGKILL');
       }
     },
