@@ -127,7 +127,8 @@ async function main(): Promise<void> {
       await db.query('DROP TABLE seed');
       log(`seeded ${size} balances, ledger rows and rank counters in ${(ms(t1) / 1000).toFixed(1)} s`);
     }
-    await db.query('ANALYZE');
+    // Settle the freshly loaded tables now, so autovacuum does not run during the first measurement.
+    await db.query('VACUUM ANALYZE');
 
     // 4. Session tokens of a sample of ranked users.
     const sessions = app.get(SessionTokenService);
@@ -144,6 +145,8 @@ async function main(): Promise<void> {
     };
     for (const [slug, { id, size }] of Object.entries(types)) {
       const tokens = await tokensFor(id);
+      // Warm-up (JIT of the Node process, caches), not recorded.
+      await autocannon({ url: base, connections: CONNECTIONS, duration: 2, requests: tokens.map((tok) => ({ method: 'GET', path: `/v1/community/${communityId}/ranking/${slug}`, headers: { authorization: `Bearer ${tok}` } })) });
       log(`benchmarking ${size} ranked users (${DURATION} s, ${CONNECTIONS} connections)...`);
       await run(`ranking     ${size}`, tokens.map((tok) => ({ method: 'GET', path: `/v1/community/${communityId}/ranking/${slug}`, headers: { authorization: `Bearer ${tok}` } })));
       await run(`leaderboard ${size}`, [{ method: 'GET', path: `/v1/community/bench/leaderboard/${slug}?limit=20`, headers: { 'x-tenant-id': tenant.id } }]);
