@@ -1,0 +1,261 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, type EntityManager, QueryFailedError } from 'typeorm';
+import { Clock } from '../common/clock/clock.js';
+import { DomainError } from '../common/errors/domain-error.js';
+import { type Page, type PageRequest, toPage } from '../common/pagination/pagination.js';
+import { CommunitiesService, UUID_RE } from '../communities/communities.service.js';
+import { NotificationsService } from '../notifications/notifications.service.js';
+import { NotificationType } from '../notifications/notification-types.js';
+import type { UserRequirementDto } from '../store/dto/requirement.dto.js';
+import { RequirementsService } from '../store/requirements/requirements.service.js';
+import { UserErrors } from '../users/users.errors.js';
+import type { AwardPrizeDto, CreatePrizeDto, PrizeAwardResultDto, PrizeDetailDto, PrizeDto, PrizeOwnerDto, PrizeSupplyDto, UpdatePrizeDto, UserPrizeDto } from './dto/prize.dto.js';
+import type { PrizeSource } from './entities/prize-award.entity.js';
+import { Prize } from './entities/prize.entity.js';
+import { PrizeErrors } from './prizes.errors.js';
+
+/** What `PrizesService.award` needs. */
+export interface AwardPrizeInput {
+  tenantId: string;
+  userId: string;
+  prizeId: string;
+  /** Units (a positive integer). */
+  quantity: number;
+  /** `store` (a purchase), `event` (an event reward) or `admin`. */
+  source: PrizeSource;
+  /** Why, 1-64 characters. */
+  reason: string;
+  /** What it refers to (purchase, claim id), at most 200 characters. */
+  reference?: string | null;
+  /** Unique per tenant: a replay returns the first award (`replayed: true`) and awards nothing. */
+  idempotencyKey?: string | null;
+}
+
+export interface AwardPrizeResult {
+  awardId: string;
+  prizeId: string;
+  userId: string;
+  quantity: number;
+  source: PrizeSource;
+  ownedQuantity: number;
+  remainingSupply: number | null;
+  createdAt: Date;
+  replayed: boolean;
+}
+
+export function toPrizeDto(p: Prize): PrizeDto {
+  return {
+    id: p.id,
+    communityId: p.communityId,
+    name: p.name,
+    description: p.description,
+    imageUrl: p.imageUrl,
+    kind: p.kind,
+    totalSupply: p.totalSupply,
+    awarded: p.awarded,
+    remainingSupply: p.totalSupply === null ? null : p.totalSupply - p.awarded,
+    requirementIds: p.requirementIds,
+    createdAt: p.createdAt,
+  };
+}
+
+/** TypeORM answers an UPDATE ... RETURNING with [rows, affected]. */
+const updatedRows = <T>(res: unknown): T[] => (Array.isArray(res) && Array.isArray(res[0]) ? res[0] : res) as T[];
+
+const OWNERS_IN_DETAIL = 50;
+
+/**
+ * Prizes and achievements: definitions, supply, awards and owners. Awards come from the store
+ * (a purchase), event rewards and the management API, all through `award(em, ...)`.
+ */
+@Injectable()
+export class PrizesService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly communities: CommunitiesService,
+    private readonly requirements: RequirementsService,
+    private readonly notifications: NotificationsService,
+    private readonly clock: Clock,
+  ) {}
+
+  // ------------------------------------------------------------------ awarding (used by other modules)
+
+  /**
+   * Awards `quantity` units of a prize INSIDE THE CALLER'S TRANSACTION: never beyond the supply
+   * (one conditional `UPDATE ... WHERE awarded + q <= total_supply`; concurrent awards serialise on
+   * the prize row), one `prize_awards` row, and a `prize_awarded` notification. Throws 404
+   * `prize_not_found` / `user_not_found`, 409 `prize_supply_exhausted`, 409
+   * `prize_award_key_reused`; after a throw the caller must let its transaction roll back.
+   */
+  async award(em: EntityManager, input: AwardPrizeInput): Promise<AwardPrizeResult> {
+    const { tenantId, userId, prizeId, quantity } = input;
+    if (!Number.isSafeInteger(quantity) || quantity < 1) throw new Error('award: quantity must be a positive integer');
+    const prize = await this.findPrize(em, tenantId, prizeId);
+    const users: unknown[] = UUID_RE.test(userId) ? await em.query('SELECT 1 FROM users WHERE id = $1 AND tenant_id = $2', [userId, tenantId]) : [];
+    if (users.length === 0) throw new DomainError(UserErrors.user_not_found, `No user ${userId.slice(0, 64)} in this tenant`);
+    const now = this.clock.now();
+
+    const inserted: { id: string; created_at: Date }[] = await em.query(
+      `INSERT INTO prize_awards (tenant_id, prize_id, user_id, quantity, source, reason, reference, idempotency_key, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+       ON CONFLICT (tenant_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING RETURNING id, created_at`,
+      [tenantId, prize.id, userId, quantity, input.source, input.reason, input.reference ?? null, input.idempotencyKey ?? null, now],
+    );
+    if (inserted.length === 0) {
+      const [first]: { id: string; prize_id: string; user_id: string; quantity: number; source: PrizeSource; created_at: Date }[] = await em.query(
+        'SELECT id, prize_id, user_id, quantity, source, created_at FROM prize_awards WHERE tenant_id = $1 AND idempotency_key = $2',
+        [tenantId, input.idempotencyKey],
+      );
+      if (first.prize_id !== prize.id || first.user_id !== userId || first.quantity !== quantity) {
+        throw new DomainError(PrizeErrors.prize_award_key_reused, `Idempotency key "${input.idempotencyKey}" was used for another award`);
+      }
+      const current = await this.findPrize(em, tenantId, prize.id);
+      return {
+        awardId: first.id, prizeId: prize.id, userId, quantity, source: first.source, ownedQuantity: await this.ownedQuantity(em, tenantId, userId, prize.id),
+        remainingSupply: current.totalSupply === null ? null : current.totalSupply - current.awarded, createdAt: first.created_at, replayed: true,
+      };
+    }
+    const after = updatedRows<{ awarded: number; total_supply: number | null }>(
+      await em.query(
+        `UPDATE prizes SET awarded = awarded + $2 WHERE id = $1 AND (total_supply IS NULL OR awarded + $2 <= total_supply) RETURNING awarded, total_supply`,
+        [prize.id, quantity],
+      ),
+    );
+    if (after.length === 0) throw new DomainError(PrizeErrors.prize_supply_exhausted, `Not enough of "${prize.name}" left for ${quantity} more`);
+    await this.notifications.notify(em, {
+      tenantId,
+      userId,
+      communityId: prize.communityId,
+      type: NotificationType.PrizeAwarded,
+      title: `You won ${prize.name}`,
+      data: { prizeId: prize.id, quantity },
+    });
+    return {
+      awardId: inserted[0].id, prizeId: prize.id, userId, quantity, source: input.source, ownedQuantity: await this.ownedQuantity(em, tenantId, userId, prize.id),
+      remainingSupply: after[0].total_supply === null ? null : after[0].total_supply - after[0].awarded, createdAt: inserted[0].created_at, replayed: false,
+    };
+  }
+
+  /** Management award: `award` in its own transaction. */
+  async adminAward(tenantId: string, prizeId: string, dto: AwardPrizeDto): Promise<PrizeAwardResultDto> {
+    return this.dataSource.transaction((em) =>
+      this.award(em, { tenantId, prizeId, userId: dto.userId, quantity: dto.quantity ?? 1, source: dto.source ?? 'admin', reason: dto.reason, reference: dto.reference, idempotencyKey: dto.idempotencyKey }),
+    );
+  }
+
+  /** The tenant's prize, 404 `prize_not_found` otherwise. */
+  async findPrize(em: EntityManager, tenantId: string, prizeId: string): Promise<Prize> {
+    const prize = UUID_RE.test(prizeId) ? await em.getRepository(Prize).findOneBy({ tenantId, id: prizeId.toLowerCase() }) : null;
+    if (!prize) throw new DomainError(PrizeErrors.prize_not_found, `No prize ${prizeId.slice(0, 64)} in this tenant`);
+    return prize;
+  }
+
+  private async ownedQuantity(em: EntityManager, tenantId: string, userId: string, prizeId: string): Promise<number> {
+    const [row]: { q: number }[] = await em.query('SELECT COALESCE(SUM(quantity), 0)::int AS q FROM prize_awards WHERE tenant_id = $1 AND user_id = $2 AND prize_id = $3', [tenantId, userId, prizeId]);
+    return row.q;
+  }
+
+  // ------------------------------------------------------------------ management
+
+  async create(tenantId: string, dto: CreatePrizeDto): Promise<PrizeDto> {
+    const communityId = dto.communityId ? (await this.communities.resolve(tenantId, dto.communityId)).id : null;
+    const requirementIds = await this.requirements.assertAllExist(this.dataSource.manager, tenantId, dto.requirementIds ?? [], PrizeErrors.invalid_prize);
+    const repo = this.dataSource.getRepository(Prize);
+    const prize = await repo.save(
+      repo.create({ tenantId, communityId, name: dto.name, description: dto.description ?? '', imageUrl: dto.imageUrl ?? null, kind: dto.kind, totalSupply: dto.totalSupply ?? null, awarded: 0, requirementIds }),
+    );
+    return toPrizeDto(prize);
+  }
+
+  async update(tenantId: string, prizeId: string, dto: UpdatePrizeDto): Promise<PrizeDto> {
+    return this.dataSource.transaction(async (em) => {
+      const prize = await this.findPrize(em, tenantId, prizeId);
+      await em.query('SELECT 1 FROM prizes WHERE id = $1 FOR UPDATE', [prize.id]);
+      const fresh = await this.findPrize(em, tenantId, prize.id);
+      if (dto.name !== undefined) fresh.name = dto.name;
+      if (dto.description !== undefined) fresh.description = dto.description;
+      if (dto.imageUrl !== undefined) fresh.imageUrl = dto.imageUrl;
+      if (dto.requirementIds !== undefined) fresh.requirementIds = await this.requirements.assertAllExist(em, tenantId, dto.requirementIds, PrizeErrors.invalid_prize);
+      if (dto.totalSupply !== undefined) {
+        if (dto.totalSupply !== null && dto.totalSupply < fresh.awarded) {
+          throw new DomainError(PrizeErrors.prize_supply_below_awarded, `${fresh.awarded} already awarded; the supply cannot be ${dto.totalSupply}`);
+        }
+        fresh.totalSupply = dto.totalSupply;
+      }
+      try {
+        return toPrizeDto(await em.save(fresh));
+      } catch (e) {
+        if (e instanceof QueryFailedError && (e.driverError as { constraint?: string }).constraint === 'ck_prizes_supply') throw new DomainError(PrizeErrors.prize_supply_below_awarded);
+        throw e;
+      }
+    });
+  }
+
+  async list(tenantId: string, page: PageRequest): Promise<Page<PrizeDto>> {
+    const [rows, total] = await this.dataSource.getRepository(Prize).findAndCount({ where: { tenantId }, order: { createdAt: 'ASC', id: 'ASC' }, skip: page.offset, take: page.limit });
+    return toPage(rows.map(toPrizeDto), total, page);
+  }
+
+  async get(tenantId: string, prizeId: string): Promise<PrizeDto> {
+    return toPrizeDto(await this.findPrize(this.dataSource.manager, tenantId, prizeId));
+  }
+
+  /** Everyone who owns the prize, with their units, earliest first. */
+  async owners(tenantId: string, prizeId: string, page: PageRequest): Promise<Page<PrizeOwnerDto>> {
+    const prize = await this.findPrize(this.dataSource.manager, tenantId, prizeId);
+    return this.ownerPage(prize.id, page);
+  }
+
+  private async ownerPage(prizeId: string, page: PageRequest): Promise<Page<PrizeOwnerDto>> {
+    const [rows, [{ n }]]: [{ user_id: string; handle: string; q: number; first: Date }[], { n: number }[]] = await Promise.all([
+      this.dataSource.query(
+        `SELECT a.user_id, u.handle, SUM(a.quantity)::int AS q, MIN(a.created_at) AS first
+         FROM prize_awards a JOIN users u ON u.id = a.user_id WHERE a.prize_id = $1
+         GROUP BY a.user_id, u.handle ORDER BY first, a.user_id LIMIT $2 OFFSET $3`,
+        [prizeId, page.limit, page.offset],
+      ),
+      this.dataSource.query('SELECT COUNT(DISTINCT user_id)::int AS n FROM prize_awards WHERE prize_id = $1', [prizeId]),
+    ]);
+    return toPage(rows.map((r) => ({ userId: r.user_id, handle: r.handle, quantity: r.q, firstAwardedAt: r.first })), n, page);
+  }
+
+  // ------------------------------------------------------------------ users
+
+  /** The tenant's prizes (or only those the user owns), oldest first, with the user's units. */
+  async listForUser(tenantId: string, userId: string, ownedOnly: boolean, page: PageRequest): Promise<Page<UserPrizeDto>> {
+    const owned = `(SELECT prize_id, SUM(quantity)::int AS q FROM prize_awards WHERE tenant_id = $1 AND user_id = $2 GROUP BY prize_id)`;
+    const join = ownedOnly ? `JOIN ${owned} o ON o.prize_id = p.id` : `LEFT JOIN ${owned} o ON o.prize_id = p.id`;
+    const [rows, [{ n }]]: [{ id: string; q: number | null }[], { n: number }[]] = await Promise.all([
+      this.dataSource.query(`SELECT p.id, o.q FROM prizes p ${join} WHERE p.tenant_id = $1 ORDER BY p.created_at, p.id LIMIT $3 OFFSET $4`, [tenantId, userId, page.limit, page.offset]),
+      this.dataSource.query(`SELECT COUNT(*)::int AS n FROM prizes p ${join} WHERE p.tenant_id = $1`, [tenantId, userId]),
+    ]);
+    const prizes = rows.length ? await this.dataSource.getRepository(Prize).createQueryBuilder('p').where('p.tenantId = :tenantId AND p.id IN (:...ids)', { tenantId, ids: rows.map((r) => r.id) }).getMany() : [];
+    const byId = new Map(prizes.map((p) => [p.id, p]));
+    return toPage(rows.map((r) => ({ ...toPrizeDto(byId.get(r.id)!), ownedQuantity: r.q ?? 0 })), n, page);
+  }
+
+  async getForUser(tenantId: string, userId: string, prizeId: string): Promise<PrizeDetailDto> {
+    const prize = await this.findPrize(this.dataSource.manager, tenantId, prizeId);
+    const [owned, owners] = await Promise.all([this.ownedQuantity(this.dataSource.manager, tenantId, userId, prize.id), this.ownerPage(prize.id, { page: 1, limit: OWNERS_IN_DETAIL, offset: 0 })]);
+    return { ...toPrizeDto(prize), ownedQuantity: owned, ownerCount: owners.total, owners: owners.items };
+  }
+
+  async supply(tenantId: string, prizeId: string): Promise<PrizeSupplyDto> {
+    const p = await this.findPrize(this.dataSource.manager, tenantId, prizeId);
+    return { prizeId: p.id, totalSupply: p.totalSupply, awarded: p.awarded, remainingSupply: p.totalSupply === null ? null : p.totalSupply - p.awarded };
+  }
+
+  /** The requirement definitions the tenant's prizes ask for, with the data the user saved. */
+  async requirementsForUser(tenantId: string, userId: string): Promise<UserRequirementDto[]> {
+    const rows: { id: string }[] = await this.dataSource.query(
+      `SELECT DISTINCT r.id, r.created_at FROM prizes p CROSS JOIN LATERAL jsonb_array_elements_text(p.requirement_ids) AS rid(v)
+       JOIN store_requirements r ON r.id = rid.v::uuid AND r.tenant_id = p.tenant_id WHERE p.tenant_id = $1 ORDER BY r.created_at, r.id`,
+      [tenantId],
+    );
+    const em = this.dataSource.manager;
+    const defs = await this.requirements.findMany(em, tenantId, rows.map((r) => r.id));
+    const saved = await this.requirements.savedData(em, tenantId, userId, defs.map((d) => d.id));
+    return defs.map((d) => this.requirements.toUserDto(d, saved));
+  }
+}

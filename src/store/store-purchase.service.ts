@@ -1,0 +1,216 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { randomUUID } from 'node:crypto';
+import { DataSource, type EntityManager } from 'typeorm';
+import { Clock } from '../common/clock/clock.js';
+import { EncryptionService } from '../common/crypto/encryption.service.js';
+import { DomainError } from '../common/errors/domain-error.js';
+import { CommunitiesService } from '../communities/communities.service.js';
+import { InventoryService } from '../inventory/inventory.service.js';
+import { InventoryErrors } from '../inventory/inventory.errors.js';
+import { NotificationsService } from '../notifications/notifications.service.js';
+import { NotificationType } from '../notifications/notification-types.js';
+import { Prize } from '../prizes/entities/prize.entity.js';
+import { PrizeErrors } from '../prizes/prizes.errors.js';
+import { PrizesService } from '../prizes/prizes.service.js';
+import { LedgerService } from '../resources/ledger.service.js';
+import { ResourceErrors } from '../resources/resources.errors.js';
+import type { PurchaseBodyDto, PurchaseResultDto } from './dto/purchase.dto.js';
+import type { StoreListing } from './entities/store-listing.entity.js';
+import { StorePurchase } from './entities/store-purchase.entity.js';
+import { purchaseFingerprint } from './requirements/requirement-rules.js';
+import { RequirementsService, type ResolvedRequirementData } from './requirements/requirements.service.js';
+import { StoreErrors } from './store.errors.js';
+import { toPurchaseDto, windowProblem } from './store.mappers.js';
+import { purchaseDataContext, StoreService } from './store.service.js';
+
+/** TypeORM answers an UPDATE ... RETURNING with [rows, affected]. */
+const updatedRows = <T>(res: unknown): T[] => (Array.isArray(res) && Array.isArray(res[0]) ? res[0] : res) as T[];
+
+const isDomain = (e: unknown, def: { error: string }) => e instanceof DomainError && e.definition.error === def.error;
+
+/**
+ * Buying a listing. Everything happens in ONE transaction, in this order (a fixed lock order, so
+ * concurrent purchases never deadlock):
+ *
+ * 1. claim the nonce: insert the purchase row (unique per tenant, user and nonce). A concurrent
+ *    duplicate waits on that index, then finds the row and replays;
+ * 2. conditions (owning an item, a minimum earned amount), read-only;
+ * 3. the per-user limit: conditional upsert of the (listing, user) counter (locks that row);
+ * 4. the price through the ledger, one debit per resource type in resource-type-id order (the
+ *    ledger never goes below zero);
+ * 5. requirement data the user asked to save, and the `purchase_completed` notification;
+ * 6. the listing's supply and window: one conditional UPDATE of the hot listing row, late, so the
+ *    row is locked only for the end of the transaction;
+ * 7. the grant (item via the inventory, prize via prizes, resource via the ledger), whose own
+ *    supply is also a conditional UPDATE.
+ *
+ * Any failure throws and rolls everything back: nothing is charged.
+ */
+@Injectable()
+export class StorePurchaseService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly store: StoreService,
+    private readonly communities: CommunitiesService,
+    private readonly requirements: RequirementsService,
+    private readonly ledger: LedgerService,
+    private readonly inventory: InventoryService,
+    private readonly prizes: PrizesService,
+    private readonly notifications: NotificationsService,
+    private readonly encryption: EncryptionService,
+    private readonly clock: Clock,
+  ) {}
+
+  async purchase(tenantId: string, userId: string, listingId: string, body: PurchaseBodyDto, containerId?: string): Promise<PurchaseResultDto> {
+    const em = this.dataSource.manager;
+    const listing = await this.store.findListing(em, tenantId, listingId);
+    if (containerId !== undefined) {
+      const community = await this.communities.resolve(tenantId, containerId);
+      if (community.id !== listing.communityId) throw new DomainError(StoreErrors.listing_not_found, `Listing ${listing.id} is not in community "${containerId.slice(0, 64)}"`);
+    }
+    const items = body.requirementData ?? [];
+    const fingerprint = purchaseFingerprint(listing.id, items);
+
+    // A replay is answered before any rule: the original purchase stands even if the listing changed since.
+    const replay = await this.findReplay(em, tenantId, userId, body.nonce, fingerprint, listing);
+    if (replay) return replay;
+
+    if (!listing.active) throw new DomainError(StoreErrors.listing_not_found, `Listing ${listing.id} is not on sale`);
+    const now = this.clock.now();
+    this.assertWindow(listing, now);
+    if (listing.totalSupply !== null && listing.sold >= listing.totalSupply) throw new DomainError(StoreErrors.listing_sold_out, `"${listing.name}" is sold out`);
+
+    const prize = listing.prizeId ? await em.getRepository(Prize).findOneBy({ tenantId, id: listing.prizeId }) : null;
+    const requirementIds = [...new Set([...listing.requirementIds, ...(prize?.requirementIds ?? [])])];
+    const defs = await this.requirements.findMany(em, tenantId, requirementIds);
+    const saved = await this.requirements.savedData(em, tenantId, userId, defs.filter((d) => d.kind === 'data').map((d) => d.id));
+    const resolved = this.requirements.resolveData(defs, items, saved);
+
+    const purchaseId = randomUUID();
+    const requirementDataEncrypted = resolved.length
+      ? await this.encryption.encrypt(JSON.stringify(resolved.map((r) => ({ requirementId: r.requirement.id, data: r.data }))), purchaseDataContext(purchaseId))
+      : null;
+
+    return this.dataSource.transaction(async (tx) => {
+      // 1. The nonce.
+      const inserted: { created_at: Date }[] = await tx.query(
+        `INSERT INTO store_purchases (id, tenant_id, user_id, listing_id, community_id, nonce, fingerprint, kind, item_id, prize_id, resource_type_id, quantity, price, requirement_data_encrypted, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+         ON CONFLICT (tenant_id, user_id, nonce) DO NOTHING RETURNING created_at`,
+        [purchaseId, tenantId, userId, listing.id, listing.communityId, body.nonce, fingerprint, listing.kind, listing.itemId, listing.prizeId, listing.resourceTypeId,
+          listing.quantity, JSON.stringify(listing.price), requirementDataEncrypted, now],
+      );
+      if (inserted.length === 0) {
+        const again = await this.findReplay(tx, tenantId, userId, body.nonce, fingerprint, listing);
+        if (again) return again;
+        throw new Error('purchase nonce conflict without a visible purchase');
+      }
+
+      // 2. Conditions.
+      await this.requirements.assertConditions(tx, tenantId, userId, defs);
+
+      // 3. Per-user limit.
+      const counted: { count: number }[] = await tx.query(
+        `INSERT INTO store_purchase_counts (listing_id, user_id, tenant_id, count) VALUES ($1, $2, $3, 1)
+         ON CONFLICT (listing_id, user_id) DO UPDATE SET count = store_purchase_counts.count + 1
+         WHERE $4::int IS NULL OR store_purchase_counts.count + 1 <= $4::int RETURNING count`,
+        [listing.id, userId, tenantId, listing.perUserLimit],
+      );
+      if (counted.length === 0) {
+        throw new DomainError(StoreErrors.purchase_limit_reached, `"${listing.name}" can be bought ${listing.perUserLimit} time(s) per user`, { perUserLimit: listing.perUserLimit });
+      }
+
+      // 4. The price, in resource-type-id order.
+      for (const p of [...listing.price].sort((a, b) => (a.resourceTypeId < b.resourceTypeId ? -1 : 1))) {
+        try {
+          await this.ledger.debit(tx, { tenantId, userId, resourceTypeId: p.resourceTypeId, amount: Number(p.amount), reason: 'store_purchase', reference: purchaseId });
+        } catch (e) {
+          if (!isDomain(e, ResourceErrors.insufficient_balance)) throw e;
+          const details = (e as DomainError).details ?? {};
+          throw new DomainError(ResourceErrors.insufficient_balance, `Not enough of resource type ${p.resourceTypeId}: the price is ${p.amount}, the balance ${String(details.balance ?? 0)}`, {
+            ...details,
+            resourceTypeId: p.resourceTypeId,
+          });
+        }
+      }
+
+      // 5. Saved data and the notification.
+      await this.saveRequested(tx, tenantId, userId, resolved);
+      await this.notifications.notify(tx, {
+        tenantId,
+        userId,
+        communityId: listing.communityId,
+        type: NotificationType.PurchaseCompleted,
+        title: `You bought ${listing.name}`,
+        data: { purchaseId, listingId: listing.id },
+      });
+
+      // 6. Supply and window of the listing (hot row, locked from here to commit).
+      const sold = updatedRows<{ sold: number }>(
+        await tx.query(
+          `UPDATE store_listings SET sold = sold + 1 WHERE id = $1 AND active
+             AND (total_supply IS NULL OR sold + 1 <= total_supply)
+             AND (starts_at IS NULL OR starts_at <= $2) AND (ends_at IS NULL OR ends_at > $2)
+           RETURNING sold`,
+          [listing.id, now],
+        ),
+      );
+      if (sold.length === 0) await this.explainUnavailable(tx, tenantId, listing.id, now);
+
+      // 7. The grant.
+      await this.grant(tx, tenantId, userId, listing, purchaseId);
+
+      const row = await tx.getRepository(StorePurchase).findOneByOrFail({ id: purchaseId });
+      return { ...toPurchaseDto(row, listing.name), replayed: false };
+    });
+  }
+
+  private async findReplay(em: EntityManager, tenantId: string, userId: string, nonce: string, fingerprint: string, listing: StoreListing): Promise<PurchaseResultDto | null> {
+    const existing = await em.getRepository(StorePurchase).findOne({ where: { tenantId, userId, nonce }, relations: { listing: true } });
+    if (!existing) return null;
+    if (existing.fingerprint !== fingerprint) {
+      throw new DomainError(
+        StoreErrors.nonce_reused,
+        existing.listingId === listing.id ? 'This nonce already bought this listing with other requirement data' : 'This nonce was already used for another listing',
+        { purchaseId: existing.id },
+      );
+    }
+    return { ...toPurchaseDto(existing, existing.listing?.name ?? listing.name), replayed: true };
+  }
+
+  private assertWindow(listing: Pick<StoreListing, 'name' | 'startsAt' | 'endsAt'>, now: Date): void {
+    const w = windowProblem(listing, now);
+    if (w === 'not_started') throw new DomainError(StoreErrors.listing_not_available, `"${listing.name}" is on sale from ${listing.startsAt!.toISOString()}`, { startsAt: listing.startsAt });
+    if (w === 'ended') throw new DomainError(StoreErrors.listing_not_available, `"${listing.name}" was on sale until ${listing.endsAt!.toISOString()}`, { endsAt: listing.endsAt });
+  }
+
+  /** The conditional UPDATE of the listing failed: say why (it changed since it was read). */
+  private async explainUnavailable(tx: EntityManager, tenantId: string, listingId: string, now: Date): Promise<never> {
+    const current = await this.store.findListing(tx, tenantId, listingId);
+    if (!current.active) throw new DomainError(StoreErrors.listing_not_found, `Listing ${listingId} is not on sale`);
+    this.assertWindow(current, now);
+    throw new DomainError(StoreErrors.listing_sold_out, `"${current.name}" is sold out`);
+  }
+
+  private async saveRequested(tx: EntityManager, tenantId: string, userId: string, resolved: ResolvedRequirementData[]): Promise<void> {
+    for (const r of resolved) if (r.shouldSave) await this.requirements.saveData(tx, tenantId, userId, r.requirement, r.data);
+  }
+
+  private async grant(tx: EntityManager, tenantId: string, userId: string, listing: StoreListing, purchaseId: string): Promise<void> {
+    try {
+      if (listing.kind === 'item') {
+        await this.inventory.grantItem(tx, { tenantId, userId, itemId: listing.itemId!, quantity: listing.quantity, reason: 'store_purchase', reference: purchaseId });
+      } else if (listing.kind === 'prize') {
+        await this.prizes.award(tx, { tenantId, userId, prizeId: listing.prizeId!, quantity: listing.quantity, source: 'store', reason: 'store_purchase', reference: purchaseId });
+      } else {
+        await this.ledger.credit(tx, { tenantId, userId, resourceTypeId: listing.resourceTypeId!, amount: listing.quantity, reason: 'store_purchase', reference: purchaseId });
+      }
+    } catch (e) {
+      if (isDomain(e, InventoryErrors.supply_exhausted) || isDomain(e, PrizeErrors.prize_supply_exhausted)) {
+        throw new DomainError(StoreErrors.listing_sold_out, `"${listing.name}" is sold out: ${(e as DomainError).message}`);
+      }
+      throw e;
+    }
+  }
+}

@@ -1,0 +1,54 @@
+import type { ListingDto } from './dto/listing.dto.js';
+import type { PurchaseDto } from './dto/purchase.dto.js';
+import type { StoreListing } from './entities/store-listing.entity.js';
+import type { StorePurchase } from './entities/store-purchase.entity.js';
+
+export function toListingDto(l: StoreListing): ListingDto {
+  return {
+    id: l.id,
+    communityId: l.communityId,
+    name: l.name,
+    description: l.description,
+    imageUrl: l.imageUrl,
+    kind: l.kind,
+    itemId: l.itemId,
+    prizeId: l.prizeId,
+    resourceTypeId: l.resourceTypeId,
+    quantity: l.quantity,
+    price: l.price.map((p) => ({ resourceTypeId: p.resourceTypeId, amount: Number(p.amount) })),
+    totalSupply: l.totalSupply,
+    remainingSupply: l.totalSupply === null ? null : l.totalSupply - l.sold,
+    sold: l.sold,
+    perUserLimit: l.perUserLimit,
+    startsAt: l.startsAt,
+    endsAt: l.endsAt,
+    requirementIds: l.requirementIds,
+    active: l.active,
+    position: l.position,
+    createdAt: l.createdAt,
+  };
+}
+
+export function toPurchaseDto(p: StorePurchase, listingName: string): PurchaseDto {
+  return {
+    id: p.id,
+    listingId: p.listingId,
+    listingName,
+    communityId: p.communityId,
+    nonce: p.nonce,
+    kind: p.kind,
+    itemId: p.itemId,
+    prizeId: p.prizeId,
+    resourceTypeId: p.resourceTypeId,
+    quantity: p.quantity,
+    price: p.price.map((c) => ({ resourceTypeId: c.resourceTypeId, amount: Number(c.amount) })),
+    createdAt: p.createdAt,
+  };
+}
+
+/** Why a listing cannot be bought because of its window, or null. */
+export function windowProblem(l: Pick<StoreListing, 'startsAt' | 'endsAt'>, now: Date): 'not_started' | 'ended' | null {
+  if (l.startsAt && now < l.startsAt) return 'not_started';
+  if (l.endsAt && now >= l.endsAt) return 'ended';
+  return null;
+}
