@@ -67,13 +67,19 @@ export class InventoryService {
    * - Supply is respected atomically: one conditional `UPDATE ... WHERE granted + q <= supply`;
    *   concurrent grants of the same item serialise on that row and never oversell.
    * - Throws `DomainError` 404 `item_not_found` / `user_not_found` (other tenant included), 409
-   *   `supply_exhausted`, 409 `grant_idempotency_key_reused`. After a throw the caller MUST let its
-   *   transaction roll back (rows may already have been written in it).
+   *   `supply_exhausted`, 409 `grant_idempotency_key_reused`. The grant runs in a savepoint, so a
+   *   refused grant leaves nothing behind even when the caller catches the error and commits.
    * - With `idempotencyKey`, a replay returns the first grant with `replayed: true`.
    */
   async grantItem(em: EntityManager, input: GrantItemInput): Promise<GrantItemResult> {
-    const { tenantId, userId, itemId } = input;
     if (!Number.isSafeInteger(input.quantity) || input.quantity < 1) throw new Error('grantItem: quantity must be a positive integer');
+    // A savepoint inside the caller's transaction (or a transaction of its own): a refused grant
+    // leaves nothing behind even if the caller catches the error and goes on.
+    return em.transaction((tx) => this.grantInTransaction(tx, input));
+  }
+
+  private async grantInTransaction(em: EntityManager, input: GrantItemInput): Promise<GrantItemResult> {
+    const { tenantId, userId, itemId } = input;
     const items: { id: string; community_id: string; slot_id: string; name: string }[] = UUID_RE.test(itemId)
       ? await em.query('SELECT id, community_id, slot_id, name FROM inventory_items WHERE id = $1 AND tenant_id = $2', [itemId.toLowerCase(), tenantId])
       : [];

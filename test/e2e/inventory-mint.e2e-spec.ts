@@ -1,4 +1,4 @@
-import { Wallet } from 'ethers';
+import { Wallet, type HDNodeWallet } from 'ethers';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { givenUser, type TestUser } from '../helpers/factories.js';
 import { siweLogin } from '../helpers/auth.js';
@@ -19,7 +19,7 @@ describe('inventory: minting the avatar as an NFT on a local chain', () => {
 
   interface Player {
     user: { userId: string; auth: string };
-    wallet: Wallet;
+    wallet: HDNodeWallet;
   }
   let alice: Player;
 

@@ -1,5 +1,6 @@
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { givenUser, type TestUser } from '../helpers/factories.js';
+import { InventoryService } from '../../src/inventory/inventory.service.js';
 import type { TenantCredentials } from '../../src/tenants/tenants.service.js';
 
 describe('inventory: slots, items, grants, allocation and reads', () => {
@@ -93,6 +94,27 @@ describe('inventory: slots, items, grants, allocation and reads', () => {
     expect(n).toBe(3);
     expect((await admin().patch(`items/${items.crown.id}`, { supply: 2 })).body.error).toBe('supply_below_granted');
     expect((await admin().patch(`items/${items.crown.id}`, { supply: 4 })).body).toMatchObject({ supply: 4, remaining: 1 });
+  });
+
+  it('grantItem inside a caller\'s transaction leaves nothing behind when refused, even if the caller goes on', async () => {
+    const service = t.app.get(InventoryService);
+    const before = (await t.dataSource.query('SELECT COUNT(*)::int AS n FROM item_grants')) as { n: number }[];
+    await t.dataSource.transaction(async (em) => {
+      await expect(service.grantItem(em, { tenantId: tenant.id, userId: bob.userId, itemId: items.armour.id, quantity: 2, reason: 'quest_reward', reference: 'q-1' })).rejects.toMatchObject({
+        definition: { error: 'supply_exhausted' },
+      });
+      const ok = await service.grantItem(em, { tenantId: tenant.id, userId: bob.userId, itemId: items.hat.id, quantity: 1, reason: 'quest_reward', reference: 'q-1' });
+      expect(ok).toMatchObject({ communityId: community.id, ownedQuantity: 1, replayed: false });
+    });
+    const after = (await t.dataSource.query('SELECT COUNT(*)::int AS n FROM item_grants')) as { n: number }[];
+    expect(after[0].n).toBe(before[0].n + 1);
+    expect((await t.http().get(inv(`/items/${items.armour.id}`)).set('X-Tenant-Id', tenant.id)).body.granted).toBe(0);
+    // the ledger matches the holdings
+    const mismatch = await t.dataSource.query(
+      `SELECT g.user_id, g.item_id FROM (SELECT user_id, item_id, SUM(quantity)::int AS q FROM item_grants GROUP BY 1, 2) g
+       FULL JOIN user_items u ON u.user_id = g.user_id AND u.item_id = g.item_id WHERE g.q IS DISTINCT FROM u.quantity`,
+    );
+    expect(mismatch).toEqual([]);
   });
 
   it('summarises the inventory for the current user', async () => {
@@ -196,7 +218,8 @@ describe('inventory: slots, items, grants, allocation and reads', () => {
     expect(head.body.items.map((i: { name: string }) => i.name)).toEqual(['crown', 'hat']);
     const bobOwned = await t.http().get(inv(`/slots/${slots.head.id}/items?onlyOwned=true`)).set('Authorization', bob.auth);
     const bobCrowns = ((await t.dataSource.query('SELECT quantity FROM user_items WHERE item_id = $1 AND user_id = $2', [items.crown.id, bob.userId])) as unknown[]).length;
-    expect(bobOwned.body.items.map((i: { name: string }) => i.name)).toEqual(bobCrowns > 0 ? ['crown'] : []);
+    // bob got a hat in the grantItem test, and crowns if he won any of the concurrent grants
+    expect(bobOwned.body.items.map((i: { name: string }) => i.name)).toEqual(bobCrowns > 0 ? ['crown', 'hat'] : ['hat']);
     expect((await t.http().get(inv('/slots/feet/items?onlyOwned=true')).set('Authorization', bob.auth)).body.error).toBe('slot_not_found');
     expect((await t.http().get(inv('/slots/head/items')).set('Authorization', bob.auth)).status).toBe(400);
     expect((await t.http().get(inv('/slots/head/items?onlyOwned=true')).set('X-Tenant-Id', tenant.id)).status).toBe(401);
