@@ -7,6 +7,8 @@ import { LoginIdentitiesWallets1795356894998 } from './1795356894998-LoginIdenti
 import { Resources1795356930798 } from './1795356930798-Resources.js';
 import { UserSpace1795357195414 } from './1795357195414-UserSpace.js';
 import { Inventory1795357330109 } from './1795357330109-Inventory.js';
+import { StorePrizes1795357732969 } from './1795357732969-StorePrizes.js';
+import { QuestsEventsParticipation1795357800008 } from './1795357800008-QuestsEventsParticipation.js';
 // <imports above>
 
 export const migrations: (new () => MigrationInterface)[] = [
@@ -17,5 +19,7 @@ export const migrations: (new () => MigrationInterface)[] = [
   Resources1795356930798,
   UserSpace1795357195414,
   Inventory1795357330109,
+  StorePrizes1795357732969,
+  QuestsEventsParticipation1795357800008,
   // <classes above>
 ];

@@ -8,13 +8,18 @@ import { DatabaseModule } from './database/database.module.js';
 import { InventoryModule } from './inventory/inventory.module.js';
 import { HealthModule } from './health/health.module.js';
 import { NotificationsModule } from './notifications/notifications.module.js';
+import { PrizesModule } from './prizes/prizes.module.js';
+import { ParticipationModule } from './participation/participation.module.js';
+import { QuestEventsModule } from './quest-events/quest-events.module.js';
+import { QuestsModule } from './quests/quests.module.js';
 import { ProfileModule } from './profile/profile.module.js';
 import { SocialsModule } from './socials/socials.module.js';
+import { StoreModule } from './store/store.module.js';
 import { ResourcesModule } from './resources/resources.module.js';
 import { TenantsModule } from './tenants/tenants.module.js';
 import { UsersModule } from './users/users.module.js';
 
 @Module({
-  imports: [ConfigModule, LoggingModule, DatabaseModule, CommonModule, TenantsModule, UsersModule, HealthModule, AuthModule, CommunitiesModule, ResourcesModule, NotificationsModule, SocialsModule, ProfileModule, InventoryModule],
+  imports: [ConfigModule, LoggingModule, DatabaseModule, CommonModule, TenantsModule, UsersModule, HealthModule, AuthModule, CommunitiesModule, ResourcesModule, NotificationsModule, SocialsModule, ProfileModule, InventoryModule, PrizesModule, StoreModule, QuestEventsModule, ParticipationModule, QuestsModule],
 })
 export class AppModule {}

@@ -22,6 +22,20 @@ import { ItemGrant } from '../inventory/entities/item-grant.entity.js';
 import { Avatar } from '../inventory/entities/avatar.entity.js';
 import { AvatarSlot } from '../inventory/entities/avatar-slot.entity.js';
 import { AvatarMint } from '../inventory/entities/avatar-mint.entity.js';
+import { StoreRequirement } from '../store/entities/store-requirement.entity.js';
+import { SavedRequirementData } from '../store/entities/saved-requirement-data.entity.js';
+import { StoreListing } from '../store/entities/store-listing.entity.js';
+import { StorePurchase } from '../store/entities/store-purchase.entity.js';
+import { StorePurchaseCount } from '../store/entities/store-purchase-count.entity.js';
+import { Prize } from '../prizes/entities/prize.entity.js';
+import { PrizeAward } from '../prizes/entities/prize-award.entity.js';
+import { QuestEvent } from '../quest-events/entities/quest-event.entity.js';
+import { QuestEventReward } from '../quest-events/entities/quest-event-reward.entity.js';
+import { RewardAllocation } from '../quest-events/entities/reward-allocation.entity.js';
+import { RewardClaim } from '../quest-events/entities/reward-claim.entity.js';
+import { Participant } from '../participation/entities/participant.entity.js';
+import { Quest } from '../quests/entities/quest.entity.js';
+import { QuestCompletion } from '../quests/entities/quest-completion.entity.js';
 
 /** Every TypeORM entity of the service. Add new entities here (and generate a migration). */
 export const entities = [
@@ -50,5 +64,19 @@ export const entities = [
   Avatar,
   AvatarSlot,
   AvatarMint,
+  StoreRequirement,
+  SavedRequirementData,
+  StoreListing,
+  StorePurchase,
+  StorePurchaseCount,
+  Prize,
+  PrizeAward,
+  QuestEvent,
+  QuestEventReward,
+  RewardAllocation,
+  RewardClaim,
+  Participant,
+  Quest,
+  QuestCompletion,
   // <entities above>
 ];
