@@ -21,6 +21,23 @@ export default {
       globalSetup: '<rootDir>/test/setup/global-setup.mjs',
       globalTeardown: '<rootDir>/test/setup/global-teardown.mjs',
     },
+    // Real app processes (test/helpers/processes.ts): several instances, crashes, outages, fuzzing,
+    // attacks. `npm test` runs the short variants; `npm run test:reliability` the long ones.
+    {
+      ...common,
+      displayName: 'reliability',
+      testMatch: ['<rootDir>/test/reliability/**/*.rel-spec.ts'],
+      globalSetup: '<rootDir>/test/setup/global-setup.mjs',
+      globalTeardown: '<rootDir>/test/setup/global-teardown.mjs',
+    },
+    // The parts that need Redis: only `npm run test:reliability`, which fails when there is no Redis.
+    {
+      ...common,
+      displayName: 'reliability-redis',
+      testMatch: ['<rootDir>/test/reliability/**/*.redis-spec.ts'],
+      globalSetup: '<rootDir>/test/reliability/setup/redis-global-setup.mjs',
+      globalTeardown: '<rootDir>/test/reliability/setup/redis-global-teardown.mjs',
+    },
     {
       ...common,
       displayName: 'browser',

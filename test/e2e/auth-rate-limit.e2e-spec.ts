@@ -1,6 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { connect, createServer } from 'node:net';
 import type { TenantCredentials } from '../../src/tenants/tenants.service.js';
 import { loginToken } from '../helpers/auth.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
@@ -64,56 +62,5 @@ describe('login rate limits (per IP and per account)', () => {
   });
 });
 
-/** Resolves once something accepts connections on the port. */
-async function waitForPort(port: number): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    const ok = await new Promise<boolean>((resolve) => {
-      const c = connect(port, '127.0.0.1', () => { c.end(); resolve(true); });
-      c.on('error', () => resolve(false));
-    });
-    if (ok) return;
-  }
-  throw new Error(`nothing listens on ${port}`);
-}
-
-const hasRedis = spawnSync('redis-server', ['--version']).status === 0;
-
-/** Runs only where a `redis-server` binary exists (the development machine has one). */
-(hasRedis ? describe : describe.skip)('login rate limits across two instances sharing Redis', () => {
-  let redis: ChildProcess;
-  let a: TestApp;
-  let b: TestApp;
-
-  beforeAll(async () => {
-    const port = await new Promise<number>((resolve) => {
-      const s = createServer().listen(0, '127.0.0.1', () => {
-        const p = (s.address() as { port: number }).port;
-        s.close(() => resolve(p));
-      });
-    });
-    redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-    await waitForPort(port);
-    const env = { ...LIMITS, REDIS_URL: `redis://127.0.0.1:${port}` };
-    a = await createTestApp(env);
-    b = await createTestApp(env);
-  });
-  afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    redis?.kill();
-  });
-
-  it('the per-IP count is shared: requests spread over both instances are limited together', async () => {
-    // each app has its own database with one tenant, so X-Tenant-Id may be omitted
-    await a.givenTenant('shared');
-    await b.givenTenant('shared');
-    const send = (app: TestApp, i: number) => app.http().post('/v1/user/auth/password/login').send({ username: `ip_${i}`, password: 'wrong-password' });
-    const statuses: number[] = [];
-    for (let i = 0; i < 8; i++) statuses.push((await send(i % 2 === 0 ? a : b, i)).status);
-    expect(statuses).toEqual([401, 401, 401, 401, 401, 401, 401, 401]);
-    const ninthA = await send(a, 8);
-    const ninthB = await send(b, 9);
-    expect([ninthA.status, ninthB.status]).toEqual([429, 429]);
-    expect(ninthB.body).toMatchObject({ code: 10029, error: 'too_many_requests' });
-  });
-});
+// The same limits across instances sharing Redis: test/reliability/instances-redis.redis-spec.ts
+// (npm run test:reliability, which provides Redis or fails).

@@ -1,0 +1,145 @@
+import { CompactEncrypt, SignJWT } from 'jose';
+import { randomBytes } from 'node:crypto';
+import type pg from 'pg';
+import type { BaseWallet } from 'ethers';
+import { SiweMessage } from 'siwe';
+import type { TenantCredentials } from '../../src/tenants/tenants.service.js';
+import type { AppInstance, HttpResult } from '../helpers/processes.js';
+
+/** RELIABILITY_LONG=1 (npm run test:reliability) runs the long variants. */
+export const LONG = process.env.RELIABILITY_LONG === '1';
+export const scale = (short: number, long: number) => (LONG ? long : short);
+
+/** Prints one part's figures in a form the note (docs/reliability.md) quotes. */
+export function report(part: string, figures: Record<string, unknown>): void {
+  // eslint-disable-next-line no-console
+  console.log(`[reliability] ${part} (${LONG ? 'long' : 'short'} run)\n${Object.entries(figures).map(([k, v]) => `  ${k}: ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`).join('\n')}`);
+}
+
+let n = 0;
+export const unique = (prefix: string) => `${prefix}${++n}${randomBytes(3).toString('hex')}`;
+
+/** Runs `tasks` with at most `width` in flight. */
+export async function pool<T>(width: number, count: number, task: (i: number) => Promise<T>): Promise<T[]> {
+  const results: T[] = new Array(count);
+  let next = 0;
+  await Promise.all(Array.from({ length: Math.min(width, count) }, async () => {
+    while (next < count) {
+      const i = next++;
+      results[i] = await task(i);
+    }
+  }));
+  return results;
+}
+
+export function countBy<T>(items: T[], key: (t: T) => string | number): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const it of items) out[String(key(it))] = (out[String(key(it))] ?? 0) + 1;
+  return out;
+}
+
+export interface User {
+  userId: string;
+  username: string;
+  password: string;
+  sessionToken: string;
+  refreshToken: string;
+  auth: string;
+}
+
+export async function register(app: AppInstance, tenant: TenantCredentials, username = unique('user_')): Promise<User> {
+  const password = `pw-${randomBytes(8).toString('hex')}`;
+  const r = await app.call('POST', '/v1/user/register/password', { headers: { 'X-Tenant-Id': tenant.id }, body: { username, password } });
+  if (r.status !== 201) throw new Error(`register failed: ${r.status} ${JSON.stringify(r.body)}`);
+  return { ...r.body, username, password, auth: `Bearer ${r.body.sessionToken}` };
+}
+
+export const asUser = (u: User) => ({ Authorization: u.auth });
+export const asAdmin = (t: TenantCredentials) => ({ 'X-Api-Key': t.apiKey });
+
+export function expectOk(r: HttpResult, status: number, what: string): HttpResult {
+  if (r.status !== status) throw new Error(`${what}: expected ${status}, got ${r.status} ${JSON.stringify(r.body)}`);
+  return r;
+}
+
+export async function givenCommunity(app: AppInstance, tenant: TenantCredentials): Promise<{ id: string; slug: string }> {
+  const r = await app.call('POST', '/v1/admin/communities', { headers: asAdmin(tenant), body: { slug: unique('c-'), name: 'Reliability community' } });
+  return expectOk(r, 201, 'create community').body;
+}
+
+export async function givenResourceType(app: AppInstance, tenant: TenantCredentials, communityId: string, kind: 'global' | 'scoped' = 'global'): Promise<{ id: string; slug: string }> {
+  const r = await app.call('POST', '/v1/admin/resources/types', { headers: asAdmin(tenant), body: { communityId, slug: unique('r-'), name: 'XP', kind } });
+  return expectOk(r, 201, 'create resource type').body;
+}
+
+export function grant(app: AppInstance, tenant: TenantCredentials, userId: string, resourceTypeId: string, amount: number, idempotencyKey = unique('k-')) {
+  return app.call('POST', '/v1/admin/resources/grants', { headers: asAdmin(tenant), body: { userId, resourceTypeId, amount, reason: 'reliability', idempotencyKey } });
+}
+
+export function deduct(app: AppInstance, tenant: TenantCredentials, userId: string, resourceTypeId: string, amount: number, idempotencyKey = unique('d-')) {
+  return app.call('POST', '/v1/admin/resources/deductions', { headers: asAdmin(tenant), body: { userId, resourceTypeId, amount, reason: 'reliability', idempotencyKey } });
+}
+
+/** The JWE a consuming backend sends (dir + A256GCM with the tenant secret), on the real clock. */
+export async function loginToken(sharedSecretHex: string, claims: Record<string, unknown> = {}, header: Record<string, unknown> = { alg: 'dir', enc: 'A256GCM' }, key?: Uint8Array): Promise<string> {
+  const iat = Math.floor(Date.now() / 1000);
+  const idToken = await new SignJWT({ iss: 'https://accounts.provider-a.test', aud: 'client-a', sub: `oauth-${randomBytes(4).toString('hex')}` })
+    .setProtectedHeader({ alg: 'HS256' }).setIssuedAt().setExpirationTime('1h').sign(randomBytes(32));
+  const payload: Record<string, unknown> = {
+    _nonce: randomBytes(8).toString('hex'),
+    subjectId: `sub-${randomBytes(6).toString('hex')}`,
+    handle: 'player',
+    accessToken: `provider-access-${randomBytes(6).toString('hex')}`,
+    refreshToken: `provider-refresh-${randomBytes(6).toString('hex')}`,
+    idToken,
+    iat,
+    exp: iat + 300,
+    ...claims,
+  };
+  for (const k of Object.keys(payload)) if (payload[k] === undefined) delete payload[k];
+  return new CompactEncrypt(new TextEncoder().encode(JSON.stringify(payload)))
+    .setProtectedHeader(header as { alg: string; enc: string })
+    .encrypt(key ?? new Uint8Array(Buffer.from(sharedSecretHex, 'hex')));
+}
+
+export const SIWE_ORIGIN = 'https://game.example.com';
+
+/** A signed SIWE login body (the tenant must allow SIWE_ORIGIN). */
+export async function siweBody(wallet: BaseWallet, nonce = randomBytes(8).toString('hex')): Promise<{ message: string; signature: string }> {
+  const message = new SiweMessage({
+    domain: 'game.example.com',
+    address: wallet.address,
+    statement: 'Sign in to the game',
+    uri: `${SIWE_ORIGIN}/login`,
+    version: '1',
+    chainId: 1,
+    nonce,
+    issuedAt: new Date().toISOString(),
+  }).prepareMessage();
+  return { message, signature: await wallet.signMessage(message) };
+}
+
+/** Row counts of every table of the public schema (exact). */
+export async function rowCounts(sql: pg.Pool): Promise<Record<string, number>> {
+  const { rows } = await sql.query<{ table_name: string }>(`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' AND table_name NOT IN ('migrations', 'typeorm_metadata') ORDER BY 1`);
+  if (rows.length === 0) return {};
+  const union = rows.map((r) => `SELECT '${r.table_name}' AS t, count(*)::int AS n FROM "${r.table_name}"`).join(' UNION ALL ');
+  const counts = await sql.query<{ t: string; n: number }>(union);
+  return Object.fromEntries(counts.rows.map((r) => [r.t, r.n]));
+}
+
+/** Σ ledger = balance, Σ earned = earned, 0 ≤ balance ≤ earned, for every (user, resource). */
+export async function ledgerInvariantViolations(sql: pg.Pool): Promise<{ mismatched: number; negative: number; balances: number }> {
+  const { rows } = await sql.query<{ mismatched: number; negative: number; balances: number }>(`
+    WITH sums AS (
+      SELECT tenant_id, user_id, resource_type_id, sum(delta)::numeric AS delta, sum(earned_delta)::numeric AS earned
+      FROM resource_ledger GROUP BY 1, 2, 3
+    )
+    SELECT
+      count(*) FILTER (WHERE s.delta IS DISTINCT FROM b.balance::numeric OR s.earned IS DISTINCT FROM b.earned::numeric)::int AS mismatched,
+      count(*) FILTER (WHERE b.balance < 0 OR b.earned < b.balance)::int AS negative,
+      count(*)::int AS balances
+    FROM resource_balances b
+    FULL JOIN sums s USING (tenant_id, user_id, resource_type_id)`);
+  return rows[0];
+}
