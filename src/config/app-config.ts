@@ -150,6 +150,14 @@ export class AppConfig {
   @Transform(toInt) @IsInt() @Min(100) @Max(3600000)
   MINT_RECEIPT_TIMEOUT_MS = 120000;
 
+  /** Run the quest event completion worker in this instance (completes events whose end has passed). */
+  @Transform(toBool) @IsBoolean()
+  QUEST_EVENT_WORKER_ENABLED = true;
+
+  /** How often the quest event completion worker looks for ended events, in milliseconds. */
+  @Transform(toInt) @IsInt() @Min(10) @Max(3600000)
+  QUEST_EVENT_COMPLETION_INTERVAL_MS = 5000;
+
   /** Run pending migrations when the service starts. */
   @Transform(toBool) @IsBoolean()
   MIGRATIONS_RUN = true;

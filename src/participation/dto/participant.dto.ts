@@ -1,0 +1,95 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
+import { LeaderboardEntryDto } from '../../communities/dto/ranking.dto.js';
+import { ParticipantStatus } from '../participant-status.js';
+
+const STATUS_DOC = 'ParticipantStatus: 1 REGISTERED, 2 UNREGISTERED, 3 DROPPED, 4 CANCELLED.';
+
+export class ParticipantDto {
+  @ApiProperty({ format: 'uuid' })
+  eventId: string;
+
+  @ApiProperty({ format: 'uuid' })
+  userId: string;
+
+  @ApiProperty({ enum: [1, 2, 3, 4], example: ParticipantStatus.REGISTERED, description: STATUS_DOC })
+  status: ParticipantStatus;
+
+  @ApiProperty({ enum: ['REGISTERED', 'UNREGISTERED', 'DROPPED', 'CANCELLED'], example: 'REGISTERED' })
+  statusName: string;
+
+  /** The score (earned scoped resource) as of `scoreSyncedAt`. */
+  @ApiProperty({ example: 420 })
+  score: number;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  scoreSyncedAt: Date | null;
+
+  @ApiProperty({ format: 'date-time' })
+  registeredAt: Date;
+
+  @ApiProperty({ format: 'date-time' })
+  statusChangedAt: Date;
+
+  @ApiProperty({ type: String, nullable: true, example: null })
+  dropReason: string | null;
+}
+
+export class ParticipantListItemDto {
+  @ApiProperty({ format: 'uuid' })
+  userId: string;
+
+  @ApiProperty({ example: 'grace_hopper' })
+  handle: string;
+
+  @ApiProperty({ type: String, nullable: true, example: 'Grace' })
+  displayName: string | null;
+
+  @ApiProperty({ example: 420 })
+  score: number;
+
+  @ApiProperty({ format: 'date-time' })
+  registeredAt: Date;
+}
+
+export class ParticipantRankDto {
+  @ApiProperty({ format: 'uuid' })
+  eventId: string;
+
+  @ApiProperty({ format: 'uuid' })
+  userId: string;
+
+  @ApiProperty({ enum: [1, 2, 3, 4], example: 1, description: STATUS_DOC })
+  status: ParticipantStatus;
+
+  /** Equal scores share a rank; null when not REGISTERED or the score is 0. */
+  @ApiProperty({ type: Number, nullable: true, example: 3 })
+  rank: number | null;
+
+  /** The live score (earned scoped resource). */
+  @ApiProperty({ example: 420 })
+  score: number;
+
+  /** REGISTERED participants with a score > 0. */
+  @ApiProperty({ example: 37 })
+  totalRanked: number;
+
+  @ApiProperty({ type: LeaderboardEntryDto, isArray: true })
+  above: LeaderboardEntryDto[];
+
+  @ApiProperty({ type: LeaderboardEntryDto, isArray: true })
+  below: LeaderboardEntryDto[];
+}
+
+export class DropParticipantDto {
+  @ApiProperty({ format: 'uuid' })
+  @IsUUID()
+  userId: string;
+
+  /** Why (disqualification, unmet entry requirement...). */
+  @ApiPropertyOptional({ maxLength: 500, example: 'Unmet entry requirement' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(500)
+  reason?: string;
+}

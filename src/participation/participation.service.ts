@@ -1,0 +1,265 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
+import { Clock } from '../common/clock/clock.js';
+import { DomainError } from '../common/errors/domain-error.js';
+import { type Page, type PageRequest, toPage } from '../common/pagination/pagination.js';
+import { CommunitiesService } from '../communities/communities.service.js';
+import { NotificationsService } from '../notifications/notifications.service.js';
+import { NotificationType } from '../notifications/notification-types.js';
+import { QuestEvent } from '../quest-events/entities/quest-event.entity.js';
+import { eventStatus, isRegistrationOpen } from '../quest-events/event-status.js';
+import { QuestEventsService } from '../quest-events/quest-events.service.js';
+import { LedgerService } from '../resources/ledger.service.js';
+import { RankingService } from '../resources/ranking.service.js';
+import type { ParticipantDto, ParticipantListItemDto, ParticipantRankDto } from './dto/participant.dto.js';
+import { Participant } from './entities/participant.entity.js';
+import { fromStatuses, nextStatus, type ParticipantAction, ParticipantStatus, type ParticipantState, refusalMessage, statusName } from './participant-status.js';
+import { ParticipationErrors } from './participation.errors.js';
+
+function updatedRows<T>(res: unknown): T[] {
+  return (Array.isArray(res) && Array.isArray(res[0]) ? res[0] : res) as T[];
+}
+
+export function toParticipantDto(p: Participant): ParticipantDto {
+  return {
+    eventId: p.eventId,
+    userId: p.userId,
+    status: p.status,
+    statusName: statusName(p.status),
+    score: Number(p.score),
+    scoreSyncedAt: p.scoreSyncedAt,
+    registeredAt: p.registeredAt,
+    statusChangedAt: p.statusChangedAt,
+    dropReason: p.dropReason,
+  };
+}
+
+/**
+ * The participant lifecycle. Every change is checked twice against the one transition table
+ * (`participant-status.ts`): first `nextStatus` on the current row (a refused pair is a 400
+ * naming the current status), then the conditional `UPDATE ... WHERE status = ANY(from)`, so
+ * concurrent requests cannot slip past it. Locks are always taken in the same order: the event
+ * row (capacity counter), then the participant row, then (cancel/drop) the score balance.
+ * `registered_count` on the event counts REGISTERED participants; the capacity check is the
+ * single-row conditional update `registered_count < capacity`.
+ */
+@Injectable()
+export class ParticipationService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly events: QuestEventsService,
+    private readonly communities: CommunitiesService,
+    private readonly ledger: LedgerService,
+    private readonly rankings: RankingService,
+    private readonly notifications: NotificationsService,
+    private readonly clock: Clock,
+  ) {}
+
+  async get(tenantId: string, userId: string, eventRef: string): Promise<ParticipantDto> {
+    const event = await this.events.resolve(tenantId, eventRef);
+    return toParticipantDto(await this.find(this.dataSource.manager, event.id, userId, true));
+  }
+
+  /** REGISTERED participants, first registered first. */
+  async list(tenantId: string, eventRef: string, page: PageRequest): Promise<Page<ParticipantListItemDto>> {
+    const event = await this.events.resolve(tenantId, eventRef);
+    const from = 'FROM quest_event_participants p JOIN users u ON u.id = p.user_id WHERE p.event_id = $1 AND p.status = 1';
+    const [rows, count] = await Promise.all([
+      this.dataSource.query(
+        `SELECT p.user_id AS "userId", u.handle, u.display_name AS "displayName", p.score, p.registered_at AS "registeredAt" ${from}
+         ORDER BY p.registered_at ASC, p.user_id ASC OFFSET $2 LIMIT $3`,
+        [event.id, page.offset, page.limit],
+      ) as Promise<(ParticipantListItemDto & { score: string })[]>,
+      this.dataSource.query(`SELECT COUNT(*)::int AS n ${from}`, [event.id]) as Promise<{ n: number }[]>,
+    ]);
+    return toPage(rows.map((r) => ({ ...r, score: Number(r.score) })), count[0].n, page);
+  }
+
+  /** The user's rank on the event leaderboard (same rules and mechanism as community leaderboards). */
+  async rank(tenantId: string, userId: string, eventRef: string): Promise<ParticipantRankDto> {
+    const event = await this.events.resolve(tenantId, eventRef);
+    const p = await this.find(this.dataSource.manager, event.id, userId, true);
+    const base = { eventId: event.id, userId, status: p.status };
+    if (!event.scoreResourceTypeId) return { ...base, rank: null, score: 0, totalRanked: 0, above: [], below: [] };
+    const r = await this.rankings.userRanking(event.scoreResourceTypeId, userId, 2);
+    if (p.status !== ParticipantStatus.REGISTERED) return { ...base, rank: null, score: 0, totalRanked: r.totalRanked, above: [], below: [] };
+    return { ...base, rank: r.rank, score: r.amount, totalRanked: r.totalRanked, above: r.above, below: r.below };
+  }
+
+  /** (none) or UNREGISTERED → REGISTERED, while registration is open and a seat is free. */
+  async register(tenantId: string, userId: string, eventRef: string): Promise<ParticipantDto> {
+    const event = await this.events.resolve(tenantId, eventRef);
+    await this.communities.assertMember(tenantId, event.communityId, userId);
+    const current = await this.find(this.dataSource.manager, event.id, userId, false);
+    this.assertTransition(current?.status ?? null, 'register');
+    const now = this.clock.now();
+    if (!isRegistrationOpen(event, now)) throw this.registrationClosed(event, now);
+
+    return this.dataSource.transaction(async (em) => {
+      const seat = updatedRows<{ registered_count: number }>(
+        await em.query(
+          `UPDATE quest_events SET registered_count = registered_count + 1
+           WHERE id = $1 AND state = 'published' AND registration_starts_at <= $2 AND $2 < registration_ends_at AND $2 < ends_at
+             AND (capacity IS NULL OR registered_count < capacity)
+           RETURNING registered_count`,
+          [event.id, now],
+        ),
+      );
+      if (seat.length === 0) {
+        const fresh = await em.getRepository(QuestEvent).findOneByOrFail({ id: event.id });
+        if (!isRegistrationOpen(fresh, now)) throw this.registrationClosed(fresh, now);
+        throw new DomainError(ParticipationErrors.event_full, `The event is full (${fresh.capacity} participants)`);
+      }
+      const rows = await em.query(
+        `INSERT INTO quest_event_participants (tenant_id, event_id, user_id, status, score, registered_at, status_changed_at)
+         VALUES ($1, $2, $3, $4, 0, $5, $5)
+         ON CONFLICT (event_id, user_id) DO UPDATE SET status = EXCLUDED.status, status_changed_at = EXCLUDED.status_changed_at
+           WHERE quest_event_participants.status = ANY($6::smallint[])
+         RETURNING id`,
+        [tenantId, event.id, userId, ParticipantStatus.REGISTERED, now, fromStatuses('register')],
+      );
+      if (rows.length === 0) await this.refuse(em, event.id, userId, 'register');
+      await this.notifications.notify(em, {
+        tenantId,
+        userId,
+        communityId: event.communityId,
+        type: NotificationType.EventRegistered,
+        title: `You are registered for ${event.name}`,
+        data: { eventId: event.id, eventName: event.name },
+      });
+      return toParticipantDto(await this.find(em, event.id, userId, true));
+    });
+  }
+
+  /** REGISTERED → UNREGISTERED, only before the event starts. */
+  unregister(tenantId: string, userId: string, eventRef: string): Promise<ParticipantDto> {
+    return this.leave(tenantId, userId, eventRef, 'unregister', (status, event, now) => {
+      if (status === 'upcoming' || status === 'registration_open') return null;
+      return now >= event.endsAt || status !== 'active'
+        ? new DomainError(ParticipationErrors.event_already_ended, `The event is ${status}: participation cannot change any more`)
+        : new DomainError(ParticipationErrors.event_already_started, 'The event has started: unregistering is no longer possible (cancel instead)');
+    });
+  }
+
+  /** REGISTERED → CANCELLED while the event has not ended; the score leaves the leaderboard. */
+  cancel(tenantId: string, userId: string, eventRef: string): Promise<ParticipantDto> {
+    return this.leave(tenantId, userId, eventRef, 'cancel', (status) =>
+      ['upcoming', 'registration_open', 'active'].includes(status) ? null : new DomainError(ParticipationErrors.event_already_ended, `The event is ${status}: participation cannot change any more`),
+    );
+  }
+
+  /** REGISTERED → DROPPED by the management API, until the event is completed; the score leaves the leaderboard. */
+  drop(tenantId: string, eventRef: string, userId: string, reason: string | null): Promise<ParticipantDto> {
+    return this.leave(
+      tenantId,
+      userId,
+      eventRef,
+      'drop',
+      (status) => (['upcoming', 'registration_open', 'active', 'ended'].includes(status) ? null : new DomainError(ParticipationErrors.event_already_ended, `The event is ${status}: participation cannot change any more`)),
+      { includeDrafts: true, reason },
+    );
+  }
+
+  /**
+   * Brings the REGISTERED participant's score up to date from the event's scoped resource and
+   * returns it. One UPDATE reading the balance: idempotent and safe to call concurrently. After
+   * completion the score is frozen and returned as it is.
+   */
+  async sync(tenantId: string, userId: string, eventRef: string): Promise<ParticipantDto> {
+    const event = await this.events.resolve(tenantId, eventRef);
+    const p = await this.find(this.dataSource.manager, event.id, userId, true);
+    if (p.status !== ParticipantStatus.REGISTERED) {
+      throw new DomainError(ParticipationErrors.participant_transition, `Cannot sync: the participation is ${statusName(p.status)} (sync needs REGISTERED)`);
+    }
+    if (event.state === 'cancelled') throw new DomainError(ParticipationErrors.event_already_ended, 'The event is cancelled');
+    if (event.state === 'published' && event.scoreResourceTypeId) {
+      await this.dataSource.query(
+        `UPDATE quest_event_participants p SET score_synced_at = $3, score = COALESCE(
+           (SELECT b.earned FROM resource_balances b WHERE b.resource_type_id = $2 AND b.user_id = p.user_id), 0)
+         WHERE p.id = $1 AND p.status = 1`,
+        [p.id, event.scoreResourceTypeId, this.clock.now()],
+      );
+    }
+    return toParticipantDto(await this.find(this.dataSource.manager, event.id, userId, true));
+  }
+
+  /** Unregister, cancel and drop: REGISTERED → another status, freeing the seat; cancel and drop revoke the score. */
+  private async leave(
+    tenantId: string,
+    userId: string,
+    eventRef: string,
+    action: Exclude<ParticipantAction, 'register'>,
+    timeRule: (status: ReturnType<typeof eventStatus>, event: QuestEvent, now: Date) => DomainError | null,
+    opts: { includeDrafts?: boolean; reason?: string | null } = {},
+  ): Promise<ParticipantDto> {
+    const ref = await this.events.resolve(tenantId, eventRef, { includeDrafts: opts.includeDrafts });
+    return this.dataSource.transaction(async (em) => {
+      const event = await this.events.resolve(tenantId, ref.id, { includeDrafts: true, em, lock: true });
+      const current = await this.find(em, event.id, userId, false);
+      this.assertTransition(current?.status ?? null, action);
+      const now = this.clock.now();
+      const refusal = timeRule(eventStatus(event, now), event, now);
+      if (refusal) throw refusal;
+      const to = nextStatus(current!.status, action)!;
+      const changed = updatedRows<{ id: string }>(
+        await em.query(
+          `UPDATE quest_event_participants SET status = $3, status_changed_at = $4, drop_reason = $5
+           WHERE event_id = $1 AND user_id = $2 AND status = ANY($6::smallint[]) RETURNING id`,
+          [event.id, userId, to, now, action === 'drop' ? opts.reason ?? null : null, fromStatuses(action)],
+        ),
+      );
+      if (changed.length === 0) await this.refuse(em, event.id, userId, action);
+      await em.query('UPDATE quest_events SET registered_count = registered_count - 1 WHERE id = $1', [event.id]);
+      if (action !== 'unregister') await this.revokeScore(em, event, userId, current!.id, action);
+      return toParticipantDto(await this.find(em, event.id, userId, true));
+    });
+  }
+
+  /**
+   * Takes the participant's score off the leaderboard: a revoke (`lowerEarned`) of the scoped
+   * resource. The ledger cannot take more than the spendable balance, so a part already spent
+   * elsewhere stays earned (event scores are not meant to be spent).
+   */
+  private async revokeScore(em: EntityManager, event: QuestEvent, userId: string, participantId: string, action: string): Promise<void> {
+    await em.query('UPDATE quest_event_participants SET score = 0, score_synced_at = $2 WHERE id = $1', [participantId, this.clock.now()]);
+    if (!event.scoreResourceTypeId) return;
+    const { balance } = await this.ledger.getBalance(em, event.tenantId, userId, event.scoreResourceTypeId);
+    if (balance <= 0) return;
+    await this.ledger.debit(em, {
+      tenantId: event.tenantId,
+      userId,
+      resourceTypeId: event.scoreResourceTypeId,
+      amount: balance,
+      lowerEarned: true,
+      reason: `event_${action}`,
+      reference: event.id,
+      idempotencyKey: `event-${action}:${participantId}`,
+    });
+  }
+
+  private assertTransition(current: ParticipantState, action: ParticipantAction): void {
+    if (nextStatus(current, action) === null) {
+      throw new DomainError(ParticipationErrors.participant_transition, refusalMessage(current, action), { currentStatus: statusName(current), action });
+    }
+  }
+
+  /** The conditional update matched nothing: someone changed the status meanwhile. */
+  private async refuse(em: EntityManager, eventId: string, userId: string, action: ParticipantAction): Promise<never> {
+    const now = await this.find(em, eventId, userId, false);
+    this.assertTransition(now?.status ?? null, action);
+    throw new Error('participant status changed concurrently');
+  }
+
+  private registrationClosed(event: QuestEvent, now: Date): DomainError {
+    return new DomainError(ParticipationErrors.registration_closed, `Registration is not open: the event is ${eventStatus(event, now)}`);
+  }
+
+  private async find(em: EntityManager, eventId: string, userId: string, required: true): Promise<Participant>;
+  private async find(em: EntityManager, eventId: string, userId: string, required: false): Promise<Participant | null>;
+  private async find(em: EntityManager, eventId: string, userId: string, required: boolean): Promise<Participant | null> {
+    const p = await em.getRepository(Participant).findOneBy({ eventId, userId });
+    if (!p && required) throw new DomainError(ParticipationErrors.participant_not_found, 'You have never registered for this event');
+    return p;
+  }
+}

@@ -1,0 +1,335 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsBoolean, IsDate, IsIn, IsInt, IsOptional, IsString, IsUUID, IsUrl, Length, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import { MAX_PAGE, MAX_PAGE_SIZE } from '../../common/pagination/pagination.js';
+import { ToArray, ToBoolean } from '../../common/validation/transforms.js';
+import { EVENT_STATUSES, type EventStatus } from '../event-status.js';
+
+const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
+const FEATURE = /^[A-Za-z0-9][A-Za-z0-9_.:-]*$/;
+
+export class CompletionRuleDto {
+  /** Minimum score (earned scoped resource) to receive tickets. */
+  @ApiProperty({ example: 1 })
+  minScore: number;
+
+  /** Only ranks 1..maxRank receive tickets; null: any rank. */
+  @ApiProperty({ type: Number, nullable: true, example: 100 })
+  maxRank: number | null;
+}
+
+export class QuestEventDto {
+  @ApiProperty({ format: 'uuid', example: '9d6b1f0e-1c2d-4e3f-8a9b-0c1d2e3f4a5b' })
+  id: string;
+
+  @ApiProperty({ format: 'uuid' })
+  communityId: string;
+
+  @ApiProperty({ example: 'spring-cup' })
+  slug: string;
+
+  @ApiProperty({ example: 'Spring Cup' })
+  name: string;
+
+  @ApiProperty({ example: '' })
+  description: string;
+
+  @ApiProperty({ type: String, nullable: true, example: null })
+  imageUrl: string | null;
+
+  @ApiProperty({ type: [String], example: ['score-based'] })
+  features: string[];
+
+  /** Derived from the explicit state and the times on the server clock (see the decisions). */
+  @ApiProperty({ enum: EVENT_STATUSES, example: 'registration_open' })
+  status: EventStatus;
+
+  /** Whether a user may register now (the registration window can overlap the active period). */
+  @ApiProperty({ example: true })
+  registrationOpen: boolean;
+
+  @ApiProperty({ format: 'date-time' })
+  registrationStartsAt: Date;
+
+  @ApiProperty({ format: 'date-time' })
+  registrationEndsAt: Date;
+
+  @ApiProperty({ format: 'date-time' })
+  startsAt: Date;
+
+  @ApiProperty({ format: 'date-time' })
+  endsAt: Date;
+
+  @ApiProperty({ type: Number, nullable: true, example: 50 })
+  capacity: number | null;
+
+  /** REGISTERED participants now. */
+  @ApiProperty({ example: 12 })
+  registeredCount: number;
+
+  /** The scoped resource type whose earned amount is the score; null: the event has no score. */
+  @ApiProperty({ type: String, format: 'uuid', nullable: true })
+  scoreResourceTypeId: string | null;
+
+  @ApiProperty({ type: CompletionRuleDto })
+  completionRule: CompletionRuleDto;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  completedAt: Date | null;
+
+  /** The current user's ParticipantStatus (1 REGISTERED, 2 UNREGISTERED, 3 DROPPED, 4 CANCELLED); null: never registered or no session. */
+  @ApiProperty({ type: Number, nullable: true, enum: [1, 2, 3, 4], example: 1 })
+  participantStatus: number | null;
+}
+
+export class CreateQuestEventDto {
+  /** The community (id or slug). */
+  @ApiProperty({ example: 'space-pirates' })
+  @IsString()
+  @Length(1, 64)
+  communityId: string;
+
+  /** Lowercase letters, digits and dashes, unique in the tenant, not uuid-shaped. */
+  @ApiProperty({ example: 'spring-cup' })
+  @IsString()
+  @Matches(SLUG, { message: 'slug must be 1-64 lowercase letters, digits and dashes' })
+  slug: string;
+
+  @ApiProperty({ example: 'Spring Cup' })
+  @IsString()
+  @Length(1, 200)
+  name: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(5000)
+  description?: string;
+
+  @IsOptional()
+  @IsUrl({ protocols: ['https', 'http'], require_protocol: true })
+  @MaxLength(2048)
+  imageUrl?: string;
+
+  @ApiPropertyOptional({ type: [String], example: ['score-based'] })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(20)
+  @IsString({ each: true })
+  @Length(1, 64, { each: true })
+  @Matches(FEATURE, { each: true })
+  features?: string[];
+
+  @ApiProperty({ type: String, format: 'date-time' })
+  @Type(() => Date)
+  @IsDate()
+  registrationStartsAt: Date;
+
+  @ApiProperty({ type: String, format: 'date-time' })
+  @Type(() => Date)
+  @IsDate()
+  registrationEndsAt: Date;
+
+  @ApiProperty({ type: String, format: 'date-time' })
+  @Type(() => Date)
+  @IsDate()
+  startsAt: Date;
+
+  @ApiProperty({ type: String, format: 'date-time' })
+  @Type(() => Date)
+  @IsDate()
+  endsAt: Date;
+
+  /** Most REGISTERED participants; absent: unlimited. */
+  @ApiPropertyOptional({ minimum: 1, maximum: 10_000_000 })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(10_000_000)
+  capacity?: number;
+
+  /** A scoped resource type of the same community whose `questEventId` is empty or this event. */
+  @IsOptional()
+  @IsUUID()
+  scoreResourceTypeId?: string;
+
+  @ApiPropertyOptional({ minimum: 0, default: 1 })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(Number.MAX_SAFE_INTEGER)
+  minScore?: number;
+
+  @ApiPropertyOptional({ minimum: 1 })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(10_000_000)
+  maxRank?: number;
+
+  /** false: the event is created as a draft (invisible to users) and published later. Default true. */
+  @IsOptional()
+  @IsBoolean()
+  publish?: boolean;
+}
+
+/** Anything but the community and slug; only while the event is a draft or published and not ended. */
+export class UpdateQuestEventDto {
+  @IsOptional()
+  @IsString()
+  @Length(1, 200)
+  name?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(5000)
+  description?: string;
+
+  @ApiPropertyOptional({ type: String, nullable: true })
+  @IsOptional()
+  @IsUrl({ protocols: ['https', 'http'], require_protocol: true })
+  @MaxLength(2048)
+  imageUrl?: string | null;
+
+  @ApiPropertyOptional({ type: [String] })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(20)
+  @IsString({ each: true })
+  @Length(1, 64, { each: true })
+  @Matches(FEATURE, { each: true })
+  features?: string[];
+
+  @ApiPropertyOptional({ type: String, format: 'date-time' })
+  @IsOptional()
+  @Type(() => Date)
+  @IsDate()
+  registrationStartsAt?: Date;
+
+  @ApiPropertyOptional({ type: String, format: 'date-time' })
+  @IsOptional()
+  @Type(() => Date)
+  @IsDate()
+  registrationEndsAt?: Date;
+
+  @ApiPropertyOptional({ type: String, format: 'date-time' })
+  @IsOptional()
+  @Type(() => Date)
+  @IsDate()
+  startsAt?: Date;
+
+  @ApiPropertyOptional({ type: String, format: 'date-time' })
+  @IsOptional()
+  @Type(() => Date)
+  @IsDate()
+  endsAt?: Date;
+
+  /** Not below the current number of REGISTERED participants. */
+  @ApiPropertyOptional({ type: Number, nullable: true, minimum: 1 })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(10_000_000)
+  capacity?: number | null;
+
+  @IsOptional()
+  @IsUUID()
+  scoreResourceTypeId?: string;
+
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(Number.MAX_SAFE_INTEGER)
+  minScore?: number;
+
+  @ApiPropertyOptional({ type: Number, nullable: true, minimum: 1 })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(10_000_000)
+  maxRank?: number | null;
+
+  /** true publishes a draft. */
+  @IsOptional()
+  @IsBoolean()
+  publish?: boolean;
+}
+
+/** `filter` of the event list: `filter[containerId]=...&filter[features]=...&filter[status]=active&filter[status]=completed`. */
+export class QuestEventFilterDto {
+  /** The community (id or slug). */
+  @ApiPropertyOptional({ example: 'space-pirates' })
+  @IsOptional()
+  @IsString()
+  @Length(1, 64)
+  containerId?: string;
+
+  /** Events having ALL these features (comma-separated). */
+  @ApiPropertyOptional({ example: 'score-based' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(500)
+  features?: string;
+
+  /** Events in ANY of these statuses. */
+  @ApiPropertyOptional({ type: [String], enum: EVENT_STATUSES, isArray: true, example: ['active', 'completed'] })
+  @IsOptional()
+  @ToArray()
+  @IsArray()
+  @ArrayMaxSize(EVENT_STATUSES.length)
+  @IsIn(EVENT_STATUSES, { each: true, message: `filter[status] may contain only: ${EVENT_STATUSES.join(', ')}` })
+  status?: EventStatus[];
+}
+
+export class ListQuestEventsQueryDto {
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(MAX_PAGE)
+  page?: number;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(MAX_PAGE_SIZE)
+  limit?: number;
+
+  @IsOptional()
+  @ToBoolean()
+  @IsBoolean()
+  participating?: boolean;
+
+  @IsOptional()
+  @ToBoolean()
+  @IsBoolean()
+  registrationOpen?: boolean;
+
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => QuestEventFilterDto)
+  filter?: QuestEventFilterDto;
+
+  /** Events with a reward that grants this inventory item. */
+  @IsOptional()
+  @IsUUID()
+  itemId?: string;
+
+  /** Events scored with, or rewarding, this resource type. */
+  @IsOptional()
+  @IsUUID()
+  resourceId?: string;
+}
+
+export class CloseQuestEventResultDto {
+  @ApiProperty({ type: () => QuestEventDto })
+  event: QuestEventDto;
+
+  /** true when this call completed the event; false when it was already completed (nothing changed). */
+  @ApiProperty({ example: true })
+  completedNow: boolean;
+
+  /** Allocations created by this call. */
+  @ApiProperty({ example: 12 })
+  allocationsCreated: number;
+}

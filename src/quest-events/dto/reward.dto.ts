@@ -1,0 +1,225 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsBoolean, IsEmail, IsIn, IsInt, IsObject, IsOptional, IsString, IsUUID, Length, Matches, Max, MaxLength, Min, ValidateIf, ValidateNested } from 'class-validator';
+import { AddressDto } from '../../profile/dto/profile.dto.js';
+import { REWARD_KINDS, type RewardKind } from '../entities/quest-event-reward.entity.js';
+
+export class CreateRewardDto {
+  @ApiProperty({ example: 'Golden ticket' })
+  @IsString()
+  @Length(1, 200)
+  name: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(5000)
+  description?: string;
+
+  /** `resource`: credits `amount` of `resourceTypeId`; `item`: grants `amount` units of `itemId`; `manual`: the operator fulfils it with the submitted data. */
+  @ApiProperty({ enum: REWARD_KINDS, example: 'resource' })
+  @IsIn(REWARD_KINDS)
+  kind: RewardKind;
+
+  @ValidateIf((o: CreateRewardDto) => o.kind === 'resource')
+  @IsUUID()
+  resourceTypeId?: string;
+
+  @ValidateIf((o: CreateRewardDto) => o.kind === 'item')
+  @IsUUID()
+  itemId?: string;
+
+  /** Units given per claim (default 1). */
+  @ApiPropertyOptional({ minimum: 1, default: 1 })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000_000)
+  amount?: number;
+
+  /** Tickets each eligible participant is allocated for this reward (default 1). */
+  @ApiPropertyOptional({ minimum: 1, default: 1 })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  tickets?: number;
+
+  /** Tickets one claim spends (default 1). */
+  @ApiPropertyOptional({ minimum: 1, default: 1 })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  ticketCost?: number;
+
+  /** Claims available in total; absent: unlimited. */
+  @ApiPropertyOptional({ minimum: 0 })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(1_000_000_000)
+  supply?: number;
+
+  /** Rank bracket (inclusive) of the participants allocated this reward; absent: no bound. */
+  @ApiPropertyOptional({ minimum: 1 })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  rankFrom?: number;
+
+  @ApiPropertyOptional({ minimum: 1 })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  rankTo?: number;
+
+  @IsOptional()
+  @IsBoolean()
+  requiresEmail?: boolean;
+
+  @IsOptional()
+  @IsBoolean()
+  requiresWalletAddress?: boolean;
+
+  @IsOptional()
+  @IsBoolean()
+  requiresAddress?: boolean;
+}
+
+export class RewardDto {
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+
+  @ApiProperty({ format: 'uuid' })
+  eventId: string;
+
+  @ApiProperty({ example: 'Golden ticket' })
+  name: string;
+
+  @ApiProperty({ example: '' })
+  description: string;
+
+  @ApiProperty({ enum: REWARD_KINDS, example: 'resource' })
+  kind: RewardKind;
+
+  @ApiProperty({ type: String, format: 'uuid', nullable: true })
+  resourceTypeId: string | null;
+
+  @ApiProperty({ type: String, format: 'uuid', nullable: true })
+  itemId: string | null;
+
+  @ApiProperty({ example: 1 })
+  amount: number;
+
+  @ApiProperty({ example: 1 })
+  tickets: number;
+
+  @ApiProperty({ example: 1 })
+  ticketCost: number;
+
+  @ApiProperty({ type: Number, nullable: true, example: 10 })
+  supply: number | null;
+
+  @ApiProperty({ example: 3 })
+  claimed: number;
+
+  @ApiProperty({ type: Number, nullable: true, example: 1 })
+  rankFrom: number | null;
+
+  @ApiProperty({ type: Number, nullable: true, example: 10 })
+  rankTo: number | null;
+
+  @ApiProperty({ example: false })
+  requiresEmail: boolean;
+
+  @ApiProperty({ example: true })
+  requiresWalletAddress: boolean;
+
+  @ApiProperty({ example: false })
+  requiresAddress: boolean;
+}
+
+export class RequirementDataDto {
+  @ApiPropertyOptional({ example: 'ada@example.com' })
+  email?: string;
+
+  @ApiPropertyOptional({ example: '0x52908400098527886E0F7030069857D2E4169EE7' })
+  walletAddress?: string;
+
+  @ApiPropertyOptional({ type: AddressDto })
+  address?: AddressDto;
+}
+
+export class RewardAllocationDto {
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+
+  @ApiProperty({ format: 'uuid' })
+  eventId: string;
+
+  @ApiProperty({ type: RewardDto })
+  reward: RewardDto;
+
+  /** Tickets allocated at completion. */
+  @ApiProperty({ example: 2 })
+  tickets: number;
+
+  @ApiProperty({ example: 1 })
+  ticketsSpent: number;
+
+  @ApiProperty({ example: 1 })
+  ticketsRemaining: number;
+
+  /** The participant's rank and score at completion. */
+  @ApiProperty({ type: Number, nullable: true, example: 3 })
+  rank: number | null;
+
+  @ApiProperty({ example: 420 })
+  score: number;
+
+  /** The data submitted with the last claim; null before any claim. */
+  @ApiProperty({ type: RequirementDataDto, nullable: true })
+  requirementData: RequirementDataDto | null;
+
+  @ApiProperty({ format: 'date-time' })
+  createdAt: Date;
+}
+
+/** What a reward may require. Unknown fields are refused. */
+export class ClaimRewardDto {
+  @ApiPropertyOptional({ maxLength: 254, example: 'ada@example.com' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(254)
+  @IsEmail({}, { message: 'email must be an email address' })
+  email?: string;
+
+  /** An EVM address (`0x` + 40 hex digits). Mixed case must be a valid EIP-55 checksum; it is stored checksummed. */
+  @ApiPropertyOptional({ example: '0x52908400098527886E0F7030069857D2E4169EE7' })
+  @IsOptional()
+  @IsString()
+  @Matches(/^0x[0-9a-fA-F]{40}$/, { message: 'walletAddress must be 0x followed by 40 hexadecimal digits' })
+  walletAddress?: string;
+
+  @ApiPropertyOptional({ type: AddressDto })
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => AddressDto)
+  address?: AddressDto;
+}
+
+export class RewardClaimDto {
+  @ApiProperty({ format: 'uuid' })
+  claimId: string;
+
+  @ApiProperty({ type: RewardAllocationDto })
+  allocation: RewardAllocationDto;
+
+  @ApiProperty({ example: 1 })
+  ticketsSpent: number;
+
+  /** `processed`: the resource was credited or the item granted; `pending_fulfilment`: a manual reward the operator delivers. */
+  @ApiProperty({ enum: ['processed', 'pending_fulfilment'], example: 'processed' })
+  status: 'processed' | 'pending_fulfilment';
+}

@@ -1,0 +1,85 @@
+import { Check, Column, Entity, Index, JoinColumn, ManyToOne, type Relation } from 'typeorm';
+import { Community } from '../../communities/entities/community.entity.js';
+import { BaseEntity } from '../../database/base.entity.js';
+import type { EventState } from '../event-status.js';
+
+/**
+ * A quest event of a community. `state` holds the explicit states (draft, published, cancelled,
+ * completed); the user-facing status is derived from it and the times (`event-status.ts`).
+ * `registeredCount` counts REGISTERED participants and is changed only by conditional updates of
+ * this row (the capacity check `registered_count < capacity` and the completion
+ * `state = 'published'` are both single-row UPDATEs).
+ */
+@Entity('quest_events')
+@Index('uq_quest_events_tenant_slug', ['tenantId', 'slug'], { unique: true })
+@Index('ix_quest_events_community', ['communityId'])
+@Index('ix_quest_events_due', ['state', 'endsAt'])
+@Check('ck_quest_events_registered', 'registered_count >= 0 AND (capacity IS NULL OR registered_count <= capacity)')
+@Check('ck_quest_events_rule', 'min_score >= 0 AND (max_rank IS NULL OR max_rank >= 1)')
+export class QuestEvent extends BaseEntity {
+  @Column({ type: 'uuid' })
+  tenantId: string;
+
+  @Column({ type: 'uuid' })
+  communityId: string;
+
+  @ManyToOne(() => Community, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'community_id' })
+  community?: Relation<Community>;
+
+  @Column({ type: 'varchar', length: 64 })
+  slug: string;
+
+  @Column({ type: 'varchar', length: 200 })
+  name: string;
+
+  @Column({ type: 'text', default: '' })
+  description: string;
+
+  @Column({ type: 'varchar', length: 2048, nullable: true })
+  imageUrl: string | null;
+
+  /** Free-form feature flags (`filter[features]` of the list). */
+  @Column({ type: 'text', array: true, default: '{}' })
+  features: string[];
+
+  @Column({ type: 'varchar', length: 16 })
+  state: EventState;
+
+  @Column({ type: 'timestamptz' })
+  registrationStartsAt: Date;
+
+  @Column({ type: 'timestamptz' })
+  registrationEndsAt: Date;
+
+  @Column({ type: 'timestamptz' })
+  startsAt: Date;
+
+  @Column({ type: 'timestamptz' })
+  endsAt: Date;
+
+  /** Most REGISTERED participants at once; null = unlimited. */
+  @Column({ type: 'int', nullable: true })
+  capacity: number | null;
+
+  @Column({ type: 'int', default: 0 })
+  registeredCount: number;
+
+  /** The scoped resource type whose earned amount is the score (and the leaderboard). */
+  @Column({ type: 'uuid', nullable: true })
+  scoreResourceTypeId: string | null;
+
+  /** Completion rule: minimum score to receive tickets. */
+  @Column({ type: 'int', default: 1 })
+  minScore: number;
+
+  /** Completion rule: only ranks 1..maxRank receive tickets; null = any rank. */
+  @Column({ type: 'int', nullable: true })
+  maxRank: number | null;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  completedAt: Date | null;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  cancelledAt: Date | null;
+}

@@ -1,0 +1,94 @@
+import { Body, Controller, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiKeyAuth, TenantId } from '../common/auth/auth.decorators.js';
+import { ApiErrors } from '../common/errors/api-errors.decorator.js';
+import { CommonErrors } from '../common/errors/error-catalog.js';
+import { CommunityErrors } from '../communities/communities.errors.js';
+import { CloseQuestEventResultDto, CreateQuestEventDto, QuestEventDto, UpdateQuestEventDto } from './dto/quest-event.dto.js';
+import { CreateRewardDto, RewardDto } from './dto/reward.dto.js';
+import { EventCompletionService } from './event-completion.service.js';
+import { QuestEventErrors } from './quest-events.errors.js';
+import { QuestEventsService } from './quest-events.service.js';
+import { RewardsService } from './rewards.service.js';
+
+const adminErrors = [CommonErrors.generic_client_error, CommonErrors.GENERIC_UNAUTHORIZED];
+
+@ApiTags('Management')
+@Controller('admin/quest-events')
+export class QuestEventsAdminController {
+  constructor(
+    private readonly events: QuestEventsService,
+    private readonly completion: EventCompletionService,
+    private readonly rewards: RewardsService,
+  ) {}
+
+  @Post()
+  @ApiKeyAuth()
+  @ApiOperation({ summary: 'Create a quest event', description: 'Published unless `publish: false` (a draft, invisible to users). Times must be ordered: registration start < registration end <= end, registration start <= start < end.' })
+  @ApiCreatedResponse({ type: QuestEventDto })
+  @ApiErrors(...adminErrors, CommunityErrors.community_not_found, QuestEventErrors.invalid_quest_event, QuestEventErrors.quest_event_slug_taken)
+  createQuestEvent(@TenantId() tenantId: string, @Body() dto: CreateQuestEventDto): Promise<QuestEventDto> {
+    return this.events.create(tenantId, dto);
+  }
+
+  @Get(':eventId')
+  @ApiKeyAuth()
+  @ApiOperation({ summary: 'A quest event (drafts included)' })
+  @ApiOkResponse({ type: QuestEventDto })
+  @ApiErrors(...adminErrors, QuestEventErrors.quest_event_not_found)
+  getAdminQuestEvent(@TenantId() tenantId: string, @Param('eventId') eventId: string): Promise<QuestEventDto> {
+    return this.events.getAdmin(tenantId, eventId);
+  }
+
+  @Patch(':eventId')
+  @ApiKeyAuth()
+  @ApiOperation({ summary: 'Update a quest event', description: 'While it is a draft or published and not ended. `publish: true` publishes a draft.' })
+  @ApiOkResponse({ type: QuestEventDto })
+  @ApiErrors(...adminErrors, QuestEventErrors.quest_event_not_found, QuestEventErrors.invalid_quest_event, QuestEventErrors.quest_event_state)
+  updateQuestEvent(@TenantId() tenantId: string, @Param('eventId') eventId: string, @Body() dto: UpdateQuestEventDto): Promise<QuestEventDto> {
+    return this.events.update(tenantId, eventId, dto);
+  }
+
+  @Post(':eventId/cancel')
+  @ApiKeyAuth()
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Cancel a quest event', description: 'Any event not completed; nothing is allocated.' })
+  @ApiOkResponse({ type: QuestEventDto })
+  @ApiErrors(...adminErrors, QuestEventErrors.quest_event_not_found, QuestEventErrors.quest_event_state)
+  cancelQuestEvent(@TenantId() tenantId: string, @Param('eventId') eventId: string): Promise<QuestEventDto> {
+    return this.events.cancel(tenantId, eventId);
+  }
+
+  @Post(':eventId/close')
+  @ApiKeyAuth()
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Complete a quest event now',
+    description: 'Allowed once the event has started (early close) or ended. Allocates tickets to eligible REGISTERED participants exactly once: a repeated or concurrent call answers `completedNow: false` and changes nothing.',
+  })
+  @ApiOkResponse({ type: CloseQuestEventResultDto })
+  @ApiErrors(...adminErrors, QuestEventErrors.quest_event_not_found, QuestEventErrors.quest_event_state)
+  async closeQuestEvent(@TenantId() tenantId: string, @Param('eventId') eventId: string): Promise<CloseQuestEventResultDto> {
+    const event = await this.events.resolve(tenantId, eventId, { includeDrafts: true });
+    const r = await this.completion.complete(tenantId, event.id, true);
+    return { event: this.events.toDto(r.event), completedNow: r.completedNow, allocationsCreated: r.allocationsCreated };
+  }
+
+  @Post(':eventId/rewards')
+  @ApiKeyAuth()
+  @ApiOperation({ summary: 'Add a reward to a quest event', description: 'Before the event is completed or cancelled.' })
+  @ApiCreatedResponse({ type: RewardDto })
+  @ApiErrors(...adminErrors, QuestEventErrors.quest_event_not_found, QuestEventErrors.quest_event_state, QuestEventErrors.invalid_reward)
+  createQuestEventReward(@TenantId() tenantId: string, @Param('eventId') eventId: string, @Body() dto: CreateRewardDto): Promise<RewardDto> {
+    return this.rewards.createReward(tenantId, eventId, dto);
+  }
+
+  @Get(':eventId/rewards')
+  @ApiKeyAuth()
+  @ApiOperation({ summary: 'The rewards of a quest event' })
+  @ApiOkResponse({ type: RewardDto, isArray: true })
+  @ApiErrors(...adminErrors, QuestEventErrors.quest_event_not_found)
+  listQuestEventRewards(@TenantId() tenantId: string, @Param('eventId') eventId: string): Promise<RewardDto[]> {
+    return this.rewards.listRewards(tenantId, eventId);
+  }
+}

@@ -1,0 +1,266 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, type EntityManager, QueryFailedError } from 'typeorm';
+import { Clock } from '../common/clock/clock.js';
+import { DomainError } from '../common/errors/domain-error.js';
+import { type Page, type PageRequest, pageRequest, toPage } from '../common/pagination/pagination.js';
+import { CommunitiesService, UUID_RE } from '../communities/communities.service.js';
+import type { LeaderboardEntryDto } from '../communities/dto/ranking.dto.js';
+import { RankingService } from '../resources/ranking.service.js';
+import type { QuestDto } from '../quests/dto/quest.dto.js';
+import { Quest } from '../quests/entities/quest.entity.js';
+import { toQuestDto } from '../quests/quest.mapper.js';
+import type { CreateQuestEventDto, ListQuestEventsQueryDto, QuestEventDto, UpdateQuestEventDto } from './dto/quest-event.dto.js';
+import { QuestEvent } from './entities/quest-event.entity.js';
+import { eventStatus, isRegistrationOpen, timesProblem } from './event-status.js';
+import { QuestEventErrors } from './quest-events.errors.js';
+
+/** SQL of the derived status of `e` at `$now` (the same rule as `eventStatus`). */
+export const STATUS_SQL = (now: string) => `CASE WHEN e.state <> 'published' THEN e.state
+  WHEN ${now} >= e.ends_at THEN 'ended'
+  WHEN ${now} >= e.starts_at THEN 'active'
+  WHEN ${now} >= e.registration_starts_at AND ${now} < e.registration_ends_at THEN 'registration_open'
+  ELSE 'upcoming' END`;
+const REG_OPEN_SQL = (now: string) =>
+  `(e.state = 'published' AND ${now} >= e.registration_starts_at AND ${now} < e.registration_ends_at AND ${now} < e.ends_at)`;
+
+/** Quest events: reading (users), managing (API key), and resolving them for the other modules. */
+@Injectable()
+export class QuestEventsService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly communities: CommunitiesService,
+    private readonly rankings: RankingService,
+    private readonly clock: Clock,
+  ) {}
+
+  /**
+   * The event of the tenant addressed by id or slug. Drafts are found only with `includeDrafts`
+   * (users never see them). `lock` takes the row lock (inside a transaction). 404 otherwise.
+   */
+  async resolve(tenantId: string, ref: string, opts: { includeDrafts?: boolean; em?: EntityManager; lock?: boolean } = {}): Promise<QuestEvent> {
+    const em = opts.em ?? this.dataSource.manager;
+    const r = ref.trim().toLowerCase();
+    let event: QuestEvent | null = null;
+    if (r.length > 0 && r.length <= 64) {
+      const qb = em.getRepository(QuestEvent).createQueryBuilder('e').where('e.tenant_id = :tenantId', { tenantId });
+      qb.andWhere(UUID_RE.test(r) ? 'e.id = :r' : 'e.slug = :r', { r });
+      if (opts.lock) qb.setLock('pessimistic_write');
+      event = await qb.getOne();
+    }
+    if (!event || (event.state === 'draft' && !opts.includeDrafts)) {
+      throw new DomainError(QuestEventErrors.quest_event_not_found, `No quest event "${ref.slice(0, 64)}" in this tenant`);
+    }
+    return event;
+  }
+
+  toDto(e: QuestEvent, participantStatus: number | null = null): QuestEventDto {
+    const now = this.clock.now();
+    return {
+      id: e.id,
+      communityId: e.communityId,
+      slug: e.slug,
+      name: e.name,
+      description: e.description,
+      imageUrl: e.imageUrl,
+      features: e.features,
+      status: eventStatus(e, now),
+      registrationOpen: isRegistrationOpen(e, now),
+      registrationStartsAt: e.registrationStartsAt,
+      registrationEndsAt: e.registrationEndsAt,
+      startsAt: e.startsAt,
+      endsAt: e.endsAt,
+      capacity: e.capacity,
+      registeredCount: e.registeredCount,
+      scoreResourceTypeId: e.scoreResourceTypeId,
+      completionRule: { minScore: e.minScore, maxRank: e.maxRank },
+      completedAt: e.completedAt,
+      participantStatus,
+    };
+  }
+
+  async getForUser(tenantId: string, userId: string, ref: string): Promise<QuestEventDto> {
+    const e = await this.resolve(tenantId, ref);
+    return this.toDto(e, await this.participantStatus(e.id, userId));
+  }
+
+  async list(tenantId: string, userId: string, q: ListQuestEventsQueryDto): Promise<Page<QuestEventDto>> {
+    const page = pageRequest(q);
+    const params: unknown[] = [tenantId, this.clock.now(), userId];
+    const where = [`e.tenant_id = $1`, `e.state <> 'draft'`];
+    const add = (sql: (p: string) => string, value: unknown) => {
+      params.push(value);
+      where.push(sql(`$${params.length}`));
+    };
+    const registered = `EXISTS (SELECT 1 FROM quest_event_participants p WHERE p.event_id = e.id AND p.user_id = $3 AND p.status = 1)`;
+    if (q.participating !== undefined) where.push(q.participating ? registered : `NOT ${registered}`);
+    if (q.registrationOpen !== undefined) where.push(q.registrationOpen ? REG_OPEN_SQL('$2') : `NOT ${REG_OPEN_SQL('$2')}`);
+    if (q.filter?.containerId !== undefined) {
+      const community = await this.communities.resolve(tenantId, q.filter.containerId);
+      add((p) => `e.community_id = ${p}`, community.id);
+    }
+    const features = (q.filter?.features ?? '').split(',').map((f) => f.trim()).filter((f) => f !== '');
+    if (features.length > 0) add((p) => `e.features @> ${p}::text[]`, features);
+    if (q.filter?.status && q.filter.status.length > 0) add((p) => `(${STATUS_SQL('$2')}) = ANY(${p}::text[])`, q.filter.status);
+    if (q.itemId) add((p) => `EXISTS (SELECT 1 FROM quest_event_rewards r WHERE r.event_id = e.id AND r.item_id = ${p})`, q.itemId.toLowerCase());
+    if (q.resourceId) {
+      add((p) => `(e.score_resource_type_id = ${p} OR EXISTS (SELECT 1 FROM quest_event_rewards r WHERE r.event_id = e.id AND r.resource_type_id = ${p}))`, q.resourceId.toLowerCase());
+    }
+    const from = `FROM quest_events e WHERE ${where.join(' AND ')}`;
+    const [ids, count] = await Promise.all([
+      this.dataSource.query(`SELECT e.id ${from} ORDER BY e.starts_at ASC, e.id ASC OFFSET ${page.offset} LIMIT ${page.limit}`, params) as Promise<{ id: string }[]>,
+      this.dataSource.query(`SELECT COUNT(*)::int AS n ${from}`, params) as Promise<{ n: number }[]>,
+    ]);
+    const events = ids.length ? await this.dataSource.getRepository(QuestEvent).findBy(ids.map((r) => ({ id: r.id }))) : [];
+    const byId = new Map(events.map((e) => [e.id, e]));
+    const statuses = await this.participantStatuses(ids.map((r) => r.id), userId);
+    return toPage(ids.map((r) => this.toDto(byId.get(r.id)!, statuses.get(r.id) ?? null)), count[0].n, page);
+  }
+
+  /** Only REGISTERED participants hold the event's score (cancel and drop revoke it), so this is the registered ranking. */
+  async leaderboard(tenantId: string, ref: string, page: PageRequest): Promise<Page<LeaderboardEntryDto>> {
+    const e = await this.resolve(tenantId, ref);
+    if (!e.scoreResourceTypeId) return toPage([], 0, page);
+    const { items, total } = await this.rankings.leaderboard(e.scoreResourceTypeId, page);
+    return toPage(items, total, page);
+  }
+
+  /** The active quests of the event, with the user's completion. */
+  async eventQuests(tenantId: string, userId: string, ref: string): Promise<QuestDto[]> {
+    const e = await this.resolve(tenantId, ref);
+    const quests = await this.dataSource.getRepository(Quest).find({ where: { tenantId, questEventId: e.id, status: 'active' }, order: { createdAt: 'ASC', id: 'ASC' } });
+    const done: { quest_id: string }[] = quests.length
+      ? await this.dataSource.query('SELECT quest_id FROM quest_completions WHERE user_id = $1 AND quest_id = ANY($2::uuid[])', [userId, quests.map((q) => q.id)])
+      : [];
+    const completed = new Set(done.map((d) => d.quest_id));
+    return quests.map((q) => toQuestDto(q, completed.has(q.id)));
+  }
+
+  async participantStatus(eventId: string, userId: string): Promise<number | null> {
+    return (await this.participantStatuses([eventId], userId)).get(eventId) ?? null;
+  }
+
+  private async participantStatuses(eventIds: string[], userId: string): Promise<Map<string, number>> {
+    if (eventIds.length === 0) return new Map();
+    const rows: { event_id: string; status: number }[] = await this.dataSource.query(
+      'SELECT event_id, status FROM quest_event_participants WHERE user_id = $1 AND event_id = ANY($2::uuid[])',
+      [userId, eventIds],
+    );
+    return new Map(rows.map((r) => [r.event_id, r.status]));
+  }
+
+  // ------------------------------------------------------------------ management
+
+  async getAdmin(tenantId: string, ref: string): Promise<QuestEventDto> {
+    return this.toDto(await this.resolve(tenantId, ref, { includeDrafts: true }));
+  }
+
+  async create(tenantId: string, dto: CreateQuestEventDto): Promise<QuestEventDto> {
+    const community = await this.communities.resolve(tenantId, dto.communityId);
+    if (UUID_RE.test(dto.slug)) throw new DomainError(QuestEventErrors.invalid_quest_event, 'An event slug cannot look like a uuid');
+    const problem = timesProblem(dto);
+    if (problem) throw new DomainError(QuestEventErrors.invalid_quest_event, problem);
+    return this.dataSource.transaction(async (em) => {
+      const repo = em.getRepository(QuestEvent);
+      const event = repo.create({
+        tenantId,
+        communityId: community.id,
+        slug: dto.slug,
+        name: dto.name,
+        description: dto.description ?? '',
+        imageUrl: dto.imageUrl ?? null,
+        features: dto.features ?? [],
+        state: dto.publish === false ? 'draft' : 'published',
+        registrationStartsAt: dto.registrationStartsAt,
+        registrationEndsAt: dto.registrationEndsAt,
+        startsAt: dto.startsAt,
+        endsAt: dto.endsAt,
+        capacity: dto.capacity ?? null,
+        registeredCount: 0,
+        scoreResourceTypeId: null,
+        minScore: dto.minScore ?? 1,
+        maxRank: dto.maxRank ?? null,
+        completedAt: null,
+        cancelledAt: null,
+      });
+      const saved = await repo.save(event).catch((e: unknown) => this.rethrowSlug(e, dto.slug));
+      if (dto.scoreResourceTypeId) {
+        await this.checkScoreType(em, saved, dto.scoreResourceTypeId);
+        saved.scoreResourceTypeId = dto.scoreResourceTypeId.toLowerCase();
+        await repo.update({ id: saved.id }, { scoreResourceTypeId: saved.scoreResourceTypeId });
+      }
+      return this.toDto(saved);
+    });
+  }
+
+  async update(tenantId: string, ref: string, dto: UpdateQuestEventDto): Promise<QuestEventDto> {
+    return this.dataSource.transaction(async (em) => {
+      const e = await this.resolve(tenantId, ref, { includeDrafts: true, em, lock: true });
+      const status = eventStatus(e, this.clock.now());
+      if (!['draft', 'upcoming', 'registration_open', 'active'].includes(status)) {
+        throw new DomainError(QuestEventErrors.quest_event_state, `The event is ${status}: it cannot be changed any more`);
+      }
+      if (dto.name !== undefined) e.name = dto.name;
+      if (dto.description !== undefined) e.description = dto.description;
+      if (dto.imageUrl !== undefined) e.imageUrl = dto.imageUrl;
+      if (dto.features !== undefined) e.features = dto.features;
+      if (dto.registrationStartsAt) e.registrationStartsAt = dto.registrationStartsAt;
+      if (dto.registrationEndsAt) e.registrationEndsAt = dto.registrationEndsAt;
+      if (dto.startsAt) e.startsAt = dto.startsAt;
+      if (dto.endsAt) e.endsAt = dto.endsAt;
+      const problem = timesProblem(e);
+      if (problem) throw new DomainError(QuestEventErrors.invalid_quest_event, problem);
+      if (dto.capacity !== undefined) {
+        if (dto.capacity !== null && dto.capacity < e.registeredCount) {
+          throw new DomainError(QuestEventErrors.invalid_quest_event, `capacity cannot be below the ${e.registeredCount} REGISTERED participants`);
+        }
+        e.capacity = dto.capacity;
+      }
+      if (dto.scoreResourceTypeId !== undefined) {
+        await this.checkScoreType(em, e, dto.scoreResourceTypeId);
+        e.scoreResourceTypeId = dto.scoreResourceTypeId.toLowerCase();
+      }
+      if (dto.minScore !== undefined) e.minScore = dto.minScore;
+      if (dto.maxRank !== undefined) e.maxRank = dto.maxRank;
+      if (dto.publish === true && e.state === 'draft') e.state = 'published';
+      // registeredCount is changed only by the participation updates: never written back.
+      const { name, description, imageUrl, features, registrationStartsAt, registrationEndsAt, startsAt, endsAt, capacity, scoreResourceTypeId, minScore, maxRank, state } = e;
+      await em.getRepository(QuestEvent).update(
+        { id: e.id },
+        { name, description, imageUrl, features, registrationStartsAt, registrationEndsAt, startsAt, endsAt, capacity, scoreResourceTypeId, minScore, maxRank, state },
+      );
+      return this.toDto(e);
+    });
+  }
+
+  /** Cancels a draft or published event that is not completed. Participants keep their status; nothing is allocated. */
+  async cancel(tenantId: string, ref: string): Promise<QuestEventDto> {
+    return this.dataSource.transaction(async (em) => {
+      const e = await this.resolve(tenantId, ref, { includeDrafts: true, em, lock: true });
+      if (e.state === 'completed' || e.state === 'cancelled') throw new DomainError(QuestEventErrors.quest_event_state, `The event is ${e.state}: it cannot be cancelled`);
+      e.state = 'cancelled';
+      e.cancelledAt = this.clock.now();
+      await em.getRepository(QuestEvent).update({ id: e.id }, { state: e.state, cancelledAt: e.cancelledAt });
+      return this.toDto(e);
+    });
+  }
+
+  /** The score resource must be a scoped type of the event's community, not bound to another event. */
+  private async checkScoreType(em: EntityManager, e: QuestEvent, typeId: string): Promise<void> {
+    const rows: { community_id: string; kind: string; quest_event_id: string | null }[] = await em.query(
+      'SELECT community_id, kind, quest_event_id FROM resource_types WHERE id = $1 AND tenant_id = $2',
+      [typeId.toLowerCase(), e.tenantId],
+    );
+    const t = rows[0];
+    if (!t || t.community_id !== e.communityId || t.kind !== 'scoped' || (t.quest_event_id !== null && t.quest_event_id !== e.id)) {
+      throw new DomainError(QuestEventErrors.invalid_quest_event, 'scoreResourceTypeId must be a scoped resource type of the same community, of this event or of none');
+    }
+  }
+
+  private rethrowSlug(e: unknown, slug: string): never {
+    if (e instanceof QueryFailedError && (e.driverError as { constraint?: string }).constraint === 'uq_quest_events_tenant_slug') {
+      throw new DomainError(QuestEventErrors.quest_event_slug_taken, `Another quest event already uses the slug "${slug}"`);
+    }
+    throw e;
+  }
+}

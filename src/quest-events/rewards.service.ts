@@ -1,0 +1,223 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { getAddress } from 'ethers';
+import type { DataSource, EntityManager } from 'typeorm';
+import { Clock } from '../common/clock/clock.js';
+import { DomainError } from '../common/errors/domain-error.js';
+import { UUID_RE } from '../communities/communities.service.js';
+import { InventoryService } from '../inventory/inventory.service.js';
+import { NotificationsService } from '../notifications/notifications.service.js';
+import { NotificationType } from '../notifications/notification-types.js';
+import { LedgerService } from '../resources/ledger.service.js';
+import type { ClaimRewardDto, CreateRewardDto, RewardAllocationDto, RewardClaimDto, RewardDto } from './dto/reward.dto.js';
+import { QuestEventReward } from './entities/quest-event-reward.entity.js';
+import { RewardAllocation } from './entities/reward-allocation.entity.js';
+import { RewardClaim } from './entities/reward-claim.entity.js';
+import { QuestEventErrors } from './quest-events.errors.js';
+import { QuestEventsService } from './quest-events.service.js';
+
+function updatedRows<T>(res: unknown): T[] {
+  return (Array.isArray(res) && Array.isArray(res[0]) ? res[0] : res) as T[];
+}
+
+export function toRewardDto(r: QuestEventReward): RewardDto {
+  return {
+    id: r.id,
+    eventId: r.eventId,
+    name: r.name,
+    description: r.description,
+    kind: r.kind,
+    resourceTypeId: r.resourceTypeId,
+    itemId: r.itemId,
+    amount: r.amount,
+    tickets: r.tickets,
+    ticketCost: r.ticketCost,
+    supply: r.supply,
+    claimed: r.claimed,
+    rankFrom: r.rankFrom,
+    rankTo: r.rankTo,
+    requiresEmail: r.requiresEmail,
+    requiresWalletAddress: r.requiresWalletAddress,
+    requiresAddress: r.requiresAddress,
+  };
+}
+
+function toAllocationDto(a: RewardAllocation, reward: QuestEventReward): RewardAllocationDto {
+  return {
+    id: a.id,
+    eventId: a.eventId,
+    reward: toRewardDto(reward),
+    tickets: a.tickets,
+    ticketsSpent: a.ticketsSpent,
+    ticketsRemaining: a.tickets - a.ticketsSpent,
+    rank: a.rank,
+    score: a.score,
+    requirementData: a.requirementData,
+    createdAt: a.createdAt,
+  };
+}
+
+/** Event rewards (management), the user's allocations and claims. */
+@Injectable()
+export class RewardsService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly events: QuestEventsService,
+    private readonly ledger: LedgerService,
+    private readonly inventory: InventoryService,
+    private readonly notifications: NotificationsService,
+    private readonly clock: Clock,
+  ) {}
+
+  async createReward(tenantId: string, eventRef: string, dto: CreateRewardDto): Promise<RewardDto> {
+    const event = await this.events.resolve(tenantId, eventRef, { includeDrafts: true });
+    if (event.state === 'completed' || event.state === 'cancelled') throw new DomainError(QuestEventErrors.quest_event_state, `The event is ${event.state}: rewards cannot be added`);
+    if (dto.rankFrom !== undefined && dto.rankTo !== undefined && dto.rankFrom > dto.rankTo) throw new DomainError(QuestEventErrors.invalid_reward, 'rankFrom must not be above rankTo');
+    if (dto.kind === 'resource') {
+      const ok: unknown[] = await this.dataSource.query('SELECT 1 FROM resource_types WHERE id = $1 AND tenant_id = $2 AND community_id = $3', [dto.resourceTypeId, tenantId, event.communityId]);
+      if (ok.length === 0) throw new DomainError(QuestEventErrors.invalid_reward, 'resourceTypeId is not a resource type of the event\'s community');
+    }
+    if (dto.kind === 'item') {
+      const ok: unknown[] = await this.dataSource.query('SELECT 1 FROM inventory_items WHERE id = $1 AND tenant_id = $2 AND community_id = $3', [dto.itemId, tenantId, event.communityId]);
+      if (ok.length === 0) throw new DomainError(QuestEventErrors.invalid_reward, 'itemId is not an inventory item of the event\'s community');
+    }
+    const repo = this.dataSource.getRepository(QuestEventReward);
+    const reward = await repo.save(
+      repo.create({
+        tenantId,
+        eventId: event.id,
+        name: dto.name,
+        description: dto.description ?? '',
+        kind: dto.kind,
+        resourceTypeId: dto.kind === 'resource' ? dto.resourceTypeId!.toLowerCase() : null,
+        itemId: dto.kind === 'item' ? dto.itemId!.toLowerCase() : null,
+        amount: dto.amount ?? 1,
+        tickets: dto.tickets ?? 1,
+        ticketCost: dto.ticketCost ?? 1,
+        supply: dto.supply ?? null,
+        claimed: 0,
+        rankFrom: dto.rankFrom ?? null,
+        rankTo: dto.rankTo ?? null,
+        requiresEmail: dto.requiresEmail ?? false,
+        requiresWalletAddress: dto.requiresWalletAddress ?? false,
+        requiresAddress: dto.requiresAddress ?? false,
+      }),
+    );
+    return toRewardDto(reward);
+  }
+
+  async listRewards(tenantId: string, eventRef: string): Promise<RewardDto[]> {
+    const event = await this.events.resolve(tenantId, eventRef, { includeDrafts: true });
+    const rows = await this.dataSource.getRepository(QuestEventReward).find({ where: { eventId: event.id }, order: { createdAt: 'ASC', id: 'ASC' } });
+    return rows.map(toRewardDto);
+  }
+
+  /** The user's allocations in the event, oldest first, with the data of their last claim. */
+  async allocations(tenantId: string, userId: string, eventRef: string): Promise<RewardAllocationDto[]> {
+    const event = await this.events.resolve(tenantId, eventRef);
+    const rows = await this.dataSource.getRepository(RewardAllocation).find({
+      where: { tenantId, eventId: event.id, userId },
+      relations: { reward: true },
+      order: { createdAt: 'ASC', id: 'ASC' },
+    });
+    return rows.map((a) => toAllocationDto(a, a.reward!));
+  }
+
+  /**
+   * Spends `reward.ticketCost` tickets of the allocation on one unit of its reward, atomically:
+   * the tickets by a conditional update (`tickets - tickets_spent >= cost`), the supply by another
+   * (`claimed < supply`), then the resource credit / item grant, the claim row and the
+   * notification, all in one transaction: any failure changes nothing.
+   */
+  async claim(tenantId: string, userId: string, eventRef: string, allocationId: string, dto: ClaimRewardDto): Promise<RewardClaimDto> {
+    const event = await this.events.resolve(tenantId, eventRef);
+    const notFound = () => new DomainError(QuestEventErrors.allocation_not_found, `No reward allocation ${allocationId.slice(0, 64)} of yours in this event`);
+    if (!UUID_RE.test(allocationId)) throw notFound();
+    return this.dataSource.transaction(async (em) => {
+      const allocation = await em.getRepository(RewardAllocation).findOne({
+        where: { id: allocationId.toLowerCase(), tenantId, eventId: event.id, userId },
+        relations: { reward: true },
+      });
+      if (!allocation) throw notFound();
+      const reward = allocation.reward!;
+      const data = this.requirementData(reward, dto);
+
+      const spent = updatedRows<{ tickets_spent: number }>(
+        await em.query(
+          `UPDATE quest_event_reward_allocations SET tickets_spent = tickets_spent + $2, requirement_data = $3
+           WHERE id = $1 AND tickets - tickets_spent >= $2 RETURNING tickets_spent`,
+          [allocation.id, reward.ticketCost, JSON.stringify(data)],
+        ),
+      );
+      if (spent.length === 0) {
+        const left = await em.query('SELECT tickets - tickets_spent AS left FROM quest_event_reward_allocations WHERE id = $1', [allocation.id]);
+        throw new DomainError(QuestEventErrors.not_enough_tickets, `The allocation has ${left[0].left} ticket(s) left; "${reward.name}" costs ${reward.ticketCost}`);
+      }
+      const supplied = updatedRows<{ claimed: number }>(
+        await em.query('UPDATE quest_event_rewards SET claimed = claimed + 1 WHERE id = $1 AND (supply IS NULL OR claimed < supply) RETURNING claimed', [reward.id]),
+      );
+      if (supplied.length === 0) throw new DomainError(QuestEventErrors.reward_sold_out, `"${reward.name}" has no supply left`);
+
+      const claim = await em.getRepository(RewardClaim).save(
+        em.getRepository(RewardClaim).create({
+          tenantId,
+          allocationId: allocation.id,
+          rewardId: reward.id,
+          userId,
+          ticketsSpent: reward.ticketCost,
+          email: data.email ?? null,
+          walletAddress: data.walletAddress ?? null,
+          address: (data.address as Record<string, unknown> | undefined) ?? null,
+          createdAt: this.clock.now(),
+        }),
+      );
+      await this.deliver(em, tenantId, userId, reward, claim.id);
+      const status = reward.kind === 'manual' ? 'pending_fulfilment' : 'processed';
+      await this.notifications.notify(em, {
+        tenantId,
+        userId,
+        communityId: event.communityId,
+        type: NotificationType.ClaimProcessed,
+        title: `Your claim of ${reward.name} was ${status === 'processed' ? 'processed' : 'received'}`,
+        data: { eventId: event.id, rewardId: reward.id, claimId: claim.id, status },
+      });
+      allocation.ticketsSpent = spent[0].tickets_spent;
+      allocation.requirementData = data;
+      reward.claimed = supplied[0].claimed;
+      return { claimId: claim.id, allocation: toAllocationDto(allocation, reward), ticketsSpent: reward.ticketCost, status };
+    });
+  }
+
+  private async deliver(em: EntityManager, tenantId: string, userId: string, reward: QuestEventReward, claimId: string): Promise<void> {
+    if (reward.kind === 'resource') {
+      await this.ledger.credit(em, { tenantId, userId, resourceTypeId: reward.resourceTypeId!, amount: reward.amount, reason: 'event_reward', reference: claimId, idempotencyKey: `event-claim:${claimId}` });
+    } else if (reward.kind === 'item') {
+      await this.inventory.grantItem(em, { tenantId, userId, itemId: reward.itemId!, quantity: reward.amount, reason: 'event_reward', reference: claimId, idempotencyKey: `event-claim:${claimId}` });
+    }
+  }
+
+  /** Checks what the reward requires and normalises it (the wallet address checksummed). */
+  private requirementData(reward: QuestEventReward, dto: ClaimRewardDto): { email?: string; walletAddress?: string; address?: object } {
+    const missing: string[] = [];
+    if (reward.requiresEmail && !dto.email) missing.push('email');
+    if (reward.requiresWalletAddress && !dto.walletAddress) missing.push('walletAddress');
+    if (reward.requiresAddress) {
+      const a = dto.address;
+      const lacking = (['addressLine1', 'city', 'postalCode', 'country'] as const).filter((k) => !a?.[k]?.trim());
+      if (lacking.length) missing.push(`address (${lacking.join(', ')})`);
+    }
+    if (missing.length) throw new DomainError(QuestEventErrors.claim_requirements, `"${reward.name}" requires: ${missing.join(', ')}`);
+    const out: { email?: string; walletAddress?: string; address?: object } = {};
+    if (dto.email) out.email = dto.email;
+    if (dto.walletAddress) {
+      try {
+        out.walletAddress = getAddress(dto.walletAddress);
+      } catch {
+        throw new DomainError(QuestEventErrors.claim_requirements, 'walletAddress has an invalid EIP-55 checksum (send it checksummed or all lowercase)');
+      }
+    }
+    if (dto.address) out.address = { ...dto.address };
+    return out;
+  }
+
+}

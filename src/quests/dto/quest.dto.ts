@@ -1,0 +1,350 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsBoolean, IsDefined, IsIn, IsInt, IsOptional, IsString, IsUUID, Length, Matches, Max, MaxLength, Min, ValidateIf, ValidateNested } from 'class-validator';
+import { MAX_PAGE, MAX_PAGE_SIZE } from '../../common/pagination/pagination.js';
+import { ToArray, ToBoolean } from '../../common/validation/transforms.js';
+import { MAX_OPERATION_AMOUNT } from '../../resources/dto/ledger.dto.js';
+import { QUEST_STATUSES, type QuestStatus } from '../entities/quest.entity.js';
+
+const TAG_PATTERN = /^[A-Za-z0-9][A-Za-z0-9 _.:-]*$/;
+
+/** A reward of a quest: an amount of a resource type, or units of an inventory item. */
+export class QuestRewardDto {
+  @ApiProperty({ enum: ['resource', 'item'], example: 'resource' })
+  @IsIn(['resource', 'item'])
+  type: 'resource' | 'item';
+
+  /** `resource` rewards: the resource type credited (global XP or the event's scoped resource). */
+  @ApiPropertyOptional({ format: 'uuid', example: '0b8f6f57-5a53-4d4c-9d3e-6f1c1b2f7a10' })
+  @ValidateIf((o: QuestRewardDto) => o.type === 'resource')
+  @IsUUID()
+  resourceTypeId?: string;
+
+  @ApiPropertyOptional({ minimum: 1, maximum: MAX_OPERATION_AMOUNT, example: 50 })
+  @ValidateIf((o: QuestRewardDto) => o.type === 'resource')
+  @IsInt()
+  @Min(1)
+  @Max(MAX_OPERATION_AMOUNT)
+  amount?: number;
+
+  /** `item` rewards: the inventory item granted. */
+  @ApiPropertyOptional({ format: 'uuid' })
+  @ValidateIf((o: QuestRewardDto) => o.type === 'item')
+  @IsUUID()
+  itemId?: string;
+
+  @ApiPropertyOptional({ minimum: 1, maximum: 1000, example: 1 })
+  @ValidateIf((o: QuestRewardDto) => o.type === 'item')
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  quantity?: number;
+}
+
+export class CreateQuestDto {
+  /** The community (id or slug). */
+  @ApiProperty({ example: 'space-pirates' })
+  @IsString()
+  @Length(1, 64)
+  communityId: string;
+
+  /** The quest event (id or slug) the quest belongs to, if any; it must be of the same community. */
+  @IsOptional()
+  @IsString()
+  @Length(1, 64)
+  questEventId?: string;
+
+  @ApiProperty({ example: 'Follow us on X' })
+  @IsString()
+  @Length(1, 200)
+  name: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(5000)
+  description?: string;
+
+  /** Free-form (letters, digits, `_ -`), stored lowercase, e.g. `social`, `onchain`, `daily`. */
+  @ApiProperty({ example: 'social' })
+  @IsString()
+  @Length(1, 64)
+  @Matches(/^[A-Za-z0-9][A-Za-z0-9_-]*$/)
+  type: string;
+
+  @ApiPropertyOptional({ enum: QUEST_STATUSES, default: 'active' })
+  @IsOptional()
+  @IsIn(QUEST_STATUSES)
+  status?: QuestStatus;
+
+  /** At most 20 tags of 1-64 characters, stored lowercase. */
+  @ApiPropertyOptional({ type: [String], example: ['twitter', 'onboarding'] })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(20)
+  @IsString({ each: true })
+  @Length(1, 64, { each: true })
+  @Matches(TAG_PATTERN, { each: true })
+  tags?: string[];
+
+  @ApiPropertyOptional({ type: [QuestRewardDto] })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(10)
+  @ValidateNested({ each: true })
+  @Type(() => QuestRewardDto)
+  rewards?: QuestRewardDto[];
+
+  @IsOptional()
+  @IsBoolean()
+  featured?: boolean;
+
+  /** A template quest (a blueprint shown as such; `excludeTemplateTags` leaves it out of tag statistics). */
+  @IsOptional()
+  @IsBoolean()
+  template?: boolean;
+}
+
+/** Community and event are fixed once created. */
+export class UpdateQuestDto {
+  @IsOptional()
+  @IsString()
+  @Length(1, 200)
+  name?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(5000)
+  description?: string;
+
+  @IsOptional()
+  @IsString()
+  @Length(1, 64)
+  @Matches(/^[A-Za-z0-9][A-Za-z0-9_-]*$/)
+  type?: string;
+
+  @ApiPropertyOptional({ enum: QUEST_STATUSES })
+  @IsOptional()
+  @IsIn(QUEST_STATUSES)
+  status?: QuestStatus;
+
+  @ApiPropertyOptional({ type: [String] })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(20)
+  @IsString({ each: true })
+  @Length(1, 64, { each: true })
+  @Matches(TAG_PATTERN, { each: true })
+  tags?: string[];
+
+  @ApiPropertyOptional({ type: [QuestRewardDto] })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(10)
+  @ValidateNested({ each: true })
+  @Type(() => QuestRewardDto)
+  rewards?: QuestRewardDto[];
+
+  @IsOptional()
+  @IsBoolean()
+  featured?: boolean;
+
+  @IsOptional()
+  @IsBoolean()
+  template?: boolean;
+}
+
+export class QuestDto {
+  @ApiProperty({ format: 'uuid', example: '6c1f3e0a-2b7e-4a55-9a0c-2f9d1a4e5b11' })
+  id: string;
+
+  @ApiProperty({ format: 'uuid' })
+  communityId: string;
+
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, example: null })
+  questEventId: string | null;
+
+  @ApiProperty({ example: 'Follow us on X' })
+  name: string;
+
+  @ApiProperty({ example: '' })
+  description: string;
+
+  @ApiProperty({ example: 'social' })
+  type: string;
+
+  @ApiProperty({ enum: QUEST_STATUSES, example: 'active' })
+  status: QuestStatus;
+
+  @ApiProperty({ type: [String], example: ['twitter', 'onboarding'] })
+  tags: string[];
+
+  @ApiProperty({ type: [QuestRewardDto] })
+  rewards: QuestRewardDto[];
+
+  @ApiProperty({ example: false })
+  featured: boolean;
+
+  @ApiProperty({ example: false })
+  template: boolean;
+
+  /** Whether the current user completed it (user routes; false on management routes). */
+  @ApiProperty({ example: false })
+  completed: boolean;
+
+  @ApiProperty({ format: 'date-time' })
+  createdAt: Date;
+}
+
+/**
+ * Every parameter is required, as in the interface. To mean "no filter" send the parameter with
+ * an empty value (`tags=&questTypes=&featured=&query=`); `page` and `limit` need numbers.
+ */
+export class ListQuestsQueryDto {
+  /** Quests having ANY of these tags (repeat or comma-separate). Empty: any tag. */
+  @ApiProperty({ type: [String], required: true, example: ['twitter'] })
+  @IsDefined({ message: 'tags is required (send tags= for no tag filter)' })
+  @ToArray()
+  @IsArray()
+  @ArrayMaxSize(50)
+  @IsString({ each: true })
+  @MaxLength(64, { each: true })
+  tags: string[];
+
+  /** Quests of ANY of these types. Empty: any type. */
+  @ApiProperty({ type: [String], required: true, example: ['social'] })
+  @IsDefined({ message: 'questTypes is required (send questTypes= for no type filter)' })
+  @ToArray()
+  @IsArray()
+  @ArrayMaxSize(50)
+  @IsString({ each: true })
+  @MaxLength(64, { each: true })
+  questTypes: string[];
+
+  /** `true`: featured quests only; `false`: non-featured only; empty: both. */
+  @ApiProperty({ type: String, enum: ['', 'true', 'false'], required: true, example: '' })
+  @IsDefined({ message: 'featured is required (send featured= for no filter)' })
+  @IsIn(['', 'true', 'false'], { message: 'featured must be true, false or empty' })
+  featured: string;
+
+  /** Case-insensitive text searched in name and description. Empty: no text filter. */
+  @ApiProperty({ required: true, maxLength: 200, example: '' })
+  @IsDefined({ message: 'query is required (send query= for no text filter)' })
+  @IsString()
+  @MaxLength(200)
+  query: string;
+
+  @ApiProperty({ required: true, minimum: 1, maximum: MAX_PAGE, example: 1, type: Number })
+  @IsDefined()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(MAX_PAGE)
+  page: number;
+
+  @ApiProperty({ required: true, minimum: 1, maximum: MAX_PAGE_SIZE, example: 20, type: Number })
+  @IsDefined()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(MAX_PAGE_SIZE)
+  limit: number;
+}
+
+/** Every parameter is required, as in the interface; see each for its "no filter" value. */
+export class QuestTagsQueryDto {
+  /** `true`: template quests are left out of the statistics (tags only templates use disappear). */
+  @ApiProperty({ required: true, type: Boolean, example: false })
+  @IsDefined()
+  @ToBoolean()
+  @IsBoolean()
+  excludeTemplateTags: boolean;
+
+  /** `true`: count only quests the user has not completed yet (tags with none disappear). */
+  @ApiProperty({ required: true, type: Boolean, example: false })
+  @IsDefined()
+  @ToBoolean()
+  @IsBoolean()
+  userAvailableQuests: boolean;
+
+  /** `true`: each tag carries the sum of its quests' rewards; `false` or empty: it does not. */
+  @ApiProperty({ type: String, enum: ['', 'true', 'false'], required: true, example: 'true' })
+  @IsDefined({ message: 'includeRewards is required (true, false or empty)' })
+  @IsIn(['', 'true', 'false'], { message: 'includeRewards must be true, false or empty' })
+  includeRewards: string;
+
+  /** Whose completions to count: a user id of the tenant; empty: the current user. */
+  @ApiProperty({ required: true, example: '' })
+  @IsDefined({ message: 'userId is required (send userId= for the current user)' })
+  @IsString()
+  @ValidateIf((o: QuestTagsQueryDto) => o.userId !== '')
+  @IsUUID(undefined, { message: 'userId must be a user id or empty' })
+  userId: string;
+}
+
+export class QuestTagDto {
+  @ApiProperty({ example: 'twitter' })
+  tag: string;
+
+  /** Quests with this tag (after `excludeTemplateTags` / `userAvailableQuests`). */
+  @ApiProperty({ example: 4 })
+  questCount: number;
+
+  /** Of all active quests with this tag, how many the user completed. */
+  @ApiProperty({ example: 1 })
+  completedCount: number;
+
+  /** Of all active quests with this tag, how many the user has not completed. */
+  @ApiProperty({ example: 3 })
+  availableCount: number;
+
+  /** With `includeRewards=true`: the rewards of the counted quests, summed per resource type and item. */
+  @ApiPropertyOptional({ type: [QuestRewardDto] })
+  rewards?: QuestRewardDto[];
+}
+
+export class CompleteQuestDto {
+  @ApiProperty({ format: 'uuid' })
+  @IsUUID()
+  userId: string;
+}
+
+export class QuestCompletionDto {
+  @ApiProperty({ format: 'uuid' })
+  questId: string;
+
+  @ApiProperty({ format: 'uuid' })
+  userId: string;
+
+  @ApiProperty({ format: 'date-time' })
+  completedAt: Date;
+
+  /** false when the user had already completed the quest: nothing was credited this time. */
+  @ApiProperty({ example: true })
+  created: boolean;
+
+  @ApiProperty({ type: [QuestRewardDto] })
+  rewards: QuestRewardDto[];
+}
+
+export class AdminQuestListQueryDto {
+  @ApiProperty({ example: 'space-pirates' })
+  @IsString()
+  @Length(1, 64)
+  communityId: string;
+
+  @ApiPropertyOptional({ type: Number, minimum: 1 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(MAX_PAGE)
+  page?: number;
+
+  @ApiPropertyOptional({ type: Number, minimum: 1, maximum: MAX_PAGE_SIZE })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(MAX_PAGE_SIZE)
+  limit?: number;
+}
