@@ -38,7 +38,7 @@ function updatedRows<T>(res: unknown): T[] {
 export class EventCompletionService implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly log = new Logger(EventCompletionService.name);
   private timer: NodeJS.Timeout | null = null;
-  private running: Promise<number> | null = null;
+  private running: Promise<unknown> | null = null;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -54,7 +54,7 @@ export class EventCompletionService implements OnApplicationBootstrap, OnModuleD
       this.running = this.runOnce()
         .catch((e: unknown) => {
           this.log.warn(`event completion pass failed: ${String(e)}`);
-          return 0;
+          return [];
         })
         .finally(() => (this.running = null));
     }, this.config.QUEST_EVENT_COMPLETION_INTERVAL_MS);
@@ -66,16 +66,16 @@ export class EventCompletionService implements OnApplicationBootstrap, OnModuleD
     await this.running;
   }
 
-  /** One pass: completes every published event whose end has passed. Returns how many this pass completed. */
-  async runOnce(): Promise<number> {
+  /** One pass: completes every published event whose end has passed. Returns the ids this pass completed. */
+  async runOnce(): Promise<string[]> {
     const due: { id: string; tenant_id: string }[] = await this.dataSource.query(
       `SELECT id, tenant_id FROM quest_events WHERE state = 'published' AND ends_at <= $1 ORDER BY ends_at LIMIT 100`,
       [this.clock.now()],
     );
-    let completed = 0;
+    const completed: string[] = [];
     for (const e of due) {
       const r = await this.complete(e.tenant_id, e.id, false);
-      if (r.completedNow) completed++;
+      if (r.completedNow) completed.push(e.id);
     }
     return completed;
   }

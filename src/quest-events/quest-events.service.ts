@@ -86,25 +86,29 @@ export class QuestEventsService {
 
   async list(tenantId: string, userId: string, q: ListQuestEventsQueryDto): Promise<Page<QuestEventDto>> {
     const page = pageRequest(q);
-    const params: unknown[] = [tenantId, this.clock.now(), userId];
+    const params: unknown[] = [tenantId];
+    const param = (v: unknown) => `$${params.push(v)}`;
+    let nowP: string | undefined;
+    let userP: string | undefined;
+    const now = () => (nowP ??= `${param(this.clock.now())}::timestamptz`);
+    const user = () => (userP ??= `${param(userId)}::uuid`);
     const where = [`e.tenant_id = $1`, `e.state <> 'draft'`];
-    const add = (sql: (p: string) => string, value: unknown) => {
-      params.push(value);
-      where.push(sql(`$${params.length}`));
-    };
-    const registered = `EXISTS (SELECT 1 FROM quest_event_participants p WHERE p.event_id = e.id AND p.user_id = $3 AND p.status = 1)`;
-    if (q.participating !== undefined) where.push(q.participating ? registered : `NOT ${registered}`);
-    if (q.registrationOpen !== undefined) where.push(q.registrationOpen ? REG_OPEN_SQL('$2') : `NOT ${REG_OPEN_SQL('$2')}`);
+    if (q.participating !== undefined) {
+      const registered = `EXISTS (SELECT 1 FROM quest_event_participants p WHERE p.event_id = e.id AND p.user_id = ${user()} AND p.status = 1)`;
+      where.push(q.participating ? registered : `NOT ${registered}`);
+    }
+    if (q.registrationOpen !== undefined) where.push(q.registrationOpen ? REG_OPEN_SQL(now()) : `NOT ${REG_OPEN_SQL(now())}`);
     if (q.filter?.containerId !== undefined) {
       const community = await this.communities.resolve(tenantId, q.filter.containerId);
-      add((p) => `e.community_id = ${p}`, community.id);
+      where.push(`e.community_id = ${param(community.id)}`);
     }
     const features = (q.filter?.features ?? '').split(',').map((f) => f.trim()).filter((f) => f !== '');
-    if (features.length > 0) add((p) => `e.features @> ${p}::text[]`, features);
-    if (q.filter?.status && q.filter.status.length > 0) add((p) => `(${STATUS_SQL('$2')}) = ANY(${p}::text[])`, q.filter.status);
-    if (q.itemId) add((p) => `EXISTS (SELECT 1 FROM quest_event_rewards r WHERE r.event_id = e.id AND r.item_id = ${p})`, q.itemId.toLowerCase());
+    if (features.length > 0) where.push(`e.features @> ${param(features)}::text[]`);
+    if (q.filter?.status && q.filter.status.length > 0) where.push(`(${STATUS_SQL(now())}) = ANY(${param(q.filter.status)}::text[])`);
+    if (q.itemId) where.push(`EXISTS (SELECT 1 FROM quest_event_rewards r WHERE r.event_id = e.id AND r.item_id = ${param(q.itemId.toLowerCase())}::uuid)`);
     if (q.resourceId) {
-      add((p) => `(e.score_resource_type_id = ${p} OR EXISTS (SELECT 1 FROM quest_event_rewards r WHERE r.event_id = e.id AND r.resource_type_id = ${p}))`, q.resourceId.toLowerCase());
+      const r = `${param(q.resourceId.toLowerCase())}::uuid`;
+      where.push(`(e.score_resource_type_id = ${r} OR EXISTS (SELECT 1 FROM quest_event_rewards r WHERE r.event_id = e.id AND r.resource_type_id = ${r}))`);
     }
     const from = `FROM quest_events e WHERE ${where.join(' AND ')}`;
     const [ids, count] = await Promise.all([

@@ -118,7 +118,7 @@ export class RewardsService {
     const rows = await this.dataSource.getRepository(RewardAllocation).find({
       where: { tenantId, eventId: event.id, userId },
       relations: { reward: true },
-      order: { createdAt: 'ASC', id: 'ASC' },
+      order: { createdAt: 'ASC', reward: { createdAt: 'ASC' }, id: 'ASC' },
     });
     return rows.map((a) => toAllocationDto(a, a.reward!));
   }

@@ -97,8 +97,8 @@ describe('a quest event through its whole life', () => {
     // end: the worker completes the event and allocates tickets
     t.clock.advance(8 * HOUR);
     expect(await status()).toBe('ended');
-    expect(await t.app.get(EventCompletionService).runOnce()).toBe(1);
-    expect(await t.app.get(EventCompletionService).runOnce()).toBe(0);
+    expect(await t.app.get(EventCompletionService).runOnce()).toEqual([event.id]);
+    expect(await t.app.get(EventCompletionService).runOnce()).toEqual([]);
     expect(await status()).toBe('completed');
 
     const allocations = async (u: typeof a) => (await call(u, 'get', '/reward/allocations')).body as { id: string; tickets: number; rank: number; score: number; reward: { name: string }; requirementData: unknown }[];
