@@ -123,7 +123,8 @@ export async function startApp(opts: StartOptions): Promise<AppInstance> {
     HOST: '127.0.0.1',
     PORT: String(port),
     DATABASE_URL: opts.databaseUrl,
-    LOG_LEVEL: 'silent',
+    // RELIABILITY_APP_LOG=error shows the apps' own logs in `output()` when a test needs them.
+    LOG_LEVEL: process.env.RELIABILITY_APP_LOG ?? 'silent',
     PASSWORD_SCRYPT_COST: '1024',
     DB_POOL_SIZE: '10',
     SWAGGER_ENABLED: 'false',

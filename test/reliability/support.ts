@@ -143,3 +143,54 @@ export async function ledgerInvariantViolations(sql: pg.Pool): Promise<{ mismatc
     FULL JOIN sums s USING (tenant_id, user_id, resource_type_id)`);
   return rows[0];
 }
+
+export async function givenItem(app: AppInstance, tenant: TenantCredentials, communityId: string, fields: Record<string, unknown> = {}): Promise<{ id: string; slotId: string }> {
+  const slot = expectOk(await app.call('POST', '/v1/admin/inventory/slots', { headers: asAdmin(tenant), body: { communityId, key: unique('slot-'), name: 'Slot' } }), 201, 'create slot').body;
+  return expectOk(await app.call('POST', '/v1/admin/inventory/items', { headers: asAdmin(tenant), body: { communityId, slotId: slot.id, name: unique('item-'), ...fields } }), 201, 'create item').body;
+}
+
+export async function givenPrize(app: AppInstance, tenant: TenantCredentials, fields: Record<string, unknown> = {}): Promise<{ id: string }> {
+  return expectOk(await app.call('POST', '/v1/admin/prizes', { headers: asAdmin(tenant), body: { name: unique('prize-'), kind: 'physical', ...fields } }), 201, 'create prize').body;
+}
+
+export async function givenListing(app: AppInstance, tenant: TenantCredentials, fields: Record<string, unknown>): Promise<{ id: string; price: { resourceTypeId: string; amount: number }[] }> {
+  return expectOk(await app.call('POST', '/v1/admin/store/listings', { headers: asAdmin(tenant), body: { name: unique('listing-'), ...fields } }), 201, 'create listing').body;
+}
+
+export function purchase(app: AppInstance, user: User, listingId: string, nonce: string) {
+  return app.call('POST', `/v1/store/purchase/${listingId}`, { headers: asUser(user), body: { nonce } });
+}
+
+/**
+ * The store's invariants, read from the database. Every count must be 0:
+ * - `ledgerMismatched`/`negativeBalances`: Σ ledger = balance and 0 ≤ balance ≤ earned for every user;
+ * - `purchasesWithoutOneDebit`: every purchase debited exactly once per price component, no debit without a purchase;
+ * - `duplicateNonces`: one purchase per (user, nonce);
+ * - `listingSoldMismatch`/`listingOversold`: `sold` = the purchases of the listing, within its supply;
+ * - `itemsOversold`/`itemGrantMismatch`, `prizesOversold`/`prizeAwardMismatch`: supplies and their ledgers agree.
+ */
+export async function storeInvariants(sql: pg.Pool): Promise<Record<string, number>> {
+  const ledger = await ledgerInvariantViolations(sql);
+  const one = async (q: string) => Number((await sql.query<{ n: string }>(q)).rows[0].n);
+  return {
+    ledgerMismatched: ledger.mismatched,
+    negativeBalances: ledger.negative,
+    purchasesWithoutOneDebit: await one(`
+      SELECT count(*) AS n FROM (
+        SELECT p.id FROM store_purchases p
+        LEFT JOIN resource_ledger l ON l.reference = p.id::text AND l.reason = 'store_purchase' AND l.delta < 0
+        GROUP BY p.id, p.price HAVING count(l.id) <> jsonb_array_length(p.price::jsonb)
+        UNION ALL
+        SELECT l.id FROM resource_ledger l LEFT JOIN store_purchases p ON p.id::text = l.reference
+        WHERE l.reason = 'store_purchase' AND l.delta < 0 AND p.id IS NULL
+      ) x`),
+    duplicateNonces: await one(`SELECT count(*) AS n FROM (SELECT 1 FROM store_purchases GROUP BY tenant_id, user_id, nonce HAVING count(*) > 1) x`),
+    listingSoldMismatch: await one(`SELECT count(*) AS n FROM store_listings s WHERE s.sold <> (SELECT count(*) FROM store_purchases p WHERE p.listing_id = s.id)`),
+    listingOversold: await one(`SELECT count(*) AS n FROM store_listings WHERE sold < 0 OR sold > coalesce(total_supply, sold)`),
+    itemsOversold: await one(`SELECT count(*) AS n FROM inventory_items WHERE granted < 0 OR granted > coalesce(supply, granted)`),
+    itemGrantMismatch: await one(`SELECT count(*) AS n FROM inventory_items i WHERE i.granted <> coalesce((SELECT sum(quantity) FROM item_grants g WHERE g.item_id = i.id), 0)`),
+    userItemMismatch: await one(`SELECT count(*) AS n FROM user_items u WHERE u.quantity <> (SELECT sum(quantity) FROM item_grants g WHERE g.item_id = u.item_id AND g.user_id = u.user_id)`),
+    prizesOversold: await one(`SELECT count(*) AS n FROM prizes WHERE awarded < 0 OR awarded > coalesce(total_supply, awarded)`),
+    prizeAwardMismatch: await one(`SELECT count(*) AS n FROM prizes z WHERE z.awarded <> coalesce((SELECT sum(quantity) FROM prize_awards a WHERE a.prize_id = z.id), 0)`),
+  };
+}
