@@ -18,8 +18,11 @@ const byStatus: Record<number, ErrorDefinition> = {
 
 /** PostgreSQL SQLSTATE classes and socket errors that mean "the database is not there". */
 function isDatabaseUnavailable(err: unknown): boolean {
-  const e = err as { code?: string; message?: string; driverError?: unknown } | undefined;
+  const e = err as { code?: string; message?: string; name?: string; driverError?: unknown } | undefined;
   if (!e || typeof e !== 'object') return false;
+  // TypeORM releases a transaction's query runner when its connection dies (the server stopped
+  // mid-transaction); the transaction's next query then throws this instead of a socket error.
+  if (e.name === 'QueryRunnerProviderAlreadyReleasedError') return true;
   const code = e.code ?? (e.driverError as { code?: string } | undefined)?.code;
   if (code && (/^(08|57P|53300|3D000)/.test(code) || ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND'].includes(code))) {
     return true;

@@ -1,0 +1,40 @@
+import type { ArgumentsHost } from '@nestjs/common';
+import { QueryRunnerProviderAlreadyReleasedError } from 'typeorm';
+import { AllExceptionsFilter } from './all-exceptions.filter.js';
+
+function respond(exception: unknown): { status: number; body: Record<string, unknown>; headers: Record<string, string> } {
+  const out = { status: 0, body: {} as Record<string, unknown>, headers: {} as Record<string, string> };
+  const res = {
+    headersSent: false,
+    setHeader: (k: string, v: string) => { out.headers[k] = v; },
+    status: (s: number) => { out.status = s; return res; },
+    json: (b: Record<string, unknown>) => { out.body = b; return res; },
+  };
+  const host = { switchToHttp: () => ({ getResponse: () => res, getRequest: () => ({ method: 'POST', originalUrl: '/v1/x', id: 'req-1' }) }) } as unknown as ArgumentsHost;
+  new AllExceptionsFilter().catch(exception, host);
+  return out;
+}
+
+describe('AllExceptionsFilter: database outages are 503, never 500', () => {
+  it('maps a connection refused / terminated error to 503 service_unavailable with Retry-After', () => {
+    const refused = respond(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }));
+    expect(refused.status).toBe(503);
+    expect(refused.body).toMatchObject({ code: 10503, error: 'service_unavailable' });
+    expect(refused.headers['Retry-After']).toBe('1');
+    expect(respond(new Error('Connection terminated unexpectedly')).status).toBe(503);
+  });
+
+  // Regression (reliability suite, database outage): a transaction whose connection died when
+  // PostgreSQL stopped answered 500 on its next query.
+  it('maps TypeORM\'s "query runner already released" (the connection died mid-transaction) to 503', () => {
+    const r = respond(new QueryRunnerProviderAlreadyReleasedError());
+    expect(r.status).toBe(503);
+    expect(r.body).toMatchObject({ code: 10503, error: 'service_unavailable' });
+  });
+
+  it('keeps other errors a 500 that hides the details', () => {
+    const r = respond(new Error('secret internals'));
+    expect(r.status).toBe(500);
+    expect(JSON.stringify(r.body)).not.toContain('secret internals');
+  });
+});
