@@ -1,4 +1,5 @@
-import { type INestApplication, RequestMethod, ValidationPipe, type ValidationError } from '@nestjs/common';
+import { type ArgumentMetadata, type INestApplication, RequestMethod, ValidationPipe, type ValidationError } from '@nestjs/common';
+import type { Server } from 'node:http';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
 import helmet from 'helmet';
@@ -8,6 +9,7 @@ import { DomainError } from './common/errors/domain-error.js';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter.js';
 import { CommonErrors } from './common/errors/error-catalog.js';
 import { buildOpenApiDocument } from './openapi.js';
+import { assertSafeInput } from './common/validation/safe-input.js';
 
 interface Violation { field: string; message: string }
 function flatten(errors: ValidationError[], parent = ''): Violation[] {
@@ -18,8 +20,16 @@ function flatten(errors: ValidationError[], parent = ''): Violation[] {
   });
 }
 
+/** ValidationPipe that first refuses too deeply nested input and NUL characters (400, not a 500 below). */
+class SafeValidationPipe extends ValidationPipe {
+  override transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    if (metadata.type === 'body' || metadata.type === 'query' || metadata.type === 'param') assertSafeInput(value, metadata.type === 'param' ? 'path' : metadata.type);
+    return super.transform(value, metadata);
+  }
+}
+
 /** The validation pipe of every route: unknown fields are refused, values are transformed. */
-export const validationPipe = new ValidationPipe({
+export const validationPipe = new SafeValidationPipe({
   whitelist: true,
   forbidNonWhitelisted: true,
   forbidUnknownValues: true,
@@ -52,6 +62,7 @@ export function setupApp(app: INestApplication, options: { swagger?: boolean } =
   express.useBodyParser('json', { limit: config.BODY_LIMIT, strict: true });
   express.useBodyParser('urlencoded', { limit: config.BODY_LIMIT, extended: false });
   app.use(helmet());
+  answerClientErrorsInJson(app.getHttpServer() as Server);
   applyGlobalPrefix(app);
   app.useGlobalPipes(validationPipe);
   app.useGlobalFilters(new AllExceptionsFilter());
@@ -64,4 +75,23 @@ export function setupApp(app: INestApplication, options: { swagger?: boolean } =
     });
   }
   return app;
+}
+
+/**
+ * Node answers malformed requests itself (headers over the size limit: 431; unparsable: 400)
+ * before Express sees them; answer them in the API's error shape too.
+ */
+function answerClientErrorsInJson(server: Server): void {
+  if (!server || typeof server.on !== 'function' || server.listenerCount('clientError') > 0) return;
+  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable || (err.code === 'ECONNRESET')) {
+      socket.destroy();
+      return;
+    }
+    const def = err.code === 'HPE_HEADER_OVERFLOW' ? CommonErrors.headers_too_large : CommonErrors.generic_client_error;
+    const message = def === CommonErrors.headers_too_large ? 'The request line or headers exceed the size limit' : 'The request is not valid HTTP';
+    const body = JSON.stringify({ code: def.code, error: def.error, message });
+    const reason = def.status === 431 ? 'Request Header Fields Too Large' : 'Bad Request';
+    socket.end(`HTTP/1.1 ${def.status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  });
 }

@@ -23,6 +23,34 @@ describe('platform', () => {
     expect(res.body).toMatchObject({ code: 10004, error: 'not_found', message: 'No route GET /v1/no/such/route' });
   });
 
+  // Regressions found by the reliability fuzzer (test/reliability/fuzz.rel-spec.ts): these were 500s or bare 431s.
+  it('refuses JSON nested deeper than 32 levels with 400 {code, message}, never a 500', async () => {
+    const tenant = await t.givenTenant();
+    const deep = `${'['.repeat(40_000)}${']'.repeat(40_000)}`;
+    const res = await t.http().post('/v1/user/register/password').set('X-Tenant-Id', tenant.id).set('Content-Type', 'application/json').send(deep);
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ code: 10002, error: 'generic_client_error' });
+    const nested = await t.http().post('/v1/user/register/password').set('X-Tenant-Id', tenant.id).send({ username: JSON.parse(`${'{"a":'.repeat(40)}1${'}'.repeat(40)}`), password: 'x' });
+    expect(nested.status).toBe(400);
+    expect(nested.body.message).toMatch(/nested more than 32 levels/);
+  });
+
+  it('refuses a NUL character in a body, query or path value with 400 {code, message}', async () => {
+    const tenant = await t.givenTenant();
+    const body = await t.http().post('/v1/user/auth/password/login').set('X-Tenant-Id', tenant.id).send({ username: 'a\u0000b', password: 'password' });
+    expect(body.status).toBe(400);
+    expect(body.body).toMatchObject({ code: 10002, message: 'The body contains a NUL character' });
+    const path = await t.http().get('/v1/community/a%00b').set('X-Tenant-Id', tenant.id);
+    expect(path.status).toBe(400);
+    expect(path.body).toMatchObject({ code: 10002 });
+  });
+
+  it('answers a request line or headers over the size limit with 431 {code, message}', async () => {
+    const res = await t.http().get(`/v1/community/x?pad=${'A'.repeat(20_000)}`);
+    expect(res.status).toBe(431);
+    expect(res.body).toMatchObject({ code: 10031, error: 'headers_too_large', message: expect.any(String) });
+  });
+
   it('sets security headers and echoes a request id', async () => {
     const res = await t.http().get('/health').set('X-Request-Id', 'req-123');
     expect(res.status).toBe(200);

@@ -208,9 +208,22 @@ export function createTenantWithCli(databaseUrl: string, slug: string): TenantCr
   return JSON.parse(r.stdout.slice(r.stdout.indexOf('{'))) as TenantCredentials;
 }
 
+/** Sets tenant settings with the CLI (`tenant:settings`); every instance reads them from the database. */
+export function setTenantSettings(databaseUrl: string, tenant: string, settings: Record<string, unknown>): void {
+  const r = spawnSync(process.execPath, [CLI, 'tenant:settings', '--tenant', tenant, '--set', JSON.stringify(settings), '--json'], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', ...SHARED_SECRETS },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  if (r.status !== 0) throw new Error(`tenant:settings failed (${r.status}): ${r.stderr}`);
+}
+
 /** A direct connection pool to the app database (the tests read and check rows with it). */
 export function sqlPool(databaseUrl: string): pg.Pool {
-  return new pg.Pool({ connectionString: databaseUrl, max: 4 });
+  const p = new pg.Pool({ connectionString: databaseUrl, max: 4 });
+  p.on('error', () => undefined); // an idle client cut by the database drop at the end
+  return p;
 }
 
 export const uniqueSlug = (prefix: string) => `${prefix}-${randomBytes(4).toString('hex')}`;

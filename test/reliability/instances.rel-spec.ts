@@ -1,7 +1,7 @@
 import { Wallet } from 'ethers';
 import { randomBytes } from 'node:crypto';
 import { createTestDatabase } from '../setup/test-database.js';
-import { createTenantWithCli, startCluster, type AppInstance, type Cluster } from '../helpers/processes.js';
+import { createTenantWithCli, setTenantSettings, startCluster, type AppInstance, type Cluster } from '../helpers/processes.js';
 import { asAdmin, asUser, countBy, expectOk, givenCommunity, givenResourceType, grant, loginToken, pool, register, report, scale, siweBody, SIWE_ORIGIN, unique } from './support.js';
 
 /**
@@ -18,12 +18,7 @@ describe('several instances on one database', () => {
     c = await startCluster(createTestDatabase, 3);
     apps = c.apps;
     // SIWE needs allowed origins; the CLI writes the setting, every instance reads it from the database.
-    const { spawnSync } = await import('node:child_process');
-    const r = spawnSync(process.execPath, ['dist/src/cli/cli.js', 'tenant:settings', '--tenant', c.tenant.id, '--set', JSON.stringify({ siweAllowedOrigins: [SIWE_ORIGIN] })], {
-      env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', DATABASE_URL: c.databaseUrl, LOG_LEVEL: 'silent', ...apps[0].env },
-      encoding: 'utf8',
-    });
-    if (r.status !== 0) throw new Error(r.stderr);
+    setTenantSettings(c.databaseUrl, c.tenant.id, { siweAllowedOrigins: [SIWE_ORIGIN] });
   }, 120_000);
   afterAll(async () => {
     report('1. several instances', figures);

@@ -32,6 +32,13 @@ describe('AllExceptionsFilter: database outages are 503, never 500', () => {
     expect(r.body).toMatchObject({ code: 10503, error: 'service_unavailable' });
   });
 
+  // Regression (reliability fuzzer): a NUL byte PostgreSQL cannot store was a 500.
+  it('maps PostgreSQL\'s invalid byte sequence (22021) to 400', () => {
+    const r = respond(Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00'), { code: '22021' }));
+    expect(r.status).toBe(400);
+    expect(r.body).toMatchObject({ code: 10002 });
+  });
+
   it('keeps other errors a 500 that hides the details', () => {
     const r = respond(new Error('secret internals'));
     expect(r.status).toBe(500);

@@ -31,6 +31,13 @@ function isDatabaseUnavailable(err: unknown): boolean {
   return /Connection terminated|not currently accepting connections|too many clients|connect ECONNREFUSED|timeout exceeded when trying to connect|Client has encountered a connection error|the database system is (starting up|shutting down)/i.test(msg);
 }
 
+/** PostgreSQL refused a value of the request (a NUL or an invalid byte sequence): the client's fault, 400. */
+function isUnstorableValue(err: unknown): boolean {
+  const e = err as { code?: string; driverError?: { code?: string } } | undefined;
+  const code = e?.code ?? e?.driverError?.code;
+  return code === '22021' || code === '22P05';
+}
+
 function httpExceptionMessage(ex: HttpException): string {
   const r = ex.getResponse();
   if (typeof r === 'string') return r;
@@ -76,6 +83,9 @@ export class AllExceptionsFilter implements ExceptionFilter {
       const status = exception.status ?? 400;
       def = byStatus[status] ?? CommonErrors.generic_client_error;
       message = bodyParserMessage(exception, def);
+    } else if (isUnstorableValue(exception)) {
+      def = CommonErrors.generic_client_error;
+      message = 'A value contains a character that cannot be stored';
     } else if (isDatabaseUnavailable(exception)) {
       def = CommonErrors.service_unavailable;
       message = def.description;

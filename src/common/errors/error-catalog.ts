@@ -73,6 +73,7 @@ export const CommonErrors = defineErrors({
   conflict: { status: 409, code: 10009, description: 'The request conflicts with the current state.' },
   payload_too_large: { status: 413, code: 10013, description: 'The request body exceeds the size limit.' },
   unsupported_media_type: { status: 415, code: 10015, description: 'The request body is not JSON.' },
+  headers_too_large: { status: 431, code: 10031, description: 'The request line or headers exceed the size limit (e.g. a very long query string).' },
   too_many_requests: { status: 429, code: 10029, description: 'Rate limit exceeded; retry after the number of seconds in the Retry-After header.' },
   internal_error: { status: 500, code: 10001, description: 'An unexpected error. Details are logged under the request id, never returned.' },
   service_unavailable: { status: 503, code: 10503, description: 'A dependency (the database) is unavailable; retry later.' },
