@@ -161,7 +161,10 @@ export class StorePurchaseService {
       // 7. The grant.
       await this.grant(tx, tenantId, userId, listing, purchaseId);
 
-      const row = await tx.getRepository(StorePurchase).findOneByOrFail({ id: purchaseId });
+      const row = tx.getRepository(StorePurchase).create({
+        id: purchaseId, listingId: listing.id, communityId: listing.communityId, nonce: body.nonce, kind: listing.kind, itemId: listing.itemId,
+        prizeId: listing.prizeId, resourceTypeId: listing.resourceTypeId, quantity: listing.quantity, price: listing.price, createdAt: inserted[0].created_at,
+      });
       return { ...toPurchaseDto(row, listing.name), replayed: false };
     });
   }
