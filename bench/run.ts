@@ -1,60 +1,447 @@
 /**
- * `npm run bench`: ranking benchmark. Seeds its own data with bulk SQL (generate_series) in a
- * fresh database (on DATABASE_URL's server, or on a throw-away embedded PostgreSQL), starts the
- * service in this process, and measures with autocannon:
- *   - GET /v1/community/{id}/ranking/{slug} (the caller's rank + neighbours) at 10k and 1M ranked users,
- *   - GET /v1/community/{id}/leaderboard/{slug} (first page) at both sizes,
- *   - POST /v1/admin/resources/grants (ledger credit + rank counters) on the 1M leaderboard,
- * and, for the record, one rank lookup by the prefix counters vs a plain COUNT(*) at 1M.
- * Environment: BENCH_DURATION (seconds, default 10), BENCH_CONNECTIONS (default 20), BENCH_LARGE (default 1000000).
+ * `npm run bench [-- <scenario> ...]`: the performance suite (docs/performance.md).
+ *
+ * 1. A database server (DATABASE_URL's, or a throw-away embedded PostgreSQL) and a fresh database.
+ * 2. The service as a child process (`node dist/src/main.js`: migrations run at start, the
+ *    default tenant is created and its credentials read from its output), the bare NestJS app
+ *    (bench/baseline-app.ts) as another child.
+ * 3. Seeds what the chosen scenarios need with bulk SQL, then VACUUM ANALYZE.
+ * 4. Each scenario: a warm-up, then autocannon at BENCH_CONNECTIONS (32) for BENCH_DURATION s.
+ * 5. One table (scenario, req/s, p50, p99, ratio to the bare route of the same run, goal, met),
+ *    also written to bench/results/<time>.{json,md} and bench/results/latest.{json,md}.
+ *
+ * Environment: BENCH_DURATION (s, default 10), BENCH_WARMUP (s, default 3), BENCH_CONNECTIONS
+ * (default 32), BENCH_LARGE (ranked users of the "1m" scenarios, default 1000000), BENCH_EVENTS
+ * (default 10000), BENCH_QUESTS (default 100000), DATABASE_URL (else embedded PostgreSQL),
+ * BENCH_SERVICE_ENV (extra env for the service, e.g. `DB_POOL_SIZE=20`), BENCH_REUSE_DB (a database
+ * name on DATABASE_URL's server that is kept after the run and reused, seeded, by the next run
+ * with the same sizes: for profiling; the recorded figures come from fresh databases).
  */
-import 'reflect-metadata';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import net from 'node:net';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { CompactEncrypt, SignJWT } from 'jose';
 import pg from 'pg';
-
-interface AutocannonRequest {
-  method: string;
-  path: string;
-  headers?: Record<string, string>;
-  body?: string;
-  setupRequest?: (req: AutocannonRequest) => AutocannonRequest;
-}
-interface AutocannonResult {
-  requests: { average: number; total: number };
-  latency: { p50: number; p99: number; average: number };
-  non2xx: number;
-  errors: number;
-}
-type Autocannon = (opts: { url: string; connections: number; duration: number; requests: AutocannonRequest[] }) => Promise<AutocannonResult>;
-const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+import { load, type LoadRequest, type Measured } from './lib/load.js';
+import { findDescendant, rssMb, startChild, waitFor200, type Child } from './lib/processes.js';
+import { resourceType, seedBalances, seedQuests, seedUsers, type Tenant } from './lib/seed.js';
+import { freePort, log, since, sleep } from './lib/util.js';
 
 const env = process.env;
 const DURATION = Number(env.BENCH_DURATION ?? 10);
-const CONNECTIONS = Number(env.BENCH_CONNECTIONS ?? 20);
+const WARMUP = Number(env.BENCH_WARMUP ?? 3);
+const CONNECTIONS = Number(env.BENCH_CONNECTIONS ?? 32);
 const LARGE = Number(env.BENCH_LARGE ?? 1_000_000);
-const SMALL = 10_000;
-const SAMPLE = 500;
+const SMALL = Math.min(10_000, LARGE);
+const EVENTS = Number(env.BENCH_EVENTS ?? 10_000);
+const QUESTS = Number(env.BENCH_QUESTS ?? 100_000);
+const BUYERS = 2_000;
+const SAMPLE = 1_000;
+const SESSION_SECRET = randomBytes(32).toString('hex');
+// Fixed when a database is reused (secrets at rest must still decrypt); random otherwise.
+const ENCRYPTION_KEY = env.BENCH_REUSE_DB ? 'be7c4be7c4be7c4be7c4be7c4be7c4be7c4be7c4be7c4be7c4be7c4be7c4be7c' : randomBytes(32).toString('hex');
+const human = (n: number) => (n >= 1_000_000 && n % 1_000_000 === 0 ? `${n / 1_000_000}m` : n >= 1000 && n % 1000 === 0 ? `${n / 1000}k` : String(n));
 
-const log = (s: string) => process.stdout.write(`${s}\n`);
-const ms = (t0: bigint) => Number(process.hrtime.bigint() - t0) / 1e6;
+// ---------------------------------------------------------------------------------------------
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
+type Need = 'large' | 'small' | 'event' | 'quests' | 'store';
+
+interface Row {
+  scenario: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  /** req/s divided by the bare NestJS route's req/s of the same run. */
+  ratio: number | null;
+  goal: string;
+  met: boolean | null;
+  note: string;
+}
+
+interface Ctx {
+  base: string;
+  db: pg.Client;
+  dbUrl: string;
+  tenant: Tenant;
+  communityId: string;
+  ids: Record<string, string>;
+  rows: Map<string, Row>;
+  bare: () => Row;
+  token: (userId: string) => Promise<string>;
+  service: Child;
+}
+
+interface Scenario {
+  name: string;
+  needs: Need[];
+  /** Scenarios whose rows this one's goal refers to (run first when this one is chosen alone). */
+  after?: string[];
+  run: (c: Ctx) => Promise<Row>;
+}
+
+const row = (scenario: string, m: Pick<Measured, 'rps' | 'p50' | 'p99'>, c: Ctx | null, goal: string, met: boolean | null, note = ''): Row => ({
+  scenario,
+  rps: m.rps,
+  p50: m.p50,
+  p99: m.p99,
+  ratio: c ? m.rps / c.bare().rps : 1,
+  goal,
+  met,
+  note,
+});
+
+async function measure(c: Ctx, label: string, requests: LoadRequest[], warmup = WARMUP): Promise<Measured> {
+  if (warmup > 0) await load(c.base, requests, warmup, CONNECTIONS);
+  log(`  ${label}: measuring ${DURATION} s at ${CONNECTIONS} connections...`);
+  const m = await load(c.base, requests, DURATION, CONNECTIONS);
+  const codes = Object.entries(m.statuses).map(([k, v]) => `${k}×${v}`).join(' ');
+  log(`  ${label}: ${m.rps.toFixed(0)} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms (${codes}${m.failed ? `, ${m.failed} failed` : ''})`);
+  if (m.failed > 0) throw new Error(`${label}: ${m.failed} of ${m.total} requests failed (${codes})`);
+  return m;
+}
+
+/** Round-robin requests for a sample of users, each with its session token. */
+async function asUsers(c: Ctx, userIds: string[], path: (i: number) => string): Promise<LoadRequest[]> {
+  const tokens = await Promise.all(userIds.map((id) => c.token(id)));
+  return tokens.map((tok, i) => ({ method: 'GET', path: path(i), headers: { authorization: `Bearer ${tok}`, 'x-tenant-id': c.tenant.id } }));
+}
+
+const sampleOf = async (c: Ctx, typeId: string): Promise<string[]> =>
+  (await c.db.query('SELECT user_id FROM resource_balances WHERE resource_type_id = $1 ORDER BY random() LIMIT $2', [typeId, SAMPLE])).rows.map((r: { user_id: string }) => r.user_id);
+
+const ratioGoal = (c: Ctx, m: Measured, k: number) => m.rps >= k * c.bare().rps;
+
+// ---------------------------------------------------------------------------------------------
+
+const scenarios: Scenario[] = [
+  {
+    name: 'baseline-nest',
+    needs: [],
+    run: async (c) => {
+      const port = await freePort();
+      const child = startChild(process.execPath, ['dist/bench/baseline-app.js'], { PORT: String(port) });
+      try {
+        await waitFor200(`http://127.0.0.1:${port}/constant`, child, 20_000);
+        const url = `http://127.0.0.1:${port}`;
+        await load(url, [{ method: 'GET', path: '/constant' }], WARMUP, CONNECTIONS);
+        log(`  baseline-nest: measuring ${DURATION} s at ${CONNECTIONS} connections...`);
+        const m = await load(url, [{ method: 'GET', path: '/constant' }], DURATION, CONNECTIONS);
+        log(`  baseline-nest: ${m.rps.toFixed(0)} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms`);
+        return row('baseline-nest', m, null, 'the framework limit (reference)', null, 'bare NestJS 12 route returning a constant');
+      } finally {
+        await child.stop();
+      }
+    },
+  },
+  {
+    name: 'baseline-pg',
+    needs: [],
+    run: async (c) => {
+      const child = startChild(process.execPath, ['dist/bench/pg-baseline.js'], {
+        PG_URL: c.dbUrl,
+        PG_SQL: 'SELECT * FROM communities WHERE tenant_id = $1 AND id = $2',
+        PG_PARAMS: JSON.stringify([[c.tenant.id, c.communityId]]),
+        CONNECTIONS: String(CONNECTIONS),
+        DURATION: String(DURATION),
+      });
+      log(`  baseline-pg: ${CONNECTIONS} pg clients, closed loop, ${DURATION} s...`);
+      await new Promise<void>((resolve) => child.proc.once('exit', () => resolve()));
+      const m = JSON.parse(child.output().trim().split('\n').pop()!) as Measured;
+      log(`  baseline-pg: ${m.rps.toFixed(0)} queries/s, p50 ${m.p50.toFixed(2)} ms, p99 ${m.p99.toFixed(2)} ms`);
+      return row('baseline-pg', m, c, 'the database limit (reference)', null, 'raw pg: the community row by id, no HTTP');
+    },
+  },
+  {
+    name: 'community',
+    needs: [],
+    run: async (c) => {
+      const users = (await c.db.query('SELECT id FROM users WHERE tenant_id = $1 LIMIT $2', [c.tenant.id, SAMPLE])).rows.map((r: { id: string }) => r.id);
+      const m = await measure(c, 'community', await asUsers(c, users, () => `/v1/community/${c.communityId}`));
+      return row('community', m, c, '≥ 0.5× bare req/s', ratioGoal(c, m, 0.5), 'GET /v1/community/{id} with a session token');
+    },
+  },
+  {
+    name: 'ranking-10k',
+    needs: ['small'],
+    run: async (c) => {
+      const m = await measure(c, 'ranking-10k', await asUsers(c, await sampleOf(c, c.ids.xpSmall), () => `/v1/community/${c.communityId}/ranking/xp-small`));
+      return row('ranking-10k', m, c, '(reference for ranking-1m)', null, `GET /v1/community/{id}/ranking/{slug}, ${SMALL.toLocaleString('en')} ranked users`);
+    },
+  },
+  {
+    name: 'ranking-1m',
+    needs: ['large'],
+    after: ['ranking-10k'],
+    run: async (c) => {
+      const m = await measure(c, 'ranking-1m', await asUsers(c, await sampleOf(c, c.ids.xpLarge), () => `/v1/community/${c.communityId}/ranking/xp-large`));
+      const small = c.rows.get('ranking-10k');
+      const rps = ratioGoal(c, m, 0.4);
+      const p99 = m.p99 <= 2 * c.bare().p99;
+      const log = small ? m.p50 <= 1.5 * small.p50 : false;
+      const note = `rps ${rps ? 'ok' : 'low'}; p99 ${m.p99} vs ${2 * c.bare().p99} allowed; p50 ${m.p50} vs ${small ? 1.5 * small.p50 : '?'} allowed (1.5× p50 at 10k)`;
+      return row(`ranking-${human(LARGE)}`, m, c, '≥ 0.4× bare req/s; p99 ≤ 2× bare p99; p50 ≤ 1.5× p50 at 10k', rps && p99 && log, note);
+    },
+  },
+  {
+    name: 'leaderboard-1m',
+    needs: ['large'],
+    run: async (c) => {
+      // Pages spread over the whole board: the first ones and deep ones (OFFSET grows with the page).
+      const pages = [1, 2, 3, 10, 100, 1000];
+      const m = await measure(c, 'leaderboard-1m', pages.map((p) => ({ method: 'GET', path: `/v1/community/${c.communityId}/leaderboard/xp-large?limit=50&page=${p}`, headers: { 'x-tenant-id': c.tenant.id } })));
+      return row(`leaderboard-${human(LARGE)}`, m, c, '≥ 0.3× bare req/s', ratioGoal(c, m, 0.3), 'community leaderboard, limit 50, pages 1,2,3,10,100,1000');
+    },
+  },
+  {
+    name: 'event-leaderboard-1m',
+    needs: ['event'],
+    run: async (c) => {
+      const users = await sampleOf(c, c.ids.eventScore);
+      const pages = [1, 2, 3, 10, 100, 1000];
+      const m = await measure(c, 'event-leaderboard-1m', await asUsers(c, users.slice(0, 60), (i) => `/v1/quest-event/${c.ids.eventId}/leaderboard?limit=50&page=${pages[i % pages.length]}`));
+      return row(`event-leaderboard-${human(LARGE)}`, m, c, '≥ 0.3× bare req/s', ratioGoal(c, m, 0.3), 'quest event leaderboard, limit 50, pages 1,2,3,10,100,1000');
+    },
+  },
+  {
+    name: 'token-login',
+    needs: [],
+    run: async (c) => {
+      // Tokens as a community backend makes them (test/e2e/auth-token-login.e2e-spec.ts): JWE dir +
+      // A256GCM with the tenant's shared secret, each with a fresh _nonce, precomputed. 1,000
+      // subjects: the warm-up creates their users, the measured run is returning logins.
+      const key = Buffer.from(c.tenant.sharedSecret, 'hex');
+      const enc = new TextEncoder();
+      const idToken = `eyJhbGciOiJSUzI1NiJ9.${Buffer.from(JSON.stringify({ iss: 'https://accounts.provider-b.test', sub: 'x', aud: 'bench' })).toString('base64url')}.${randomBytes(64).toString('base64url')}`;
+      const make = async (n: number, offset: number) => {
+        const now = Math.floor(Date.now() / 1000);
+        const out: string[] = [];
+        for (let i = 0; i < n; i++) {
+          const payload = { _nonce: randomBytes(8).toString('hex'), subjectId: `bench-sub-${(offset + i) % 1000}`, handle: `bencher${(offset + i) % 1000}`, idToken, accessToken: 'provider-access-token', refreshToken: 'provider-refresh-token', iat: now, exp: now + 300 };
+          out.push(await new CompactEncrypt(enc.encode(JSON.stringify(payload))).setProtectedHeader({ alg: 'dir', enc: 'A256GCM' }).encrypt(key));
+        }
+        return out;
+      };
+      const requestsOf = (tokens: string[]): LoadRequest[] => {
+        let i = 0;
+        return [{
+          method: 'POST',
+          path: '/v1/user/auth/providerB/login',
+          headers: { 'content-type': 'application/json', 'x-tenant-id': c.tenant.id },
+          setupRequest: (req) => ({ ...req, body: JSON.stringify({ token: tokens[i++ % tokens.length] }) }),
+        }];
+      };
+      const t0 = process.hrtime.bigint();
+      const warm = await make(Math.max(2000, 1500 * WARMUP), 0);
+      const measured = await make(3000 * DURATION, 0);
+      log(`  token-login: ${(warm.length + measured.length).toLocaleString('en')} tokens encrypted in ${(since(t0) / 1000).toFixed(1)} s`);
+      await load(c.base, requestsOf(warm), WARMUP, CONNECTIONS);
+      const m = await measure(c, 'token-login', requestsOf(measured), 0);
+      if (m.total > measured.length) throw new Error('token-login: more requests than precomputed tokens (replays); raise the token count');
+      return row('token-login', m, c, '≥ 0.15× bare req/s', ratioGoal(c, m, 0.15), 'POST /v1/user/auth/providerB/login, JWE with a fresh _nonce, returning users');
+    },
+  },
+  {
+    name: 'purchase',
+    needs: ['store'],
+    run: async (c) => {
+      const listingId = c.ids.listingId;
+      const buyers = (await c.db.query('SELECT user_id FROM resource_balances WHERE resource_type_id = $1', [c.ids.gems])).rows.map((r: { user_id: string }) => r.user_id);
+      const tokens = await Promise.all(buyers.map((id) => c.token(id)));
+      let i = 0;
+      const requests: LoadRequest[] = [{
+        method: 'POST',
+        path: `/v1/store/purchase/${listingId}`,
+        headers: { 'content-type': 'application/json' },
+        setupRequest: (req) => {
+          const k = i++ % tokens.length;
+          return { ...req, headers: { ...req.headers, authorization: `Bearer ${tokens[k]}` }, body: JSON.stringify({ nonce: randomUUID() }) };
+        },
+      }];
+      const m = await measure(c, 'purchase', requests);
+      // The store invariants (store issue) after the run.
+      const q = async (sql: string, p: unknown[] = []) => Number(Object.values((await c.db.query(sql, p)).rows[0])[0]);
+      const purchases = await q('SELECT COUNT(*) FROM store_purchases WHERE listing_id = $1', [listingId]);
+      const sold = await q('SELECT sold FROM store_listings WHERE id = $1', [listingId]);
+      const debits = await q(`SELECT COUNT(*) FROM resource_ledger WHERE resource_type_id = $1 AND reason = 'store_purchase'`, [c.ids.gems]);
+      const spent = await q(`SELECT -COALESCE(SUM(delta), 0) FROM resource_ledger WHERE resource_type_id = $1 AND reason = 'store_purchase'`, [c.ids.gems]);
+      const drift = await q(
+        `SELECT COUNT(*) FROM resource_balances b LEFT JOIN (SELECT user_id, SUM(delta) AS s FROM resource_ledger WHERE resource_type_id = $1 GROUP BY user_id) l
+           ON l.user_id = b.user_id WHERE b.resource_type_id = $1 AND b.balance IS DISTINCT FROM l.s`,
+        [c.ids.gems],
+      );
+      const granted = await q('SELECT granted FROM inventory_items WHERE id = $1', [c.ids.itemId]);
+      const held = await q('SELECT COALESCE(SUM(quantity), 0) FROM user_items WHERE item_id = $1', [c.ids.itemId]);
+      const ok = purchases === sold && debits === purchases && spent === purchases * 10 && drift === 0 && granted === purchases && held === purchases;
+      const note = `invariants ${ok ? 'hold' : 'BROKEN'}: ${purchases} purchases = sold ${sold} = debits ${debits} = items granted ${granted} = held ${held}; spent ${spent}; balances ≠ Σ ledger: ${drift}`;
+      log(`  purchase: ${note}`);
+      return row('purchase', m, c, '≥ 500 purchases/s, invariants hold', m.rps >= 500 && ok, `POST /v1/store/purchase/{id}, one hot listing, ${BUYERS} buyers, new nonces; ${note}`);
+    },
+  },
+  {
+    name: 'quest-events',
+    needs: ['quests'],
+    run: async (c) => {
+      const users = (await c.db.query('SELECT id FROM users WHERE tenant_id = $1 LIMIT 200', [c.tenant.id])).rows.map((r: { id: string }) => r.id);
+      const queries = [
+        'page=1&limit=20',
+        `filter[containerId]=${c.communityId}&filter[status]=active&filter[status]=registration_open&limit=20`,
+        'filter[features]=score-based&registrationOpen=true&limit=20',
+        'participating=false&filter[status]=completed&page=5&limit=20',
+      ];
+      const m = await measure(c, 'quest-events', await asUsers(c, users, (i) => `/v1/quest-event?${queries[i % queries.length]}`));
+      return row('quest-events', m, c, '≥ 0.3× bare req/s', ratioGoal(c, m, 0.3), `GET /v1/quest-event with filters, ${EVENTS.toLocaleString('en')} events`);
+    },
+  },
+  {
+    name: 'community-quests',
+    needs: ['quests'],
+    run: async (c) => {
+      const users = (await c.db.query('SELECT id FROM users WHERE tenant_id = $1 LIMIT 200', [c.tenant.id])).rows.map((r: { id: string }) => r.id);
+      const queries = [
+        'tags=daily&questTypes=&featured=&query=&page=1&limit=20',
+        'tags=&questTypes=social&featured=true&query=&page=1&limit=20',
+        'tags=twitter,discord&questTypes=quiz,visit&featured=&query=&page=3&limit=20',
+        'tags=&questTypes=&featured=&query=raid&page=1&limit=20',
+      ];
+      const m = await measure(c, 'community-quests', await asUsers(c, users, (i) => `/v1/community/${c.communityId}/quests?${queries[i % queries.length]}`));
+      return row('community-quests', m, c, '≥ 0.3× bare req/s', ratioGoal(c, m, 0.3), `GET /v1/community/{id}/quests with filters, ${QUESTS.toLocaleString('en')} quests`);
+    },
+  },
+  {
+    name: 'cold-start',
+    needs: [],
+    run: async (c) => {
+      // `npm start` as on a fresh clone: no DATABASE_URL, an empty data directory (so initdb of the
+      // embedded PostgreSQL, all migrations and the default tenant), timed to the first 200 of
+      // /health/ready (the database answers); then idle RSS of the Node process after 10 s.
+      const dir = mkdtempSync(join(tmpdir(), 'cgs-bench-cold-'));
+      chmodSync(dir, 0o755);
+      const port = await freePort();
+      const { DATABASE_URL: _omit, ...rest } = process.env;
+      void _omit;
+      const t0 = Date.now();
+      const child = startChild('npm', ['start', '--silent'], { ...rest, DATABASE_URL: undefined, NODE_ENV: 'development', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: join(dir, 'data'), EMBEDDED_PG_PORT: String(await freePort()) });
+      try {
+        await waitFor200(`http://127.0.0.1:${port}/health/ready`, child, 60_000);
+        const seconds = (Date.now() - t0) / 1000;
+        log(`  cold-start: first 200 after ${seconds.toFixed(2)} s; idling 10 s...`);
+        await sleep(10_000);
+        const pid = findDescendant(child.proc.pid!, 'dist/src/main.js');
+        const rss = pid ? rssMb(pid) : NaN;
+        log(`  cold-start: idle RSS ${rss.toFixed(0)} MB`);
+        const met = seconds <= 10 && rss <= 250;
+        return { scenario: 'cold-start', rps: 0, p50: 0, p99: 0, ratio: null, goal: '≤ 10 s to the first 200; idle RSS ≤ 250 MB', met, note: `${seconds.toFixed(2)} s to the first 200 (initdb + migrations); idle RSS ${rss.toFixed(0)} MB` };
+      } finally {
+        const pid = findDescendant(child.proc.pid!, 'dist/src/main.js');
+        if (pid) process.kill(pid, 'SIGTERM');
+        await child.stop();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  },
+];
+
+// ---------------------------------------------------------------------------------------------
+
+async function seed(c: Ctx, needs: Set<Need>): Promise<void> {
+  const { db, tenant } = c;
+  const t0 = process.hrtime.bigint();
+  log('seeding...');
+  const big = needs.has('large') || needs.has('event');
+  await seedUsers(db, tenant.id, Math.max(big ? LARGE : SMALL, BUYERS));
+  if (needs.has('small')) await seedBalances(db, tenant.id, (c.ids.xpSmall = await resourceType(db, tenant.id, c.communityId, 'xp-small', 'global')), SMALL);
+  if (needs.has('large')) await seedBalances(db, tenant.id, (c.ids.xpLarge = await resourceType(db, tenant.id, c.communityId, 'xp-large', 'global')), LARGE);
+  if (needs.has('event')) {
+    const now = Date.now();
+    const day = 86_400_000;
+    const ev = await db.query(
+      `INSERT INTO quest_events (tenant_id, community_id, slug, name, features, state, registration_starts_at, registration_ends_at, starts_at, ends_at)
+       VALUES ($1, $2, 'bench-event', 'Bench event', '{score-based}', 'published', $3, $4, $5, $6) RETURNING id`,
+      [tenant.id, c.communityId, new Date(now - 10 * day), new Date(now + 5 * day), new Date(now - 5 * day), new Date(now + 30 * day)],
+    );
+    c.ids.eventId = ev.rows[0].id;
+    c.ids.eventScore = await resourceType(db, tenant.id, c.communityId, 'bench-event-score', 'scoped', c.ids.eventId);
+    await db.query('UPDATE quest_events SET score_resource_type_id = $1 WHERE id = $2', [c.ids.eventScore, c.ids.eventId]);
+    await seedBalances(db, tenant.id, c.ids.eventScore, LARGE, 100_000);
+    // Only REGISTERED participants hold an event score: one participant row per ranked user.
+    await db.query(
+      `INSERT INTO quest_event_participants (tenant_id, event_id, user_id, status, score, registered_at, status_changed_at)
+       SELECT $1, $2, user_id, 1, 0, earned_at, earned_at FROM resource_balances WHERE resource_type_id = $3`,
+      [tenant.id, c.ids.eventId, c.ids.eventScore],
+    );
+    await db.query('UPDATE quest_events SET registered_count = $1 WHERE id = $2', [LARGE, c.ids.eventId]);
+  }
+  if (needs.has('quests')) await seedQuests(db, tenant.id, c.communityId, EVENTS, QUESTS);
+  if (needs.has('store')) {
+    const admin = async (path: string, body: object) => {
+      const res = await fetch(`${c.base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': tenant.apiKey }, body: JSON.stringify(body) });
+      if (res.status !== 201) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+      return ((await res.json()) as { id: string }).id;
+    };
+    c.ids.gems = await admin('/v1/admin/resources/types', { communityId: c.communityId, slug: 'gems', name: 'Gems', kind: 'global' });
+    const slot = await admin('/v1/admin/inventory/slots', { communityId: c.communityId, key: 'hand', name: 'Hand' });
+    c.ids.itemId = await admin('/v1/admin/inventory/items', { communityId: c.communityId, slotId: slot, name: 'Sword' });
+    c.ids.listingId = await admin('/v1/admin/store/listings', {
+      communityId: c.communityId, name: 'Sword', kind: 'item', itemId: c.ids.itemId, price: [{ resourceTypeId: c.ids.gems, amount: 10 }], totalSupply: 100_000_000,
     });
-    srv.on('error', reject);
-  });
+    await db.query(
+      `CREATE TEMP TABLE buyers AS SELECT id AS user_id FROM users WHERE tenant_id = $1 ORDER BY handle_normalized DESC LIMIT $2`,
+      [tenant.id, BUYERS],
+    );
+    await db.query(`INSERT INTO resource_balances (resource_type_id, user_id, tenant_id, balance, earned, earned_at, updated_at) SELECT $1, user_id, $2, 1000000000, 1000000000, now(), now() FROM buyers`, [c.ids.gems, tenant.id]);
+    await db.query(`INSERT INTO resource_ledger (tenant_id, resource_type_id, user_id, delta, earned_delta, reason, created_at) SELECT $2, $1, user_id, 1000000000, 1000000000, 'bench_seed', now() FROM buyers`, [c.ids.gems, tenant.id]);
+    await db.query(
+      `INSERT INTO resource_rank_buckets (resource_type_id, level, bucket, count)
+       SELECT $1, l, 1000000000::bigint >> (4 * l), COUNT(*) FROM buyers, generate_series(0, 13) AS l WHERE (1000000000::bigint >> (4 * l)) > 0 GROUP BY 2, 3`,
+      [c.ids.gems],
+    );
+    await db.query('DROP TABLE buyers');
+    log(`  store: one item listing (price 10 gems), ${BUYERS} buyers with 1e9 gems each`);
+  }
+  // Settle the freshly loaded tables now, so autovacuum does not run during a measurement.
+  const t1 = process.hrtime.bigint();
+  await db.query('VACUUM ANALYZE');
+  log(`  VACUUM ANALYZE in ${(since(t1) / 1000).toFixed(1)} s; seeding done in ${(since(t0) / 1000).toFixed(1)} s`);
+}
+
+function select(args: string[]): Scenario[] {
+  const byName = new Map(scenarios.map((s) => [s.name, s]));
+  if (args.length === 0) return scenarios;
+  const chosen = new Set<string>(['baseline-nest']);
+  for (const a of args.map((x) => x.toLowerCase())) {
+    const s = byName.get(a);
+    if (!s) throw new Error(`unknown scenario "${a}"; scenarios: ${scenarios.map((x) => x.name).join(', ')}`);
+    for (const dep of s.after ?? []) chosen.add(dep);
+    chosen.add(a);
+  }
+  return scenarios.filter((s) => chosen.has(s.name));
+}
+
+const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : '—');
+
+function table(rows: Row[]): string {
+  const head = ['scenario', 'req/s', 'p50 ms', 'p99 ms', '× bare', 'goal', 'met'];
+  const lines = rows.map((r) => [
+    r.scenario,
+    r.scenario === 'cold-start' ? '—' : fmt(r.rps),
+    r.scenario === 'cold-start' ? '—' : fmt(r.p50, r.p50 % 1 ? 2 : 0),
+    r.scenario === 'cold-start' ? '—' : fmt(r.p99, r.p99 % 1 ? 2 : 0),
+    r.ratio === null ? '—' : fmt(r.ratio, 2),
+    r.goal,
+    r.met === null ? '' : r.met ? 'met' : 'NOT MET',
+  ]);
+  return [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...lines.map((l) => `| ${l.join(' | ')} |`)].join('\n');
 }
 
 async function main(): Promise<void> {
+  const chosen = select(process.argv.slice(2).filter((a) => a !== '--'));
+  // A reused database holds everything, so any selection can run on it.
+  const needs = new Set((env.BENCH_REUSE_DB ? scenarios : chosen).flatMap((s) => s.needs));
+  const started = Date.now();
+  log(`bench: ${chosen.map((s) => s.name).join(', ')}`);
+  log(`  ${CONNECTIONS} connections, ${DURATION} s per scenario after a ${WARMUP} s warm-up; large = ${LARGE.toLocaleString('en')}`);
+
   // 1. A database server and a fresh database.
   let embedded: { stop: () => Promise<void> } | undefined;
   let tmp: string | undefined;
@@ -67,127 +454,127 @@ async function main(): Promise<void> {
     const { EmbeddedDatabase } = await import('../src/database/embedded-postgres.js');
     tmp = mkdtempSync(join(tmpdir(), 'cgs-bench-pg-'));
     chmodSync(tmp, 0o755);
-    const db = new EmbeddedDatabase({ dataDir: join(tmp, 'data'), port: await freePort(), database: 'postgres', persistent: false });
+    const edb = new EmbeddedDatabase({ dataDir: join(tmp, 'data'), port: await freePort(), database: 'postgres', persistent: false });
     log('starting embedded PostgreSQL...');
-    await db.start();
-    embedded = db;
-    adminUrl = db.adminUrl();
+    await edb.start();
+    embedded = edb;
+    adminUrl = edb.adminUrl();
   }
-  const dbName = `cgs_bench_${randomBytes(4).toString('hex')}`;
+  const reuse = env.BENCH_REUSE_DB && env.DATABASE_URL ? env.BENCH_REUSE_DB.replace(/[^a-z0-9_]/g, '') : undefined;
+  const dbName = reuse ?? `cgs_bench_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${dbName}`);
+  const exists = (await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [dbName])).rowCount! > 0;
+  if (!exists) await admin.query(`CREATE DATABASE ${dbName}`);
   const dbUrl = new URL(adminUrl);
   dbUrl.pathname = `/${dbName}`;
 
-  // 2. The service, in this process (migrations run at start).
-  Object.assign(env, { DATABASE_URL: dbUrl.toString(), LOG_LEVEL: 'warn', NODE_ENV: 'development', SWAGGER_ENABLED: 'false', DB_POOL_SIZE: '20' });
-  const { NestFactory } = await import('@nestjs/core');
-  const { AppModule } = await import('../src/app.module.js');
-  const { setupApp } = await import('../src/app.setup.js');
-  const { TenantsService } = await import('../src/tenants/tenants.service.js');
-  const { SessionTokenService } = await import('../src/auth/session-token.service.js');
-  const app = await NestFactory.create(AppModule, { logger: ['error', 'warn'] });
-  setupApp(app, { swagger: false });
-  await app.listen(0, '127.0.0.1');
-  const base = `http://127.0.0.1:${(app.getHttpServer().address() as net.AddressInfo).port}`;
-
+  // 2. The service, as a child process (migrations and the default tenant at start).
+  const port = await freePort();
+  const extra = Object.fromEntries((env.BENCH_SERVICE_ENV ?? '').split(/\s+/).filter(Boolean).map((kv) => [kv.split('=')[0], kv.slice(kv.indexOf('=') + 1)]));
+  log('starting the service (node dist/src/main.js)...');
+  const t0 = Date.now();
+  const service = startChild(process.execPath, ['--enable-source-maps', 'dist/src/main.js'], {
+    DATABASE_URL: dbUrl.toString(),
+    NODE_ENV: 'development',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    SWAGGER_ENABLED: 'false',
+    SESSION_SECRET: reuse ? `bench-session-secret-${reuse}-0123456789abcdef` : SESSION_SECRET,
+    ENCRYPTION_KEY,
+    // The bench logs in thousands of times a second from one address: the login rate limits would refuse it.
+    LOGIN_RATE_LIMIT_IP: '1000000000',
+    LOGIN_RATE_LIMIT_ACCOUNT: '1000000000',
+    ...extra,
+  });
+  const base = `http://127.0.0.1:${port}`;
   const db = new pg.Client({ connectionString: dbUrl.toString() });
-  await db.connect();
+  let c: Ctx | undefined;
   try {
-    // 3. Seed with bulk inserts.
-    const tenant = await app.get(TenantsService).create({ slug: 'bench' });
-    const t0 = process.hrtime.bigint();
-    const [{ id: communityId }] = (await db.query(`INSERT INTO communities (tenant_id, slug, name) VALUES ($1, 'bench', 'Bench') RETURNING id`, [tenant.id])).rows;
-    const types: Record<string, { id: string; size: number }> = {};
-    for (const [slug, size] of [['xp-10k', SMALL], ['xp-large', LARGE]] as const) {
-      const r = await db.query(`INSERT INTO resource_types (tenant_id, community_id, slug, name, kind) VALUES ($1, $2, $3, $3, 'global') RETURNING id`, [tenant.id, communityId, slug]);
-      types[slug] = { id: r.rows[0].id, size };
+    await waitFor200(`${base}/health/ready`, service, 120_000);
+    log(`  service ready in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    await db.connect();
+    const sizes = JSON.stringify({ LARGE, EVENTS, QUESTS, needs: [...needs].sort() });
+    const kept = reuse ? ((await db.query(`SELECT to_regclass('bench_meta') AS t`)).rows[0].t ? (await db.query('SELECT meta FROM bench_meta')).rows[0]?.meta : undefined) : undefined;
+    if (reuse && kept && kept.sizes !== sizes) throw new Error(`BENCH_REUSE_DB ${reuse} was seeded for ${kept.sizes}, not ${sizes}: drop it first`);
+    let tenant: Tenant;
+    let communityId: string;
+    if (kept) {
+      ({ tenant, communityId } = kept);
+      log(`  reusing the seeded database ${reuse}`);
+    } else {
+      const out = service.output();
+      const grab = (label: string) => new RegExp(`${label}:\\s+(\\S+)`).exec(out)?.[1];
+      tenant = { id: grab('tenant id')!, apiKey: grab('API key')!, sharedSecret: grab('shared secret')! };
+      if (!tenant.id || !tenant.apiKey || !tenant.sharedSecret) throw new Error(`could not read the default tenant's credentials from the service output:\n${out.slice(-2000)}`);
+      const community = await db.query(`INSERT INTO communities (tenant_id, slug, name, description, links) VALUES ($1, 'bench', 'Bench', 'The bench community', '[{"label":"site","url":"https://example.com"}]') RETURNING id`, [tenant.id]);
+      communityId = community.rows[0].id;
     }
-    await db.query(
-      `INSERT INTO users (tenant_id, handle, handle_normalized) SELECT $1, 'bench_' || g, 'bench_' || g FROM generate_series(1, $2::int) g`,
-      [tenant.id, LARGE],
-    );
-    log(`seeded ${LARGE} users in ${(ms(t0) / 1000).toFixed(1)} s`);
-    for (const { id, size } of Object.values(types)) {
-      const t1 = process.hrtime.bigint();
-      // Skewed scores (many ties at the bottom), one seed ledger row per balance so Σ ledger = balance.
-      await db.query(
-        `CREATE TEMP TABLE seed AS SELECT id AS user_id, (1 + floor(power(random(), 3) * 1000000))::bigint AS score,
-           now() - random() * interval '30 days' AS at FROM users WHERE tenant_id = $1 ORDER BY handle LIMIT $2`,
-        [tenant.id, size],
-      );
-      await db.query(`INSERT INTO resource_balances (resource_type_id, user_id, tenant_id, balance, earned, earned_at, updated_at) SELECT $1, user_id, $2, score, score, at, at FROM seed`, [id, tenant.id]);
-      await db.query(`INSERT INTO resource_ledger (tenant_id, resource_type_id, user_id, delta, earned_delta, reason, created_at) SELECT $2, $1, user_id, score, score, 'bench_seed', at FROM seed`, [id, tenant.id]);
-      await db.query(
-        `INSERT INTO resource_rank_buckets (resource_type_id, level, bucket, count)
-         SELECT $1, l, score >> (4 * l), COUNT(*) FROM seed, generate_series(0, 13) AS l WHERE (score >> (4 * l)) > 0 GROUP BY 2, 3`,
-        [id],
-      );
-      await db.query('DROP TABLE seed');
-      log(`seeded ${size} balances, ledger rows and rank counters in ${(ms(t1) / 1000).toFixed(1)} s`);
-    }
-    // Settle the freshly loaded tables now, so autovacuum does not run during the first measurement.
-    await db.query('VACUUM ANALYZE');
-
-    // 4. Session tokens of a sample of ranked users.
-    const sessions = app.get(SessionTokenService);
-    const tokensFor = async (typeId: string) => {
-      const r = await db.query('SELECT user_id FROM resource_balances WHERE resource_type_id = $1 ORDER BY random() LIMIT $2', [typeId, SAMPLE]);
-      return Promise.all(r.rows.map((row: { user_id: string }) => sessions.sessionToken(row.user_id, tenant.id)));
+    const key = Buffer.from(reuse ? `bench-session-secret-${reuse}-0123456789abcdef` : SESSION_SECRET, 'utf8');
+    const rows = new Map<string, Row>();
+    c = {
+      base,
+      db,
+      dbUrl: dbUrl.toString(),
+      tenant,
+      communityId,
+      ids: kept?.ids ?? {},
+      rows,
+      service,
+      bare: () => {
+        const b = rows.get('baseline-nest');
+        if (!b) throw new Error('baseline-nest has not run');
+        return b;
+      },
+      token: (userId) =>
+        new SignJWT({ tid: tenant.id })
+          .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+          .setSubject(userId)
+          .setIssuer('community-gaming-service')
+          .setAudience('cgs:session')
+          .setIssuedAt()
+          .setExpirationTime('2h')
+          .sign(key),
     };
 
-    const rows: string[][] = [];
-    const run = async (label: string, requests: AutocannonRequest[]) => {
-      const res = await autocannon({ url: base, connections: CONNECTIONS, duration: DURATION, requests });
-      rows.push([label, res.requests.average.toFixed(0), String(res.latency.p50), String(res.latency.p99), String(res.non2xx + res.errors)]);
-      log(`  ${label}: ${res.requests.average.toFixed(0)} req/s, p50 ${res.latency.p50} ms, p99 ${res.latency.p99} ms, non-2xx/errors ${res.non2xx + res.errors}`);
-    };
-    for (const [slug, { id, size }] of Object.entries(types)) {
-      const tokens = await tokensFor(id);
-      // Warm-up (JIT of the Node process, caches), not recorded.
-      await autocannon({ url: base, connections: CONNECTIONS, duration: 2, requests: tokens.map((tok) => ({ method: 'GET', path: `/v1/community/${communityId}/ranking/${slug}`, headers: { authorization: `Bearer ${tok}` } })) });
-      log(`benchmarking ${size} ranked users (${DURATION} s, ${CONNECTIONS} connections)...`);
-      await run(`ranking     ${size}`, tokens.map((tok) => ({ method: 'GET', path: `/v1/community/${communityId}/ranking/${slug}`, headers: { authorization: `Bearer ${tok}` } })));
-      await run(`leaderboard ${size}`, [{ method: 'GET', path: `/v1/community/bench/leaderboard/${slug}?limit=20`, headers: { 'x-tenant-id': tenant.id } }]);
+    // 3. Data.
+    if (!kept) await seed(c, needs);
+    if (reuse && !kept) {
+      await db.query('CREATE TABLE bench_meta (meta jsonb NOT NULL)');
+      await db.query('INSERT INTO bench_meta VALUES ($1)', [{ sizes, tenant, communityId, ids: c.ids }]);
     }
-    const large = types['xp-large'];
-    const sample = (await db.query('SELECT user_id FROM resource_balances WHERE resource_type_id = $1 ORDER BY random() LIMIT $2', [large.id, SAMPLE])).rows.map((r: { user_id: string }) => r.user_id);
-    let i = 0;
-    await run(`grant       ${large.size}`, [{
-      method: 'POST',
-      path: '/v1/admin/resources/grants',
-      headers: { 'x-api-key': tenant.apiKey, 'content-type': 'application/json' },
-      setupRequest: (req) => ({ ...req, body: JSON.stringify({ userId: sample[i++ % sample.length], resourceTypeId: large.id, amount: 1 + (i % 50), reason: 'bench', idempotencyKey: randomUUID() }) }),
-    }]);
 
-    // 5. One rank lookup at the median score: prefix counters vs counting rows.
-    const { RankingService } = await import('../src/resources/ranking.service.js');
-    const ranking = app.get(RankingService);
-    const [{ s }] = (await db.query('SELECT percentile_disc(0.5) WITHIN GROUP (ORDER BY earned) AS s FROM resource_balances WHERE resource_type_id = $1', [large.id])).rows;
-    const median = Number(s);
-    const time = async (fn: () => Promise<unknown>) => {
-      await fn();
-      const t2 = process.hrtime.bigint();
-      for (let k = 0; k < 20; k++) await fn();
-      return ms(t2) / 20;
-    };
-    const ds = (ranking as unknown as { dataSource: import('typeorm').DataSource }).dataSource;
-    const viaCounters = await time(() => ranking.countAbove(ds.manager, large.id, [median]));
-    const viaCount = await time(() => db.query('SELECT COUNT(*) FROM resource_balances WHERE resource_type_id = $1 AND earned > $2', [large.id, median]));
-    const [{ above }] = (await db.query('SELECT COUNT(*)::int AS above FROM resource_balances WHERE resource_type_id = $1 AND earned > $2', [large.id, median])).rows;
-    const counted = (await ranking.countAbove(ds.manager, large.id, [median])).get(median);
-    log(`rank of the median score at ${large.size}: prefix counters ${viaCounters.toFixed(2)} ms, COUNT(*) ${viaCount.toFixed(2)} ms (both say ${counted} / ${above} above)`);
-
-    log('\n| endpoint | ranked users | req/s | p50 ms | p99 ms | non-2xx |\n|---|---|---|---|---|---|');
-    for (const r of rows) {
-      const [name, size] = r[0].split(/\s+/);
-      log(`| ${name} | ${size} | ${r[1]} | ${r[2]} | ${r[3]} | ${r[4]} |`);
+    // 4. Scenarios.
+    for (const s of chosen) {
+      log(`[${s.name}] (${((Date.now() - started) / 1000).toFixed(0)} s into the run)`);
+      const r = await s.run(c);
+      rows.set(s.name, r);
     }
+    const serviceRss = rssMb(service.proc.pid!);
+
+    // 5. Report.
+    const all = [...rows.values()];
+    const md = table(all);
+    log(`\n${md}\n`);
+    for (const r of all) if (r.note) log(`- ${r.scenario}: ${r.note}`);
+    log(`- service RSS after the run: ${serviceRss.toFixed(0)} MB`);
+    const minutes = (Date.now() - started) / 60_000;
+    log(`whole run: ${minutes.toFixed(1)} min`);
+    const at = new Date().toISOString().replace(/[:.]/g, '-');
+    const meta = { at: new Date().toISOString(), connections: CONNECTIONS, durationSeconds: DURATION, warmupSeconds: WARMUP, large: LARGE, events: EVENTS, quests: QUESTS, node: process.version, minutes, serviceRssMb: serviceRss, database: env.DATABASE_URL ? 'DATABASE_URL' : 'embedded' };
+    mkdirSync('bench/results', { recursive: true });
+    const json = JSON.stringify({ ...meta, rows: all }, null, 2);
+    const markdown = `# Bench ${meta.at}\n\n${CONNECTIONS} connections, ${DURATION} s per scenario, Node ${process.version}, ${meta.database} PostgreSQL.\n\n${md}\n\n${all.filter((r) => r.note).map((r) => `- ${r.scenario}: ${r.note}`).join('\n')}\n`;
+    for (const name of [at, 'latest']) {
+      writeFileSync(`bench/results/${name}.json`, json);
+      writeFileSync(`bench/results/${name}.md`, markdown);
+    }
+    log(`results: bench/results/${at}.{json,md}`);
   } finally {
-    await db.end();
-    await app.close();
-    await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+    await db.end().catch(() => undefined);
+    await service.stop();
+    if (!reuse) await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => undefined);
     await admin.end();
     await embedded?.stop();
     if (tmp) rmSync(tmp, { recursive: true, force: true });

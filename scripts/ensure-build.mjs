@@ -6,14 +6,17 @@ import { join } from 'node:path';
 
 const newest = (dir) => {
   let t = 0;
+  if (!existsSync(dir)) return t;
   for (const e of readdirSync(dir, { withFileTypes: true })) {
     const p = join(dir, e.name);
+    if (p === join('bench', 'results')) continue; // the bench's own output, not a source
     t = Math.max(t, e.isDirectory() ? newest(p) : statSync(p).mtimeMs);
   }
   return t;
 };
 const marker = 'dist/.build-stamp';
-const sources = Math.max(newest('src'), newest('migrations'), statSync('tsconfig.json').mtimeMs, statSync('package.json').mtimeMs);
+// bench/ is compiled too (npm run bench runs dist/bench), so a bench-only change rebuilds as well.
+const sources = Math.max(newest('src'), newest('migrations'), newest('bench'), statSync('tsconfig.json').mtimeMs, statSync('package.json').mtimeMs);
 if (!existsSync('node_modules/.bin/nest')) process.exit(0); // production install without dev tools: dist is shipped
 if (existsSync(marker) && statSync(marker).mtimeMs >= sources) process.exit(0);
 process.stdout.write('building (nest build)...\n');

@@ -1,0 +1,50 @@
+/** The load generator (autocannon, typed) and the shape of one measured row. */
+import { createRequire } from 'node:module';
+
+export interface LoadRequest {
+  method: string;
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+  setupRequest?: (req: LoadRequest) => LoadRequest;
+}
+interface AutocannonResult {
+  requests: { average: number; total: number };
+  latency: { p50: number; p99: number; average: number };
+  duration: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  statusCodeStats?: Record<string, { count: number }>;
+}
+type Autocannon = (opts: {
+  url: string;
+  connections: number;
+  duration: number;
+  requests: LoadRequest[];
+  timeout?: number;
+}) => Promise<AutocannonResult>;
+const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+
+export interface Measured {
+  rps: number;
+  p50: number;
+  p99: number;
+  total: number;
+  failed: number;
+  statuses: Record<string, number>;
+}
+
+/** Runs `requests` (round-robin) on `connections` connections for `seconds`. */
+export async function load(url: string, requests: LoadRequest[], seconds: number, connections: number): Promise<Measured> {
+  const r = await autocannon({ url, connections, duration: seconds, requests, timeout: 10 });
+  const statuses = Object.fromEntries(Object.entries(r.statusCodeStats ?? {}).map(([k, v]) => [k, v.count]));
+  return {
+    rps: r.requests.total / r.duration,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    total: r.requests.total,
+    failed: r.non2xx + r.errors + r.timeouts,
+    statuses,
+  };
+}

@@ -1,0 +1,86 @@
+/** Child processes of the bench: the service, the bare NestJS app, the raw pg load; RSS from /proc. */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { sleep } from './util.js';
+
+export interface Child {
+  proc: ChildProcess;
+  /** Everything the child printed (stdout and stderr), for diagnostics and credentials. */
+  output: () => string;
+  stop: () => Promise<void>;
+}
+
+export function startChild(command: string, args: string[], env: Record<string, string | undefined>, cwd = process.cwd()): Child {
+  const proc = spawn(command, args, { cwd, env: { ...process.env, ...env } as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  const keep = (b: Buffer) => {
+    out += b.toString();
+    if (out.length > 200_000) out = out.slice(-100_000);
+  };
+  proc.stdout?.on('data', keep);
+  proc.stderr?.on('data', keep);
+  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+  return {
+    proc,
+    output: () => out,
+    stop: async () => {
+      if (proc.exitCode !== null || proc.signalCode !== null) return;
+      proc.kill('SIGTERM');
+      const done = await Promise.race([exited.then(() => true), sleep(15_000).then(() => false)]);
+      if (!done) {
+        proc.kill('SIGKILL');
+        await exited;
+      }
+    },
+  };
+}
+
+/** Polls `url` until it answers 200; returns the milliseconds waited. Fails if the child exits. */
+export async function waitFor200(url: string, child: Child, timeoutMs: number, headers: Record<string, string> = {}): Promise<number> {
+  const t0 = Date.now();
+  for (;;) {
+    if (child.proc.exitCode !== null) throw new Error(`process exited (${child.proc.exitCode}) before ${url} answered:\n${child.output().slice(-3000)}`);
+    try {
+      const res = await fetch(url, { headers, signal: AbortSignal.timeout(2000) });
+      if (res.status === 200) return Date.now() - t0;
+    } catch {
+      /* not listening yet */
+    }
+    if (Date.now() - t0 > timeoutMs) throw new Error(`${url} did not answer 200 within ${timeoutMs} ms:\n${child.output().slice(-3000)}`);
+    await sleep(25);
+  }
+}
+
+/** Resident set size of a process, in MB (Linux /proc). */
+export function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const m = /VmRSS:\s+(\d+) kB/.exec(status);
+  return m ? Number(m[1]) / 1024 : NaN;
+}
+
+/** The first Node descendant of `pid` whose command line contains `needle` (npm start -> sh -> node). */
+export function findDescendant(pid: number, needle: string): number | undefined {
+  const children = new Map<number, number[]>();
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(d)]);
+    } catch {
+      /* gone */
+    }
+  }
+  const queue = [...(children.get(pid) ?? [])];
+  while (queue.length) {
+    const p = queue.shift()!;
+    try {
+      const argv = readFileSync(`/proc/${p}/cmdline`, 'utf8').split('\0');
+      if (/(^|\/)node$/.test(argv[0]) && argv.some((a) => a.includes(needle))) return p;
+    } catch {
+      /* gone */
+    }
+    queue.push(...(children.get(p) ?? []));
+  }
+  return undefined;
+}
