@@ -13,7 +13,7 @@ export default {
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/src/**/*.spec.ts'] },
     // The published contract: lint and conformance of openapi.json (no database).
-    { ...common, displayName: 'contract', testMatch: ['<rootDir>/test/contract/openapi-lint.spec.ts'] },
+    { ...common, displayName: 'contract', testMatch: ['<rootDir>/test/contract/**/*.spec.ts'] },
     {
       ...common,
       displayName: 'e2e',
@@ -30,11 +30,12 @@ export default {
       globalSetup: '<rootDir>/test/setup/global-setup.mjs',
       globalTeardown: '<rootDir>/test/setup/global-teardown.mjs',
     },
-    // The parts that need Redis: only `npm run test:reliability`, which fails when there is no Redis.
+    // The parts that need Redis or take minutes (mint leases): only `npm run test:reliability`,
+    // which fails when there is no Redis.
     {
       ...common,
-      displayName: 'reliability-redis',
-      testMatch: ['<rootDir>/test/reliability/**/*.redis-spec.ts'],
+      displayName: 'reliability-long',
+      testMatch: ['<rootDir>/test/reliability/**/*.redis-spec.ts', '<rootDir>/test/reliability/**/*.long-spec.ts'],
       globalSetup: '<rootDir>/test/reliability/setup/redis-global-setup.mjs',
       globalTeardown: '<rootDir>/test/reliability/setup/redis-global-teardown.mjs',
     },

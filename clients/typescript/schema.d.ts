@@ -8793,6 +8793,8 @@ export interface operations {
                 /** @description Community id or slug. */
                 ckey: string;
                 mintId: string;
+                /** @description Tenant id or slug (the guard reads it; no header needed). */
+                tenantId: unknown;
             };
             cookie?: never;
         };

@@ -122,6 +122,7 @@ export class InventoryController {
     summary: 'NFT metadata of a minted avatar',
     description: 'ERC-721 metadata JSON of one mint: the avatar as it was when the mint was requested. The token URI of the token points here. The tenant is in the path so wallets and marketplaces need no header.',
   })
+  @ApiParam({ name: 'tenantId', description: 'Tenant id or slug (the guard reads it; no header needed).', example: 'demo' })
   @ApiOkResponse({ type: NftMetadataDto })
   @ApiErrors(...publicErrors, InventoryErrors.mint_not_found)
   getAvatarNftMetadata(@TenantId() tenantId: string, @Param('ckey') ckey: string, @Param('mintId') mintId: string): Promise<NftMetadataDto> {
