@@ -1,4 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
@@ -62,8 +63,12 @@ export interface CallOptions {
   timeoutMs?: number;
 }
 
-/** One HTTP call with fetch (keep-alive); the body is parsed as JSON when it is JSON. */
-export async function httpCall(baseUrl: string, method: string, path: string, opts: CallOptions = {}): Promise<HttpResult> {
+/**
+ * One HTTP call with node:http (keep-alive through `agent`); the body is parsed as JSON when it is
+ * JSON. Each app instance has its own agent, dropped when the process dies, so a pooled socket of a
+ * dead process is never reused (fetch's global pool did, when a later app got the same port).
+ */
+export function httpCall(baseUrl: string, method: string, path: string, opts: CallOptions = {}, agent?: http.Agent): Promise<HttpResult> {
   const headers: Record<string, string> = { ...(opts.headers ?? {}) };
   let body: string | Buffer | undefined;
   if (opts.rawBody !== undefined) body = opts.rawBody;
@@ -71,14 +76,28 @@ export async function httpCall(baseUrl: string, method: string, path: string, op
     body = JSON.stringify(opts.body);
     headers['content-type'] ??= 'application/json';
   }
+  if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
   const started = performance.now();
-  const res = await fetch(`${baseUrl}${path}`, { method, headers, body, signal: AbortSignal.timeout(opts.timeoutMs ?? 30_000) });
-  const text = await res.text();
-  let parsed: unknown = text;
-  if ((res.headers.get('content-type') ?? '').includes('json') && text) {
-    try { parsed = JSON.parse(text); } catch { parsed = text; }
-  }
-  return { status: res.status, body: parsed, headers: res.headers, ms: performance.now() - started };
+  return new Promise<HttpResult>((resolve, reject) => {
+    const req = http.request(`${baseUrl}${path}`, { method, headers, agent: agent ?? false, timeout: opts.timeoutMs ?? 30_000 }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (d: Buffer) => chunks.push(d));
+      res.on('error', reject);
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let parsed: unknown = text;
+        if (String(res.headers['content-type'] ?? '').includes('json') && text) {
+          try { parsed = JSON.parse(text); } catch { parsed = text; }
+        }
+        const h = new Headers();
+        for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) h.set(k, Array.isArray(v) ? v.join(', ') : v);
+        resolve({ status: res.statusCode ?? 0, body: parsed, headers: h, ms: performance.now() - started });
+      });
+    });
+    req.on('timeout', () => req.destroy(Object.assign(new Error(`timeout after ${opts.timeoutMs ?? 30_000} ms`), { name: 'TimeoutError' })));
+    req.on('error', reject);
+    req.end(body);
+  });
 }
 
 export interface AppInstance {
@@ -138,6 +157,7 @@ export async function startApp(opts: StartOptions): Promise<AppInstance> {
   let proc: ChildProcess | undefined;
   let out = '';
   let exited: Promise<void> = Promise.resolve();
+  let agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
 
   const launch = async () => {
     const p = spawn(process.execPath, [MAIN], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -150,7 +170,7 @@ export async function startApp(opts: StartOptions): Promise<AppInstance> {
     while (Date.now() < deadline) {
       if (p.exitCode !== null || p.signalCode !== null) throw new Error(`${name} exited during start-up (${p.exitCode ?? p.signalCode}):\n${out.slice(-3000)}`);
       if (await portAccepts(port)) {
-        const r = await httpCall(url, 'GET', '/health/ready', { timeoutMs: 3000 }).catch(() => undefined);
+        const r = await httpCall(url, 'GET', '/health/ready', { timeoutMs: 3000 }).catch(() => undefined); // no agent: one-off
         if (r?.status === 200) return;
       }
       await sleep(100);
@@ -163,6 +183,8 @@ export async function startApp(opts: StartOptions): Promise<AppInstance> {
   const kill = async (signal: NodeJS.Signals = 'SIGKILL') => {
     if (proc && proc.exitCode === null && proc.signalCode === null) proc.kill(signal);
     await exited;
+    agent.destroy();
+    agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
   };
   return {
     name,
@@ -170,7 +192,7 @@ export async function startApp(opts: StartOptions): Promise<AppInstance> {
     url,
     env,
     pid: () => proc?.pid,
-    call: (method, path, o) => httpCall(url, method, path, o),
+    call: (method, path, o) => httpCall(url, method, path, o, agent),
     output: () => out,
     kill,
     restart: async () => {
@@ -183,6 +205,7 @@ export async function startApp(opts: StartOptions): Promise<AppInstance> {
       const timer = setTimeout(() => proc?.kill('SIGKILL'), 5000);
       await exited;
       clearTimeout(timer);
+      agent.destroy();
     },
   };
 }
