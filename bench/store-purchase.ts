@@ -8,7 +8,8 @@
  * embedded PostgreSQL), starts the service in this process, seeds users with bulk SQL, and drives
  * POST /v1/store/purchase/{listingId} with autocannon: every request a new nonce, users spread over
  * BENCH_USERS, the listing selling an inventory item (debit + item grant + notification + supply).
- * A second run replays one nonce per user (the idempotent path). Afterwards it checks the
+ * A second run replays one nonce per user (the idempotent path), a third reads the balance (a
+ * baseline: an authenticated request with two small queries). Afterwards it checks the
  * invariants: purchases = sold, one debit per purchase, Σ ledger = balances.
  * Environment: BENCH_DURATION (seconds, default 10), BENCH_CONNECTIONS (default 20), BENCH_USERS (default 2000).
  */
@@ -146,7 +147,8 @@ async function main(): Promise<void> {
       path,
       headers: { 'content-type': 'application/json' },
       setupRequest: (req) => {
-        const k = j++ % tokens.length;
+        // 50 nonces in turn: after the first 50 requests every request is a replay.
+        const k = j++ % 50;
         return { ...req, headers: { ...req.headers, authorization: `Bearer ${tokens[k]}` }, body: JSON.stringify({ nonce: `replay-${k}` }) };
       },
     };
@@ -163,6 +165,12 @@ async function main(): Promise<void> {
     log(`benchmarking one hot listing (${DURATION} s, ${CONNECTIONS} connections, ${USERS} buyers)...`);
     await run('purchase (new nonce)', fresh, DURATION);
     await run('purchase (replayed nonce)', replay, DURATION);
+    let b = 0;
+    await run('balance read (baseline)', {
+      method: 'GET',
+      path: `/v1/store/balance?containerId=bench`,
+      setupRequest: (req) => ({ ...req, headers: { authorization: `Bearer ${tokens[b++ % tokens.length]}` } }),
+    }, DURATION);
 
     // Invariants after the run.
     const [{ sold }] = (await db.query('SELECT sold FROM store_listings WHERE id = $1', [listing.id])).rows;

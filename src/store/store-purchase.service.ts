@@ -40,10 +40,10 @@ const isDomain = (e: unknown, def: { error: string }) => e instanceof DomainErro
  * 4. the price through the ledger, one debit per resource type in resource-type-id order (the
  *    ledger never goes below zero);
  * 5. requirement data the user asked to save, and the `purchase_completed` notification;
- * 6. the listing's supply and window: one conditional UPDATE of the hot listing row, late, so the
- *    row is locked only for the end of the transaction;
- * 7. the grant (item via the inventory, prize via prizes, resource via the ledger), whose own
- *    supply is also a conditional UPDATE.
+ * 6. the grant (item via the inventory, prize via prizes, resource via the ledger), whose own
+ *    supply is also a conditional UPDATE;
+ * 7. the listing's supply and window: one conditional UPDATE of the hot listing row, last, so the
+ *    row is locked only from there to the commit.
  *
  * Any failure throws and rolls everything back: nothing is charged.
  */
@@ -64,17 +64,19 @@ export class StorePurchaseService {
 
   async purchase(tenantId: string, userId: string, listingId: string, body: PurchaseBodyDto, containerId?: string): Promise<PurchaseResultDto> {
     const em = this.dataSource.manager;
+    const items = body.requirementData ?? [];
+    const fingerprint = purchaseFingerprint(listingId, items);
+
+    // A replay is answered first (one query), before any rule: the original purchase stands even
+    // if the listing changed or closed since.
+    const replay = await this.findReplay(em, tenantId, userId, body.nonce, fingerprint, listingId);
+    if (replay) return replay;
+
     const listing = await this.store.findListing(em, tenantId, listingId);
     if (containerId !== undefined) {
       const community = await this.communities.resolve(tenantId, containerId);
       if (community.id !== listing.communityId) throw new DomainError(StoreErrors.listing_not_found, `Listing ${listing.id} is not in community "${containerId.slice(0, 64)}"`);
     }
-    const items = body.requirementData ?? [];
-    const fingerprint = purchaseFingerprint(listing.id, items);
-
-    // A replay is answered before any rule: the original purchase stands even if the listing changed since.
-    const replay = await this.findReplay(em, tenantId, userId, body.nonce, fingerprint, listing);
-    if (replay) return replay;
 
     if (!listing.active) throw new DomainError(StoreErrors.listing_not_found, `Listing ${listing.id} is not on sale`);
     const now = this.clock.now();
@@ -102,7 +104,7 @@ export class StorePurchaseService {
           listing.quantity, JSON.stringify(listing.price), requirementDataEncrypted, now],
       );
       if (inserted.length === 0) {
-        const again = await this.findReplay(tx, tenantId, userId, body.nonce, fingerprint, listing);
+        const again = await this.findReplay(tx, tenantId, userId, body.nonce, fingerprint, listing.id);
         if (again) return again;
         throw new Error('purchase nonce conflict without a visible purchase');
       }
@@ -146,7 +148,10 @@ export class StorePurchaseService {
         data: { purchaseId, listingId: listing.id },
       });
 
-      // 6. Supply and window of the listing (hot row, locked from here to commit).
+      // 6. The grant (its own supply row is updated here: the order item/prize row, then listing row is the same for every purchase).
+      await this.grant(tx, tenantId, userId, listing, purchaseId);
+
+      // 7. Supply and window of the listing: the hottest row, updated last so it stays locked only until the commit.
       const sold = updatedRows<{ sold: number }>(
         await tx.query(
           `UPDATE store_listings SET sold = sold + 1 WHERE id = $1 AND active
@@ -158,9 +163,6 @@ export class StorePurchaseService {
       );
       if (sold.length === 0) await this.explainUnavailable(tx, tenantId, listing.id, now);
 
-      // 7. The grant.
-      await this.grant(tx, tenantId, userId, listing, purchaseId);
-
       const row = tx.getRepository(StorePurchase).create({
         id: purchaseId, listingId: listing.id, communityId: listing.communityId, nonce: body.nonce, kind: listing.kind, itemId: listing.itemId,
         prizeId: listing.prizeId, resourceTypeId: listing.resourceTypeId, quantity: listing.quantity, price: listing.price, createdAt: inserted[0].created_at,
@@ -169,17 +171,23 @@ export class StorePurchaseService {
     });
   }
 
-  private async findReplay(em: EntityManager, tenantId: string, userId: string, nonce: string, fingerprint: string, listing: StoreListing): Promise<PurchaseResultDto | null> {
-    const existing = await em.getRepository(StorePurchase).findOne({ where: { tenantId, userId, nonce }, relations: { listing: true } });
+  private async findReplay(em: EntityManager, tenantId: string, userId: string, nonce: string, fingerprint: string, listingId: string): Promise<PurchaseResultDto | null> {
+    const existing = await em
+      .getRepository(StorePurchase)
+      .createQueryBuilder('p')
+      .innerJoin('p.listing', 'l')
+      .addSelect(['l.id', 'l.name'])
+      .where('p.tenantId = :tenantId AND p.userId = :userId AND p.nonce = :nonce', { tenantId, userId, nonce })
+      .getOne();
     if (!existing) return null;
     if (existing.fingerprint !== fingerprint) {
       throw new DomainError(
         StoreErrors.nonce_reused,
-        existing.listingId === listing.id ? 'This nonce already bought this listing with other requirement data' : 'This nonce was already used for another listing',
+        existing.listingId === listingId.toLowerCase() ? 'This nonce already bought this listing with other requirement data' : 'This nonce was already used for another listing',
         { purchaseId: existing.id },
       );
     }
-    return { ...toPurchaseDto(existing, existing.listing?.name ?? listing.name), replayed: true };
+    return { ...toPurchaseDto(existing, existing.listing?.name ?? ''), replayed: true };
   }
 
   private assertWindow(listing: Pick<StoreListing, 'name' | 'startsAt' | 'endsAt'>, now: Date): void {
