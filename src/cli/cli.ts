@@ -12,6 +12,7 @@ import { EmbeddedDatabase } from '../database/embedded-postgres.js';
 import { buildOpenApiDocument } from '../openapi.js';
 import { errorCatalog } from '../common/errors/error-catalog.js';
 import { TenantsService } from '../tenants/tenants.service.js';
+import { renderDemoSummary, seedDemo } from '../seed/demo-seed.js';
 
 const USAGE = `Usage: npm run cli -- <command> [options]
 
@@ -19,6 +20,8 @@ const USAGE = `Usage: npm run cli -- <command> [options]
   tenant:list [--json]
   tenant:rotate --tenant <id|slug> [--api-key] [--shared-secret [hex]] [--json]
   tenant:settings --tenant <id|slug> --set '<json>' [--json]
+  seed [--rotate-api-key] [--json]
+                                create (or complete) the demo tenant "demo"; safe to re-run
   migration:run
   migration:generate <Name>     write migrations/<timestamp>-<Name>.ts from the entity diff
   migration:check               exit 1 when entities and migrations disagree
@@ -150,6 +153,7 @@ async function main(argv: string[]): Promise<number> {
       json: { type: 'boolean', default: false },
       check: { type: 'boolean', default: false },
       'api-key': { type: 'boolean', default: false },
+      'rotate-api-key': { type: 'boolean', default: false },
       'shared-secret': { type: 'string' },
     },
   });
@@ -181,6 +185,16 @@ async function main(argv: string[]): Promise<number> {
       const settings = JSON.parse(values.set) as Record<string, unknown>;
       const t = await withApp((s) => s.updateSettings(values.tenant!, settings));
       print(json, t.settings, () => JSON.stringify(t.settings, null, 2));
+      return 0;
+    }
+    case 'seed': {
+      const app = await NestFactory.createApplicationContext(AppModule, { logger: ['error'] });
+      try {
+        const summary = await seedDemo(app, { rotateApiKey: values['rotate-api-key'], log: json ? undefined : (line) => process.stdout.write(`${line}\n`) });
+        print(json, summary, () => renderDemoSummary(summary));
+      } finally {
+        await app.close();
+      }
       return 0;
     }
     case 'migration:run':
