@@ -2211,7 +2211,10 @@ export interface components {
             userId: string;
         };
         CompleteQuestDto: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 3b241101-e2bb-4255-8caf-4136c566a962
+             */
             userId: string;
         };
         CompletionRuleDto: {
@@ -2373,7 +2376,10 @@ export interface components {
              */
             communityId: string;
             description?: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2025-06-12T12:00:00.000Z
+             */
             endsAt: string;
             /**
              * @example [
@@ -2390,9 +2396,15 @@ export interface components {
             name: string;
             /** @description false: the event is created as a draft (invisible to users) and published later. Default true. */
             publish?: boolean;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2025-06-07T12:00:00.000Z
+             */
             registrationEndsAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2025-06-01T12:00:00.000Z
+             */
             registrationStartsAt: string;
             /**
              * Format: uuid
@@ -2404,7 +2416,10 @@ export interface components {
              * @example spring-cup
              */
             slug: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2025-06-05T12:00:00.000Z
+             */
             startsAt: string;
         };
         CreateRequirementDto: {
@@ -2615,7 +2630,10 @@ export interface components {
              * @example Unmet entry requirement
              */
             reason?: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 3b241101-e2bb-4255-8caf-4136c566a962
+             */
             userId: string;
         };
         ErrorBodyDto: {
@@ -3581,16 +3599,25 @@ export interface components {
         ParticipantDto: {
             /** @example null */
             dropReason: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 9d6b1f0e-1c2d-4e3f-8a9b-0c1d2e3f4a5b
+             */
             eventId: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2025-06-12T12:00:00.000Z
+             */
             registeredAt: string;
             /**
              * @description The score (earned scoped resource) as of `scoreSyncedAt`.
              * @example 420
              */
             score: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2025-06-12T12:00:00.000Z
+             */
             scoreSyncedAt: string | null;
             /**
              * @description ParticipantStatus: 1 REGISTERED, 2 UNREGISTERED, 3 DROPPED, 4 CANCELLED.
@@ -3598,14 +3625,20 @@ export interface components {
              * @enum {number}
              */
             status: 1 | 2 | 3 | 4;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2025-06-12T12:00:00.000Z
+             */
             statusChangedAt: string;
             /**
              * @example REGISTERED
              * @enum {string}
              */
             statusName: "REGISTERED" | "UNREGISTERED" | "DROPPED" | "CANCELLED";
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 3b241101-e2bb-4255-8caf-4136c566a962
+             */
             userId: string;
         };
         ParticipantListItemDto: {
@@ -3613,17 +3646,26 @@ export interface components {
             displayName: string | null;
             /** @example grace_hopper */
             handle: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2025-06-12T12:00:00.000Z
+             */
             registeredAt: string;
             /** @example 420 */
             score: number;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 3b241101-e2bb-4255-8caf-4136c566a962
+             */
             userId: string;
         };
         ParticipantRankDto: {
             above: components["schemas"]["LeaderboardEntryDto"][];
             below: components["schemas"]["LeaderboardEntryDto"][];
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 9d6b1f0e-1c2d-4e3f-8a9b-0c1d2e3f4a5b
+             */
             eventId: string;
             /**
              * @description Equal scores share a rank; null when not REGISTERED or the score is 0.
@@ -3646,7 +3688,10 @@ export interface components {
              * @example 37
              */
             totalRanked: number;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 3b241101-e2bb-4255-8caf-4136c566a962
+             */
             userId: string;
         };
         PasswordLoginDto: {
@@ -4057,28 +4102,43 @@ export interface components {
             resourceTypeId: string | null;
         };
         QuestCompletionDto: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2025-06-12T12:00:00.000Z
+             */
             completedAt: string;
             /**
              * @description false when the user had already completed the quest: nothing was credited this time.
              * @example true
              */
             created: boolean;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 4e3d2c1b-0a9f-4e8d-8c7b-6a5f4e3d2c1b
+             */
             questId: string;
             rewards: components["schemas"]["QuestRewardDto"][];
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 3b241101-e2bb-4255-8caf-4136c566a962
+             */
             userId: string;
         };
         QuestDto: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 2f1e7c3a-8b4d-4c6e-9f0a-1b2c3d4e5f60
+             */
             communityId: string;
             /**
              * @description Whether the current user completed it (user routes; false on management routes).
              * @example false
              */
             completed: boolean;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2025-06-12T12:00:00.000Z
+             */
             createdAt: string;
             /** @example  */
             description: string;
@@ -4117,14 +4177,23 @@ export interface components {
         QuestEventDto: {
             /** @example 50 */
             capacity: number | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 2f1e7c3a-8b4d-4c6e-9f0a-1b2c3d4e5f60
+             */
             communityId: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2025-06-12T12:00:00.000Z
+             */
             completedAt: string | null;
             completionRule: components["schemas"]["CompletionRuleDto"];
             /** @example  */
             description: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2025-06-12T12:00:00.000Z
+             */
             endsAt: string;
             /**
              * @example [
@@ -4152,23 +4221,33 @@ export interface components {
              * @example 12
              */
             registeredCount: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2025-06-07T12:00:00.000Z
+             */
             registrationEndsAt: string;
             /**
              * @description Whether a user may register now (the registration window can overlap the active period).
              * @example true
              */
             registrationOpen: boolean;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2025-06-01T12:00:00.000Z
+             */
             registrationStartsAt: string;
             /**
              * Format: uuid
              * @description The scoped resource type whose earned amount is the score; null: the event has no score.
+             * @example 7c5d4e3f-2a1b-4c0d-9e8f-7a6b5c4d3e2f
              */
             scoreResourceTypeId: string | null;
             /** @example spring-cup */
             slug: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2025-06-05T12:00:00.000Z
+             */
             startsAt: string;
             /**
              * @description Derived from the explicit state and the times on the server clock (see the decisions).
@@ -4203,6 +4282,7 @@ export interface components {
             /**
              * Format: uuid
              * @description `item` rewards: the inventory item granted.
+             * @example 0f9e8d7c-6b5a-4c3d-9e2f-1a0b9c8d7e6f
              */
             itemId?: string;
             /** @example 1 */
@@ -4462,11 +4542,20 @@ export interface components {
             slug: string;
         };
         RewardAllocationDto: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2025-06-12T12:00:00.000Z
+             */
             createdAt: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 9d6b1f0e-1c2d-4e3f-8a9b-0c1d2e3f4a5b
+             */
             eventId: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 9d6b1f0e-1c2d-4e3f-8a9b-0c1d2e3f4a5b
+             */
             id: string;
             /**
              * @description The participant's rank and score at completion.
@@ -4490,7 +4579,10 @@ export interface components {
         };
         RewardClaimDto: {
             allocation: components["schemas"]["RewardAllocationDto"];
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 8a7b6c5d-4e3f-4a2b-9c1d-0e9f8a7b6c5d
+             */
             claimId: string;
             /**
              * @description `processed`: the resource was credited or the item granted; `pending_fulfilment`: a manual reward the operator delivers.
@@ -4508,11 +4600,20 @@ export interface components {
             claimed: number;
             /** @example  */
             description: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 9d6b1f0e-1c2d-4e3f-8a9b-0c1d2e3f4a5b
+             */
             eventId: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 9d6b1f0e-1c2d-4e3f-8a9b-0c1d2e3f4a5b
+             */
             id: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 0f9e8d7c-6b5a-4c3d-9e2f-1a0b9c8d7e6f
+             */
             itemId: string | null;
             /**
              * @example resource
@@ -4531,7 +4632,10 @@ export interface components {
             requiresEmail: boolean;
             /** @example true */
             requiresWalletAddress: boolean;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 0b8f6f57-5a53-4d4c-9d3e-6f1c1b2f7a10
+             */
             resourceTypeId: string | null;
             /** @example 10 */
             supply: number | null;
@@ -4788,7 +4892,10 @@ export interface components {
             /** @description Not below the current number of REGISTERED participants. */
             capacity?: number | null;
             description?: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2025-06-12T12:00:00.000Z
+             */
             endsAt?: string;
             features?: string[];
             /** Format: uri */
@@ -4798,13 +4905,22 @@ export interface components {
             name?: string;
             /** @description true publishes a draft. */
             publish?: boolean;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2025-06-07T12:00:00.000Z
+             */
             registrationEndsAt?: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2025-06-01T12:00:00.000Z
+             */
             registrationStartsAt?: string;
             /** Format: uuid */
             scoreResourceTypeId?: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2025-06-05T12:00:00.000Z
+             */
             startsAt?: string;
         };
         UpdateResourceTypeDto: {

@@ -6,10 +6,10 @@ import { ParticipantStatus } from '../participant-status.js';
 const STATUS_DOC = 'ParticipantStatus: 1 REGISTERED, 2 UNREGISTERED, 3 DROPPED, 4 CANCELLED.';
 
 export class ParticipantDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiProperty({ format: 'uuid', example: '9d6b1f0e-1c2d-4e3f-8a9b-0c1d2e3f4a5b' })
   eventId: string;
 
-  @ApiProperty({ format: 'uuid' })
+  @ApiProperty({ format: 'uuid', example: '3b241101-e2bb-4255-8caf-4136c566a962' })
   userId: string;
 
   @ApiProperty({ enum: [1, 2, 3, 4], example: ParticipantStatus.REGISTERED, description: STATUS_DOC })
@@ -22,13 +22,13 @@ export class ParticipantDto {
   @ApiProperty({ example: 420 })
   score: number;
 
-  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, example: '2025-06-12T12:00:00.000Z' })
   scoreSyncedAt: Date | null;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiProperty({ format: 'date-time', example: '2025-06-12T12:00:00.000Z' })
   registeredAt: Date;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiProperty({ format: 'date-time', example: '2025-06-12T12:00:00.000Z' })
   statusChangedAt: Date;
 
   @ApiProperty({ type: String, nullable: true, example: null })
@@ -36,7 +36,7 @@ export class ParticipantDto {
 }
 
 export class ParticipantListItemDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiProperty({ format: 'uuid', example: '3b241101-e2bb-4255-8caf-4136c566a962' })
   userId: string;
 
   @ApiProperty({ example: 'grace_hopper' })
@@ -48,15 +48,15 @@ export class ParticipantListItemDto {
   @ApiProperty({ example: 420 })
   score: number;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiProperty({ format: 'date-time', example: '2025-06-12T12:00:00.000Z' })
   registeredAt: Date;
 }
 
 export class ParticipantRankDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiProperty({ format: 'uuid', example: '9d6b1f0e-1c2d-4e3f-8a9b-0c1d2e3f4a5b' })
   eventId: string;
 
-  @ApiProperty({ format: 'uuid' })
+  @ApiProperty({ format: 'uuid', example: '3b241101-e2bb-4255-8caf-4136c566a962' })
   userId: string;
 
   @ApiProperty({ enum: [1, 2, 3, 4], example: 1, description: STATUS_DOC })
@@ -82,7 +82,7 @@ export class ParticipantRankDto {
 }
 
 export class DropParticipantDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiProperty({ format: 'uuid', example: '3b241101-e2bb-4255-8caf-4136c566a962' })
   @IsUUID()
   userId: string;
 

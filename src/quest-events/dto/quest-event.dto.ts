@@ -22,7 +22,7 @@ export class QuestEventDto {
   @ApiProperty({ format: 'uuid', example: '9d6b1f0e-1c2d-4e3f-8a9b-0c1d2e3f4a5b' })
   id: string;
 
-  @ApiProperty({ format: 'uuid' })
+  @ApiProperty({ format: 'uuid', example: '2f1e7c3a-8b4d-4c6e-9f0a-1b2c3d4e5f60' })
   communityId: string;
 
   @ApiProperty({ example: 'spring-cup' })
@@ -48,16 +48,16 @@ export class QuestEventDto {
   @ApiProperty({ example: true })
   registrationOpen: boolean;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiProperty({ format: 'date-time', example: '2025-06-01T12:00:00.000Z' })
   registrationStartsAt: Date;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiProperty({ format: 'date-time', example: '2025-06-07T12:00:00.000Z' })
   registrationEndsAt: Date;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiProperty({ format: 'date-time', example: '2025-06-05T12:00:00.000Z' })
   startsAt: Date;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiProperty({ format: 'date-time', example: '2025-06-12T12:00:00.000Z' })
   endsAt: Date;
 
   @ApiProperty({ type: Number, nullable: true, example: 50 })
@@ -68,13 +68,13 @@ export class QuestEventDto {
   registeredCount: number;
 
   /** The scoped resource type whose earned amount is the score; null: the event has no score. */
-  @ApiProperty({ type: String, format: 'uuid', nullable: true })
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, example: '7c5d4e3f-2a1b-4c0d-9e8f-7a6b5c4d3e2f' })
   scoreResourceTypeId: string | null;
 
   @ApiProperty({ type: CompletionRuleDto })
   completionRule: CompletionRuleDto;
 
-  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, example: '2025-06-12T12:00:00.000Z' })
   completedAt: Date | null;
 
   /** The current user's ParticipantStatus (1 REGISTERED, 2 UNREGISTERED, 3 DROPPED, 4 CANCELLED); null: never registered or no session. */
@@ -119,22 +119,22 @@ export class CreateQuestEventDto {
   @Matches(FEATURE, { each: true })
   features?: string[];
 
-  @ApiProperty({ type: String, format: 'date-time' })
+  @ApiProperty({ type: String, format: 'date-time', example: '2025-06-01T12:00:00.000Z' })
   @Type(() => Date)
   @IsDate()
   registrationStartsAt: Date;
 
-  @ApiProperty({ type: String, format: 'date-time' })
+  @ApiProperty({ type: String, format: 'date-time', example: '2025-06-07T12:00:00.000Z' })
   @Type(() => Date)
   @IsDate()
   registrationEndsAt: Date;
 
-  @ApiProperty({ type: String, format: 'date-time' })
+  @ApiProperty({ type: String, format: 'date-time', example: '2025-06-05T12:00:00.000Z' })
   @Type(() => Date)
   @IsDate()
   startsAt: Date;
 
-  @ApiProperty({ type: String, format: 'date-time' })
+  @ApiProperty({ type: String, format: 'date-time', example: '2025-06-12T12:00:00.000Z' })
   @Type(() => Date)
   @IsDate()
   endsAt: Date;
@@ -199,25 +199,25 @@ export class UpdateQuestEventDto {
   @Matches(FEATURE, { each: true })
   features?: string[];
 
-  @ApiPropertyOptional({ type: String, format: 'date-time' })
+  @ApiPropertyOptional({ type: String, format: 'date-time', example: '2025-06-01T12:00:00.000Z' })
   @IsOptional()
   @Type(() => Date)
   @IsDate()
   registrationStartsAt?: Date;
 
-  @ApiPropertyOptional({ type: String, format: 'date-time' })
+  @ApiPropertyOptional({ type: String, format: 'date-time', example: '2025-06-07T12:00:00.000Z' })
   @IsOptional()
   @Type(() => Date)
   @IsDate()
   registrationEndsAt?: Date;
 
-  @ApiPropertyOptional({ type: String, format: 'date-time' })
+  @ApiPropertyOptional({ type: String, format: 'date-time', example: '2025-06-05T12:00:00.000Z' })
   @IsOptional()
   @Type(() => Date)
   @IsDate()
   startsAt?: Date;
 
-  @ApiPropertyOptional({ type: String, format: 'date-time' })
+  @ApiPropertyOptional({ type: String, format: 'date-time', example: '2025-06-12T12:00:00.000Z' })
   @IsOptional()
   @Type(() => Date)
   @IsDate()

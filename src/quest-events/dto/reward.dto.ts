@@ -87,10 +87,10 @@ export class CreateRewardDto {
 }
 
 export class RewardDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiProperty({ format: 'uuid', example: '9d6b1f0e-1c2d-4e3f-8a9b-0c1d2e3f4a5b' })
   id: string;
 
-  @ApiProperty({ format: 'uuid' })
+  @ApiProperty({ format: 'uuid', example: '9d6b1f0e-1c2d-4e3f-8a9b-0c1d2e3f4a5b' })
   eventId: string;
 
   @ApiProperty({ example: 'Golden ticket' })
@@ -102,10 +102,10 @@ export class RewardDto {
   @ApiProperty({ enum: REWARD_KINDS, example: 'resource' })
   kind: RewardKind;
 
-  @ApiProperty({ type: String, format: 'uuid', nullable: true })
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, example: '0b8f6f57-5a53-4d4c-9d3e-6f1c1b2f7a10' })
   resourceTypeId: string | null;
 
-  @ApiProperty({ type: String, format: 'uuid', nullable: true })
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, example: '0f9e8d7c-6b5a-4c3d-9e2f-1a0b9c8d7e6f' })
   itemId: string | null;
 
   @ApiProperty({ example: 1 })
@@ -151,10 +151,10 @@ export class RequirementDataDto {
 }
 
 export class RewardAllocationDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiProperty({ format: 'uuid', example: '9d6b1f0e-1c2d-4e3f-8a9b-0c1d2e3f4a5b' })
   id: string;
 
-  @ApiProperty({ format: 'uuid' })
+  @ApiProperty({ format: 'uuid', example: '9d6b1f0e-1c2d-4e3f-8a9b-0c1d2e3f4a5b' })
   eventId: string;
 
   @ApiProperty({ type: RewardDto })
@@ -181,7 +181,7 @@ export class RewardAllocationDto {
   @ApiProperty({ type: RequirementDataDto, nullable: true })
   requirementData: RequirementDataDto | null;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiProperty({ format: 'date-time', example: '2025-06-12T12:00:00.000Z' })
   createdAt: Date;
 }
 
@@ -210,7 +210,7 @@ export class ClaimRewardDto {
 }
 
 export class RewardClaimDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiProperty({ format: 'uuid', example: '8a7b6c5d-4e3f-4a2b-9c1d-0e9f8a7b6c5d' })
   claimId: string;
 
   @ApiProperty({ type: RewardAllocationDto })

@@ -28,7 +28,7 @@ export class QuestRewardDto {
   amount?: number;
 
   /** `item` rewards: the inventory item granted. */
-  @ApiPropertyOptional({ format: 'uuid' })
+  @ApiPropertyOptional({ format: 'uuid', example: '0f9e8d7c-6b5a-4c3d-9e2f-1a0b9c8d7e6f' })
   @ValidateIf((o: QuestRewardDto) => o.type === 'item')
   @IsUUID()
   itemId?: string;
@@ -157,7 +157,7 @@ export class QuestDto {
   @ApiProperty({ format: 'uuid', example: '6c1f3e0a-2b7e-4a55-9a0c-2f9d1a4e5b11' })
   id: string;
 
-  @ApiProperty({ format: 'uuid' })
+  @ApiProperty({ format: 'uuid', example: '2f1e7c3a-8b4d-4c6e-9f0a-1b2c3d4e5f60' })
   communityId: string;
 
   @ApiProperty({ type: String, format: 'uuid', nullable: true, example: null })
@@ -191,7 +191,7 @@ export class QuestDto {
   @ApiProperty({ example: false })
   completed: boolean;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiProperty({ format: 'date-time', example: '2025-06-12T12:00:00.000Z' })
   createdAt: Date;
 }
 
@@ -303,19 +303,19 @@ export class QuestTagDto {
 }
 
 export class CompleteQuestDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiProperty({ format: 'uuid', example: '3b241101-e2bb-4255-8caf-4136c566a962' })
   @IsUUID()
   userId: string;
 }
 
 export class QuestCompletionDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiProperty({ format: 'uuid', example: '4e3d2c1b-0a9f-4e8d-8c7b-6a5f4e3d2c1b' })
   questId: string;
 
-  @ApiProperty({ format: 'uuid' })
+  @ApiProperty({ format: 'uuid', example: '3b241101-e2bb-4255-8caf-4136c566a962' })
   userId: string;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiProperty({ format: 'date-time', example: '2025-06-12T12:00:00.000Z' })
   completedAt: Date;
 
   /** false when the user had already completed the quest: nothing was credited this time. */
