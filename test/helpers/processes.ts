@@ -64,9 +64,9 @@ export interface CallOptions {
 }
 
 /**
- * One HTTP call with node:http (keep-alive through `agent`); the body is parsed as JSON when it is
- * JSON. Each app instance has its own agent, dropped when the process dies, so a pooled socket of a
- * dead process is never reused (fetch's global pool did, when a later app got the same port).
+ * One HTTP call with node:http (through `agent`); the body is parsed as JSON when it is
+ * JSON. Each app instance has its own agent, dropped when the process dies, so a socket of a dead
+ * process is never reused (fetch's global pool did, when a later app got the same port).
  */
 export function httpCall(baseUrl: string, method: string, path: string, opts: CallOptions = {}, agent?: http.Agent): Promise<HttpResult> {
   const headers: Record<string, string> = { ...(opts.headers ?? {}) };
@@ -99,6 +99,13 @@ export function httpCall(baseUrl: string, method: string, path: string, opts: Ca
     req.end(body);
   });
 }
+
+/**
+ * No keep-alive: a pooled socket that the server closes after its 5 s keep-alive timeout, picked
+ * for a request at that moment, fails with ECONNRESET (a client race, not the service); under
+ * 10,000 requests that happens. A new loopback connection per request costs little.
+ */
+const newAgent = () => new http.Agent({ keepAlive: false, maxSockets: 256 });
 
 export interface AppInstance {
   name: string;
@@ -157,7 +164,7 @@ export async function startApp(opts: StartOptions): Promise<AppInstance> {
   let proc: ChildProcess | undefined;
   let out = '';
   let exited: Promise<void> = Promise.resolve();
-  let agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+  let agent = newAgent();
 
   const launch = async () => {
     const p = spawn(process.execPath, [MAIN], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -184,7 +191,7 @@ export async function startApp(opts: StartOptions): Promise<AppInstance> {
     if (proc && proc.exitCode === null && proc.signalCode === null) proc.kill(signal);
     await exited;
     agent.destroy();
-    agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+    agent = newAgent();
   };
   return {
     name,

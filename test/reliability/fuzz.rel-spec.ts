@@ -75,7 +75,10 @@ const badValue: fc.Arbitrary<unknown> = fc.oneof(
 );
 /** Names a client could add to set what it must never set itself. */
 const massAssignment = fc.constantFrom('id', 'userId', 'tenantId', 'balance', 'earned', 'status', 'role', 'isAdmin', 'admin', 'sold', 'granted', 'awarded', 'verified', 'createdAt', 'passwordHash', '__proto__', 'constructor');
-const badId = fc.oneof(nasty, fc.constantFrom(randomUUID(), 'x'.repeat(300), '0', '-1', 'null', 'undefined', '%F0%9F%92%A5', '..', '%2F'), fc.string({ unit: 'grapheme', minLength: 1, maxLength: 20 }));
+// `raw:` values go into the path as they are: invalid percent-encodings and UTF-8.
+const badId = fc.oneof(nasty, fc.constantFrom(randomUUID(), 'x'.repeat(300), '0', '-1', 'null', 'undefined', '%F0%9F%92%A5', '..', '%2F', 'raw:%ED%A0%80', 'raw:%FF%FE', 'raw:%', 'raw:%zz', 'raw:..%2F..%2F'), fc.string({ unit: 'grapheme', minLength: 1, maxLength: 20 }));
+/** Percent-encodes a path segment; lone surrogates become U+FFFD (encodeURIComponent would throw). */
+const encodeSegment = (v: string) => (v.startsWith('raw:') ? v.slice(4) : encodeURIComponent((v as string & { toWellFormed(): string }).toWellFormed()));
 const badPaging = fc.record({ name: fc.constantFrom('page', 'limit'), value: fc.constantFrom('0', '-1', '1.5', 'abc', '1e3', '99999999999', '101', '', ' 1', '0x10', 'NaN') });
 
 type Mutation =
@@ -196,7 +199,7 @@ describe(`fuzzer: ${operations.length} operations from openapi.json × ${CASES_P
           case 'path':
             if (pathParams.length) {
               const name = pathParams[m.index % pathParams.length].name;
-              path = o.path.replace(/\{(\w+)\}/g, (_, n: string) => (n === name ? encodeURIComponent(m.value) : encodeURIComponent(ids[n] ?? randomUUID())));
+              path = o.path.replace(/\{(\w+)\}/g, (_, n: string) => (n === name ? encodeSegment(m.value) : encodeURIComponent(ids[n] ?? randomUUID())));
             } else qs.append('id', m.value);
             break;
         }
