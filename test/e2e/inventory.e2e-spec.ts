@@ -68,6 +68,20 @@ describe('inventory: slots, items, grants, allocation and reads', () => {
     expect(updated.body).toMatchObject({ description: 'A plain hat', rarity: 'uncommon' });
   });
 
+  // Regression (reliability fuzzer): null for a field that cannot be empty reached a NOT NULL column (500).
+  it('refuses null for the name, description, position, rarity or attributes of a slot or item update with 400', async () => {
+    for (const field of ['name', 'description', 'position']) {
+      const res = await admin().patch(`slots/${slots.head.id}`, { [field]: null });
+      expect({ field, status: res.status, code: res.body.code }).toEqual({ field, status: 400, code: 10002 });
+    }
+    for (const field of ['name', 'description', 'rarity', 'attributes']) {
+      const res = await admin().patch(`items/${items.hat.id}`, { [field]: null });
+      expect({ field, status: res.status, code: res.body.code }).toEqual({ field, status: 400, code: 10002 });
+    }
+    // null still clears what may be empty
+    expect((await admin().patch(`items/${items.hat.id}`, { imageUrl: null })).status).toBe(200);
+  });
+
   it('grants items, notifies the user, and replays a grant with the same idempotency key', async () => {
     const first = await grant(alice.userId, items.hat.id, { idempotencyKey: 'alice-hat-1' });
     expect(first.status).toBe(201);

@@ -143,12 +143,12 @@ export class CreateItemDto {
 }
 
 export class UpdateItemDto {
-  @IsOptional()
+  @ValidateIf((_, v) => v !== undefined) // null is refused, not stored in a NOT NULL column
   @IsString()
   @Length(1, 100)
   name?: string;
 
-  @IsOptional()
+  @ValidateIf((_, v) => v !== undefined) // null is refused, not stored in a NOT NULL column
   @IsString()
   @MaxLength(1000)
   description?: string;
@@ -160,12 +160,12 @@ export class UpdateItemDto {
   @MaxLength(2048)
   imageUrl?: string | null;
 
-  @IsOptional()
+  @ValidateIf((_, v) => v !== undefined) // null is refused, not stored in a NOT NULL column
   @Matches(/^[a-z0-9][a-z0-9_-]{0,31}$/, { message: 'rarity must be 1-32 lowercase letters, digits, _ or -' })
   rarity?: string;
 
   @ApiProperty({ type: ItemAttributeDto, isArray: true, required: false })
-  @IsOptional()
+  @ValidateIf((_, v) => v !== undefined) // null is refused, not stored in a NOT NULL column
   @IsArray()
   @ArrayMaxSize(20)
   @ValidateNested({ each: true })

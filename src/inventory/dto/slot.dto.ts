@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Length, Matches, Max, MaxLength, Min } from 'class-validator';
+import { IsInt, IsOptional, IsString, Length, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
 import { ItemDto } from './item.dto.js';
 
 export const SLOT_KEY_RE = /^[a-z0-9](?:[a-z0-9_-]{0,62}[a-z0-9])?$/;
@@ -75,17 +75,17 @@ export class CreateSlotDto {
 }
 
 export class UpdateSlotDto {
-  @IsOptional()
+  @ValidateIf((_, v) => v !== undefined) // null is refused, not stored in a NOT NULL column
   @IsString()
   @Length(1, 100)
   name?: string;
 
-  @IsOptional()
+  @ValidateIf((_, v) => v !== undefined) // null is refused, not stored in a NOT NULL column
   @IsString()
   @MaxLength(1000)
   description?: string;
 
-  @IsOptional()
+  @ValidateIf((_, v) => v !== undefined) // null is refused, not stored in a NOT NULL column
   @IsInt()
   @Min(-1000000)
   @Max(1000000)
