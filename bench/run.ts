@@ -15,10 +15,12 @@
  * (default 10000), BENCH_QUESTS (default 100000), DATABASE_URL (else embedded PostgreSQL),
  * BENCH_SERVICE_ENV (extra env for the service, e.g. `DB_POOL_SIZE=20`), BENCH_REUSE_DB (a database
  * name on DATABASE_URL's server that is kept after the run and reused, seeded, by the next run
- * with the same sizes: for profiling; the recorded figures come from fresh databases).
+ * with the same sizes: for profiling; the recorded figures come from fresh databases),
+ * BENCH_PROFILE=1 (CPU profile of the service during each measured run, via
+ * scripts/bench-cpu-prof.mjs, written to bench/results/<scenario>.cpuprofile).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CompactEncrypt, SignJWT } from 'jose';
@@ -36,6 +38,7 @@ const LARGE = Number(env.BENCH_LARGE ?? 1_000_000);
 const SMALL = Math.min(10_000, LARGE);
 const EVENTS = Number(env.BENCH_EVENTS ?? 10_000);
 const QUESTS = Number(env.BENCH_QUESTS ?? 100_000);
+const PROFILE = env.BENCH_PROFILE === '1';
 const BUYERS = 2_000;
 const SAMPLE = 1_000;
 const SESSION_SECRET = randomBytes(32).toString('hex');
@@ -91,13 +94,34 @@ const row = (scenario: string, m: Pick<Measured, 'rps' | 'p50' | 'p99'>, c: Ctx 
   note,
 });
 
+/** With BENCH_PROFILE: the service writes its CPU profile since the last signal; keep it as `name`. */
+async function profileMark(c: Ctx, name: string | null): Promise<void> {
+  if (!PROFILE) return;
+  const dir = 'bench/results/.prof';
+  const before = new Set(existsSync(dir) ? readdirSync(dir) : []);
+  c.service.proc.kill('SIGURG');
+  for (let i = 0; i < 100; i++) {
+    await sleep(100);
+    const fresh = (existsSync(dir) ? readdirSync(dir) : []).filter((f) => !before.has(f));
+    if (fresh.length) {
+      await sleep(200);
+      if (name) renameSync(join(dir, fresh[0]), `bench/results/${name}.cpuprofile`);
+      else rmSync(join(dir, fresh[0]));
+      if (name) log(`  cpu profile: bench/results/${name}.cpuprofile (node scripts/bench-cpu-prof.mjs <file> summarises it)`);
+      return;
+    }
+  }
+}
+
 async function measure(c: Ctx, label: string, requests: LoadRequest[], warmup = WARMUP): Promise<Measured> {
   if (warmup > 0) await load(c.base, requests, warmup, CONNECTIONS);
   log(`  ${label}: measuring ${DURATION} s at ${CONNECTIONS} connections...`);
+  await profileMark(c, null);
   const m = await load(c.base, requests, DURATION, CONNECTIONS);
+  await profileMark(c, label);
   const codes = Object.entries(m.statuses).map(([k, v]) => `${k}×${v}`).join(' ');
   log(`  ${label}: ${m.rps.toFixed(0)} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms (${codes}${m.failed ? `, ${m.failed} failed` : ''})`);
-  if (m.failed > 0) throw new Error(`${label}: ${m.failed} of ${m.total} requests failed (${codes})`);
+  if (m.failed > 0) throw new Error(`${label}: ${m.failed} of ${m.total} requests failed (${codes}); the service said:\n${c.service.output().slice(-2000)}`);
   return m;
 }
 
@@ -474,7 +498,9 @@ async function main(): Promise<void> {
   const extra = Object.fromEntries((env.BENCH_SERVICE_ENV ?? '').split(/\s+/).filter(Boolean).map((kv) => [kv.split('=')[0], kv.slice(kv.indexOf('=') + 1)]));
   log('starting the service (node dist/src/main.js)...');
   const t0 = Date.now();
-  const service = startChild(process.execPath, ['--enable-source-maps', 'dist/src/main.js'], {
+  const nodeArgs = PROFILE ? ['--import', './scripts/bench-cpu-prof.mjs'] : [];
+  const service = startChild(process.execPath, [...nodeArgs, '--enable-source-maps', 'dist/src/main.js'], {
+    CPU_PROF_DIR: 'bench/results/.prof',
     DATABASE_URL: dbUrl.toString(),
     NODE_ENV: 'development',
     PORT: String(port),
