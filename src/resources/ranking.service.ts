@@ -2,6 +2,7 @@ import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShut
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { PageRequest } from '../common/pagination/pagination.js';
+import { preparedQuery } from '../database/prepared-query.js';
 import { RANK_BITS, RANK_LEVELS } from './rank-buckets.js';
 
 export interface RankedUser {
@@ -22,6 +23,23 @@ export interface UserRanking {
   below: RankedUser[];
 }
 
+interface LeaderRow { user_id: string; handle: string; display_name: string | null; earned: string }
+interface NeighbourRow extends LeaderRow { side: 'above' | 'below' }
+
+/**
+ * SQL of "the number of ranked users with a score strictly above `score`" (an SQL expression;
+ * `$1` is the resource type): the prefix counters plus the pending deltas, at most 15 buckets per
+ * level (see rank-buckets.ts).
+ */
+const aboveSql = (score: string) => {
+  // One LATERAL range scan per level: the bounds depend on the level, and as a plain join the
+  // planner cannot see how narrow they are (it chose a parallel seq scan of the whole table).
+  const perLevel = (table: string, col: string) => `(SELECT COALESCE(SUM(x.c), 0) FROM generate_series(0, ${RANK_LEVELS - 1}) AS l(lvl)
+    CROSS JOIN LATERAL (SELECT SUM(t.${col}) AS c FROM ${table} t WHERE t.resource_type_id = $1 AND t.level = l.lvl
+      AND t.bucket > (${score} >> (${RANK_BITS} * l.lvl)) AND t.bucket <= (((${score} >> (${RANK_BITS} * (l.lvl + 1))) << ${RANK_BITS}) + 15)) x)`;
+  return `(${perLevel('resource_rank_buckets', 'count')} + ${perLevel('resource_rank_bucket_deltas', 'delta')})`;
+};
+
 const COMPACT_EVERY_MS = 1000;
 const COMPACT_BATCH = 50_000;
 const COMPACT_LOCK = 874_612;
@@ -34,8 +52,8 @@ const COMPACT_LOCK = 874_612;
  * The rank of a score s is 1 + (number of users with a score > s), read from the base-16 prefix
  * counters (`rank-buckets.ts`): at most 15 x 14 index-range rows, whatever the population, so no
  * row-by-row counting. Everything lives in PostgreSQL (no per-process state), so all instances
- * answer the same; each read is one REPEATABLE READ snapshot, in which counters and balances
- * agree exactly (they are written in the same transaction).
+ * answer the same; each read is one SQL statement, so one snapshot, in which counters and
+ * balances agree exactly (they are written in the same transaction), and one round trip.
  *
  * Writers never update counter rows (that would make hot rows and deadlocks): they insert +1/-1
  * deltas. Every second one instance (advisory lock) folds the deltas into the counters in one
@@ -90,103 +108,96 @@ export class RankingService implements OnApplicationBootstrap, OnApplicationShut
   /** For each score: the number of ranked users with a strictly higher score. */
   async countAbove(em: EntityManager, resourceTypeId: string, scores: number[]): Promise<Map<number, number>> {
     const rows: { score: string; above: string }[] = await em.query(
-      `SELECT s.score::text AS score, (
-         SELECT COALESCE(SUM(x.c), 0)::text FROM (
-           SELECT b.count AS c FROM generate_series(0, ${RANK_LEVELS - 1}) AS l(lvl)
-             JOIN resource_rank_buckets b ON b.resource_type_id = $1 AND b.level = l.lvl
-              AND b.bucket > (s.score >> (${RANK_BITS} * l.lvl)) AND b.bucket <= (((s.score >> (${RANK_BITS} * (l.lvl + 1))) << ${RANK_BITS}) + 15)
-           UNION ALL
-           SELECT d.delta AS c FROM generate_series(0, ${RANK_LEVELS - 1}) AS l(lvl)
-             JOIN resource_rank_bucket_deltas d ON d.resource_type_id = $1 AND d.level = l.lvl
-              AND d.bucket > (s.score >> (${RANK_BITS} * l.lvl)) AND d.bucket <= (((s.score >> (${RANK_BITS} * (l.lvl + 1))) << ${RANK_BITS}) + 15)
-         ) x) AS above
-       FROM unnest($2::bigint[]) AS s(score)`,
+      `SELECT s.score::text AS score, ${aboveSql('s.score')} AS above FROM unnest($2::bigint[]) AS s(score)`,
       [resourceTypeId, scores.map(String)],
     );
     return new Map(rows.map((r) => [Number(r.score), Number(r.above)]));
   }
 
-  /** A page of the leaderboard and the number of ranked users, from one snapshot. */
-  leaderboard(resourceTypeId: string, page: PageRequest): Promise<{ items: RankedUser[]; total: number }> {
-    return this.snapshot(async (tx) => {
-      const rows: { user_id: string; handle: string; display_name: string | null; earned: string }[] = await tx.query(
-        `SELECT b.user_id, u.handle, u.display_name, b.earned FROM resource_balances b JOIN users u ON u.id = b.user_id
+  /**
+   * A page of the leaderboard and the number of ranked users. One statement, so one snapshot
+   * (counters and balances are written in the same transaction): the page is read from the rank
+   * index alone (index-only scan) and only its rows are joined to users.
+   */
+  async leaderboard(resourceTypeId: string, page: PageRequest): Promise<{ items: RankedUser[]; total: number }> {
+    const [{ r }] = await preparedQuery<{ r: { rows: LeaderRow[] | null; first: string | null; total: string } }>(
+      this.dataSource,
+      `WITH pg AS (
+         SELECT b.user_id, b.earned, b.earned_at FROM resource_balances b
          WHERE b.resource_type_id = $1 AND b.earned > 0
-         ORDER BY b.earned DESC, b.earned_at ASC, b.user_id ASC OFFSET $2 LIMIT $3`,
-        [resourceTypeId, page.offset, page.limit],
-      );
-      const scores = [0, ...(rows.length ? [Number(rows[0].earned)] : [])];
-      const above = await this.countAbove(tx, resourceTypeId, scores);
-      const total = above.get(0)!;
-      let rank = 0;
-      const items = rows.map((r, i) => {
-        const amount = Number(r.earned);
-        if (i === 0) rank = above.get(amount)! + 1;
-        else if (amount !== Number(rows[i - 1].earned)) rank = page.offset + i + 1;
-        return { rank, userId: r.user_id, handle: r.handle, displayName: r.display_name, amount };
-      });
-      return { items, total };
+         ORDER BY b.earned DESC, b.earned_at ASC, b.user_id ASC OFFSET $2 LIMIT $3),
+       first AS (SELECT max(earned) AS s FROM pg)
+       SELECT json_build_object(
+         'rows', (SELECT json_agg(json_build_object('user_id', pg.user_id, 'handle', u.handle, 'display_name', u.display_name, 'earned', pg.earned::text)
+                    ORDER BY pg.earned DESC, pg.earned_at ASC, pg.user_id ASC) FROM pg JOIN users u ON u.id = pg.user_id),
+         'first', (SELECT ${aboveSql('first.s')}::text FROM first WHERE first.s IS NOT NULL),
+         'total', (SELECT ${aboveSql('0::bigint')}::text)) AS r`,
+      [resourceTypeId, page.offset, page.limit],
+    );
+    const rows = r.rows ?? [];
+    const total = Number(r.total);
+    let rank = 0;
+    const items = rows.map((row, i) => {
+      const amount = Number(row.earned);
+      if (i === 0) rank = Number(r.first) + 1;
+      else if (amount !== Number(rows[i - 1].earned)) rank = page.offset + i + 1;
+      return { rank, userId: row.user_id, handle: row.handle, displayName: row.display_name, amount };
     });
+    return { items, total };
   }
 
-  /** The user's rank, amounts and up to `around` neighbours on each side, from one snapshot. */
-  userRanking(resourceTypeId: string, userId: string, around: number): Promise<UserRanking> {
-    return this.snapshot(async (tx) => {
-      const mine: { earned: string; balance: string; earned_at: string }[] = await tx.query(
-        'SELECT earned, balance, earned_at::text AS earned_at FROM resource_balances WHERE resource_type_id = $1 AND user_id = $2',
-        [resourceTypeId, userId],
-      );
-      const amount = mine.length ? Number(mine[0].earned) : 0;
-      const balance = mine.length ? Number(mine[0].balance) : 0;
-      if (amount === 0) {
-        const total = (await this.countAbove(tx, resourceTypeId, [0])).get(0)!;
-        return { rank: null, amount, balance, totalRanked: total, above: [], below: [] };
-      }
-      const p = [resourceTypeId, mine[0].earned, mine[0].earned_at, userId, around];
-      const cols = 'b.user_id, u.handle, u.display_name, b.earned, b.earned_at';
-      // Neighbours in leaderboard order: same score first, then the next scores (index range scans).
-      const rows: { side: 'above' | 'below'; user_id: string; handle: string; display_name: string | null; earned: string }[] = await tx.query(
-        `SELECT * FROM (
-         (SELECT 'above' AS side, 1 AS part, ${cols} FROM resource_balances b JOIN users u ON u.id = b.user_id
-            WHERE b.resource_type_id = $1 AND b.earned = $2 AND (b.earned_at, b.user_id) < ($3::timestamptz, $4::uuid)
-            ORDER BY b.earned_at DESC, b.user_id DESC LIMIT $5)
-         UNION ALL
-         (SELECT 'above', 2, ${cols} FROM resource_balances b JOIN users u ON u.id = b.user_id
-            WHERE b.resource_type_id = $1 AND b.earned > $2
-            ORDER BY b.earned ASC, b.earned_at DESC, b.user_id DESC LIMIT $5)
-         UNION ALL
-         (SELECT 'below', 1, ${cols} FROM resource_balances b JOIN users u ON u.id = b.user_id
-            WHERE b.resource_type_id = $1 AND b.earned = $2 AND (b.earned_at, b.user_id) > ($3::timestamptz, $4::uuid)
-            ORDER BY b.earned_at ASC, b.user_id ASC LIMIT $5)
-         UNION ALL
-         (SELECT 'below', 2, ${cols} FROM resource_balances b JOIN users u ON u.id = b.user_id
-            WHERE b.resource_type_id = $1 AND b.earned < $2 AND b.earned > 0
-            ORDER BY b.earned DESC, b.earned_at ASC, b.user_id ASC LIMIT $5)
-         ) n ORDER BY n.earned DESC, n.earned_at ASC, n.user_id ASC`,
-        p,
-      );
-      const scores = [...new Set([0, amount, ...rows.map((r) => Number(r.earned))])];
-      const aboveCount = await this.countAbove(tx, resourceTypeId, scores);
-      const toRanked = (r: (typeof rows)[number]): RankedUser => ({
-        rank: aboveCount.get(Number(r.earned))! + 1,
-        userId: r.user_id,
-        handle: r.handle,
-        displayName: r.display_name,
-        amount: Number(r.earned),
-      });
-      // Rows come in leaderboard order: the nearest above are the last ones of their side.
-      const above = around > 0 ? rows.filter((r) => r.side === 'above').slice(-around).map(toRanked) : [];
-      const below = rows.filter((r) => r.side === 'below').slice(0, around).map(toRanked);
-      return { rank: aboveCount.get(amount)! + 1, amount, balance, totalRanked: aboveCount.get(0)!, above, below };
-    });
-  }
-
-  private snapshot<T>(fn: (tx: EntityManager) => Promise<T>): Promise<T> {
-    return this.dataSource.transaction('REPEATABLE READ', async (tx) => {
-      // The planner cannot see how narrow the bucket ranges are and may cost these tiny queries
-      // high enough to JIT-compile them, which takes longer than running them.
-      await tx.query('SET LOCAL jit = off');
-      return fn(tx);
-    });
+  /**
+   * The user's rank, amounts and up to `around` neighbours on each side. One statement, so one
+   * snapshot and one round trip: the user's row, the neighbours by index range scans (same score
+   * first, then the next scores), and the prefix-counter rank of every score involved.
+   */
+  async userRanking(resourceTypeId: string, userId: string, around: number): Promise<UserRanking> {
+    const cols = 'b.user_id, u.handle, u.display_name, b.earned, b.earned_at';
+    const [{ r }] = await preparedQuery<{ r: { mine: { earned: string; balance: string } | null; rows: NeighbourRow[] | null; counts: Record<string, string> } }>(
+      this.dataSource,
+      `WITH mine AS (
+         SELECT earned, balance, earned_at FROM resource_balances WHERE resource_type_id = $1 AND user_id = $2),
+       m AS (SELECT earned, earned_at FROM mine WHERE earned > 0),
+       -- Each side is a LATERAL subquery, so its LIMIT applies to an index range that starts at
+       -- the user's own score (a plain join would walk the index from the top and filter).
+       nb AS (
+         SELECT x.side, ${cols} FROM m CROSS JOIN LATERAL (
+           (SELECT 'above' AS side, b.user_id FROM resource_balances b
+              WHERE b.resource_type_id = $1 AND b.earned > 0 AND b.earned = m.earned AND (b.earned_at, b.user_id) < (m.earned_at, $2::uuid)
+              ORDER BY b.earned_at DESC, b.user_id DESC LIMIT $3)
+           UNION ALL
+           (SELECT 'above', b.user_id FROM resource_balances b
+              WHERE b.resource_type_id = $1 AND b.earned > 0 AND b.earned > m.earned
+              ORDER BY b.earned ASC, b.earned_at DESC, b.user_id DESC LIMIT $3)
+           UNION ALL
+           (SELECT 'below', b.user_id FROM resource_balances b
+              WHERE b.resource_type_id = $1 AND b.earned > 0 AND b.earned = m.earned AND (b.earned_at, b.user_id) > (m.earned_at, $2::uuid)
+              ORDER BY b.earned_at ASC, b.user_id ASC LIMIT $3)
+           UNION ALL
+           (SELECT 'below', b.user_id FROM resource_balances b
+              WHERE b.resource_type_id = $1 AND b.earned > 0 AND b.earned < m.earned
+              ORDER BY b.earned DESC, b.earned_at ASC, b.user_id ASC LIMIT $3)) x
+         JOIN resource_balances b ON b.resource_type_id = $1 AND b.user_id = x.user_id
+         JOIN users u ON u.id = x.user_id),
+       scores AS (SELECT DISTINCT s FROM (SELECT 0::bigint UNION ALL SELECT earned FROM m UNION ALL SELECT earned FROM nb) z(s)),
+       counted AS (SELECT s, ${aboveSql('scores.s')} AS above FROM scores)
+       SELECT json_build_object(
+         'mine', (SELECT json_build_object('earned', earned::text, 'balance', balance::text) FROM mine),
+         'rows', (SELECT json_agg(json_build_object('side', side, 'user_id', user_id, 'handle', handle, 'display_name', display_name, 'earned', earned::text)
+                    ORDER BY earned DESC, earned_at ASC, user_id ASC) FROM nb),
+         'counts', (SELECT json_object_agg(s::text, above::text) FROM counted)) AS r`,
+      [resourceTypeId, userId, around],
+    );
+    const amount = r.mine ? Number(r.mine.earned) : 0;
+    const balance = r.mine ? Number(r.mine.balance) : 0;
+    const above = (score: number | string) => Number(r.counts[String(score)]);
+    const totalRanked = above(0);
+    if (amount === 0) return { rank: null, amount, balance, totalRanked, above: [], below: [] };
+    const rows = r.rows ?? [];
+    const toRanked = (n: NeighbourRow): RankedUser => ({ rank: above(n.earned) + 1, userId: n.user_id, handle: n.handle, displayName: n.display_name, amount: Number(n.earned) });
+    // Rows come in leaderboard order: the nearest above are the last ones of their side.
+    const aboveRows = around > 0 ? rows.filter((n) => n.side === 'above').slice(-around).map(toRanked) : [];
+    const belowRows = rows.filter((n) => n.side === 'below').slice(0, around).map(toRanked);
+    return { rank: above(amount) + 1, amount, balance, totalRanked, above: aboveRows, below: belowRows };
   }
 }
