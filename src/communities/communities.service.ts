@@ -5,6 +5,7 @@ import { QueryFailedError, Repository } from 'typeorm';
 import { Clock } from '../common/clock/clock.js';
 import { DomainError } from '../common/errors/domain-error.js';
 import { type Page, type PageRequest, toPage } from '../common/pagination/pagination.js';
+import { findOneFast } from '../database/find-one-fast.js';
 import { ReferralsService } from '../users/referrals.service.js';
 import { UsersService } from '../users/users.service.js';
 import { UserErrors } from '../users/users.errors.js';
@@ -48,14 +49,14 @@ export class CommunitiesService {
    * case-insensitively). Throws 404 `community_not_found` otherwise, also for another tenant's id.
    */
   async resolve(tenantId: string, idOrSlug: string, em?: EntityManager): Promise<Community> {
-    const repo = em ? em.getRepository(Community) : this.communities;
+    const manager = em ?? this.communities.manager;
     const ref = idOrSlug.trim();
     const community =
       ref.length === 0 || ref.length > 64
         ? null
         : UUID_RE.test(ref)
-          ? await repo.findOneBy({ tenantId, id: ref.toLowerCase() })
-          : await repo.findOneBy({ tenantId, slug: ref.toLowerCase() });
+          ? await findOneFast(manager, Community, { tenantId, id: ref.toLowerCase() })
+          : await findOneFast(manager, Community, { tenantId, slug: ref.toLowerCase() });
     if (!community) throw new DomainError(CommunityErrors.community_not_found, `No community "${ref.slice(0, 64)}" in this tenant`);
     return community;
   }

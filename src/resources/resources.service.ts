@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { QueryFailedError, Repository } from 'typeorm';
 import { DomainError } from '../common/errors/domain-error.js';
+import { findOneFast } from '../database/find-one-fast.js';
 import { type Page, type PageRequest, toPage } from '../common/pagination/pagination.js';
 import { CommunitiesService, UUID_RE } from '../communities/communities.service.js';
 import { UsersService } from '../users/users.service.js';
@@ -45,7 +46,7 @@ export class ResourcesService {
   /** A resource type of the community by slug (case-insensitive) or id; 404 otherwise. */
   async getTypeInCommunity(tenantId: string, communityId: string, slugOrId: string): Promise<ResourceType> {
     const ref = slugOrId.toLowerCase();
-    const type = ref.length > 64 ? null : await this.types.findOneBy(UUID_RE.test(ref) ? { tenantId, communityId, id: ref } : { tenantId, communityId, slug: ref });
+    const type = ref.length > 64 ? null : await findOneFast(this.types.manager, ResourceType, UUID_RE.test(ref) ? { tenantId, communityId, id: ref } : { tenantId, communityId, slug: ref });
     if (!type) throw new DomainError(ResourceErrors.resource_type_not_found, `No resource type "${slugOrId.slice(0, 64)}" in this community`);
     return type;
   }
