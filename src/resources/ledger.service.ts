@@ -103,6 +103,29 @@ export class LedgerService {
     return rows.length ? { balance: Number(rows[0].balance), earned: Number(rows[0].earned) } : { balance: 0, earned: 0 };
   }
 
+  /**
+   * Locks the user's balance rows of these resource types, in resource-type-id order, creating
+   * empty rows where none exist yet. A caller that will debit and credit several resource types in
+   * one transaction calls this first, so two such transactions always take the rows in the same
+   * order and cannot deadlock (e.g. one purchase paying gems for tokens while another of the same
+   * user pays tokens for gems). The resource types must belong to the tenant.
+   */
+  async lockBalances(em: EntityManager, tenantId: string, userId: string, resourceTypeIds: string[]): Promise<void> {
+    const ids = [...new Set(resourceTypeIds.map((id) => id.toLowerCase()))].sort();
+    if (ids.length === 0) return;
+    const now = this.clock.now();
+    await em.query(
+      `INSERT INTO resource_balances (resource_type_id, user_id, tenant_id, balance, earned, earned_at, updated_at)
+       SELECT t, $2, $3, 0, 0, $4, $4 FROM unnest($1::uuid[]) AS t ORDER BY t
+       ON CONFLICT (resource_type_id, user_id) DO NOTHING`,
+      [ids, userId, tenantId, now],
+    );
+    await em.query(
+      `SELECT 1 FROM resource_balances WHERE user_id = $1 AND resource_type_id = ANY($2::uuid[]) ORDER BY resource_type_id FOR UPDATE`,
+      [userId, ids],
+    );
+  }
+
   private apply(em: EntityManager, op: LedgerOperation, direction: 'credit' | 'debit', lowerEarned: boolean): Promise<LedgerResult> {
     if (!Number.isSafeInteger(op.amount) || op.amount <= 0) throw new Error(`ledger amount must be a positive safe integer, got ${op.amount}`);
     const delta = direction === 'credit' ? op.amount : -op.amount;

@@ -109,6 +109,13 @@ export class StorePurchaseService {
         throw new Error('purchase nonce conflict without a visible purchase');
       }
 
+      // Every balance row this purchase will change, locked now in resource-type-id order: two
+      // purchases of one user that pay in each other's resource cannot deadlock.
+      await this.ledger.lockBalances(tx, tenantId, userId, [
+        ...listing.price.map((p) => p.resourceTypeId),
+        ...(listing.kind === 'resource' && listing.resourceTypeId ? [listing.resourceTypeId] : []),
+      ]);
+
       // 2. Conditions.
       await this.requirements.assertConditions(tx, tenantId, userId, defs);
 

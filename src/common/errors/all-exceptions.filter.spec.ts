@@ -45,3 +45,12 @@ describe('AllExceptionsFilter: database outages are 503, never 500', () => {
     expect(JSON.stringify(r.body)).not.toContain('secret internals');
   });
 });
+
+describe('AllExceptionsFilter: lost races are a retryable 409, never 500', () => {
+  it.each([['deadlock', '40P01'], ['serialization failure', '40001']])('maps a %s to 409 write_conflict', (_name, code) => {
+    const r = respond(Object.assign(new Error('deadlock detected'), { code }));
+    expect(r.status).toBe(409);
+    expect(r.body).toMatchObject({ code: 10010, error: 'write_conflict' });
+    expect(JSON.stringify(r.body)).not.toContain('deadlock detected');
+  });
+});

@@ -31,6 +31,13 @@ function isDatabaseUnavailable(err: unknown): boolean {
   return /Connection terminated|not currently accepting connections|too many clients|connect ECONNREFUSED|timeout exceeded when trying to connect|Client has encountered a connection error|the database system is (starting up|shutting down)/i.test(msg);
 }
 
+/** A deadlock or serialization failure: the request lost a race and may simply be retried. */
+function isWriteConflict(err: unknown): boolean {
+  const e = err as { code?: string; driverError?: { code?: string } } | undefined;
+  const code = e?.code ?? e?.driverError?.code;
+  return code === '40P01' || code === '40001';
+}
+
 /** PostgreSQL refused a value of the request (a NUL or an invalid byte sequence): the client's fault, 400. */
 function isUnstorableValue(err: unknown): boolean {
   const e = err as { code?: string; driverError?: { code?: string } } | undefined;
@@ -86,6 +93,10 @@ export class AllExceptionsFilter implements ExceptionFilter {
     } else if (isUnstorableValue(exception)) {
       def = CommonErrors.generic_client_error;
       message = 'A value contains a character that cannot be stored';
+    } else if (isWriteConflict(exception)) {
+      def = CommonErrors.write_conflict;
+      message = def.description;
+      this.logger.warn({ err: exception, requestId }, 'write conflict');
     } else if (isDatabaseUnavailable(exception)) {
       def = CommonErrors.service_unavailable;
       message = def.description;

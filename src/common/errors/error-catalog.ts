@@ -71,6 +71,7 @@ export const CommonErrors = defineErrors({
   forbidden: { status: 403, code: 10003, description: 'The credentials are valid but do not allow this operation.' },
   not_found: { status: 404, code: 10004, description: 'The route or the addressed record does not exist (or belongs to another tenant or user).' },
   conflict: { status: 409, code: 10009, description: 'The request conflicts with the current state.' },
+  write_conflict: { status: 409, code: 10010, description: 'A concurrent request changed the same data at the same moment and this one was rolled back; nothing was applied. Retry it.' },
   payload_too_large: { status: 413, code: 10013, description: 'The request body exceeds the size limit.' },
   unsupported_media_type: { status: 415, code: 10015, description: 'The request body is not JSON.' },
   headers_too_large: { status: 431, code: 10031, description: 'The request line or headers exceed the size limit (e.g. a very long query string).' },
