@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
+import { createSecretKey, type KeyObject } from 'node:crypto';
 import { ExtractJwt, Strategy } from 'passport-jwt';
 import { SecretsService } from '../crypto/secrets.service.js';
 import type { AuthUser } from './request-context.js';
@@ -7,14 +8,24 @@ import { SESSION_ALG, SESSION_AUDIENCE, SESSION_ISSUER } from './session.constan
 
 interface SessionClaims { sub?: unknown; tid?: unknown }
 
+let cached: { key: Buffer; object: KeyObject } | undefined;
+/** The HMAC key as a KeyObject, made once per key. */
+function keyObject(key: Buffer): KeyObject {
+  if (cached?.key !== key) cached = { key, object: createSecretKey(key) };
+  return cached.object;
+}
+
 /** Verifies `Authorization: Bearer <session token>` (signature, issuer, audience, expiry). */
 @Injectable()
 export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
   constructor(secrets: SecretsService) {
     super({
       jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
+      // A KeyObject, not the Buffer: given a Buffer, jsonwebtoken first tries to parse it as a
+      // public key (createPublicKey throws) on every request: 23 % of the service's CPU on
+      // authenticated routes (docs/performance.md).
       secretOrKeyProvider: (_req: unknown, _raw: string, done: (err: unknown, key?: Buffer) => void) => {
-        secrets.sessionKey().then((key) => done(null, key), (err: unknown) => done(err));
+        secrets.sessionKey().then((key) => done(null, keyObject(key) as unknown as Buffer), (err: unknown) => done(err));
       },
       algorithms: [SESSION_ALG],
       issuer: SESSION_ISSUER,
