@@ -34,11 +34,22 @@ interface NeighbourRow extends LeaderRow { side: 'above' | 'below' }
 const aboveSql = (score: string) => {
   // One LATERAL range scan per level: the bounds depend on the level, and as a plain join the
   // planner cannot see how narrow they are (it chose a parallel seq scan of the whole table).
-  const perLevel = (table: string, col: string) => `(SELECT COALESCE(SUM(x.c), 0) FROM generate_series(0, ${RANK_LEVELS - 1}) AS l(lvl)
+  const perLevel = (table: string, col: string) => `(SELECT COALESCE(SUM(x.c), 0) FROM generate_series(0, (SELECT lmax FROM lv)) AS l(lvl)
     CROSS JOIN LATERAL (SELECT SUM(t.${col}) AS c FROM ${table} t WHERE t.resource_type_id = $1 AND t.level = l.lvl
       AND t.bucket > (${score} >> (${RANK_BITS} * l.lvl)) AND t.bucket <= (((${score} >> (${RANK_BITS} * (l.lvl + 1))) << ${RANK_BITS}) + 15)) x)`;
-  return `(${perLevel('resource_rank_buckets', 'count')} + ${perLevel('resource_rank_bucket_deltas', 'delta')})`;
+  return `(${perLevel('resource_rank_buckets', 'count')} + CASE WHEN (SELECT has_deltas FROM lv) THEN ${perLevel('resource_rank_bucket_deltas', 'delta')} ELSE 0 END)`;
 };
+
+/**
+ * The `lv` CTE that `aboveSql` reads: the highest level that can hold a non-zero bucket (levels
+ * above the top score's are empty, counters and deltas alike: 4 levels instead of 14 for scores
+ * up to a million) and whether any delta is pending (most of the time none is).
+ */
+const LV_CTE = `lv AS (
+  SELECT (SELECT COUNT(*) FROM generate_series(1, ${RANK_LEVELS - 1}) k WHERE (top.s >> (${RANK_BITS} * k)) > 0)::int AS lmax,
+         EXISTS (SELECT 1 FROM resource_rank_bucket_deltas d WHERE d.resource_type_id = $1) AS has_deltas
+  FROM (SELECT COALESCE((SELECT b.earned FROM resource_balances b WHERE b.resource_type_id = $1 AND b.earned > 0
+                         ORDER BY b.earned DESC, b.earned_at ASC, b.user_id ASC LIMIT 1), 0) AS s) top)`;
 
 const COMPACT_EVERY_MS = 1000;
 const COMPACT_BATCH = 50_000;
@@ -108,7 +119,7 @@ export class RankingService implements OnApplicationBootstrap, OnApplicationShut
   /** For each score: the number of ranked users with a strictly higher score. */
   async countAbove(em: EntityManager, resourceTypeId: string, scores: number[]): Promise<Map<number, number>> {
     const rows: { score: string; above: string }[] = await em.query(
-      `SELECT s.score::text AS score, ${aboveSql('s.score')} AS above FROM unnest($2::bigint[]) AS s(score)`,
+      `WITH ${LV_CTE} SELECT s.score::text AS score, ${aboveSql('s.score')} AS above FROM unnest($2::bigint[]) AS s(score)`,
       [resourceTypeId, scores.map(String)],
     );
     return new Map(rows.map((r) => [Number(r.score), Number(r.above)]));
@@ -120,9 +131,10 @@ export class RankingService implements OnApplicationBootstrap, OnApplicationShut
    * index alone (index-only scan) and only its rows are joined to users.
    */
   async leaderboard(resourceTypeId: string, page: PageRequest): Promise<{ items: RankedUser[]; total: number }> {
-    const [{ r }] = await preparedQuery<{ r: { rows: LeaderRow[] | null; first: string | null; total: string } }>(
-      this.dataSource,
-      `WITH pg AS (
+    // Not prepared: a generic plan does not know OFFSET/LIMIT and sorted the whole table (300 ms).
+    const [{ r }]: { r: { rows: LeaderRow[] | null; first: string | null; total: string } }[] = await this.dataSource.query(
+      `WITH ${LV_CTE},
+       pg AS (
          SELECT b.user_id, b.earned, b.earned_at FROM resource_balances b
          WHERE b.resource_type_id = $1 AND b.earned > 0
          ORDER BY b.earned DESC, b.earned_at ASC, b.user_id ASC OFFSET $2 LIMIT $3),
@@ -152,32 +164,34 @@ export class RankingService implements OnApplicationBootstrap, OnApplicationShut
    * first, then the next scores), and the prefix-counter rank of every score involved.
    */
   async userRanking(resourceTypeId: string, userId: string, around: number): Promise<UserRanking> {
-    const cols = 'b.user_id, u.handle, u.display_name, b.earned, b.earned_at';
+    // A literal (0..10, validated), not a parameter: the prepared statement's generic plan then
+    // knows each LIMIT is tiny (a parameter is assumed to fetch 10 % of the table).
+    const limit = Math.max(0, Math.min(100, Math.trunc(around)));
     const [{ r }] = await preparedQuery<{ r: { mine: { earned: string; balance: string } | null; rows: NeighbourRow[] | null; counts: Record<string, string> } }>(
       this.dataSource,
-      `WITH mine AS (
+      `WITH ${LV_CTE},
+       mine AS (
          SELECT earned, balance, earned_at FROM resource_balances WHERE resource_type_id = $1 AND user_id = $2),
        m AS (SELECT earned, earned_at FROM mine WHERE earned > 0),
        -- Each side is a LATERAL subquery, so its LIMIT applies to an index range that starts at
        -- the user's own score (a plain join would walk the index from the top and filter).
        nb AS (
-         SELECT x.side, ${cols} FROM m CROSS JOIN LATERAL (
-           (SELECT 'above' AS side, b.user_id FROM resource_balances b
+         SELECT x.side, x.user_id, u.handle, u.display_name, x.earned, x.earned_at FROM m CROSS JOIN LATERAL (
+           (SELECT 'above' AS side, b.user_id, b.earned, b.earned_at FROM resource_balances b
               WHERE b.resource_type_id = $1 AND b.earned > 0 AND b.earned = m.earned AND (b.earned_at, b.user_id) < (m.earned_at, $2::uuid)
-              ORDER BY b.earned_at DESC, b.user_id DESC LIMIT $3)
+              ORDER BY b.earned_at DESC, b.user_id DESC LIMIT ${limit})
            UNION ALL
-           (SELECT 'above', b.user_id FROM resource_balances b
+           (SELECT 'above', b.user_id, b.earned, b.earned_at FROM resource_balances b
               WHERE b.resource_type_id = $1 AND b.earned > 0 AND b.earned > m.earned
-              ORDER BY b.earned ASC, b.earned_at DESC, b.user_id DESC LIMIT $3)
+              ORDER BY b.earned ASC, b.earned_at DESC, b.user_id DESC LIMIT ${limit})
            UNION ALL
-           (SELECT 'below', b.user_id FROM resource_balances b
+           (SELECT 'below', b.user_id, b.earned, b.earned_at FROM resource_balances b
               WHERE b.resource_type_id = $1 AND b.earned > 0 AND b.earned = m.earned AND (b.earned_at, b.user_id) > (m.earned_at, $2::uuid)
-              ORDER BY b.earned_at ASC, b.user_id ASC LIMIT $3)
+              ORDER BY b.earned_at ASC, b.user_id ASC LIMIT ${limit})
            UNION ALL
-           (SELECT 'below', b.user_id FROM resource_balances b
+           (SELECT 'below', b.user_id, b.earned, b.earned_at FROM resource_balances b
               WHERE b.resource_type_id = $1 AND b.earned > 0 AND b.earned < m.earned
-              ORDER BY b.earned DESC, b.earned_at ASC, b.user_id ASC LIMIT $3)) x
-         JOIN resource_balances b ON b.resource_type_id = $1 AND b.user_id = x.user_id
+              ORDER BY b.earned DESC, b.earned_at ASC, b.user_id ASC LIMIT ${limit})) x
          JOIN users u ON u.id = x.user_id),
        scores AS (SELECT DISTINCT s FROM (SELECT 0::bigint UNION ALL SELECT earned FROM m UNION ALL SELECT earned FROM nb) z(s)),
        counted AS (SELECT s, ${aboveSql('scores.s')} AS above FROM scores)
@@ -186,7 +200,7 @@ export class RankingService implements OnApplicationBootstrap, OnApplicationShut
          'rows', (SELECT json_agg(json_build_object('side', side, 'user_id', user_id, 'handle', handle, 'display_name', display_name, 'earned', earned::text)
                     ORDER BY earned DESC, earned_at ASC, user_id ASC) FROM nb),
          'counts', (SELECT json_object_agg(s::text, above::text) FROM counted)) AS r`,
-      [resourceTypeId, userId, around],
+      [resourceTypeId, userId],
     );
     const amount = r.mine ? Number(r.mine.earned) : 0;
     const balance = r.mine ? Number(r.mine.balance) : 0;
