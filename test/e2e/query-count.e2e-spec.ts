@@ -1,0 +1,143 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { Community } from '../../src/communities/entities/community.entity.js';
+import { findOneFast } from '../../src/database/find-one-fast.js';
+import type { TenantCredentials } from '../../src/tenants/tenants.service.js';
+import { adminApi, givenCommunity, givenResourceType, grant, type TestCommunity } from '../helpers/communities.js';
+import { givenUser, type TestUser } from '../helpers/factories.js';
+import { givenEvent, type TestEvent } from '../helpers/quests.js';
+import { givenListing, givenRequirement } from '../helpers/store.js';
+import { createTestApp, type TestApp } from '../helpers/test-app.js';
+
+/**
+ * SQL statements per request on the list endpoints, counted at the pg client for the statements
+ * that run on behalf of one HTTP request (AsyncLocalStorage around the server's request handler,
+ * so the background workers' statements are not counted). A list must cost the same number of
+ * statements whatever its page size: a count that grows with `limit` is an N+1.
+ */
+describe('SQL statements per request on the list endpoints (no N+1)', () => {
+  let t: TestApp;
+  let tenant: TenantCredentials;
+  let community: TestCommunity;
+  let xp: { id: string; slug: string };
+  let event: TestEvent;
+  let users: TestUser[];
+  const als = new AsyncLocalStorage<{ n: number; sql: string[] }>();
+  let last: { n: number; sql: string[] } = { n: 0, sql: [] };
+  const N = 21;
+
+  beforeAll(async () => {
+    t = await createTestApp({ MINT_WORKER_ENABLED: 'false', QUEST_EVENT_WORKER_ENABLED: 'false' });
+    // Count at the pg Client the app's pool really uses.
+    const pool = (t.dataSource.driver as unknown as { master: { connect: () => Promise<{ release: () => void }> } }).master;
+    const client = await pool.connect();
+    const proto = Object.getPrototypeOf(client) as { query: (...args: unknown[]) => unknown };
+    client.release();
+    const query = proto.query;
+    proto.query = function (this: unknown, ...args: unknown[]) {
+      const store = als.getStore();
+      if (store) {
+        store.n++;
+        const q = args[0] as string | { text: string };
+        store.sql.push((typeof q === 'string' ? q : q.text).replace(/\s+/g, ' ').slice(0, 120));
+      }
+      return query.apply(this, args);
+    };
+    const server = t.app.getHttpServer() as Server;
+    const listeners = server.listeners('request') as ((req: IncomingMessage, res: ServerResponse) => void)[];
+    server.removeAllListeners('request');
+    server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+      const store = { n: 0, sql: [] as string[] };
+      res.on('finish', () => (last = store));
+      als.run(store, () => listeners.forEach((l) => l.call(server, req, res)));
+    });
+
+    tenant = await t.givenTenant();
+    community = await givenCommunity(t, tenant);
+    xp = await givenResourceType(t, tenant, community.id);
+    event = await givenEvent(t, tenant, community);
+    users = [];
+    for (let i = 0; i < N; i++) users.push(await givenUser(t, tenant));
+    const admin = adminApi(t, tenant);
+    for (const [i, u] of users.entries()) {
+      expect((await grant(t, tenant, u.userId, xp.id, 10 + i)).status).toBe(201);
+      expect((await grant(t, tenant, u.userId, event.scoreTypeId, 5 + i)).status).toBe(201);
+      expect((await admin.post('/v1/admin/quests', { communityId: community.id, name: `Quest ${i}`, type: 'social', tags: ['daily', `t${i % 3}`], featured: i % 4 === 0 })).status).toBe(201);
+    }
+    for (let i = 1; i < N; i++) await givenEvent(t, tenant, community, { features: ['score-based'] });
+    const requirement = await givenRequirement(t, tenant);
+    // Notifications of the first user (the inbox lists the community's and the account-wide ones).
+    await t.dataSource.query(
+      `INSERT INTO notifications (tenant_id, user_id, community_id, type, title, data, created_at)
+       SELECT $1, $2, $3, 'system', 'Notice ' || g, '{}'::jsonb, now() - g * interval '1 minute' FROM generate_series(1, $4::int) g`,
+      [tenant.id, users[0].userId, community.id, N],
+    );
+    for (let i = 0; i < N; i++) await givenListing(t, tenant, { communityId: community.id, kind: 'resource', resourceTypeId: xp.id, quantity: 1, price: [{ resourceTypeId: xp.id, amount: 1 }], requirementIds: [requirement.id] });
+  });
+  afterAll(() => t.close());
+
+  let lastItems = 0;
+  /** Statements of one GET as the first user; the status must be 200. */
+  const statements = async (path: string, user = users[0]): Promise<number> => {
+    const res = await t.http().get(path).set('Authorization', user.auth).set('X-Tenant-Id', tenant.id);
+    expect({ path, status: res.status }).toEqual({ path, status: 200 });
+    lastItems = Array.isArray(res.body.items) ? res.body.items.length : 0;
+    expect(last.n).toBeGreaterThan(0);
+    return last.n;
+  };
+
+  /** The same list with page sizes 1 and 20 (really holding 1 and 20 items): equal statement counts, at most `max`. */
+  const expectConstant = async (path: (limit: number) => string, max: number) => {
+    const one = await statements(path(1));
+    expect({ path: path(1), items: lastItems }).toEqual({ path: path(1), items: 1 });
+    const twenty = await statements(path(20));
+    expect({ path: path(20), items: lastItems }).toEqual({ path: path(20), items: 20 });
+    expect({ path: path(20), statements: twenty }).toEqual({ path: path(20), statements: one });
+    expect(twenty).toBeLessThanOrEqual(max);
+  };
+
+  it('community leaderboard: the same statements for 1 and 20 entries', async () => {
+    await expectConstant((limit) => `/v1/community/${community.id}/leaderboard/${xp.slug}?limit=${limit}`, 3);
+  });
+
+  it('community ranking: the same statements for 0 and 10 neighbours', async () => {
+    const none = await statements(`/v1/community/${community.id}/ranking/${xp.slug}?neighbours=0`, users[10]);
+    const ten = await statements(`/v1/community/${community.id}/ranking/${xp.slug}?neighbours=10`, users[10]);
+    expect(ten).toBe(none);
+    expect(ten).toBeLessThanOrEqual(3);
+  });
+
+  it('quest event leaderboard: the same statements for 1 and 20 entries', async () => {
+    await expectConstant((limit) => `/v1/quest-event/${event.id}/leaderboard?limit=${limit}`, 3);
+  });
+
+  it('quest events with filters: the same statements for 1 and 20 events', async () => {
+    await expectConstant((limit) => `/v1/quest-event?limit=${limit}`, 5);
+    await expectConstant((limit) => `/v1/quest-event?limit=${limit}&participating=false&filter[containerId]=${community.id}&filter[features]=score-based`, 5);
+  });
+
+  it('community quests with filters: the same statements for 1 and 20 quests', async () => {
+    await expectConstant((limit) => `/v1/community/${community.id}/quests?tags=&questTypes=&featured=&query=&page=1&limit=${limit}`, 5);
+    await expectConstant((limit) => `/v1/community/${community.id}/quests?tags=daily&questTypes=social&featured=&query=Quest&page=1&limit=${limit}`, 5);
+  });
+
+  it('store listings, enriched with requirements: the same statements for 1 and 20 listings', async () => {
+    const plain = await statements(`/v1/store/listings?containerId=${community.id}&enrichRequirements=false&limit=20`);
+    expect(plain).toBeLessThanOrEqual(6);
+    await expectConstant((limit) => `/v1/store/listings?containerId=${community.id}&enrichRequirements=true&limit=${limit}`, 10);
+  });
+
+  it('notifications: the same statements for 1 and 20 notifications', async () => {
+    await expectConstant((limit) => `/v1/user/notifications?containerId=${community.id}&limit=${limit}`, 4);
+  });
+
+  it('findOneFast reads the same entity as findOneBy', async () => {
+    const em = t.dataSource.manager;
+    const slow = await em.findOneBy(Community, { tenantId: tenant.id, id: community.id });
+    const fast = await findOneFast(em, Community, { tenantId: tenant.id, id: community.id });
+    expect(fast).toBeInstanceOf(Community);
+    expect(fast).toEqual(slow);
+    expect(await findOneFast(em, Community, { tenantId: tenant.id, slug: 'no-such-community' })).toBeNull();
+    await t.dataSource.transaction(async (tx) => expect(await findOneFast(tx, Community, { tenantId: tenant.id, slug: community.slug })).toEqual(slow));
+  });
+});
