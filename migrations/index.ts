@@ -9,6 +9,7 @@ import { UserSpace1795357195414 } from './1795357195414-UserSpace.js';
 import { Inventory1795357330109 } from './1795357330109-Inventory.js';
 import { StorePrizes1795357732969 } from './1795357732969-StorePrizes.js';
 import { QuestsEventsParticipation1795357800008 } from './1795357800008-QuestsEventsParticipation.js';
+import { PerformanceIndexes1795358000000 } from './1795358000000-PerformanceIndexes.js';
 // <imports above>
 
 export const migrations: (new () => MigrationInterface)[] = [
@@ -21,5 +22,6 @@ export const migrations: (new () => MigrationInterface)[] = [
   Inventory1795357330109,
   StorePrizes1795357732969,
   QuestsEventsParticipation1795357800008,
+  PerformanceIndexes1795358000000,
   // <classes above>
 ];

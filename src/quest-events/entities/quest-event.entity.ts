@@ -14,6 +14,8 @@ import type { EventState } from '../event-status.js';
 @Index('uq_quest_events_tenant_slug', ['tenantId', 'slug'], { unique: true })
 @Index('ix_quest_events_community', ['communityId'])
 @Index('ix_quest_events_due', ['state', 'endsAt'])
+// Written by the PerformanceIndexes migration: the event list's order (tenant, starts_at, id).
+@Index('ix_quest_events_tenant_starts', { synchronize: false })
 @Check('ck_quest_events_registered', 'registered_count >= 0 AND (capacity IS NULL OR registered_count <= capacity)')
 @Check('ck_quest_events_rule', 'min_score >= 0 AND (max_rank IS NULL OR max_rank >= 1)')
 export class QuestEvent extends BaseEntity {

@@ -15,6 +15,9 @@ export type QuestReward = { type: 'resource'; resourceTypeId: string; amount: nu
  */
 @Entity('quests')
 @Index('ix_quests_community_status', ['communityId', 'status'])
+// Written by the PerformanceIndexes migration (partial, DESC, GIN): the community list's order and tag filter.
+@Index('ix_quests_active_order', { synchronize: false })
+@Index('ix_quests_active_tags', { synchronize: false })
 @Index('ix_quests_event', ['questEventId'])
 @Index('ix_quests_tenant', ['tenantId'])
 export class Quest extends BaseEntity {
