@@ -283,19 +283,22 @@ const scenarios: Scenario[] = [
         },
       }];
       const m = await measure(c, 'purchase', requests);
-      // The store invariants (store issue) after the run.
-      const q = async (sql: string, p: unknown[] = []) => Number(Object.values((await c.db.query(sql, p)).rows[0])[0]);
-      const purchases = await q('SELECT COUNT(*) FROM store_purchases WHERE listing_id = $1', [listingId]);
-      const sold = await q('SELECT sold FROM store_listings WHERE id = $1', [listingId]);
-      const debits = await q(`SELECT COUNT(*) FROM resource_ledger WHERE resource_type_id = $1 AND reason = 'store_purchase'`, [c.ids.gems]);
-      const spent = await q(`SELECT -COALESCE(SUM(delta), 0) FROM resource_ledger WHERE resource_type_id = $1 AND reason = 'store_purchase'`, [c.ids.gems]);
-      const drift = await q(
-        `SELECT COUNT(*) FROM resource_balances b LEFT JOIN (SELECT user_id, SUM(delta) AS s FROM resource_ledger WHERE resource_type_id = $1 GROUP BY user_id) l
-           ON l.user_id = b.user_id WHERE b.resource_type_id = $1 AND b.balance IS DISTINCT FROM l.s`,
-        [c.ids.gems],
-      );
-      const granted = await q('SELECT granted FROM inventory_items WHERE id = $1', [c.ids.itemId]);
-      const held = await q('SELECT COALESCE(SUM(quantity), 0) FROM user_items WHERE item_id = $1', [c.ids.itemId]);
+      // The store invariants (store issue) after the run: let the requests still in flight when
+      // the load stopped commit, then read every count in one statement (one snapshot).
+      await sleep(2000);
+      const [inv] = (await c.db.query(
+        `SELECT (SELECT COUNT(*) FROM store_purchases WHERE listing_id = $1)::int AS purchases,
+                (SELECT sold FROM store_listings WHERE id = $1)::int AS sold,
+                (SELECT COUNT(*) FROM resource_ledger WHERE resource_type_id = $2 AND reason = 'store_purchase')::int AS debits,
+                (SELECT -COALESCE(SUM(delta), 0) FROM resource_ledger WHERE resource_type_id = $2 AND reason = 'store_purchase')::bigint AS spent,
+                (SELECT COUNT(*) FROM resource_balances b LEFT JOIN (SELECT user_id, SUM(delta) AS s FROM resource_ledger WHERE resource_type_id = $2 GROUP BY user_id) l
+                   ON l.user_id = b.user_id WHERE b.resource_type_id = $2 AND b.balance IS DISTINCT FROM l.s)::int AS drift,
+                (SELECT granted FROM inventory_items WHERE id = $3)::int AS granted,
+                (SELECT COALESCE(SUM(quantity), 0) FROM user_items WHERE item_id = $3)::int AS held`,
+        [listingId, c.ids.gems, c.ids.itemId],
+      )).rows;
+      const { purchases, sold, debits, drift, granted, held } = inv as Record<string, number>;
+      const spent = Number(inv.spent);
       const ok = purchases === sold && debits === purchases && spent === purchases * 10 && drift === 0 && granted === purchases && held === purchases;
       const note = `invariants ${ok ? 'hold' : 'BROKEN'}: ${purchases} purchases = sold ${sold} = debits ${debits} = items granted ${granted} = held ${held}; spent ${spent}; balances ≠ Σ ledger: ${drift}`;
       log(`  purchase: ${note}`);
