@@ -49,7 +49,7 @@ describe('Swagger UI in headless Chromium', () => {
     await op.getByRole('button', { name: /try it out/i }).click();
     await op.getByRole('button', { name: /execute/i }).click();
 
-    const status = op.locator('.responses-table.live-responses-table .response-col_status').first();
+    const status = op.locator('.live-responses-table tbody tr.response .response-col_status').first();
     await status.waitFor({ timeout: 15_000 });
     expect((await status.textContent())?.trim()).toBe('200');
     const body = await op.locator('.live-responses-table .microlight').first().textContent();
