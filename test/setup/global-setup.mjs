@@ -21,6 +21,9 @@ function freePort() {
  * embedded PostgreSQL (real binaries from npm) is started for the run.
  */
 export default async function globalSetup() {
+  // Several jest projects (or a setup that builds on this one) may call it in one run: one server.
+  if (globalThis.__CGS_TEST_SERVER_READY__) return;
+  globalThis.__CGS_TEST_SERVER_READY__ = true;
   if (process.env.DATABASE_URL) {
     const u = new URL(process.env.DATABASE_URL);
     u.pathname = '/postgres';

@@ -1,3 +1,6 @@
 export default async function globalTeardown() {
-  await globalThis.__CGS_EMBEDDED__?.stop();
+  // Idempotent: several projects may share this teardown (or call it from theirs).
+  const db = globalThis.__CGS_EMBEDDED__;
+  globalThis.__CGS_EMBEDDED__ = undefined;
+  await db?.stop();
 }
