@@ -54,3 +54,15 @@ describe('AllExceptionsFilter: lost races are a retryable 409, never 500', () =>
     expect(JSON.stringify(r.body)).not.toContain('deadlock detected');
   });
 });
+
+describe('AllExceptionsFilter: a connection lost inside a transaction is 503', () => {
+  it.each([
+    ['a closed pg client', new Error('Client was closed and is not queryable')],
+    ['a read timeout', new Error('Query read timeout')],
+    ['a transaction whose connection died before COMMIT', Object.assign(new Error('Transaction is not started yet'), { name: 'TransactionNotStartedError' })],
+  ])('maps %s to 503 service_unavailable', (_name, err) => {
+    const r = respond(err);
+    expect(r.status).toBe(503);
+    expect(r.body).toMatchObject({ code: 10503, error: 'service_unavailable' });
+  });
+});

@@ -22,13 +22,13 @@ function isDatabaseUnavailable(err: unknown): boolean {
   if (!e || typeof e !== 'object') return false;
   // TypeORM releases a transaction's query runner when its connection dies (the server stopped
   // mid-transaction); the transaction's next query then throws this instead of a socket error.
-  if (e.name === 'QueryRunnerProviderAlreadyReleasedError') return true;
+  if (e.name === 'QueryRunnerProviderAlreadyReleasedError' || e.name === 'QueryRunnerAlreadyReleasedError' || e.name === 'TransactionNotStartedError') return true;
   const code = e.code ?? (e.driverError as { code?: string } | undefined)?.code;
   if (code && (/^(08|57P|53300|3D000)/.test(code) || ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND'].includes(code))) {
     return true;
   }
   const msg = e.message ?? '';
-  return /Connection terminated|not currently accepting connections|too many clients|connect ECONNREFUSED|timeout exceeded when trying to connect|Client has encountered a connection error|the database system is (starting up|shutting down)/i.test(msg);
+  return /Connection terminated|Client was closed and is not queryable|Query read timeout|Cannot use a pool after calling end|not currently accepting connections|too many clients|connect ECONNREFUSED|timeout exceeded when trying to connect|Client has encountered a connection error|the database system is (starting up|shutting down)/i.test(msg);
 }
 
 /** A deadlock or serialization failure: the request lost a race and may simply be retried. */
