@@ -17,16 +17,18 @@
  * name on DATABASE_URL's server that is kept after the run and reused, seeded, by the next run
  * with the same sizes: for profiling; the recorded figures come from fresh databases),
  * BENCH_PROFILE=1 (CPU profile of the service during each measured run, via
- * scripts/bench-cpu-prof.mjs, written to bench/results/<scenario>.cpuprofile).
+ * scripts/bench-cpu-prof.mjs, written to bench/results/<scenario>.cpuprofile; use it with
+ * BENCH_WORKERS=1), BENCH_WORKERS (the service's WEB_CONCURRENCY: HTTP worker processes, default
+ * one per core, as in production).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CompactEncrypt, SignJWT } from 'jose';
 import pg from 'pg';
 import { load, type LoadRequest, type Measured } from './lib/load.js';
-import { findDescendant, rssMb, startChild, waitFor200, type Child } from './lib/processes.js';
+import { findDescendant, rssMb, startChild, treeRssMb, waitFor200, type Child } from './lib/processes.js';
 import { resourceType, seedBalances, seedQuests, seedUsers, type Tenant } from './lib/seed.js';
 import { freePort, log, since, sleep } from './lib/util.js';
 
@@ -39,6 +41,7 @@ const SMALL = Math.min(10_000, LARGE);
 const EVENTS = Number(env.BENCH_EVENTS ?? 10_000);
 const QUESTS = Number(env.BENCH_QUESTS ?? 100_000);
 const PROFILE = env.BENCH_PROFILE === '1';
+const WORKERS = Number(env.BENCH_WORKERS ?? availableParallelism());
 const BUYERS = 2_000;
 const SAMPLE = 1_000;
 const SESSION_SECRET = randomBytes(32).toString('hex');
@@ -358,7 +361,7 @@ const scenarios: Scenario[] = [
         const rss = pid ? rssMb(pid) : NaN;
         log(`  cold-start: idle RSS ${rss.toFixed(0)} MB`);
         const met = seconds <= 10 && rss <= 250;
-        return { scenario: 'cold-start', rps: 0, p50: 0, p99: 0, ratio: null, goal: '≤ 10 s to the first 200; idle RSS ≤ 250 MB', met, note: `${seconds.toFixed(2)} s to the first 200 (initdb + migrations); idle RSS ${rss.toFixed(0)} MB` };
+        return { scenario: 'cold-start', rps: 0, p50: 0, p99: 0, ratio: null, goal: '≤ 10 s to the first 200; idle RSS ≤ 250 MB', met, note: `${seconds.toFixed(2)} s to the first 200 (initdb + migrations); idle RSS ${rss.toFixed(0)} MB (npm start as a new user runs it: one process, WEB_CONCURRENCY=1)` };
       } finally {
         const pid = findDescendant(child.proc.pid!, 'dist/src/main.js');
         if (pid) process.kill(pid, 'SIGTERM');
@@ -467,7 +470,7 @@ async function main(): Promise<void> {
   const needs = new Set((env.BENCH_REUSE_DB ? scenarios : chosen).flatMap((s) => s.needs));
   const started = Date.now();
   log(`bench: ${chosen.map((s) => s.name).join(', ')}`);
-  log(`  ${CONNECTIONS} connections, ${DURATION} s per scenario after a ${WARMUP} s warm-up; large = ${LARGE.toLocaleString('en')}`);
+  log(`  ${CONNECTIONS} connections, ${DURATION} s per scenario after a ${WARMUP} s warm-up; large = ${LARGE.toLocaleString('en')}; service WEB_CONCURRENCY=${WORKERS}`);
 
   // 1. A database server and a fresh database.
   let embedded: { stop: () => Promise<void> } | undefined;
@@ -510,6 +513,7 @@ async function main(): Promise<void> {
     HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',
     SWAGGER_ENABLED: 'false',
+    WEB_CONCURRENCY: String(WORKERS),
     SESSION_SECRET: reuse ? `bench-session-secret-${reuse}-0123456789abcdef` : SESSION_SECRET,
     ENCRYPTION_KEY,
     // The bench logs in thousands of times a second from one address: the login rate limits would refuse it.
@@ -580,21 +584,21 @@ async function main(): Promise<void> {
       const r = await s.run(c);
       rows.set(s.name, r);
     }
-    const serviceRss = rssMb(service.proc.pid!);
+    const serviceRss = treeRssMb(service.proc.pid!, 'dist/src/main.js');
 
     // 5. Report.
     const all = [...rows.values()];
     const md = table(all);
     log(`\n${md}\n`);
     for (const r of all) if (r.note) log(`- ${r.scenario}: ${r.note}`);
-    log(`- service RSS after the run: ${serviceRss.toFixed(0)} MB`);
+    log(`- service RSS after the run: ${serviceRss.toFixed(0)} MB (${WORKERS > 1 ? `primary and ${WORKERS} workers` : 'one process'})`);
     const minutes = (Date.now() - started) / 60_000;
     log(`whole run: ${minutes.toFixed(1)} min`);
     const at = new Date().toISOString().replace(/[:.]/g, '-');
-    const meta = { at: new Date().toISOString(), connections: CONNECTIONS, durationSeconds: DURATION, warmupSeconds: WARMUP, large: LARGE, events: EVENTS, quests: QUESTS, node: process.version, minutes, serviceRssMb: serviceRss, database: env.DATABASE_URL ? 'DATABASE_URL' : 'embedded' };
+    const meta = { at: new Date().toISOString(), workers: WORKERS, connections: CONNECTIONS, durationSeconds: DURATION, warmupSeconds: WARMUP, large: LARGE, events: EVENTS, quests: QUESTS, node: process.version, minutes, serviceRssMb: serviceRss, database: env.DATABASE_URL ? 'DATABASE_URL' : 'embedded' };
     mkdirSync('bench/results', { recursive: true });
     const json = JSON.stringify({ ...meta, rows: all }, null, 2);
-    const markdown = `# Bench ${meta.at}\n\n${CONNECTIONS} connections, ${DURATION} s per scenario, Node ${process.version}, ${meta.database} PostgreSQL.\n\n${md}\n\n${all.filter((r) => r.note).map((r) => `- ${r.scenario}: ${r.note}`).join('\n')}\n`;
+    const markdown = `# Bench ${meta.at}\n\n${CONNECTIONS} connections, ${DURATION} s per scenario, Node ${process.version}, ${meta.database} PostgreSQL, service WEB_CONCURRENCY=${WORKERS}.\n\n${md}\n\n${all.filter((r) => r.note).map((r) => `- ${r.scenario}: ${r.note}`).join('\n')}\n`;
     for (const name of [at, 'latest']) {
       writeFileSync(`bench/results/${name}.json`, json);
       writeFileSync(`bench/results/${name}.md`, markdown);

@@ -10,6 +10,7 @@ import { AllExceptionsFilter } from './common/errors/all-exceptions.filter.js';
 import { CommonErrors } from './common/errors/error-catalog.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { assertSafeInput } from './common/validation/safe-input.js';
+import { requestId } from './common/logging/request-id.js';
 
 interface Violation { field: string; message: string }
 function flatten(errors: ValidationError[], parent = ''): Violation[] {
@@ -51,7 +52,7 @@ export function applyGlobalPrefix(app: INestApplication): void {
 
 /**
  * Everything that makes the HTTP surface: `/v1` prefix (health outside it), validation,
- * error filter, security headers, body limit, Swagger. `main.ts` and every e2e test call this.
+ * error filter, security headers, body limit, Swagger. `bootstrap.ts` and every e2e test call this.
  */
 export function setupApp(app: INestApplication, options: { swagger?: boolean } = {}): INestApplication {
   const config = app.get(AppConfig);
@@ -61,6 +62,7 @@ export function setupApp(app: INestApplication, options: { swagger?: boolean } =
   express.set('trust proxy', 'loopback');
   express.useBodyParser('json', { limit: config.BODY_LIMIT, strict: true });
   express.useBodyParser('urlencoded', { limit: config.BODY_LIMIT, extended: false });
+  app.use(requestId);
   app.use(helmet());
   answerClientErrorsInJson(app.getHttpServer() as Server);
   applyGlobalPrefix(app);

@@ -58,8 +58,8 @@ export function rssMb(pid: number): number {
   return m ? Number(m[1]) / 1024 : NaN;
 }
 
-/** The first Node descendant of `pid` whose command line contains `needle` (npm start -> sh -> node). */
-export function findDescendant(pid: number, needle: string): number | undefined {
+/** Node processes under `pid` (depth first, the closest first) whose command line contains `needle`. */
+function nodeDescendants(pid: number, needle: string): number[] {
   const children = new Map<number, number[]>();
   for (const d of readdirSync('/proc')) {
     if (!/^\d+$/.test(d)) continue;
@@ -71,16 +71,23 @@ export function findDescendant(pid: number, needle: string): number | undefined 
       /* gone */
     }
   }
+  const found: number[] = [];
   const queue = [...(children.get(pid) ?? [])];
   while (queue.length) {
     const p = queue.shift()!;
     try {
       const argv = readFileSync(`/proc/${p}/cmdline`, 'utf8').split('\0');
-      if (/(^|\/)node$/.test(argv[0]) && argv.some((a) => a.includes(needle))) return p;
+      if (/(^|\/)node$/.test(argv[0]) && argv.some((a) => a.includes(needle))) found.push(p);
     } catch {
       /* gone */
     }
     queue.push(...(children.get(p) ?? []));
   }
-  return undefined;
+  return found;
 }
+
+/** The first Node descendant of `pid` whose command line contains `needle` (npm start -> sh -> node). */
+export const findDescendant = (pid: number, needle: string): number | undefined => nodeDescendants(pid, needle)[0];
+
+/** RSS of `pid` and of its Node descendants running `needle` (a cluster primary and its workers), in MB. */
+export const treeRssMb = (pid: number, needle: string): number => [pid, ...nodeDescendants(pid, needle)].reduce((sum, p) => sum + rssMb(p), 0);

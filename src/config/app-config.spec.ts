@@ -17,6 +17,12 @@ describe('configuration', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/Invalid configuration/);
     expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL must be a postgres/);
     expect(() => loadConfig({ ENCRYPTION_KEY: 'abc' })).toThrow(/ENCRYPTION_KEY/);
+    expect(() => loadConfig({ WEB_CONCURRENCY: '0' })).toThrow(/WEB_CONCURRENCY/);
+  });
+
+  it('is one process with its start-up tasks unless told otherwise', () => {
+    expect(loadConfig({})).toMatchObject({ WEB_CONCURRENCY: 1, STARTUP_TASKS: true });
+    expect(loadConfig({ WEB_CONCURRENCY: '4', STARTUP_TASKS: 'false' })).toMatchObject({ WEB_CONCURRENCY: 4, STARTUP_TASKS: false });
   });
 });
 

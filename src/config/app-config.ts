@@ -161,6 +161,21 @@ export class AppConfig {
   /** Run pending migrations when the service starts. */
   @Transform(toBool) @IsBoolean()
   MIGRATIONS_RUN = true;
+
+  /**
+   * HTTP worker processes (Node cluster) sharing the port. 1 (default): one process, no cluster.
+   * With more, the first worker runs the migrations, the start-up tasks and the background workers
+   * (mint, quest event completion); the others only serve requests (docs/decisions.md).
+   */
+  @Transform(toInt) @IsInt() @Min(1) @Max(64)
+  WEB_CONCURRENCY = 1;
+
+  /**
+   * Create the default tenant (or, on a fresh embedded database, the demo tenant) at start when
+   * the database has none. The cluster primary turns it off in all workers but the first.
+   */
+  @Transform(toBool) @IsBoolean()
+  STARTUP_TASKS = true;
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {

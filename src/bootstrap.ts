@@ -1,0 +1,58 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { AppModule } from './app.module.js';
+import { setupApp } from './app.setup.js';
+import { AppConfig } from './config/app-config.js';
+import { DEMO, renderDemoSummary, seedDemo } from './seed/demo-seed.js';
+import { TenantsService } from './tenants/tenants.service.js';
+
+/** One HTTP server process: the whole service, or one worker of a cluster (src/main.ts). */
+export async function bootstrap(): Promise<void> {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule, { bufferLogs: true });
+  setupApp(app);
+  app.enableShutdownHooks();
+  const config = app.get(AppConfig);
+
+  const tenants = app.get(TenantsService);
+  // A fresh embedded database (the first `npm start` of a clone) gets the demo tenant instead of an
+  // empty `default` one. It is seeded right after the server starts listening, so /docs is up at once.
+  const seedDemoTenant = config.STARTUP_TASKS && !config.DATABASE_URL && (await tenants.count()) === 0;
+  let hint = '';
+  if (config.STARTUP_TASKS && !seedDemoTenant) {
+    await tenants.ensureDefaultTenant((t) => {
+      process.stdout.write(
+        [
+          '',
+          'Created the default tenant (shown once; store these now):',
+          `  tenant id:     ${t.id}  (slug "${t.slug}")`,
+          `  API key:       ${t.apiKey}`,
+          `  shared secret: ${t.sharedSecret}`,
+          '',
+        ].join('\n') + '\n',
+      );
+    });
+    if (!config.DATABASE_URL && (await tenants.findByRef(DEMO.tenant))) {
+      hint = `  Demo:       tenant "${DEMO.tenant}", log in as ${DEMO.users[0]} / ${DEMO.password} (npm run seed prints the rest)\n`;
+    }
+  }
+
+  await app.listen(config.PORT, config.HOST);
+  if (!config.STARTUP_TASKS) return; // a cluster worker after the first: the first one speaks
+  const base = baseUrl(config);
+  process.stdout.write(`\nCommunity Gaming Service is listening on ${base}\n  Swagger UI: ${base}/docs\n  OpenAPI:    ${base}/docs-json\n  Health:     ${base}/health/ready\n${hint}\n`);
+
+  if (seedDemoTenant) {
+    try {
+      const summary = await seedDemo(app, { log: (line) => process.stdout.write(`${line}\n`) });
+      process.stdout.write(`${renderDemoSummary(summary, base)}\n`);
+    } catch (err) {
+      process.stderr.write(`Seeding the demo tenant failed (the service keeps running; \`npm run seed\` tries again): ${err instanceof Error ? err.message : String(err)}\n`);
+    }
+  }
+}
+
+function baseUrl(config: AppConfig): string {
+  const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
+  return `http://${host}:${config.PORT}`;
+}
