@@ -158,6 +158,14 @@ export class AppConfig {
   @Transform(toInt) @IsInt() @Min(10) @Max(3600000)
   QUEST_EVENT_COMPLETION_INTERVAL_MS = 5000;
 
+  /**
+   * How long a leaderboard page is served from this process's memory, in milliseconds (0: never).
+   * A write to the resource's earned amounts made through this process drops its pages at once;
+   * writes made through other instances show after at most this long.
+   */
+  @Transform(toInt) @IsInt() @Min(0) @Max(60000)
+  LEADERBOARD_CACHE_MS = 1000;
+
   /** Run pending migrations when the service starts. */
   @Transform(toBool) @IsBoolean()
   MIGRATIONS_RUN = true;

@@ -6,6 +6,7 @@ import { DomainError } from '../common/errors/domain-error.js';
 import { type Page, type PageRequest, pageRequest, toPage } from '../common/pagination/pagination.js';
 import { CommunitiesService, UUID_RE } from '../communities/communities.service.js';
 import type { LeaderboardEntryDto } from '../communities/dto/ranking.dto.js';
+import { findOneFast } from '../database/find-one-fast.js';
 import { RankingService } from '../resources/ranking.service.js';
 import type { QuestDto } from '../quests/dto/quest.dto.js';
 import { Quest } from '../quests/entities/quest.entity.js';
@@ -43,10 +44,9 @@ export class QuestEventsService {
     const r = ref.trim().toLowerCase();
     let event: QuestEvent | null = null;
     if (r.length > 0 && r.length <= 64) {
-      const qb = em.getRepository(QuestEvent).createQueryBuilder('e').where('e.tenant_id = :tenantId', { tenantId });
-      qb.andWhere(UUID_RE.test(r) ? 'e.id = :r' : 'e.slug = :r', { r });
-      if (opts.lock) qb.setLock('pessimistic_write');
-      event = await qb.getOne();
+      const where = UUID_RE.test(r) ? { tenantId, id: r } : { tenantId, slug: r };
+      if (opts.lock) event = await em.getRepository(QuestEvent).findOne({ where, lock: { mode: 'pessimistic_write' } });
+      else event = await findOneFast(em, QuestEvent, where); // every event read, the leaderboard among them
     }
     if (!event || (event.state === 'draft' && !opts.includeDrafts)) {
       throw new DomainError(QuestEventErrors.quest_event_not_found, `No quest event "${ref.slice(0, 64)}" in this tenant`);

@@ -4,6 +4,7 @@ import { Clock } from '../common/clock/clock.js';
 import { DomainError } from '../common/errors/domain-error.js';
 import { UserErrors } from '../users/users.errors.js';
 import { bucketChanges, MAX_AMOUNT_TOTAL } from './rank-buckets.js';
+import { RankingService } from './ranking.service.js';
 import { ResourceErrors } from './resources.errors.js';
 
 export interface LedgerOperation {
@@ -79,7 +80,10 @@ interface EntryRow {
  */
 @Injectable()
 export class LedgerService {
-  constructor(private readonly clock: Clock) {}
+  constructor(
+    private readonly clock: Clock,
+    private readonly ranking: RankingService,
+  ) {}
 
   /** Adds `amount` to the user's balance and earned total. */
   credit(em: EntityManager, op: LedgerOperation): Promise<LedgerResult> {
@@ -186,6 +190,7 @@ export class LedgerService {
           [op.resourceTypeId, changes.map((c) => c.level), changes.map((c) => c.bucket.toString()), changes.map((c) => c.delta)],
         );
       }
+      if (earnedDelta !== 0) this.ranking.changedIn(tx, op.resourceTypeId);
       return {
         entryId: inserted[0].id,
         userId: op.userId,

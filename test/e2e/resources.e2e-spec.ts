@@ -188,6 +188,26 @@ describe('resources, the XP ledger, rankings and leaderboards', () => {
       expect(await ledgerMismatches(xp.id)).toEqual([]);
     });
 
+    it('serves a leaderboard page from memory for up to LEADERBOARD_CACHE_MS, but never older than a write through this process', async () => {
+      const first = await leaderboard(t, c, 'xp', '?limit=2');
+      // A change this process does not see (another instance's): the cached page stays until it expires.
+      await t.dataSource.query('UPDATE users SET display_name = $1 WHERE id = $2', ['Renamed elsewhere', a.userId]);
+      expect(await leaderboard(t, c, 'xp', '?limit=2')).toEqual(first);
+      t.clock.advance(1001);
+      expect((await leaderboard(t, c, 'xp', '?limit=2')).items[0]).toMatchObject({ userId: a.userId, displayName: 'Renamed elsewhere' });
+      // A write through this process: the next read has it, with no wait.
+      await grant(t, tenant, d.userId, xp.id, 1000, 'd-climbs').expect(201);
+      const after = await leaderboard(t, c, 'xp', '?limit=2');
+      expect(simplify(after.items)).toEqual([
+        [d.userId, 1, 1050],
+        [a.userId, 2, 300],
+      ]);
+      // A rolled-back write changes nothing, and a failed one leaves the page cached as it was.
+      const refused = await adminApi(t, tenant).post('/v1/admin/resources/deductions', { userId: b.userId, resourceTypeId: xp.id, amount: 10 ** 9, reason: 'too much', idempotencyKey: 'b-too-much', lowerEarned: true });
+      expect(refused.status).toBe(409);
+      expect(await leaderboard(t, c, 'xp', '?limit=2')).toEqual(after);
+    });
+
     it('refuses an idempotency key reused for another operation with 409', async () => {
       const res = await grant(t, tenant, d.userId, xp.id, 999, 'b-second');
       expect(res.status).toBe(409);
