@@ -10,6 +10,7 @@ import { Inventory1795357330109 } from './1795357330109-Inventory.js';
 import { StorePrizes1795357732969 } from './1795357732969-StorePrizes.js';
 import { QuestsEventsParticipation1795357800008 } from './1795357800008-QuestsEventsParticipation.js';
 import { PerformanceIndexes1795358000000 } from './1795358000000-PerformanceIndexes.js';
+import { QuestSearchIndex1795370000000 } from './1795370000000-QuestSearchIndex.js';
 // <imports above>
 
 export const migrations: (new () => MigrationInterface)[] = [
@@ -23,5 +24,6 @@ export const migrations: (new () => MigrationInterface)[] = [
   StorePrizes1795357732969,
   QuestsEventsParticipation1795357800008,
   PerformanceIndexes1795358000000,
+  QuestSearchIndex1795370000000,
   // <classes above>
 ];

@@ -159,12 +159,12 @@ export class AppConfig {
   QUEST_EVENT_COMPLETION_INTERVAL_MS = 5000;
 
   /**
-   * How long a leaderboard page is served from this process's memory, in milliseconds (0: never).
-   * A write to the resource's earned amounts made through this process drops its pages at once;
-   * writes made through other instances show after at most this long.
+   * How long results that are the same for every caller are served from this process's memory, in
+   * milliseconds (0: never): leaderboard pages, and which quests and events a filtered list holds
+   * (their rows and the caller's own state are read fresh). Writes through this process show at
+   * once; writes through other instances within this long.
    */
-  @Transform(toInt) @IsInt() @Min(0) @Max(60000)
-  LEADERBOARD_CACHE_MS = 1000;
+  READ_CACHE_MS = 1000;
 
   /** Run pending migrations when the service starts. */
   @Transform(toBool) @IsBoolean()

@@ -3,7 +3,6 @@ import { preparedQuery } from './prepared-query.js';
 
 interface Statement {
   sql: string;
-  keys: string[];
   metadata: EntityMetadata;
 }
 const statements = new WeakMap<EntityMetadata, Map<string, Statement>>();
@@ -17,32 +16,53 @@ const statements = new WeakMap<EntityMetadata, Map<string, Statement>>();
  * `where` holds column property names with non-null values.
  */
 export async function findOneFast<T extends ObjectLiteral>(em: EntityManager, target: EntityTarget<T>, where: Partial<Record<keyof T & string, unknown>>): Promise<T | null> {
-  const metadata = em.connection.getMetadata(target);
   const keys = Object.keys(where).sort();
-  let byKeys = statements.get(metadata);
-  if (!byKeys) statements.set(metadata, (byKeys = new Map()));
-  let st = byKeys.get(keys.join(','));
-  if (!st) {
-    const q = (name: string) => `"${name.replace(/"/g, '""')}"`;
-    const columns = metadata.columns.filter((c) => !c.isVirtual && !c.embeddedMetadata);
-    const conditions = keys.map((k, i) => {
+  const st = statement(em, target, keys.join(','), (q, metadata) =>
+    keys.map((k, i) => {
       const column = metadata.findColumnWithPropertyName(k);
       if (!column) throw new Error(`findOneFast: ${metadata.name} has no column ${k}`);
       return `${q(column.databaseName)} = $${i + 1}`;
-    });
+    }).join(' AND ') + ' LIMIT 1');
+  const rows = await run(em, st.sql, keys.map((k) => (where as Record<string, unknown>)[k]));
+  return rows.length ? hydrate<T>(em, st.metadata, rows[0]) : null;
+}
+
+/**
+ * `findBy({ id: In(ids) })` the same way (rows of a list page by their ids, in no particular
+ * order): one prepared `= ANY($1)` statement instead of the query builder, which cost 12 % of the
+ * CPU of a quest list request. The entity's primary key is its `id` column.
+ */
+export async function findByIdsFast<T extends ObjectLiteral>(em: EntityManager, target: EntityTarget<T>, ids: string[]): Promise<T[]> {
+  if (ids.length === 0) return [];
+  const st = statement(em, target, '#ids', (q) => `${q('id')} = ANY($1::uuid[])`);
+  return (await run(em, st.sql, [ids])).map((row) => hydrate<T>(em, st.metadata, row));
+}
+
+function statement<T extends ObjectLiteral>(em: EntityManager, target: EntityTarget<T>, name: string, condition: (q: (n: string) => string, metadata: EntityMetadata) => string): Statement {
+  const metadata = em.connection.getMetadata(target);
+  let byName = statements.get(metadata);
+  if (!byName) statements.set(metadata, (byName = new Map()));
+  let st = byName.get(name);
+  if (!st) {
+    const q = (n: string) => `"${n.replace(/"/g, '""')}"`;
+    const columns = metadata.columns.filter((c) => !c.isVirtual && !c.embeddedMetadata);
     const table = metadata.schema ? `${q(metadata.schema)}.${q(metadata.tableName)}` : q(metadata.tableName);
-    st = { sql: `SELECT ${columns.map((c) => q(c.databaseName)).join(', ')} FROM ${table} WHERE ${conditions.join(' AND ')} LIMIT 1`, keys, metadata };
-    byKeys.set(keys.join(','), st);
+    st = { sql: `SELECT ${columns.map((c) => q(c.databaseName)).join(', ')} FROM ${table} WHERE ${condition(q, metadata)}`, metadata };
+    byName.set(name, st);
   }
-  const values = st.keys.map((k) => (where as Record<string, unknown>)[k]);
-  // Outside a transaction the statement is prepared once per pooled connection.
-  const rows: Record<string, unknown>[] = em.queryRunner ? await em.query(st.sql, values) : await preparedQuery(em.connection, st.sql, values);
-  if (rows.length === 0) return null;
-  const entity = st.metadata.create(undefined, { fromDeserializer: true }) as T;
+  return st;
+}
+
+/** Outside a transaction the statement is prepared once per pooled connection. */
+const run = (em: EntityManager, sql: string, values: unknown[]): Promise<Record<string, unknown>[]> =>
+  em.queryRunner ? em.query(sql, values) : preparedQuery(em.connection, sql, values);
+
+function hydrate<T extends ObjectLiteral>(em: EntityManager, metadata: EntityMetadata, row: Record<string, unknown>): T {
+  const entity = metadata.create(undefined, { fromDeserializer: true }) as T;
   const driver = em.connection.driver;
-  for (const column of st.metadata.columns) {
+  for (const column of metadata.columns) {
     if (column.isVirtual || column.embeddedMetadata) continue;
-    column.setEntityValue(entity, driver.prepareHydratedValue(rows[0][column.databaseName], column));
+    column.setEntityValue(entity, driver.prepareHydratedValue(row[column.databaseName], column));
   }
   return entity;
 }

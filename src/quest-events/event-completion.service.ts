@@ -6,6 +6,7 @@ import { DomainError } from '../common/errors/domain-error.js';
 import { AppConfig } from '../config/app-config.js';
 import { NotificationsService } from '../notifications/notifications.service.js';
 import { NotificationType } from '../notifications/notification-types.js';
+import { QuestEventsService } from './quest-events.service.js';
 import { QuestEvent } from './entities/quest-event.entity.js';
 import { eventStatus } from './event-status.js';
 import { QuestEventErrors } from './quest-events.errors.js';
@@ -45,6 +46,7 @@ export class EventCompletionService implements OnApplicationBootstrap, OnModuleD
     private readonly clock: Clock,
     private readonly config: AppConfig,
     private readonly notifications: NotificationsService,
+    private readonly events: QuestEventsService,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -87,6 +89,7 @@ export class EventCompletionService implements OnApplicationBootstrap, OnModuleD
    */
   async complete(tenantId: string, eventId: string, early: boolean): Promise<CompletionResult> {
     return this.dataSource.transaction(async (em) => {
+      this.events.listsChangedIn(em, tenantId); // its status becomes completed
       const now = this.clock.now();
       const won = updatedRows<{ id: string }>(
         await em.query(

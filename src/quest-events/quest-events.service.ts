@@ -1,12 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager, QueryFailedError } from 'typeorm';
+import { ReadCache } from '../common/cache/read-cache.js';
 import { Clock } from '../common/clock/clock.js';
+import { AppConfig } from '../config/app-config.js';
 import { DomainError } from '../common/errors/domain-error.js';
 import { type Page, type PageRequest, pageRequest, toPage } from '../common/pagination/pagination.js';
 import { CommunitiesService, UUID_RE } from '../communities/communities.service.js';
 import type { LeaderboardEntryDto } from '../communities/dto/ranking.dto.js';
-import { findOneFast } from '../database/find-one-fast.js';
+import { findByIdsFast, findOneFast } from '../database/find-one-fast.js';
 import { RankingService } from '../resources/ranking.service.js';
 import type { QuestDto } from '../quests/dto/quest.dto.js';
 import { Quest } from '../quests/entities/quest.entity.js';
@@ -33,7 +35,32 @@ export class QuestEventsService {
     private readonly communities: CommunitiesService,
     private readonly rankings: RankingService,
     private readonly clock: Clock,
-  ) {}
+    config: AppConfig,
+  ) {
+    this.lists = new ReadCache({ ttlMs: config.READ_CACHE_MS, max: 5_000, clock, dataSource, load: (q) => this.slice(q.from, q.params, q.page) });
+  }
+
+  /**
+   * Pages of filtered event lists, per tenant (READ_CACHE_MS): every event write of the tenant
+   * drops them (`listsChangedIn`); registrations do not (`registeredCount` in a list may be that
+   * old; the event's own read is exact). Statuses are computed per request, from the current time.
+   */
+  private readonly lists: ReadCache<{ from: string; params: unknown[]; page: PageRequest }, { rows: QuestEvent[]; total: number }>;
+
+  /** One page of a filtered list, in order, with the total; the rows read by their ids. */
+  private async slice(from: string, params: unknown[], page: PageRequest): Promise<{ rows: QuestEvent[]; total: number }> {
+    const [ids, count] = await Promise.all([
+      this.dataSource.query(`SELECT e.id ${from} ORDER BY e.starts_at ASC, e.id ASC OFFSET ${page.offset} LIMIT ${page.limit}`, params) as Promise<{ id: string }[]>,
+      this.dataSource.query(`SELECT COUNT(*)::int AS n ${from}`, params) as Promise<{ n: number }[]>,
+    ]);
+    const byId = new Map((await findByIdsFast(this.dataSource.manager, QuestEvent, ids.map((r) => r.id))).map((e) => [e.id, e]));
+    return { rows: ids.flatMap((r) => byId.get(r.id) ?? []), total: count[0].n };
+  }
+
+  /** The tenant's events change in the transaction of `em` (state, times, features, rewards): its cached lists go at the commit. */
+  listsChangedIn(em: EntityManager, tenantId: string): void {
+    this.lists.dropAfterCommit(em, tenantId);
+  }
 
   /**
    * The event of the tenant addressed by id or slug. Drafts are found only with `includeDrafts`
@@ -89,13 +116,18 @@ export class QuestEventsService {
     const params: unknown[] = [tenantId];
     const param = (v: unknown) => `$${params.push(v)}`;
     let nowP: string | undefined;
-    let userP: string | undefined;
     const now = () => (nowP ??= `${param(this.clock.now())}::timestamptz`);
-    const user = () => (userP ??= `${param(userId)}::uuid`);
     const where = [`e.tenant_id = $1`, `e.state <> 'draft'`];
     if (q.participating !== undefined) {
-      const registered = `EXISTS (SELECT 1 FROM quest_event_participants p WHERE p.event_id = e.id AND p.user_id = ${user()} AND p.status = 1)`;
-      where.push(q.participating ? registered : `NOT ${registered}`);
+      // The caller's REGISTERED events first (a handful, by index): the list query then filters by
+      // an array instead of probing the participants of every event, and users with the same
+      // events share its cached answer.
+      const mine: { event_id: string }[] = await this.dataSource.query(
+        'SELECT event_id FROM quest_event_participants WHERE tenant_id = $1 AND user_id = $2 AND status = 1 ORDER BY event_id',
+        [tenantId, userId],
+      );
+      const ids = param(mine.map((r) => r.event_id));
+      where.push(q.participating ? `e.id = ANY(${ids}::uuid[])` : `NOT (e.id = ANY(${ids}::uuid[]))`);
     }
     if (q.registrationOpen !== undefined) where.push(q.registrationOpen ? REG_OPEN_SQL(now()) : `NOT ${REG_OPEN_SQL(now())}`);
     if (q.filter?.containerId !== undefined) {
@@ -111,14 +143,11 @@ export class QuestEventsService {
       where.push(`(e.score_resource_type_id = ${r} OR EXISTS (SELECT 1 FROM quest_event_rewards r WHERE r.event_id = e.id AND r.resource_type_id = ${r}))`);
     }
     const from = `FROM quest_events e WHERE ${where.join(' AND ')}`;
-    const [ids, count] = await Promise.all([
-      this.dataSource.query(`SELECT e.id ${from} ORDER BY e.starts_at ASC, e.id ASC OFFSET ${page.offset} LIMIT ${page.limit}`, params) as Promise<{ id: string }[]>,
-      this.dataSource.query(`SELECT COUNT(*)::int AS n ${from}`, params) as Promise<{ n: number }[]>,
-    ]);
-    const events = ids.length ? await this.dataSource.getRepository(QuestEvent).findBy(ids.map((r) => ({ id: r.id }))) : [];
-    const byId = new Map(events.map((e) => [e.id, e]));
-    const statuses = await this.participantStatuses(ids.map((r) => r.id), userId);
-    return toPage(ids.map((r) => this.toDto(byId.get(r.id)!, statuses.get(r.id) ?? null)), count[0].n, page);
+    // The page may be READ_CACHE_MS old (the time in its filters too); the caller's statuses are read fresh.
+    const key = JSON.stringify([from, params.map((v) => (v instanceof Date ? 'now' : v)), page.offset, page.limit]);
+    const { rows, total } = await this.lists.get(tenantId, key, { from, params, page });
+    const statuses = await this.participantStatuses(rows.map((e) => e.id), userId);
+    return toPage(rows.map((e) => this.toDto(e, statuses.get(e.id) ?? null)), total, page);
   }
 
   /** Only REGISTERED participants hold the event's score (cancel and drop revoke it), so this is the registered ranking. */
@@ -165,6 +194,7 @@ export class QuestEventsService {
     const problem = timesProblem(dto);
     if (problem) throw new DomainError(QuestEventErrors.invalid_quest_event, problem);
     return this.dataSource.transaction(async (em) => {
+      this.listsChangedIn(em, tenantId);
       const repo = em.getRepository(QuestEvent);
       const event = repo.create({
         tenantId,
@@ -199,6 +229,7 @@ export class QuestEventsService {
 
   async update(tenantId: string, ref: string, dto: UpdateQuestEventDto): Promise<QuestEventDto> {
     return this.dataSource.transaction(async (em) => {
+      this.listsChangedIn(em, tenantId);
       const e = await this.resolve(tenantId, ref, { includeDrafts: true, em, lock: true });
       const status = eventStatus(e, this.clock.now());
       if (!['draft', 'upcoming', 'registration_open', 'active'].includes(status)) {
@@ -240,6 +271,7 @@ export class QuestEventsService {
   /** Cancels a draft or published event that is not completed. Participants keep their status; nothing is allocated. */
   async cancel(tenantId: string, ref: string): Promise<QuestEventDto> {
     return this.dataSource.transaction(async (em) => {
+      this.listsChangedIn(em, tenantId);
       const e = await this.resolve(tenantId, ref, { includeDrafts: true, em, lock: true });
       if (e.state === 'completed' || e.state === 'cancelled') throw new DomainError(QuestEventErrors.quest_event_state, `The event is ${e.state}: it cannot be cancelled`);
       e.state = 'cancelled';

@@ -1,7 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
+import { ReadCache } from '../common/cache/read-cache.js';
+import { findByIdsFast } from '../database/find-one-fast.js';
 import { Clock } from '../common/clock/clock.js';
+import { AppConfig } from '../config/app-config.js';
 import { DomainError } from '../common/errors/domain-error.js';
 import { type Page, type PageRequest, toPage } from '../common/pagination/pagination.js';
 import { CommunitiesService, UUID_RE } from '../communities/communities.service.js';
@@ -15,6 +18,12 @@ import { Quest, type QuestReward } from './entities/quest.entity.js';
 import { toQuestDto, toRewardDto } from './quest.mapper.js';
 import { QuestErrors } from './quests.errors.js';
 
+/** The part of a list answer that is the same for every caller: the page's rows, in order, and how many in all. */
+interface ListSlice {
+  rows: Quest[];
+  total: number;
+}
+
 const normTags = (tags: string[]) => [...new Set(tags.map((t) => t.trim().toLowerCase()).filter((t) => t !== ''))];
 
 /** Quests of a community, their tags with statistics, and completing them (rewards credited once). */
@@ -27,7 +36,22 @@ export class QuestsService {
     private readonly ledger: LedgerService,
     private readonly inventory: InventoryService,
     private readonly clock: Clock,
-  ) {}
+    config: AppConfig,
+  ) {
+    this.lists = new ReadCache({ ttlMs: config.READ_CACHE_MS, max: 5_000, clock, dataSource, load: (q) => this.slice(q.sql, q.order, q.params, q.page) });
+  }
+
+  /** Pages of filtered quest lists, per tenant (READ_CACHE_MS); every quest write of the tenant drops them. */
+  private readonly lists: ReadCache<{ sql: string; order: string; params: unknown[]; page: PageRequest }, ListSlice>;
+
+  private async slice(from: string, order: string, params: unknown[], page: PageRequest): Promise<ListSlice> {
+    const [ids, count] = await Promise.all([
+      this.dataSource.query(`SELECT q.id ${from} ORDER BY ${order} OFFSET ${page.offset} LIMIT ${page.limit}`, params) as Promise<{ id: string }[]>,
+      this.dataSource.query(`SELECT COUNT(*)::int AS n ${from}`, params) as Promise<{ n: number }[]>,
+    ]);
+    const byId = new Map((await findByIdsFast(this.dataSource.manager, Quest, ids.map((r) => r.id))).map((x) => [x.id, x]));
+    return { rows: ids.flatMap((r) => byId.get(r.id) ?? []), total: count[0].n };
+  }
 
   /**
    * Active quests of the community, filtered: any of `tags`, any of `questTypes`, `featured`
@@ -52,14 +76,10 @@ export class QuestsService {
       add((p) => `(q.name ILIKE ${p} OR q.description ILIKE ${p})`, like);
     }
     const from = `FROM quests q WHERE ${where.join(' AND ')}`;
-    const [ids, count] = await Promise.all([
-      this.dataSource.query(`SELECT q.id ${from} ORDER BY q.featured DESC, q.created_at ASC, q.id ASC OFFSET ${page.offset} LIMIT ${page.limit}`, params) as Promise<{ id: string }[]>,
-      this.dataSource.query(`SELECT COUNT(*)::int AS n ${from}`, params) as Promise<{ n: number }[]>,
-    ]);
-    const quests = ids.length ? await this.dataSource.getRepository(Quest).findBy(ids.map((r) => ({ id: r.id }))) : [];
-    const byId = new Map(quests.map((x) => [x.id, x]));
-    const done = await this.completedSet(userId, ids.map((r) => r.id));
-    return toPage(ids.map((r) => toQuestDto(byId.get(r.id)!, done.has(r.id))), count[0].n, page);
+    // The page may be READ_CACHE_MS old; the user's completions are read fresh.
+    const { rows, total } = await this.lists.get(tenantId, JSON.stringify([from, params, page.offset, page.limit]), { sql: from, order: 'q.featured DESC, q.created_at ASC, q.id ASC', params, page });
+    const done = await this.completedSet(userId, rows.map((x) => x.id));
+    return toPage(rows.map((x) => toQuestDto(x, done.has(x.id))), total, page);
   }
 
   /**
@@ -135,6 +155,7 @@ export class QuestsService {
         template: dto.template ?? false,
       }),
     );
+    this.lists.drop(tenantId);
     return toQuestDto(quest, false);
   }
 
@@ -150,6 +171,7 @@ export class QuestsService {
     if (dto.template !== undefined) quest.template = dto.template;
     const { name, description, type, status, tags, rewards, featured, template } = quest;
     await this.dataSource.getRepository(Quest).update({ id: quest.id, tenantId }, { name, description, type, status, tags, rewards, featured, template });
+    this.lists.drop(tenantId);
     return toQuestDto(quest, false);
   }
 

@@ -1,7 +1,7 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { LRUCache } from 'lru-cache';
 import type { DataSource, EntityManager } from 'typeorm';
+import { ReadCache } from '../common/cache/read-cache.js';
 import { Clock } from '../common/clock/clock.js';
 import { AppConfig } from '../config/app-config.js';
 import type { PageRequest } from '../common/pagination/pagination.js';
@@ -57,8 +57,6 @@ const LV_CTE = `lv AS (
 const COMPACT_EVERY_MS = 1000;
 /** Leaderboard pages kept per process (the least recently used go first). */
 const CACHED_PAGES = 5_000;
-/** Key in `QueryRunner.data`: resource types whose earned amounts the open transaction changed. */
-const CHANGED = 'rankingChanged';
 const COMPACT_BATCH = 50_000;
 const COMPACT_LOCK = 874_612;
 
@@ -82,52 +80,29 @@ export class RankingService implements OnApplicationBootstrap, OnApplicationShut
   private readonly logger = new Logger(RankingService.name);
   private timer?: NodeJS.Timeout;
   private running?: Promise<unknown>;
-  /** Leaderboard pages by `${resourceTypeId}:${generation}:${offset}:${limit}`; see `leaderboard`. */
-  private readonly pages?: LRUCache<string, { items: RankedUser[]; total: number }, { resourceTypeId: string; page: PageRequest }>;
-  /** Bumped by `changed(resourceTypeId)`: the pages read before are no longer looked up. */
-  private readonly generations = new Map<string, number>();
+  /** Leaderboard pages, scoped by resource type; see `leaderboard`. */
+  private readonly pages: ReadCache<{ resourceTypeId: string; page: PageRequest }, { items: RankedUser[]; total: number }>;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     config: AppConfig,
     clock: Clock,
   ) {
-    if (config.LEADERBOARD_CACHE_MS > 0) {
-      this.pages = new LRUCache({
-        max: CACHED_PAGES,
-        ttl: config.LEADERBOARD_CACHE_MS,
-        perf: { now: () => clock.now().getTime() },
-        fetchMethod: (_key, _stale, { context }) => this.readLeaderboard(context.resourceTypeId, context.page),
-      });
-      // The outermost commit (a savepoint release leaves the transaction active) drops what it changed.
-      dataSource.subscribers.push({
-        afterTransactionCommit: ({ queryRunner: qr }) => {
-          if (qr.isTransactionActive || !qr.data[CHANGED]) return;
-          for (const id of qr.data[CHANGED] as Set<string>) this.drop(id);
-          delete qr.data[CHANGED];
-        },
-        afterTransactionRollback: ({ queryRunner: qr }) => {
-          if (!qr.isTransactionActive) delete qr.data[CHANGED];
-        },
-      });
-    }
+    this.pages = new ReadCache({
+      ttlMs: config.READ_CACHE_MS,
+      max: CACHED_PAGES,
+      clock,
+      dataSource,
+      load: ({ resourceTypeId, page }) => this.readLeaderboard(resourceTypeId, page),
+    });
   }
 
   /**
-   * The earned amounts of `resourceTypeId` change in the transaction of `em` (`LedgerService`).
-   * Once that transaction commits, this process drops the resource's cached leaderboard pages, so
-   * it never serves a page older than its own acknowledged writes. (Dropped at the commit, not
-   * before: a page read between the two would otherwise be cached from the old state.)
+   * The earned amounts of `resourceTypeId` change in the transaction of `em` (`LedgerService`):
+   * its cached leaderboard pages are dropped when that transaction commits.
    */
   changedIn(em: EntityManager, resourceTypeId: string): void {
-    if (!this.pages) return;
-    const qr = em.queryRunner;
-    if (qr?.isTransactionActive) ((qr.data[CHANGED] ??= new Set<string>()) as Set<string>).add(resourceTypeId);
-    else this.drop(resourceTypeId);
-  }
-
-  private drop(resourceTypeId: string): void {
-    this.generations.set(resourceTypeId, (this.generations.get(resourceTypeId) ?? 0) + 1);
+    this.pages.dropAfterCommit(em, resourceTypeId);
   }
 
   onApplicationBootstrap(): void {
@@ -179,14 +154,12 @@ export class RankingService implements OnApplicationBootstrap, OnApplicationShut
 
   /**
    * A page of the leaderboard and the number of ranked users. Pages are the same for every caller,
-   * so each process keeps them for LEADERBOARD_CACHE_MS (one read per page and period however many
+   * so each process keeps them for READ_CACHE_MS (one read per page and period however many
    * ask at once: concurrent misses share one query). Writes through this process drop them
-   * (`changed`); writes through other instances show within LEADERBOARD_CACHE_MS.
+   * (`changedIn`); writes through other instances show within READ_CACHE_MS.
    */
   async leaderboard(resourceTypeId: string, page: PageRequest): Promise<{ items: RankedUser[]; total: number }> {
-    if (!this.pages) return this.readLeaderboard(resourceTypeId, page);
-    const key = `${resourceTypeId}:${this.generations.get(resourceTypeId) ?? 0}:${page.offset}:${page.limit}`;
-    return (await this.pages.fetch(key, { context: { resourceTypeId, page } }))!;
+    return this.pages.get(resourceTypeId, `${page.offset}:${page.limit}`, { resourceTypeId, page });
   }
 
   /**

@@ -1,7 +1,9 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { Community } from '../../src/communities/entities/community.entity.js';
-import { findOneFast } from '../../src/database/find-one-fast.js';
+import { In } from 'typeorm';
+import { findByIdsFast, findOneFast } from '../../src/database/find-one-fast.js';
+import { QuestEvent } from '../../src/quest-events/entities/quest-event.entity.js';
 import type { TenantCredentials } from '../../src/tenants/tenants.service.js';
 import { adminApi, givenCommunity, givenResourceType, grant, type TestCommunity } from '../helpers/communities.js';
 import { givenUser, type TestUser } from '../helpers/factories.js';
@@ -113,7 +115,8 @@ describe('SQL statements per request on the list endpoints (no N+1)', () => {
 
   it('quest events with filters: the same statements for 1 and 20 events', async () => {
     await expectConstant((limit) => `/v1/quest-event?limit=${limit}`, 5);
-    await expectConstant((limit) => `/v1/quest-event?limit=${limit}&participating=false&filter[containerId]=${community.id}&filter[features]=score-based`, 5);
+    // one more: the caller's registered events, read first for `participating`
+    await expectConstant((limit) => `/v1/quest-event?limit=${limit}&participating=false&filter[containerId]=${community.id}&filter[features]=score-based`, 6);
   });
 
   it('community quests with filters: the same statements for 1 and 20 quests', async () => {
@@ -139,5 +142,17 @@ describe('SQL statements per request on the list endpoints (no N+1)', () => {
     expect(fast).toEqual(slow);
     expect(await findOneFast(em, Community, { tenantId: tenant.id, slug: 'no-such-community' })).toBeNull();
     await t.dataSource.transaction(async (tx) => expect(await findOneFast(tx, Community, { tenantId: tenant.id, slug: community.slug })).toEqual(slow));
+  });
+
+  it('findByIdsFast reads the same entities as findBy', async () => {
+    const em = t.dataSource.manager;
+    const ids = (await em.query('SELECT id FROM quest_events WHERE tenant_id = $1 LIMIT 5', [tenant.id])).map((r: { id: string }) => r.id);
+    expect(ids.length).toBe(5);
+    const slow = await em.findBy(QuestEvent, { id: In(ids) });
+    const fast = await findByIdsFast(em, QuestEvent, [...ids, '00000000-0000-4000-8000-000000000000']);
+    const byId = (xs: QuestEvent[]) => [...xs].sort((a, b) => a.id.localeCompare(b.id));
+    expect(fast.every((e) => e instanceof QuestEvent)).toBe(true);
+    expect(byId(fast)).toEqual(byId(slow));
+    expect(await findByIdsFast(em, QuestEvent, [])).toEqual([]);
   });
 });

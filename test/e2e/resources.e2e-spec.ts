@@ -188,7 +188,7 @@ describe('resources, the XP ledger, rankings and leaderboards', () => {
       expect(await ledgerMismatches(xp.id)).toEqual([]);
     });
 
-    it('serves a leaderboard page from memory for up to LEADERBOARD_CACHE_MS, but never older than a write through this process', async () => {
+    it('serves a leaderboard page from memory for up to READ_CACHE_MS, but never older than a write through this process', async () => {
       const first = await leaderboard(t, c, 'xp', '?limit=2');
       // A change this process does not see (another instance's): the cached page stays until it expires.
       await t.dataSource.query('UPDATE users SET display_name = $1 WHERE id = $2', ['Renamed elsewhere', a.userId]);

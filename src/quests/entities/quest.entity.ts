@@ -18,6 +18,8 @@ export type QuestReward = { type: 'resource'; resourceTypeId: string; amount: nu
 // Written by the PerformanceIndexes migration (partial, DESC, GIN): the community list's order and tag filter.
 @Index('ix_quests_active_order', { synchronize: false })
 @Index('ix_quests_active_tags', { synchronize: false })
+// Written by the QuestSearchIndex migration (pg_trgm GIN): the list's `query` filter.
+@Index('ix_quests_active_search', { synchronize: false })
 @Index('ix_quests_event', ['questEventId'])
 @Index('ix_quests_tenant', ['tenantId'])
 export class Quest extends BaseEntity {

@@ -1,0 +1,142 @@
+import type { DataSource, EntityManager, EntitySubscriberInterface, QueryRunner } from 'typeorm';
+import { Clock } from '../clock/clock.js';
+import { ReadCache } from './read-cache.js';
+
+class StoppedClock extends Clock {
+  ms = 1_700_000_000_000;
+  override now(): Date {
+    return new Date(this.ms);
+  }
+}
+
+/** A DataSource with what the cache uses (its subscribers), and transactions to commit by hand. */
+function fakeDataSource() {
+  const subscribers: EntitySubscriberInterface[] = [];
+  const dataSource = { subscribers } as unknown as DataSource;
+  const transaction = () => {
+    const qr = { isTransactionActive: true, data: {} } as unknown as QueryRunner & { isTransactionActive: boolean };
+    const em = { queryRunner: qr } as unknown as EntityManager;
+    const emit = (event: 'afterTransactionCommit' | 'afterTransactionRollback', outermost: boolean) => {
+      if (outermost) qr.isTransactionActive = false;
+      for (const s of subscribers) s[event]?.({ queryRunner: qr } as never);
+    };
+    return {
+      em,
+      releaseSavepoint: () => emit('afterTransactionCommit', false),
+      commit: () => emit('afterTransactionCommit', true),
+      rollback: () => emit('afterTransactionRollback', true),
+    };
+  };
+  return { dataSource, transaction };
+}
+
+describe('ReadCache', () => {
+  let clock: StoppedClock;
+  let db: ReturnType<typeof fakeDataSource>;
+  let loads: string[];
+  let version: number;
+  const make = (ttlMs = 1000) =>
+    new ReadCache<{ id: string }, { id: string; version: number }>({
+      ttlMs,
+      max: 100,
+      clock,
+      dataSource: db.dataSource,
+      load: async ({ id }) => {
+        loads.push(id);
+        return { id, version };
+      },
+    });
+
+  beforeEach(() => {
+    clock = new StoppedClock();
+    db = fakeDataSource();
+    loads = [];
+    version = 1;
+  });
+
+  it('serves a value for ttlMs, then loads it again', async () => {
+    const cache = make();
+    expect(await cache.get('s', 'a', { id: 'a' })).toEqual({ id: 'a', version: 1 });
+    version = 2;
+    clock.ms += 999;
+    expect(await cache.get('s', 'a', { id: 'a' })).toEqual({ id: 'a', version: 1 });
+    clock.ms += 2;
+    expect(await cache.get('s', 'a', { id: 'a' })).toEqual({ id: 'a', version: 2 });
+    expect(loads).toEqual(['a', 'a']);
+  });
+
+  it('shares one load among concurrent misses of a key', async () => {
+    const cache = make();
+    const all = await Promise.all(Array.from({ length: 10 }, () => cache.get('s', 'a', { id: 'a' })));
+    expect(new Set(all).size).toBe(1);
+    expect(loads).toEqual(['a']);
+  });
+
+  it('drops one scope at once and keeps the others', async () => {
+    const cache = make();
+    await cache.get('s1', 'a', { id: 'a' });
+    await cache.get('s2', 'b', { id: 'b' });
+    version = 2;
+    cache.drop('s1');
+    expect((await cache.get('s1', 'a', { id: 'a' })).version).toBe(2);
+    expect((await cache.get('s2', 'b', { id: 'b' })).version).toBe(1);
+  });
+
+  it('drops a scope changed in a transaction at its outermost commit, not before, not on a rollback', async () => {
+    const cache = make();
+    await cache.get('s', 'a', { id: 'a' });
+    version = 2;
+
+    const tx = db.transaction();
+    cache.dropAfterCommit(tx.em, 's');
+    expect((await cache.get('s', 'a', { id: 'a' })).version).toBe(1); // not committed yet
+    tx.releaseSavepoint();
+    expect((await cache.get('s', 'a', { id: 'a' })).version).toBe(1); // a savepoint is not the commit
+    tx.commit();
+    expect((await cache.get('s', 'a', { id: 'a' })).version).toBe(2);
+
+    version = 3;
+    const failed = db.transaction();
+    cache.dropAfterCommit(failed.em, 's');
+    failed.rollback();
+    expect((await cache.get('s', 'a', { id: 'a' })).version).toBe(2);
+  });
+
+  it('drops at once outside a transaction', async () => {
+    const cache = make();
+    await cache.get('s', 'a', { id: 'a' });
+    version = 2;
+    cache.dropAfterCommit({ queryRunner: undefined } as unknown as EntityManager, 's');
+    expect((await cache.get('s', 'a', { id: 'a' })).version).toBe(2);
+  });
+
+  it('does not keep a value that a load started before a drop returns after it', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const cache = new ReadCache<{ id: string }, { version: number }>({
+      ttlMs: 1000,
+      max: 10,
+      clock,
+      dataSource: db.dataSource,
+      load: async () => {
+        const seen = version;
+        await gate;
+        return { version: seen };
+      },
+    });
+    const early = cache.get('s', 'a', { id: 'a' });
+    version = 2;
+    cache.drop('s');
+    release();
+    expect((await early).version).toBe(1);
+    expect((await cache.get('s', 'a', { id: 'a' })).version).toBe(2);
+  });
+
+  it('loads every time with ttlMs 0', async () => {
+    const cache = make(0);
+    await cache.get('s', 'a', { id: 'a' });
+    await cache.get('s', 'a', { id: 'a' });
+    expect(loads).toEqual(['a', 'a']);
+    expect(db.dataSource.subscribers).toHaveLength(0);
+  });
+});
