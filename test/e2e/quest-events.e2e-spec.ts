@@ -62,6 +62,32 @@ describe('quest events: list filters, completion exactly once, claims under cont
     expect((await t.http().get(`/v1/quest-event/${open.slug}`).set('Authorization', u.auth)).body).toMatchObject({ id: open.id, status: 'registration_open', participantStatus: 1 });
   });
 
+  it('serves list pages from memory for up to READ_CACHE_MS; event writes through this process and the caller\'s own registrations show at once', async () => {
+    const tenant3 = await t.givenTenant();
+    const c = await givenCommunity(t, tenant3);
+    const e = await givenEvent(t, tenant3, c, { registrationStartsAt: new Date(t.clock.now().getTime() - HOUR) });
+    const [u] = await givenMembers(t, tenant3, c, 1);
+    const list = async (qs = '') => {
+      const res = await t.http().get(`/v1/quest-event${qs}`).set('Authorization', u.auth);
+      expect(res.status).toBe(200);
+      return res.body.items as { id: string; name: string; participantStatus: number | null }[];
+    };
+    expect((await list()).map((x) => [x.id, x.participantStatus])).toEqual([[e.id, null]]);
+    expect(await list('?participating=true')).toEqual([]);
+    // The caller's registration shows at once, in the status and in the participating filter.
+    expect((await eventApi(t, e)(u, 'post', '/participant/register')).status).toBe(201);
+    expect((await list()).map((x) => [x.id, x.participantStatus])).toEqual([[e.id, 1]]);
+    expect((await list('?participating=true')).map((x) => x.id)).toEqual([e.id]);
+    // A change this process does not see (another instance's): the cached page stays until it expires.
+    await t.dataSource.query('UPDATE quest_events SET name = $1 WHERE id = $2', ['Renamed elsewhere', e.id]);
+    expect((await list())[0].name).not.toBe('Renamed elsewhere');
+    t.clock.advance(1001);
+    expect((await list())[0].name).toBe('Renamed elsewhere');
+    // An update through this process shows at once.
+    expect((await admin(t, tenant3).patch(`/v1/admin/quest-events/${e.id}`, { name: 'Renamed here' })).status).toBe(200);
+    expect((await list())[0].name).toBe('Renamed here');
+  });
+
   it('running completion twice concurrently (two closes and the worker) allocates tickets once', async () => {
     const api = admin(t, tenant);
     const event = await givenEvent(t, tenant, community, { maxRank: 3 });

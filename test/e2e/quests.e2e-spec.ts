@@ -176,4 +176,23 @@ describe('community quests and quest tags', () => {
     expect((await admin(t, stranger).get(`/v1/admin/quests/${ids.follow}`)).status).toBe(404);
     expect((await api.get(`/v1/admin/quests?communityId=${community.id}&limit=2`)).body).toMatchObject({ total: 5, hasNextPage: true });
   });
+  it('serves a list page from memory for up to READ_CACHE_MS; quest writes through this process and the caller\'s completions show at once', async () => {
+    const before = await list(all);
+    // A change this process does not see (another instance's): the cached page stays until it expires.
+    await t.dataSource.query('UPDATE quests SET name = $1 WHERE id = $2', ['Renamed elsewhere', ids.retweet]);
+    expect(await list(all)).toEqual(before);
+    t.clock.advance(1001);
+    const renamed = await list(all);
+    expect(renamed.items.find((q: { id: string }) => q.id === ids.retweet).name).toBe('Renamed elsewhere');
+    // A quest created through this process: listed by the next read.
+    const created = await admin(t, tenant).post('/v1/admin/quests', { communityId: community.id, name: 'Brand new', type: 'social', tags: ['fresh'] });
+    expect(created.status).toBe(201);
+    const after = await list(all);
+    expect(after.total).toBe(renamed.total + 1);
+    expect(after.items.map((q: { id: string }) => q.id)).toContain(created.body.id);
+    // The caller's completion is never cached.
+    expect(after.items.find((q: { id: string }) => q.id === created.body.id).completed).toBe(false);
+    expect((await admin(t, tenant).post(`/v1/admin/quests/${created.body.id}/completions`, { userId: u.userId })).body.created).toBe(true);
+    expect((await list(all)).items.find((q: { id: string }) => q.id === created.body.id).completed).toBe(true);
+  });
 });
