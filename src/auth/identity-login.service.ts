@@ -64,42 +64,53 @@ export class IdentityLoginService {
 
   private async loginIn(em: EntityManager, input: IdentityLogin): Promise<SessionResult> {
     const now = this.clock.now();
-    if (input.nonce) {
-      const fresh = await this.nonces.consume(em, { tenantId: input.tenantId, kind: input.nonce.kind, nonce: input.nonce.value, expiresAt: input.nonce.expiresAt, now });
-      if (!fresh) {
-        throw input.nonce.kind === 'siwe'
-          ? new DomainError(AuthErrors.siwe_nonce_replayed, 'This SIWE nonce was already used; sign a message with a fresh nonce')
-          : new DomainError(AuthErrors.login_token_replayed, 'This token was already used to log in');
-      }
+    // The ciphertexts are bound to (tenant, provider, subject), all known before any read.
+    const enc: Record<TokenField, string | null> = { idToken: null, accessToken: null, refreshToken: null };
+    for (const field of ['idToken', 'accessToken', 'refreshToken'] as const) {
+      const value = input.tokens?.[field];
+      if (value) enc[field] = await this.encryption.encrypt(value, tokenContext(input, field));
     }
 
-    let identity = await em.findOneBy(Identity, { tenantId: input.tenantId, provider: input.provider, subjectId: input.subjectId });
+    // A returning login is one statement: the nonce claimed and the identity brought up to date
+    // only if the nonce was fresh (absent tokens keep their stored values).
+    const [step]: { fresh: boolean; user_id: string | null }[] = await em.query(
+      `WITH n AS (${input.nonce ? this.nonces.claimSql({ tenantId: '$1', kind: '$8', nonce: '$9', expiresAt: '$10', now: '$4' }) : 'SELECT 1'}),
+       i AS (
+         UPDATE identities SET last_login_at = $4, updated_at = $4,
+           id_token_enc = COALESCE($5, id_token_enc), access_token_enc = COALESCE($6, access_token_enc), refresh_token_enc = COALESCE($7, refresh_token_enc)
+         WHERE tenant_id = $1 AND provider = $2 AND subject_id = $3 AND EXISTS (SELECT 1 FROM n)
+         RETURNING user_id)
+       SELECT EXISTS (SELECT 1 FROM n) AS fresh, (SELECT user_id FROM i) AS user_id`,
+      [input.tenantId, input.provider, input.subjectId, now, enc.idToken, enc.accessToken, enc.refreshToken, ...(input.nonce ? [input.nonce.kind, input.nonce.value, input.nonce.expiresAt] : [])],
+    );
+    if (!step.fresh) {
+      throw input.nonce!.kind === 'siwe'
+        ? new DomainError(AuthErrors.siwe_nonce_replayed, 'This SIWE nonce was already used; sign a message with a fresh nonce')
+        : new DomainError(AuthErrors.login_token_replayed, 'This token was already used to log in');
+    }
+    if (input.nonce) await this.nonces.purgeSometimes(em, now);
+
+    let userId = step.user_id;
     let created = false;
-    if (!identity) {
+    if (!userId) {
+      // The first login of this identity: a new user.
       const user = await this.users.create(em, { tenantId: input.tenantId, handle: input.handle.trim() || 'user' });
       const res = await em
         .createQueryBuilder()
         .insert()
         .into(Identity)
-        .values({ tenantId: input.tenantId, provider: input.provider, subjectId: input.subjectId, userId: user.id, idTokenEnc: null, accessTokenEnc: null, refreshTokenEnc: null, lastLoginAt: null })
+        .values({ tenantId: input.tenantId, provider: input.provider, subjectId: input.subjectId, userId: user.id, idTokenEnc: enc.idToken, accessTokenEnc: enc.accessToken, refreshTokenEnc: enc.refreshToken, lastLoginAt: now })
         .orIgnore()
         .returning(['id'])
         .execute();
       if ((res.raw as unknown[]).length === 0) throw new IdentityRace();
-      identity = await em.findOneByOrFail(Identity, { id: (res.raw as { id: string }[])[0].id });
+      userId = user.id;
       created = true;
       if (input.referrerHandle) await this.recordReferrer(em, input.tenantId, user.id, input.referrerHandle);
     }
 
-    const update: Partial<Pick<Identity, 'lastLoginAt' | 'idTokenEnc' | 'accessTokenEnc' | 'refreshTokenEnc'>> = { lastLoginAt: now };
-    for (const field of ['idToken', 'accessToken', 'refreshToken'] as const) {
-      const value = input.tokens?.[field];
-      if (value) update[`${field}Enc`] = await this.encryption.encrypt(value, tokenContext(identity, field));
-    }
-    await em.update(Identity, { id: identity.id }, update);
-
-    await input.afterUser?.(em, { id: identity.userId, created });
-    return this.sessions.startSession(identity.userId, input.tenantId, em);
+    await input.afterUser?.(em, { id: userId, created });
+    return this.sessions.startSession(userId, input.tenantId, em);
   }
 
   /** Unknown handles are ignored (a stale referral link must not block a sign-up); self-referral is a 400. */

@@ -7,6 +7,15 @@ export type NonceKind = 'login_token' | 'siwe';
 /** Expired rows are deleted on about one consumption in this many. */
 const PURGE_ONE_IN = 100;
 
+/** Placeholders (e.g. `$1`) or SQL expressions of the values a nonce claim needs. */
+export interface NonceClaimParams {
+  tenantId: string;
+  kind: string;
+  nonce: string;
+  expiresAt: string;
+  now: string;
+}
+
 /**
  * One-time nonces, enforced by the primary key of `used_nonces` (so across instances and
  * concurrent requests: the second INSERT waits for the first transaction and then conflicts).
@@ -14,19 +23,20 @@ const PURGE_ONE_IN = 100;
 @Injectable()
 export class NonceService {
   /**
-   * Marks the nonce used until `expiresAt`, inside the caller's transaction. Returns false when it
-   * is already used and not yet expired. A row whose `expiresAt` has passed is taken over.
+   * SQL that marks the nonce used until its expiry and returns one row when it was fresh: none when
+   * it is already used and not yet expired (a row whose expiry has passed is taken over). Meant as
+   * a CTE of the caller's statement, inside the caller's transaction.
    */
-  async consume(em: EntityManager, r: { tenantId: string; kind: NonceKind; nonce: string; expiresAt: Date; now: Date }): Promise<boolean> {
-    const rows: unknown[] = await em.query(
-      `INSERT INTO used_nonces (tenant_id, kind, nonce, expires_at) VALUES ($1, $2, $3, $4)
+  claimSql(p: NonceClaimParams): string {
+    return `INSERT INTO used_nonces (tenant_id, kind, nonce, expires_at) VALUES (${p.tenantId}, ${p.kind}, ${p.nonce}, ${p.expiresAt})
        ON CONFLICT (tenant_id, kind, nonce) DO UPDATE SET expires_at = EXCLUDED.expires_at, created_at = now()
-       WHERE used_nonces.expires_at < $5
-       RETURNING nonce`,
-      [r.tenantId, r.kind, r.nonce, r.expiresAt, r.now],
-    );
-    if (rows.length > 0 && randomInt(PURGE_ONE_IN) === 0) await this.purgeExpired(em, r.now);
-    return rows.length > 0;
+       WHERE used_nonces.expires_at < ${p.now}
+       RETURNING 1`;
+  }
+
+  /** After a claim: on about one in PURGE_ONE_IN, deletes the nonces that can no longer be accepted. */
+  async purgeSometimes(em: EntityManager, now: Date): Promise<void> {
+    if (randomInt(PURGE_ONE_IN) === 0) await this.purgeExpired(em, now);
   }
 
   /** Deletes the nonces whose tokens can no longer be accepted. Returns how many. */
