@@ -95,6 +95,21 @@ describe('platform', () => {
   });
 });
 
+describe('a fresh start', () => {
+  it('serves a burst of sign-ups larger than the pool at once, with no key read left for the first requests', async () => {
+    // Keys generated and kept in the database (no SESSION_SECRET / ENCRYPTION_KEY), two connections.
+    const fresh = await createTestApp({ DB_POOL_SIZE: '2' });
+    try {
+      const tenant = await fresh.givenTenant();
+      const results = await Promise.all(Array.from({ length: 12 }, (_, i) =>
+        fresh.http().post('/v1/user/register/password').set('X-Tenant-Id', tenant.id).send({ username: `burst_${i}`, password: 'correct horse battery' })));
+      expect(results.map((r) => r.status)).toEqual(Array(12).fill(201));
+    } finally {
+      await fresh.close();
+    }
+  });
+});
+
 describe('schema', () => {
   it('migrations on an empty database produce exactly the schema of the entities', async () => {
     const db = await createTestDatabase();

@@ -1,4 +1,4 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
@@ -10,7 +10,7 @@ import { AppConfig } from '../../config/app-config.js';
  * (development convenience; production configuration requires the keys, see README).
  */
 @Injectable()
-export class SecretsService {
+export class SecretsService implements OnApplicationBootstrap {
   private readonly logger = new Logger(SecretsService.name);
   private readonly cache = new Map<string, Promise<Buffer>>();
 
@@ -18,6 +18,16 @@ export class SecretsService {
     private readonly config: AppConfig,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
+
+  /**
+   * Loads the keys before the first request. Loaded lazily, the first ones were read on a second
+   * pooled connection by requests that already held one in a transaction (registrations, logins):
+   * a burst of as many such requests as the pool has connections waited for a free connection
+   * that none of them would give back, until the pool's checkout timeout (503).
+   */
+  async onApplicationBootstrap(): Promise<void> {
+    await Promise.all([this.sessionKey(), this.encryptionKey()]);
+  }
 
   /** HMAC key for session tokens. */
   sessionKey(): Promise<Buffer> {
