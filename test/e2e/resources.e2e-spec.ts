@@ -257,6 +257,32 @@ describe('resources, the XP ledger, rankings and leaderboards', () => {
     });
   });
 
+  describe('neighbours', () => {
+    it('lists the nearest users on each side with their ranks, exactly as the whole board gives them (many ties)', async () => {
+      const c = await givenCommunity(t, tenant);
+      const xp = await givenResourceType(t, tenant, c.id, { slug: 'xp' });
+      const users = await Promise.all(Array.from({ length: 30 }, () => givenUser(t, tenant)));
+      // Scores from a small set, so most have ties; reached in a known order (the tie-break).
+      const values = [5, 9, 9, 12, 12, 12, 20, 20, 33, 33, 33, 33, 40, 41, 41, 50, 50, 50, 50, 50, 51, 60, 60, 70, 80, 80, 90, 99, 99, 100];
+      for (let i = 0; i < users.length; i++) {
+        await grant(t, tenant, users[i].userId, xp.id, values[(i * 7) % values.length], `nb-${i}`).expect(201);
+        t.clock.advance(10);
+      }
+      const board = (await leaderboard(t, c, xp.slug, '?limit=100')).items;
+      expect(board).toHaveLength(30);
+      const at = new Map(board.map((e, i) => [e.userId, i]));
+      for (const k of [0, 1, 3, 10]) {
+        for (const u of users) {
+          const res = await t.http().get(`/v1/community/${c.id}/ranking/${xp.slug}?neighbours=${k}`).set('Authorization', u.auth);
+          expect(res.status).toBe(200);
+          const i = at.get(u.userId)!;
+          const expected = { rank: board[i].rank, above: simplify(board.slice(Math.max(0, i - k), i)), below: simplify(board.slice(i + 1, i + 1 + k)) };
+          expect({ k, user: u.userId, rank: res.body.rank, above: simplify(res.body.above), below: simplify(res.body.below) }).toEqual({ k, user: u.userId, ...expected });
+        }
+      }
+    });
+  });
+
   describe('on two instances', () => {
     let t2: TestApp;
     beforeAll(async () => {
