@@ -32,6 +32,13 @@ export interface GrantItemInput {
   reference?: string | null;
   /** Optional, unique per tenant: a second grant with the same key changes nothing (replay). */
   idempotencyKey?: string | null;
+  /**
+   * The caller takes the item's supply itself, with `supplySql` in the last statement of its
+   * transaction, and fails the transaction when that takes nothing. For callers that sell one item
+   * many times a second (the store): the item row every grant updates is then locked only from that
+   * statement to the commit, not across the caller's remaining statements.
+   */
+  supplyTakenByCaller?: boolean;
 }
 
 export interface GrantItemResult {
@@ -106,12 +113,11 @@ export class InventoryService {
       return { grantId: first.id, userId, itemId: item.id, communityId: item.community_id, quantity: first.quantity, ownedQuantity: await this.ownedQuantity(em, userId, item.id), replayed: true };
     }
 
-    // TypeORM answers an UPDATE with [rows, affected].
-    const [, supplied]: [unknown[], number] = await em.query(
-      'UPDATE inventory_items SET granted = granted + $2 WHERE id = $1 AND (supply IS NULL OR granted + $2 <= supply)',
-      [item.id, input.quantity],
-    );
-    if (supplied === 0) throw new DomainError(InventoryErrors.supply_exhausted, `Not enough supply left of "${item.name}" for ${input.quantity} more`);
+    if (!input.supplyTakenByCaller) {
+      // TypeORM answers an UPDATE with [rows, affected].
+      const [, supplied]: [unknown[], number] = await em.query(this.supplySql('$1', '$2'), [item.id, input.quantity]);
+      if (supplied === 0) throw new DomainError(InventoryErrors.supply_exhausted, `Not enough supply left of "${item.name}" for ${input.quantity} more`);
+    }
 
     const [owned]: { quantity: number }[] = await em.query(
       `INSERT INTO user_items (user_id, item_id, tenant_id, community_id, quantity, acquired_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $6)
@@ -127,6 +133,14 @@ export class InventoryService {
       data: { itemId: item.id, slotId: item.slot_id, quantity: input.quantity },
     });
     return { grantId: inserted[0].id, userId, itemId: item.id, communityId: item.community_id, quantity: input.quantity, ownedQuantity: owned.quantity, replayed: false };
+  }
+
+  /**
+   * SQL that takes `quantity` units of the item's supply (both SQL expressions, e.g. placeholders):
+   * one row when the supply allowed it (an unlimited supply always does), none when not.
+   */
+  supplySql(itemId: string, quantity: string): string {
+    return `UPDATE inventory_items SET granted = granted + ${quantity} WHERE id = ${itemId} AND (supply IS NULL OR granted + ${quantity} <= supply) RETURNING id`;
   }
 
   /** Management grant: `grantItem` in its own transaction. */

@@ -25,7 +25,6 @@ import { toPurchaseDto, windowProblem } from './store.mappers.js';
 import { purchaseDataContext, StoreService } from './store.service.js';
 
 /** TypeORM answers an UPDATE ... RETURNING with [rows, affected]. */
-const updatedRows = <T>(res: unknown): T[] => (Array.isArray(res) && Array.isArray(res[0]) ? res[0] : res) as T[];
 
 const isDomain = (e: unknown, def: { error: string }) => e instanceof DomainError && e.definition.error === def.error;
 
@@ -155,20 +154,26 @@ export class StorePurchaseService {
         data: { purchaseId, listingId: listing.id },
       });
 
-      // 6. The grant (its own supply row is updated here: the order item/prize row, then listing row is the same for every purchase).
+      // 6. The grant (a prize's supply row is updated here; an item's in step 7).
       await this.grant(tx, tenantId, userId, listing, purchaseId);
 
-      // 7. Supply and window of the listing: the hottest row, updated last so it stays locked only until the commit.
-      const sold = updatedRows<{ sold: number }>(
-        await tx.query(
-          `UPDATE store_listings SET sold = sold + 1 WHERE id = $1 AND active
+      // 7. The hot rows, in one statement just before the commit, so they stay locked only from it
+      //    to the commit: the item's supply (every purchase of the listing updates that row; taken
+      //    first, so always in this order) and the listing's supply and window.
+      const item = listing.kind === 'item' ? this.inventory.supplySql('$3', '$4') : 'SELECT 1';
+      const [last]: { supplied: boolean; sold: number | null }[] = await tx.query(
+        `WITH item AS (${item}),
+         listing AS (
+           UPDATE store_listings SET sold = sold + 1 WHERE id = $1 AND active
              AND (total_supply IS NULL OR sold + 1 <= total_supply)
              AND (starts_at IS NULL OR starts_at <= $2) AND (ends_at IS NULL OR ends_at > $2)
-           RETURNING sold`,
-          [listing.id, now],
-        ),
+             AND EXISTS (SELECT 1 FROM item)
+           RETURNING sold)
+         SELECT EXISTS (SELECT 1 FROM item) AS supplied, (SELECT sold FROM listing) AS sold`,
+        [listing.id, now, ...(listing.kind === 'item' ? [listing.itemId, listing.quantity] : [])],
       );
-      if (sold.length === 0) await this.explainUnavailable(tx, tenantId, listing.id, now);
+      if (!last.supplied) throw new DomainError(StoreErrors.listing_sold_out, `"${listing.name}" is sold out: no supply left of its item`);
+      if (last.sold === null) await this.explainUnavailable(tx, tenantId, listing.id, now);
 
       const row = tx.getRepository(StorePurchase).create({
         id: purchaseId, listingId: listing.id, communityId: listing.communityId, nonce: body.nonce, kind: listing.kind, itemId: listing.itemId,
@@ -218,7 +223,8 @@ export class StorePurchaseService {
   private async grant(tx: EntityManager, tenantId: string, userId: string, listing: StoreListing, purchaseId: string): Promise<void> {
     try {
       if (listing.kind === 'item') {
-        await this.inventory.grantItem(tx, { tenantId, userId, itemId: listing.itemId!, quantity: listing.quantity, reason: 'store_purchase', reference: purchaseId });
+        // Its supply is taken with the listing's, in the last statement (step 7).
+        await this.inventory.grantItem(tx, { tenantId, userId, itemId: listing.itemId!, quantity: listing.quantity, reason: 'store_purchase', reference: purchaseId, supplyTakenByCaller: true });
       } else if (listing.kind === 'prize') {
         await this.prizes.award(tx, { tenantId, userId, prizeId: listing.prizeId!, quantity: listing.quantity, source: 'store', reason: 'store_purchase', reference: purchaseId });
       } else {
