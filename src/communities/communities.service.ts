@@ -44,6 +44,13 @@ export class CommunitiesService {
     private readonly clock: Clock,
   ) {}
 
+  private readonly changeListeners: ((tenantId: string) => void)[] = [];
+
+  /** `listener` runs after a community of a tenant was created or changed through this process (for what other services keep of communities). */
+  onChanged(listener: (tenantId: string) => void): void {
+    this.changeListeners.push(listener);
+  }
+
   /**
    * The community of `tenantId` addressed by `idOrSlug` (a uuid, or a slug matched
    * case-insensitively). Throws 404 `community_not_found` otherwise, also for another tenant's id.
@@ -164,6 +171,7 @@ export class CommunitiesService {
     // memberCount is maintained by join with an atomic increment: never write it back.
     const { slug, name, description, imageUrl, bannerUrl, links } = community;
     await this.communities.update({ id: community.id, tenantId }, { slug, name, description, imageUrl, bannerUrl, links }).catch((e: unknown) => this.rethrowSlug(e, slug));
+    for (const listener of this.changeListeners) listener(tenantId);
     return toCommunityDto(await this.resolve(tenantId, community.id));
   }
 

@@ -89,7 +89,7 @@ export class EventCompletionService implements OnApplicationBootstrap, OnModuleD
    */
   async complete(tenantId: string, eventId: string, early: boolean): Promise<CompletionResult> {
     return this.dataSource.transaction(async (em) => {
-      this.events.listsChangedIn(em, tenantId); // its status becomes completed
+      this.events.eventsChangedIn(em, tenantId); // its status becomes completed
       const now = this.clock.now();
       const won = updatedRows<{ id: string }>(
         await em.query(

@@ -38,11 +38,15 @@ export class QuestEventsService {
     config: AppConfig,
   ) {
     this.lists = new ReadCache({ ttlMs: config.READ_CACHE_MS, max: 5_000, clock, dataSource, load: (q) => this.slice(q.from, q.params, q.page) });
+    this.scoreTypes = new ReadCache({ ttlMs: config.READ_CACHE_MS, max: 5_000, clock, dataSource, load: async (q) => ({ id: (await this.resolve(q.tenantId, q.ref)).scoreResourceTypeId }) });
   }
+
+  /** The score resource type of an event by reference, for its leaderboard (READ_CACHE_MS; event writes drop it). */
+  private readonly scoreTypes: ReadCache<{ tenantId: string; ref: string }, { id: string | null }>;
 
   /**
    * Pages of filtered event lists, per tenant (READ_CACHE_MS): every event write of the tenant
-   * drops them (`listsChangedIn`); registrations do not (`registeredCount` in a list may be that
+   * drops them (`eventsChangedIn`); registrations do not (`registeredCount` in a list may be that
    * old; the event's own read is exact). Statuses are computed per request, from the current time.
    */
   private readonly lists: ReadCache<{ from: string; params: unknown[]; page: PageRequest }, { rows: QuestEvent[]; total: number }>;
@@ -57,9 +61,10 @@ export class QuestEventsService {
     return { rows: ids.flatMap((r) => byId.get(r.id) ?? []), total: count[0].n };
   }
 
-  /** The tenant's events change in the transaction of `em` (state, times, features, rewards): its cached lists go at the commit. */
-  listsChangedIn(em: EntityManager, tenantId: string): void {
+  /** The tenant's events change in the transaction of `em` (state, times, features, rewards): what is cached of them goes at the commit. */
+  eventsChangedIn(em: EntityManager, tenantId: string): void {
     this.lists.dropAfterCommit(em, tenantId);
+    this.scoreTypes.dropAfterCommit(em, tenantId);
   }
 
   /**
@@ -152,9 +157,9 @@ export class QuestEventsService {
 
   /** Only REGISTERED participants hold the event's score (cancel and drop revoke it), so this is the registered ranking. */
   async leaderboard(tenantId: string, ref: string, page: PageRequest): Promise<Page<LeaderboardEntryDto>> {
-    const e = await this.resolve(tenantId, ref);
-    if (!e.scoreResourceTypeId) return toPage([], 0, page);
-    const { items, total } = await this.rankings.leaderboard(e.scoreResourceTypeId, page);
+    const scoreType = await this.scoreTypes.get(tenantId, ref.trim().toLowerCase(), { tenantId, ref });
+    if (!scoreType.id) return toPage([], 0, page);
+    const { items, total } = await this.rankings.leaderboard(scoreType.id, page);
     return toPage(items, total, page);
   }
 
@@ -194,7 +199,7 @@ export class QuestEventsService {
     const problem = timesProblem(dto);
     if (problem) throw new DomainError(QuestEventErrors.invalid_quest_event, problem);
     return this.dataSource.transaction(async (em) => {
-      this.listsChangedIn(em, tenantId);
+      this.eventsChangedIn(em, tenantId);
       const repo = em.getRepository(QuestEvent);
       const event = repo.create({
         tenantId,
@@ -229,7 +234,7 @@ export class QuestEventsService {
 
   async update(tenantId: string, ref: string, dto: UpdateQuestEventDto): Promise<QuestEventDto> {
     return this.dataSource.transaction(async (em) => {
-      this.listsChangedIn(em, tenantId);
+      this.eventsChangedIn(em, tenantId);
       const e = await this.resolve(tenantId, ref, { includeDrafts: true, em, lock: true });
       const status = eventStatus(e, this.clock.now());
       if (!['draft', 'upcoming', 'registration_open', 'active'].includes(status)) {
@@ -271,7 +276,7 @@ export class QuestEventsService {
   /** Cancels a draft or published event that is not completed. Participants keep their status; nothing is allocated. */
   async cancel(tenantId: string, ref: string): Promise<QuestEventDto> {
     return this.dataSource.transaction(async (em) => {
-      this.listsChangedIn(em, tenantId);
+      this.eventsChangedIn(em, tenantId);
       const e = await this.resolve(tenantId, ref, { includeDrafts: true, em, lock: true });
       if (e.state === 'completed' || e.state === 'cancelled') throw new DomainError(QuestEventErrors.quest_event_state, `The event is ${e.state}: it cannot be cancelled`);
       e.state = 'cancelled';

@@ -103,7 +103,7 @@ export class RewardsService {
         requiresAddress: dto.requiresAddress ?? false,
       }),
     );
-    this.events.listsChangedIn(this.dataSource.manager, tenantId); // after the write: the itemId / resourceId filters
+    this.events.eventsChangedIn(this.dataSource.manager, tenantId); // after the write: the itemId / resourceId filters
     return toRewardDto(reward);
   }
 

@@ -1,6 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { QueryFailedError, Repository } from 'typeorm';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { DataSource, QueryFailedError, Repository } from 'typeorm';
+import { ReadCache } from '../common/cache/read-cache.js';
+import { Clock } from '../common/clock/clock.js';
+import { AppConfig } from '../config/app-config.js';
 import { DomainError } from '../common/errors/domain-error.js';
 import { findOneFast } from '../database/find-one-fast.js';
 import { type Page, type PageRequest, toPage } from '../common/pagination/pagination.js';
@@ -34,7 +37,31 @@ export class ResourcesService {
     @InjectRepository(ResourceLedgerEntry) private readonly ledger: Repository<ResourceLedgerEntry>,
     private readonly communities: CommunitiesService,
     private readonly users: UsersService,
-  ) {}
+    @InjectDataSource() dataSource: DataSource,
+    config: AppConfig,
+    clock: Clock,
+  ) {
+    this.typeRefs = new ReadCache({
+      ttlMs: config.READ_CACHE_MS,
+      max: 5_000,
+      clock,
+      dataSource,
+      load: async ({ tenantId, communityRef, slug }) => this.getTypeInCommunity(tenantId, (await this.communities.resolve(tenantId, communityRef)).id, slug),
+    });
+    communities.onChanged((tenantId) => this.typeRefs.drop(tenantId));
+  }
+
+  /** Resource types by (community reference, slug or id), per tenant; see `typeInCommunityShared`. */
+  private readonly typeRefs: ReadCache<{ tenantId: string; communityRef: string; slug: string }, ResourceType>;
+
+  /**
+   * The resource type `slugOrId` of the community `communityRef` (id or slug), for the hottest
+   * public reads (leaderboards, rankings): as read up to READ_CACHE_MS ago. Resource type and
+   * community writes through this process drop it. 404s are not kept.
+   */
+  typeInCommunityShared(tenantId: string, communityRef: string, slugOrId: string): Promise<ResourceType> {
+    return this.typeRefs.get(tenantId, `${communityRef.trim().toLowerCase()}\u0000${slugOrId.toLowerCase()}`, { tenantId, communityRef, slug: slugOrId });
+  }
 
   /** A resource type of the tenant by id; 404 otherwise. */
   async getType(tenantId: string, id: string): Promise<ResourceType> {
@@ -76,7 +103,9 @@ export class ResourcesService {
       questEventId: dto.questEventId ?? null,
     });
     try {
-      return toResourceTypeDto(await this.types.save(type));
+      const saved = await this.types.save(type);
+      this.typeRefs.drop(tenantId);
+      return toResourceTypeDto(saved);
     } catch (e) {
       if (e instanceof QueryFailedError && (e.driverError as { constraint?: string }).constraint === 'uq_resource_types_community_slug') {
         throw new DomainError(ResourceErrors.resource_type_slug_taken, `The community already has a resource type "${dto.slug}"`);
@@ -90,7 +119,9 @@ export class ResourcesService {
     if (dto.name !== undefined) type.name = dto.name;
     if (dto.description !== undefined) type.description = dto.description;
     if (dto.imageUrl !== undefined) type.imageUrl = dto.imageUrl;
-    return toResourceTypeDto(await this.types.save(type));
+    const saved = await this.types.save(type);
+    this.typeRefs.drop(tenantId);
+    return toResourceTypeDto(saved);
   }
 
   /** Every balance of a user of the tenant (404 for another tenant's user). */

@@ -29,7 +29,9 @@ describe('SQL statements per request on the list endpoints (no N+1)', () => {
   const N = 21;
 
   beforeAll(async () => {
-    t = await createTestApp({ MINT_WORKER_ENABLED: 'false', QUEST_EVENT_WORKER_ENABLED: 'false' });
+    // No read cache: every request here must run its statements (what grows with the page size is
+    // the point, not what a cache saves; the caches have their own tests).
+    t = await createTestApp({ MINT_WORKER_ENABLED: 'false', QUEST_EVENT_WORKER_ENABLED: 'false', READ_CACHE_MS: '0' });
     // Count at the pg Client the app's pool really uses.
     const pool = (t.dataSource.driver as unknown as { master: { connect: () => Promise<{ release: () => void }> } }).master;
     const client = await pool.connect();

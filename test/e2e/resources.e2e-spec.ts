@@ -257,6 +257,25 @@ describe('resources, the XP ledger, rankings and leaderboards', () => {
     });
   });
 
+  describe('addressing a leaderboard by community and resource slugs', () => {
+    it('follows a renamed community at once in the process that renamed it (the slugs are kept in memory for READ_CACHE_MS)', async () => {
+      const c = await givenCommunity(t, tenant);
+      const xp = await givenResourceType(t, tenant, c.id, { slug: 'xp' });
+      const u = await givenUser(t, tenant);
+      await grant(t, tenant, u.userId, xp.id, 7).expect(201);
+      const board = (ref: string) => t.http().get(`/v1/community/${ref}/leaderboard/xp`).set('X-Tenant-Id', tenant.id);
+      expect((await board(c.slug)).body.items.map((i: Entry) => i.amount)).toEqual([7]);
+      const renamed = `${c.slug}-new`;
+      expect((await adminApi(t, tenant).patch(`/v1/admin/communities/${c.id}`, { slug: renamed })).status).toBe(200);
+      expect((await board(c.slug)).status).toBe(404);
+      expect((await board(renamed)).body.items.map((i: Entry) => i.amount)).toEqual([7]);
+      // A resource type created after a miss is found at once (a 404 is never kept).
+      expect((await t.http().get(`/v1/community/${renamed}/leaderboard/gold`).set('X-Tenant-Id', tenant.id)).status).toBe(404);
+      await givenResourceType(t, tenant, c.id, { slug: 'gold' });
+      expect((await t.http().get(`/v1/community/${renamed}/leaderboard/gold`).set('X-Tenant-Id', tenant.id)).status).toBe(200);
+    });
+  });
+
   describe('neighbours', () => {
     it('lists the nearest users on each side with their ranks, exactly as the whole board gives them (many ties)', async () => {
       const c = await givenCommunity(t, tenant);
