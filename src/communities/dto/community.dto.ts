@@ -1,18 +1,17 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsOptional, IsString, IsUrl, Length, Matches, MaxLength, ValidateNested } from 'class-validator';
+
+import { IsOptional, Matches } from 'class-validator';
+import { HttpUrl, OptionalNestedList, OptionalText, OptionalUrl, RequiredText } from '../../common/validation/decorators.js';
 
 export const COMMUNITY_SLUG_RE = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
 
 export class CommunityLinkDto {
   @ApiProperty({ example: 'Discord' })
-  @IsString()
-  @Length(1, 64)
+  @RequiredText({ max: 64 })
   label: string;
 
   @ApiProperty({ example: 'https://discord.gg/example' })
-  @IsUrl({ protocols: ['https', 'http'], require_protocol: true })
-  @MaxLength(2048)
+  @HttpUrl()
   url: string;
 }
 
@@ -54,31 +53,20 @@ export class CreateCommunityDto {
   slug: string;
 
   @ApiProperty({ example: 'Space Pirates' })
-  @IsString()
-  @Length(1, 200)
+  @RequiredText({ max: 200 })
   name: string;
 
-  @IsOptional()
-  @IsString()
-  @MaxLength(5000)
+  @OptionalText({ max: 5000 })
   description?: string;
 
-  @IsOptional()
-  @IsUrl({ protocols: ['https', 'http'], require_protocol: true })
-  @MaxLength(2048)
+  @OptionalUrl()
   imageUrl?: string;
 
-  @IsOptional()
-  @IsUrl({ protocols: ['https', 'http'], require_protocol: true })
-  @MaxLength(2048)
+  @OptionalUrl()
   bannerUrl?: string;
 
   @ApiProperty({ type: CommunityLinkDto, isArray: true, required: false })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(20)
-  @ValidateNested({ each: true })
-  @Type(() => CommunityLinkDto)
+  @OptionalNestedList(() => CommunityLinkDto, { max: 20 })
   links?: CommunityLinkDto[];
 }
 
@@ -89,33 +77,21 @@ export class UpdateCommunityDto {
   @Matches(COMMUNITY_SLUG_RE, { message: 'slug must be 1-64 lowercase letters, digits or dashes, starting and ending with a letter or digit' })
   slug?: string;
 
-  @IsOptional()
-  @IsString()
-  @Length(1, 200)
+  @OptionalText({ min: 1, max: 200 })
   name?: string;
 
-  @IsOptional()
-  @IsString()
-  @MaxLength(5000)
+  @OptionalText({ max: 5000 })
   description?: string;
 
   @ApiProperty({ type: String, nullable: true, required: false })
-  @IsOptional()
-  @IsUrl({ protocols: ['https', 'http'], require_protocol: true })
-  @MaxLength(2048)
+  @OptionalUrl()
   imageUrl?: string | null;
 
   @ApiProperty({ type: String, nullable: true, required: false })
-  @IsOptional()
-  @IsUrl({ protocols: ['https', 'http'], require_protocol: true })
-  @MaxLength(2048)
+  @OptionalUrl()
   bannerUrl?: string | null;
 
   @ApiProperty({ type: CommunityLinkDto, isArray: true, required: false })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(20)
-  @ValidateNested({ each: true })
-  @Type(() => CommunityLinkDto)
+  @OptionalNestedList(() => CommunityLinkDto, { max: 20 })
   links?: CommunityLinkDto[];
 }

@@ -1,14 +1,14 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsIn, IsInt, IsOptional, IsString, IsUrl, IsUUID, Length, Matches, Max, MaxLength, Min, ValidateNested, ValidateIf } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsIn, IsOptional, IsString, IsUUID, Length, Matches, MaxLength, ValidateNested, ValidateIf } from 'class-validator';
 import { PageQueryDto } from '../../common/pagination/pagination.js';
+import { OptionalInt, OptionalNestedList, OptionalText, OptionalUrl, RequiredText } from '../../common/validation/decorators.js';
 
 export const MAX_ITEM_SUPPLY = 1_000_000_000;
 
 export class ItemAttributeDto {
   @ApiProperty({ example: 'colour' })
-  @IsString()
-  @Length(1, 64)
+  @RequiredText({ max: 64 })
   traitType: string;
 
   /** A string (at most 200 characters) or a number. */
@@ -96,29 +96,22 @@ export class UserQueryDto {
 export class CreateItemDto {
   /** Community id or slug. */
   @ApiProperty({ example: 'space-pirates' })
-  @IsString()
-  @Length(1, 64)
+  @RequiredText({ max: 64 })
   communityId: string;
 
   /** The slot (id or key) the item fits. */
   @ApiProperty({ example: 'head' })
-  @IsString()
-  @Length(1, 64)
+  @RequiredText({ max: 64 })
   slotId: string;
 
   @ApiProperty({ example: 'Golden crown' })
-  @IsString()
-  @Length(1, 100)
+  @RequiredText({ max: 100 })
   name: string;
 
-  @IsOptional()
-  @IsString()
-  @MaxLength(1000)
+  @OptionalText({ max: 1000 })
   description?: string;
 
-  @IsOptional()
-  @IsUrl({ protocols: ['https', 'http'], require_protocol: true })
-  @MaxLength(2048)
+  @OptionalUrl()
   imageUrl?: string;
 
   /** Default `common`. */
@@ -127,18 +120,11 @@ export class CreateItemDto {
   rarity?: string;
 
   @ApiProperty({ type: ItemAttributeDto, isArray: true, required: false })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(20)
-  @ValidateNested({ each: true })
-  @Type(() => ItemAttributeDto)
+  @OptionalNestedList(() => ItemAttributeDto, { max: 20 })
   attributes?: ItemAttributeDto[];
 
   /** Units that can ever be granted; omit for unlimited. */
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(MAX_ITEM_SUPPLY)
+  @OptionalInt({ min: 1, max: MAX_ITEM_SUPPLY })
   supply?: number;
 }
 
@@ -154,10 +140,7 @@ export class UpdateItemDto {
   description?: string;
 
   @ApiProperty({ type: String, nullable: true, required: false })
-  @IsOptional()
-  @ValidateIf((_, v) => v !== null)
-  @IsUrl({ protocols: ['https', 'http'], require_protocol: true })
-  @MaxLength(2048)
+  @OptionalUrl()
   imageUrl?: string | null;
 
   @ValidateIf((_, v) => v !== undefined) // null is refused, not stored in a NOT NULL column
@@ -174,11 +157,7 @@ export class UpdateItemDto {
 
   /** New cap (at least the units already granted); null makes it unlimited. */
   @ApiProperty({ type: Number, nullable: true, required: false, minimum: 1, maximum: MAX_ITEM_SUPPLY })
-  @IsOptional()
-  @ValidateIf((_, v) => v !== null)
-  @IsInt()
-  @Min(1)
-  @Max(MAX_ITEM_SUPPLY)
+  @OptionalInt({ min: 1, max: MAX_ITEM_SUPPLY })
   supply?: number | null;
 }
 
@@ -192,27 +171,19 @@ export class GrantItemDto {
   itemId: string;
 
   /** Default 1. */
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(1_000_000)
+  @OptionalInt({ min: 1, max: 1_000_000 })
   quantity?: number;
 
   /** Why, e.g. `tournament_prize`. Stored in the item ledger. */
   @ApiProperty({ example: 'tournament_prize' })
-  @IsString()
-  @Length(1, 64)
+  @RequiredText({ max: 64 })
   reason: string;
 
-  @IsOptional()
-  @IsString()
-  @MaxLength(200)
+  @OptionalText({ max: 200 })
   reference?: string;
 
   /** Unique per tenant: a retry with the same key grants nothing more and returns the first grant. */
-  @IsOptional()
-  @IsString()
-  @Length(1, 128)
+  @OptionalText({ min: 1, max: 128 })
   idempotencyKey?: string;
 }
 

@@ -1,29 +1,23 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsIn, IsInt, IsOptional, IsString, IsUrl, IsUUID, Length, Max, MaxLength, Min } from 'class-validator';
+import { IsIn, IsOptional, IsUUID } from 'class-validator';
 import { PageQueryDto } from '../../common/pagination/pagination.js';
+import { OptionalInt, OptionalText, OptionalUrl, OptionalUuids, RequiredText } from '../../common/validation/decorators.js';
 import { PRIZE_SOURCES, type PrizeSource } from '../entities/prize-award.entity.js';
 import { PRIZE_KINDS, type PrizeKind } from '../entities/prize.entity.js';
 
 export class CreatePrizeDto {
   /** A community of the tenant (id or slug); absent for a tenant-wide prize. */
-  @IsOptional()
-  @IsString()
-  @Length(1, 64)
+  @OptionalText({ min: 1, max: 64 })
   communityId?: string;
 
   @ApiProperty({ example: 'Season 1 champion' })
-  @IsString()
-  @Length(1, 200)
+  @RequiredText({ max: 200 })
   name: string;
 
-  @IsOptional()
-  @IsString()
-  @MaxLength(5000)
+  @OptionalText({ max: 5000 })
   description?: string;
 
-  @IsOptional()
-  @IsUrl({ protocols: ['https', 'http'], require_protocol: true })
-  @MaxLength(2048)
+  @OptionalUrl()
   imageUrl?: string;
 
   @ApiProperty({ enum: PRIZE_KINDS, example: 'physical' })
@@ -31,49 +25,31 @@ export class CreatePrizeDto {
   kind: PrizeKind;
 
   /** Units that can ever be awarded; absent for unlimited. */
-  @IsOptional()
-  @IsInt()
-  @Min(0)
-  @Max(1_000_000_000)
+  @OptionalInt({ min: 0, max: 1_000_000_000 })
   totalSupply?: number;
 
   /** Requirement definitions (ids) a winner is asked for, e.g. a shipping address. */
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(20)
-  @IsUUID('all', { each: true })
+  @OptionalUuids({ max: 20 })
   requirementIds?: string[];
 }
 
 export class UpdatePrizeDto {
-  @IsOptional()
-  @IsString()
-  @Length(1, 200)
+  @OptionalText({ min: 1, max: 200 })
   name?: string;
 
-  @IsOptional()
-  @IsString()
-  @MaxLength(5000)
+  @OptionalText({ max: 5000 })
   description?: string;
 
   @ApiProperty({ type: String, nullable: true, required: false })
-  @IsOptional()
-  @IsUrl({ protocols: ['https', 'http'], require_protocol: true })
-  @MaxLength(2048)
+  @OptionalUrl()
   imageUrl?: string | null;
 
   /** null: unlimited. Cannot go below the number awarded (409). */
   @ApiProperty({ type: Number, nullable: true, required: false })
-  @IsOptional()
-  @IsInt()
-  @Min(0)
-  @Max(1_000_000_000)
+  @OptionalInt({ min: 0, max: 1_000_000_000 })
   totalSupply?: number | null;
 
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(20)
-  @IsUUID('all', { each: true })
+  @OptionalUuids({ max: 20 })
   requirementIds?: string[];
 }
 
@@ -171,10 +147,7 @@ export class AwardPrizeDto {
   userId: string;
 
   /** Units to award (default 1). */
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(1_000_000)
+  @OptionalInt({ min: 1, max: 1_000_000 })
   quantity?: number;
 
   /** `admin` (default) or `event` (an event reward given through the management API). */
@@ -184,19 +157,15 @@ export class AwardPrizeDto {
   source?: 'admin' | 'event';
 
   @ApiProperty({ example: 'tournament_winner' })
-  @IsString()
-  @Length(1, 64)
+  @RequiredText({ max: 64 })
   reason: string;
 
-  @IsOptional()
-  @IsString()
-  @MaxLength(200)
+  @OptionalText({ max: 200 })
   reference?: string;
 
   /** Unique per tenant: a retry with the same key awards nothing and returns the first award. */
   @ApiProperty({ example: 'tournament-12-winner' })
-  @IsString()
-  @Length(1, 128)
+  @RequiredText({ max: 128 })
   idempotencyKey: string;
 }
 

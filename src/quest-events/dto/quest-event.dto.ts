@@ -1,8 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsDate, IsIn, IsInt, IsOptional, IsString, IsUUID, IsUrl, Length, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUUID, Matches, Max, Min, ValidateNested } from 'class-validator';
 import { MAX_PAGE, MAX_PAGE_SIZE } from '../../common/pagination/pagination.js';
 import { ToArray, ToBoolean } from '../../common/validation/transforms.js';
+import { OptionalDate, OptionalInt, OptionalLabels, OptionalText, OptionalUrl, RequiredDate, RequiredText } from '../../common/validation/decorators.js';
 import { EVENT_STATUSES, type EventStatus } from '../event-status.js';
 
 const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
@@ -85,8 +86,7 @@ export class QuestEventDto {
 export class CreateQuestEventDto {
   /** The community (id or slug). */
   @ApiProperty({ example: 'space-pirates' })
-  @IsString()
-  @Length(1, 64)
+  @RequiredText({ max: 64 })
   communityId: string;
 
   /** Lowercase letters, digits and dashes, unique in the tenant, not uuid-shaped. */
@@ -96,55 +96,38 @@ export class CreateQuestEventDto {
   slug: string;
 
   @ApiProperty({ example: 'Spring Cup' })
-  @IsString()
-  @Length(1, 200)
+  @RequiredText({ max: 200 })
   name: string;
 
-  @IsOptional()
-  @IsString()
-  @MaxLength(5000)
+  @OptionalText({ max: 5000 })
   description?: string;
 
-  @IsOptional()
-  @IsUrl({ protocols: ['https', 'http'], require_protocol: true })
-  @MaxLength(2048)
+  @OptionalUrl()
   imageUrl?: string;
 
   @ApiPropertyOptional({ type: [String], example: ['score-based'] })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(20)
-  @IsString({ each: true })
-  @Length(1, 64, { each: true })
-  @Matches(FEATURE, { each: true })
+  @OptionalLabels(FEATURE)
   features?: string[];
 
   @ApiProperty({ type: String, format: 'date-time', example: '2025-06-01T12:00:00.000Z' })
-  @Type(() => Date)
-  @IsDate()
+  @RequiredDate()
   registrationStartsAt: Date;
 
   @ApiProperty({ type: String, format: 'date-time', example: '2025-06-07T12:00:00.000Z' })
-  @Type(() => Date)
-  @IsDate()
+  @RequiredDate()
   registrationEndsAt: Date;
 
   @ApiProperty({ type: String, format: 'date-time', example: '2025-06-05T12:00:00.000Z' })
-  @Type(() => Date)
-  @IsDate()
+  @RequiredDate()
   startsAt: Date;
 
   @ApiProperty({ type: String, format: 'date-time', example: '2025-06-12T12:00:00.000Z' })
-  @Type(() => Date)
-  @IsDate()
+  @RequiredDate()
   endsAt: Date;
 
   /** Most REGISTERED participants; absent: unlimited. */
   @ApiPropertyOptional({ minimum: 1, maximum: 10_000_000 })
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(10_000_000)
+  @OptionalInt({ min: 1, max: 10_000_000 })
   capacity?: number;
 
   /** A scoped resource type of the same community whose `questEventId` is empty or this event. */
@@ -153,17 +136,11 @@ export class CreateQuestEventDto {
   scoreResourceTypeId?: string;
 
   @ApiPropertyOptional({ minimum: 0, default: 1 })
-  @IsOptional()
-  @IsInt()
-  @Min(0)
-  @Max(Number.MAX_SAFE_INTEGER)
+  @OptionalInt({ min: 0, max: Number.MAX_SAFE_INTEGER })
   minScore?: number;
 
   @ApiPropertyOptional({ minimum: 1 })
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(10_000_000)
+  @OptionalInt({ min: 1, max: 10_000_000 })
   maxRank?: number;
 
   /** false: the event is created as a draft (invisible to users) and published later. Default true. */
@@ -174,78 +151,50 @@ export class CreateQuestEventDto {
 
 /** Anything but the community and slug; only while the event is a draft or published and not ended. */
 export class UpdateQuestEventDto {
-  @IsOptional()
-  @IsString()
-  @Length(1, 200)
+  @OptionalText({ min: 1, max: 200 })
   name?: string;
 
-  @IsOptional()
-  @IsString()
-  @MaxLength(5000)
+  @OptionalText({ max: 5000 })
   description?: string;
 
   @ApiPropertyOptional({ type: String, nullable: true })
-  @IsOptional()
-  @IsUrl({ protocols: ['https', 'http'], require_protocol: true })
-  @MaxLength(2048)
+  @OptionalUrl()
   imageUrl?: string | null;
 
   @ApiPropertyOptional({ type: [String] })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(20)
-  @IsString({ each: true })
-  @Length(1, 64, { each: true })
-  @Matches(FEATURE, { each: true })
+  @OptionalLabels(FEATURE)
   features?: string[];
 
   @ApiPropertyOptional({ type: String, format: 'date-time', example: '2025-06-01T12:00:00.000Z' })
-  @IsOptional()
-  @Type(() => Date)
-  @IsDate()
+  @OptionalDate()
   registrationStartsAt?: Date;
 
   @ApiPropertyOptional({ type: String, format: 'date-time', example: '2025-06-07T12:00:00.000Z' })
-  @IsOptional()
-  @Type(() => Date)
-  @IsDate()
+  @OptionalDate()
   registrationEndsAt?: Date;
 
   @ApiPropertyOptional({ type: String, format: 'date-time', example: '2025-06-05T12:00:00.000Z' })
-  @IsOptional()
-  @Type(() => Date)
-  @IsDate()
+  @OptionalDate()
   startsAt?: Date;
 
   @ApiPropertyOptional({ type: String, format: 'date-time', example: '2025-06-12T12:00:00.000Z' })
-  @IsOptional()
-  @Type(() => Date)
-  @IsDate()
+  @OptionalDate()
   endsAt?: Date;
 
   /** Not below the current number of REGISTERED participants. */
   @ApiPropertyOptional({ type: Number, nullable: true, minimum: 1 })
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(10_000_000)
+  @OptionalInt({ min: 1, max: 10_000_000 })
   capacity?: number | null;
 
   @IsOptional()
   @IsUUID()
   scoreResourceTypeId?: string;
 
-  @IsOptional()
-  @IsInt()
-  @Min(0)
-  @Max(Number.MAX_SAFE_INTEGER)
+  @OptionalInt({ min: 0, max: Number.MAX_SAFE_INTEGER })
   minScore?: number;
 
   @ApiPropertyOptional({ type: Number, nullable: true, minimum: 1 })
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(10_000_000)
+  @OptionalInt({ min: 1, max: 10_000_000 })
   maxRank?: number | null;
 
   /** true publishes a draft. */
@@ -258,16 +207,12 @@ export class UpdateQuestEventDto {
 export class QuestEventFilterDto {
   /** The community (id or slug). */
   @ApiPropertyOptional({ example: 'space-pirates' })
-  @IsOptional()
-  @IsString()
-  @Length(1, 64)
+  @OptionalText({ min: 1, max: 64 })
   containerId?: string;
 
   /** Events having ALL these features (comma-separated). */
   @ApiPropertyOptional({ example: 'score-based' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(500)
+  @OptionalText({ max: 500 })
   features?: string;
 
   /** Events in ANY of these statuses. */

@@ -1,18 +1,16 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsBoolean, IsEmail, IsIn, IsInt, IsObject, IsOptional, IsString, IsUUID, Length, Matches, Max, MaxLength, Min, ValidateIf, ValidateNested } from 'class-validator';
+import { IsBoolean, IsEmail, IsIn, IsInt, IsObject, IsOptional, IsString, IsUUID, Matches, MaxLength, Min, ValidateIf, ValidateNested } from 'class-validator';
+import { OptionalInt, OptionalText, RequiredText } from '../../common/validation/decorators.js';
 import { AddressDto } from '../../profile/dto/profile.dto.js';
 import { REWARD_KINDS, type RewardKind } from '../entities/quest-event-reward.entity.js';
 
 export class CreateRewardDto {
   @ApiProperty({ example: 'Golden ticket' })
-  @IsString()
-  @Length(1, 200)
+  @RequiredText({ max: 200 })
   name: string;
 
-  @IsOptional()
-  @IsString()
-  @MaxLength(5000)
+  @OptionalText({ max: 5000 })
   description?: string;
 
   /** `resource`: credits `amount` of `resourceTypeId`; `item`: grants `amount` units of `itemId`; `manual`: the operator fulfils it with the submitted data. */
@@ -30,34 +28,22 @@ export class CreateRewardDto {
 
   /** Units given per claim (default 1). */
   @ApiPropertyOptional({ minimum: 1, default: 1 })
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(1_000_000_000)
+  @OptionalInt({ min: 1, max: 1_000_000_000 })
   amount?: number;
 
   /** Tickets each eligible participant is allocated for this reward (default 1). */
   @ApiPropertyOptional({ minimum: 1, default: 1 })
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(1_000_000)
+  @OptionalInt({ min: 1, max: 1_000_000 })
   tickets?: number;
 
   /** Tickets one claim spends (default 1). */
   @ApiPropertyOptional({ minimum: 1, default: 1 })
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(1_000_000)
+  @OptionalInt({ min: 1, max: 1_000_000 })
   ticketCost?: number;
 
   /** Claims available in total; absent: unlimited. */
   @ApiPropertyOptional({ minimum: 0 })
-  @IsOptional()
-  @IsInt()
-  @Min(0)
-  @Max(1_000_000_000)
+  @OptionalInt({ min: 0, max: 1_000_000_000 })
   supply?: number;
 
   /** Rank bracket (inclusive) of the participants allocated this reward; absent: no bound. */

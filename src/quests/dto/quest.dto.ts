@@ -1,8 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsDefined, IsIn, IsInt, IsOptional, IsString, IsUUID, Length, Matches, Max, MaxLength, Min, ValidateIf, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsDefined, IsIn, IsInt, IsOptional, IsString, IsUUID, Length, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
 import { MAX_PAGE, MAX_PAGE_SIZE } from '../../common/pagination/pagination.js';
 import { ToArray, ToBoolean } from '../../common/validation/transforms.js';
+import { OptionalLabels, OptionalNestedList, OptionalText, RequiredText } from '../../common/validation/decorators.js';
 import { MAX_OPERATION_AMOUNT } from '../../resources/dto/ledger.dto.js';
 import { QUEST_STATUSES, type QuestStatus } from '../entities/quest.entity.js';
 
@@ -44,24 +45,18 @@ export class QuestRewardDto {
 export class CreateQuestDto {
   /** The community (id or slug). */
   @ApiProperty({ example: 'space-pirates' })
-  @IsString()
-  @Length(1, 64)
+  @RequiredText({ max: 64 })
   communityId: string;
 
   /** The quest event (id or slug) the quest belongs to, if any; it must be of the same community. */
-  @IsOptional()
-  @IsString()
-  @Length(1, 64)
+  @OptionalText({ min: 1, max: 64 })
   questEventId?: string;
 
   @ApiProperty({ example: 'Follow us on X' })
-  @IsString()
-  @Length(1, 200)
+  @RequiredText({ max: 200 })
   name: string;
 
-  @IsOptional()
-  @IsString()
-  @MaxLength(5000)
+  @OptionalText({ max: 5000 })
   description?: string;
 
   /** Free-form (letters, digits, `_ -`), stored lowercase, e.g. `social`, `onchain`, `daily`. */
@@ -78,20 +73,11 @@ export class CreateQuestDto {
 
   /** At most 20 tags of 1-64 characters, stored lowercase. */
   @ApiPropertyOptional({ type: [String], example: ['twitter', 'onboarding'] })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(20)
-  @IsString({ each: true })
-  @Length(1, 64, { each: true })
-  @Matches(TAG_PATTERN, { each: true })
+  @OptionalLabels(TAG_PATTERN)
   tags?: string[];
 
   @ApiPropertyOptional({ type: [QuestRewardDto] })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(10)
-  @ValidateNested({ each: true })
-  @Type(() => QuestRewardDto)
+  @OptionalNestedList(() => QuestRewardDto, { max: 10 })
   rewards?: QuestRewardDto[];
 
   @IsOptional()
@@ -106,14 +92,10 @@ export class CreateQuestDto {
 
 /** Community and event are fixed once created. */
 export class UpdateQuestDto {
-  @IsOptional()
-  @IsString()
-  @Length(1, 200)
+  @OptionalText({ min: 1, max: 200 })
   name?: string;
 
-  @IsOptional()
-  @IsString()
-  @MaxLength(5000)
+  @OptionalText({ max: 5000 })
   description?: string;
 
   @IsOptional()
@@ -128,20 +110,11 @@ export class UpdateQuestDto {
   status?: QuestStatus;
 
   @ApiPropertyOptional({ type: [String] })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(20)
-  @IsString({ each: true })
-  @Length(1, 64, { each: true })
-  @Matches(TAG_PATTERN, { each: true })
+  @OptionalLabels(TAG_PATTERN)
   tags?: string[];
 
   @ApiPropertyOptional({ type: [QuestRewardDto] })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(10)
-  @ValidateNested({ each: true })
-  @Type(() => QuestRewardDto)
+  @OptionalNestedList(() => QuestRewardDto, { max: 10 })
   rewards?: QuestRewardDto[];
 
   @IsOptional()
@@ -328,8 +301,7 @@ export class QuestCompletionDto {
 
 export class AdminQuestListQueryDto {
   @ApiProperty({ example: 'space-pirates' })
-  @IsString()
-  @Length(1, 64)
+  @RequiredText({ max: 64 })
   communityId: string;
 
   @ApiPropertyOptional({ type: Number, minimum: 1 })

@@ -1,7 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsBoolean, IsInt, IsOptional, IsString, IsUUID, Length, Max, MaxLength, Min } from 'class-validator';
+import { IsBoolean, IsInt, IsOptional, IsUUID, Max, Min } from 'class-validator';
 import { PageQueryDto } from '../../common/pagination/pagination.js';
+import { OptionalText, RequiredText } from '../../common/validation/decorators.js';
 
 /** Largest single grant or deduction. */
 export const MAX_OPERATION_AMOUNT = 1_000_000_000_000;
@@ -24,20 +25,16 @@ export class GrantResourceDto {
 
   /** Why, e.g. `match_won`. Stored in the ledger. */
   @ApiProperty({ example: 'match_won' })
-  @IsString()
-  @Length(1, 64)
+  @RequiredText({ max: 64 })
   reason: string;
 
   /** What it refers to, e.g. a match id. */
-  @IsOptional()
-  @IsString()
-  @MaxLength(200)
+  @OptionalText({ max: 200 })
   reference?: string;
 
   /** Unique per tenant: a retried call with the same key changes nothing and returns the first result. */
   @ApiProperty({ example: 'match-8812-winner' })
-  @IsString()
-  @Length(1, 128)
+  @RequiredText({ max: 128 })
   idempotencyKey: string;
 }
 

@@ -9,17 +9,14 @@ import {
   IsInt,
   IsISO8601,
   IsOptional,
-  IsString,
-  IsUrl,
   IsUUID,
-  Length,
   Max,
-  MaxLength,
   Min,
   ValidateNested,
 } from 'class-validator';
 import { PageQueryDto } from '../../common/pagination/pagination.js';
 import { ToBoolean } from '../../common/validation/transforms.js';
+import { OptionalInt, OptionalText, OptionalUrl, OptionalUuids, RequiredText } from '../../common/validation/decorators.js';
 import { LISTING_KINDS, type ListingKind } from '../entities/store-listing.entity.js';
 import { UserRequirementDto } from './requirement.dto.js';
 
@@ -38,14 +35,10 @@ export class PriceComponentDto {
 }
 
 class ListingFieldsDto {
-  @IsOptional()
-  @IsString()
-  @MaxLength(5000)
+  @OptionalText({ max: 5000 })
   description?: string;
 
-  @IsOptional()
-  @IsUrl({ protocols: ['https', 'http'], require_protocol: true })
-  @MaxLength(2048)
+  @OptionalUrl()
   imageUrl?: string;
 
   /** One or more resource amounts (distinct resource types of the listing's community). */
@@ -58,17 +51,11 @@ class ListingFieldsDto {
   price: PriceComponentDto[];
 
   /** Purchases available in total; absent for unlimited. */
-  @IsOptional()
-  @IsInt()
-  @Min(0)
-  @Max(1_000_000_000)
+  @OptionalInt({ min: 0, max: 1_000_000_000 })
   totalSupply?: number;
 
   /** Purchases allowed per user; absent for unlimited. */
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(1_000_000)
+  @OptionalInt({ min: 1, max: 1_000_000 })
   perUserLimit?: number;
 
   /** On sale from (ISO 8601); absent: already. */
@@ -82,10 +69,7 @@ class ListingFieldsDto {
   endsAt?: string;
 
   /** Requirement definitions (ids) the buyer must satisfy. */
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(20)
-  @IsUUID('all', { each: true })
+  @OptionalUuids({ max: 20 })
   requirementIds?: string[];
 
   /** false hides the listing. Default true. */
@@ -104,13 +88,11 @@ class ListingFieldsDto {
 export class CreateListingDto extends ListingFieldsDto {
   /** Community id or slug. */
   @ApiProperty({ example: 'my-community' })
-  @IsString()
-  @Length(1, 64)
+  @RequiredText({ max: 64 })
   communityId: string;
 
   @ApiProperty({ example: 'Golden sword' })
-  @IsString()
-  @Length(1, 200)
+  @RequiredText({ max: 200 })
   name: string;
 
   /** What a purchase grants: an inventory `item`, a `prize`, or a `resource`. */
@@ -134,29 +116,20 @@ export class CreateListingDto extends ListingFieldsDto {
   resourceTypeId?: string;
 
   /** Units granted per purchase (default 1). */
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(1_000_000)
+  @OptionalInt({ min: 1, max: 1_000_000 })
   quantity?: number;
 }
 
 /** What is sold and the community are fixed; everything else may change (purchases keep the price they paid). */
 export class UpdateListingDto {
-  @IsOptional()
-  @IsString()
-  @Length(1, 200)
+  @OptionalText({ min: 1, max: 200 })
   name?: string;
 
-  @IsOptional()
-  @IsString()
-  @MaxLength(5000)
+  @OptionalText({ max: 5000 })
   description?: string;
 
   @ApiProperty({ type: String, nullable: true, required: false })
-  @IsOptional()
-  @IsUrl({ protocols: ['https', 'http'], require_protocol: true })
-  @MaxLength(2048)
+  @OptionalUrl()
   imageUrl?: string | null;
 
   @ApiProperty({ type: PriceComponentDto, isArray: true, required: false })
@@ -170,17 +143,11 @@ export class UpdateListingDto {
 
   /** null: unlimited. Cannot go below the number sold. */
   @ApiProperty({ type: Number, nullable: true, required: false })
-  @IsOptional()
-  @IsInt()
-  @Min(0)
-  @Max(1_000_000_000)
+  @OptionalInt({ min: 0, max: 1_000_000_000 })
   totalSupply?: number | null;
 
   @ApiProperty({ type: Number, nullable: true, required: false })
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(1_000_000)
+  @OptionalInt({ min: 1, max: 1_000_000 })
   perUserLimit?: number | null;
 
   @ApiProperty({ type: String, nullable: true, required: false })
@@ -193,10 +160,7 @@ export class UpdateListingDto {
   @IsISO8601({ strict: true })
   endsAt?: string | null;
 
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(20)
-  @IsUUID('all', { each: true })
+  @OptionalUuids({ max: 20 })
   requirementIds?: string[];
 
   @IsOptional()
@@ -300,16 +264,14 @@ export class ListingDto {
 export class ContainerQueryDto {
   /** Community id or slug. */
   @ApiProperty({ example: 'my-community' })
-  @IsString()
-  @Length(1, 64)
+  @RequiredText({ max: 64 })
   containerId: string;
 }
 
 export class ListingsQueryDto extends PageQueryDto {
   /** Community id or slug. */
   @ApiProperty({ example: 'my-community' })
-  @IsString()
-  @Length(1, 64)
+  @RequiredText({ max: 64 })
   containerId: string;
 
   /** true: each listing carries its requirements with the user's saved data, and whether the user can buy it now. */
@@ -321,9 +283,7 @@ export class ListingsQueryDto extends PageQueryDto {
 
 export class AdminListingsQueryDto extends PageQueryDto {
   /** Community id or slug; absent: every community. */
-  @IsOptional()
-  @IsString()
-  @Length(1, 64)
+  @OptionalText({ min: 1, max: 64 })
   containerId?: string;
 }
 

@@ -1,0 +1,121 @@
+import { applyDecorators } from '@nestjs/common';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsDate, IsInt, IsOptional, IsString, IsUrl, IsUUID, Length, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+
+/*
+ * Combined validation decorators for the request DTOs: each stands for a stack of class-validator
+ * decorators that many fields repeat, and documents the field exactly as the stack did.
+ *
+ * They do not carry `@ApiProperty`: where a field had one (its example, nullable, ...), it stays
+ * written above the combined decorator. `@ApiProperty` lists a property ahead of the properties
+ * without one, so adding it here would reorder the published schemas (openapi.json).
+ *
+ * `@Min` with a negative bound (a listing's `position`) stays a written stack: the Swagger
+ * plugin fails on it and leaves the property out of the schema; a combined decorator would
+ * bring it back, which changes the contract.
+ */
+
+/** Name of the static method the Nest CLI Swagger plugin adds to every DTO class (`@nestjs/swagger` METADATA_FACTORY_NAME). */
+const PLUGIN_METADATA_FACTORY = '_OPENAPI_METADATA_FACTORY';
+
+type PluginMetadataFactory = () => Record<string | symbol, Record<string, unknown> | undefined>;
+
+/**
+ * Applies decorators as if they were written one above the other on the property: the last one
+ * first, as TypeScript does. class-validator reports a property's failures in the order its
+ * decorators ran, so the 400 messages keep the order they had with the written stacks.
+ */
+function stacked(...decorators: PropertyDecorator[]): PropertyDecorator {
+  return applyDecorators(...decorators.reverse());
+}
+
+/**
+ * What the Swagger plugin (`classValidatorShim`) writes into the class's metadata factory when it
+ * reads `@Length`, `@MaxLength`, `@Min`, `@Max`, `@IsUrl`, `@ArrayMaxSize`, ... on the property in
+ * the source: it cannot see them inside a combined decorator, so this adds the same entries.
+ * Only to properties the plugin documents; without the plugin (ts-jest) there is nothing to add,
+ * as with the written stacks.
+ */
+function PluginSchema(schema: Record<string, unknown>): PropertyDecorator {
+  return (target, key) => {
+    const cls = target.constructor as unknown as Record<string, PluginMetadataFactory | undefined>;
+    const factory = Object.hasOwn(cls, PLUGIN_METADATA_FACTORY) ? cls[PLUGIN_METADATA_FACTORY] : undefined;
+    if (!factory) return;
+    cls[PLUGIN_METADATA_FACTORY] = () => {
+      const metadata = factory();
+      const own = metadata[key];
+      return own ? { ...metadata, [key]: { ...own, ...schema } } : metadata;
+    };
+  };
+}
+
+/** A required string of `min` (default 1) to `max` characters: `@IsString() @Length(min, max)`. */
+export function RequiredText({ min = 1, max }: { min?: number; max: number }): PropertyDecorator {
+  return stacked(IsString(), Length(min, max), PluginSchema({ minLength: min, maxLength: max }));
+}
+
+/**
+ * An optional string: `@IsOptional() @IsString() @MaxLength(max)`, or with `min`
+ * `@IsOptional() @IsString() @Length(min, max)` (its message names both bounds).
+ */
+export function OptionalText({ min, max }: { min?: number; max: number }): PropertyDecorator {
+  const length =
+    min === undefined ? [MaxLength(max), PluginSchema({ maxLength: max })] : [Length(min, max), PluginSchema({ minLength: min, maxLength: max })];
+  return stacked(IsOptional(), IsString(), ...length);
+}
+
+/** An absolute http(s) URL of at most 2048 characters: `@IsUrl({ protocols: ['https', 'http'], require_protocol: true }) @MaxLength(2048)`. */
+export function HttpUrl(): PropertyDecorator {
+  return stacked(IsUrl({ protocols: ['https', 'http'], require_protocol: true }), MaxLength(2048), PluginSchema({ maxLength: 2048, format: 'uri' }));
+}
+
+/** `@IsOptional()` and `@HttpUrl()`: absent or null is not validated (null clears an image where the field is nullable). */
+export function OptionalUrl(): PropertyDecorator {
+  return stacked(IsOptional(), HttpUrl());
+}
+
+/** An optional integer from `min` to `max`: `@IsOptional() @IsInt() @Min(min) @Max(max)` (a negative `min`: see above). */
+export function OptionalInt({ min, max }: { min: number; max: number }): PropertyDecorator {
+  return stacked(IsOptional(), IsInt(), Min(min), Max(max), PluginSchema({ minimum: min, maximum: max }));
+}
+
+/** An optional list of at most `max` UUIDs: `@IsOptional() @IsArray() @ArrayMaxSize(max) @IsUUID('all', { each: true })`. */
+export function OptionalUuids({ max }: { max: number }): PropertyDecorator {
+  return stacked(IsOptional(), IsArray(), ArrayMaxSize(max), IsUUID('all', { each: true }), PluginSchema({ format: 'uuid', maxItems: max }));
+}
+
+/**
+ * Optional labels such as a quest's tags or an event's features: at most 20 strings of 1-64
+ * characters matching `pattern`:
+ * `@IsOptional() @IsArray() @ArrayMaxSize(20) @IsString({ each: true }) @Length(1, 64, { each: true }) @Matches(pattern, { each: true })`.
+ * The schema gets no `pattern`, as the plugin gave none for a pattern passed by name.
+ */
+export function OptionalLabels(pattern: RegExp): PropertyDecorator {
+  return stacked(
+    IsOptional(),
+    IsArray(),
+    ArrayMaxSize(20),
+    IsString({ each: true }),
+    Length(1, 64, { each: true }),
+    Matches(pattern, { each: true }),
+    PluginSchema({ maxItems: 20, minLength: 1, maxLength: 64 }),
+  );
+}
+
+/**
+ * An optional list of at most `max` nested objects, each validated as `type()`:
+ * `@IsOptional() @IsArray() @ArrayMaxSize(max) @ValidateNested({ each: true }) @Type(type)`.
+ */
+export function OptionalNestedList(type: () => new () => object, { max }: { max: number }): PropertyDecorator {
+  return stacked(IsOptional(), IsArray(), ArrayMaxSize(max), ValidateNested({ each: true }), Type(type), PluginSchema({ maxItems: max }));
+}
+
+/** A date-time string turned into a `Date`: `@Type(() => Date) @IsDate()`. */
+export function RequiredDate(): PropertyDecorator {
+  return stacked(Type(() => Date), IsDate());
+}
+
+/** `@IsOptional()` and `@RequiredDate()`. */
+export function OptionalDate(): PropertyDecorator {
+  return stacked(IsOptional(), RequiredDate());
+}
