@@ -1,8 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import type { EntityManager } from 'typeorm';
-import { QueryFailedError, Repository } from 'typeorm';
+import { DataSource, QueryFailedError, Repository } from 'typeorm';
+import { ReadCache } from '../common/cache/read-cache.js';
 import { Clock } from '../common/clock/clock.js';
+import { AppConfig } from '../config/app-config.js';
 import { DomainError } from '../common/errors/domain-error.js';
 import { type Page, type PageRequest, toPage } from '../common/pagination/pagination.js';
 import { findOneFast } from '../database/find-one-fast.js';
@@ -42,9 +44,16 @@ export class CommunitiesService {
     private readonly users: UsersService,
     private readonly referrals: ReferralsService,
     private readonly clock: Clock,
-  ) {}
+    @InjectDataSource() dataSource: DataSource,
+    config: AppConfig,
+  ) {
+    this.refs = new ReadCache({ ttlMs: config.READ_CACHE_MS, max: 5_000, clock, dataSource, load: ({ tenantId, ref }) => this.resolve(tenantId, ref) });
+    this.onChanged((tenantId) => this.refs.drop(tenantId));
+  }
 
   private readonly changeListeners: ((tenantId: string) => void)[] = [];
+  /** Communities by reference, per tenant; see `resolveShared`. */
+  private readonly refs: ReadCache<{ tenantId: string; ref: string }, Community>;
 
   /** `listener` runs after a community of a tenant was created or changed through this process (for what other services keep of communities). */
   onChanged(listener: (tenantId: string) => void): void {
@@ -66,6 +75,15 @@ export class CommunitiesService {
           : await findOneFast(manager, Community, { tenantId, slug: ref.toLowerCase() });
     if (!community) throw new DomainError(CommunityErrors.community_not_found, `No community "${ref.slice(0, 64)}" in this tenant`);
     return community;
+  }
+
+  /**
+   * `resolve` for hot reads that need only which community a reference names (its id), such as
+   * the quest lists: as read up to READ_CACHE_MS ago; community writes through this process drop
+   * it; a 404 is never kept. Not for showing the community (its member count moves).
+   */
+  resolveShared(tenantId: string, idOrSlug: string): Promise<Community> {
+    return this.refs.get(tenantId, idOrSlug.trim().toLowerCase(), { tenantId, ref: idOrSlug });
   }
 
   /** Whether `userId` is a member of the community (`communityId` must be an id, not a slug). */
@@ -154,7 +172,9 @@ export class CommunitiesService {
       bannerUrl: dto.bannerUrl ?? null,
       links: dto.links?.map((l) => ({ label: l.label, url: l.url })) ?? [],
     });
-    return toCommunityDto(await this.saveUnique(community));
+    const saved = await this.saveUnique(community);
+    for (const listener of this.changeListeners) listener(tenantId);
+    return toCommunityDto(saved);
   }
 
   async update(tenantId: string, idOrSlug: string, dto: UpdateCommunityDto): Promise<CommunityDto> {

@@ -136,7 +136,7 @@ export class QuestEventsService {
     }
     if (q.registrationOpen !== undefined) where.push(q.registrationOpen ? REG_OPEN_SQL(now()) : `NOT ${REG_OPEN_SQL(now())}`);
     if (q.filter?.containerId !== undefined) {
-      const community = await this.communities.resolve(tenantId, q.filter.containerId);
+      const community = await this.communities.resolveShared(tenantId, q.filter.containerId);
       where.push(`e.community_id = ${param(community.id)}`);
     }
     const features = (q.filter?.features ?? '').split(',').map((f) => f.trim()).filter((f) => f !== '');

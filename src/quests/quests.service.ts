@@ -58,7 +58,7 @@ export class QuestsService {
    * ('' both), `query` (name or description, case-insensitive). Featured first, then oldest first.
    */
   async list(tenantId: string, userId: string, communityRef: string, q: ListQuestsQueryDto): Promise<Page<QuestDto>> {
-    const community = await this.communities.resolve(tenantId, communityRef);
+    const community = await this.communities.resolveShared(tenantId, communityRef);
     const page: PageRequest = { page: q.page, limit: q.limit, offset: (q.page - 1) * q.limit };
     const params: unknown[] = [tenantId, community.id];
     const where = ['q.tenant_id = $1', 'q.community_id = $2', `q.status = 'active'`];

@@ -46,7 +46,7 @@ export class ResourcesService {
       max: 5_000,
       clock,
       dataSource,
-      load: async ({ tenantId, communityRef, slug }) => this.getTypeInCommunity(tenantId, (await this.communities.resolve(tenantId, communityRef)).id, slug),
+      load: async ({ tenantId, communityRef, slug }) => this.getTypeInCommunity(tenantId, (await this.communities.resolveShared(tenantId, communityRef)).id, slug),
     });
     communities.onChanged((tenantId) => this.typeRefs.drop(tenantId));
   }

@@ -195,4 +195,14 @@ describe('community quests and quest tags', () => {
     expect((await admin(t, tenant).post(`/v1/admin/quests/${created.body.id}/completions`, { userId: u.userId })).body.created).toBe(true);
     expect((await list(all)).items.find((q: { id: string }) => q.id === created.body.id).completed).toBe(true);
   });
+  it('follows a renamed community at once in the process that renamed it', async () => {
+    const c = await givenCommunity(t, tenant);
+    expect((await admin(t, tenant).post('/v1/admin/quests', { communityId: c.id, name: 'Only here', type: 'social' })).status).toBe(201);
+    const quests = (ref: string) => t.http().get(`/v1/community/${ref}/quests?${all}`).set('Authorization', u.auth);
+    expect((await quests(c.slug)).body.items.map((q: { name: string }) => q.name)).toEqual(['Only here']);
+    const renamed = `${c.slug}-renamed`;
+    expect((await admin(t, tenant).patch(`/v1/admin/communities/${c.id}`, { slug: renamed })).status).toBe(200);
+    expect((await quests(c.slug)).status).toBe(404);
+    expect((await quests(renamed)).body.items.map((q: { name: string }) => q.name)).toEqual(['Only here']);
+  });
 });
