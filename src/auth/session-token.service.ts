@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { webcrypto } from 'node:crypto';
 import { InjectRepository } from '@nestjs/typeorm';
 import { SignJWT } from 'jose';
 import { EntityManager, Repository } from 'typeorm';
@@ -26,15 +25,6 @@ export class SessionTokenService {
     @InjectRepository(RefreshToken) private readonly refreshTokens: Repository<RefreshToken>,
   ) {}
 
-  /** The signing key as a WebCrypto key, imported once per key (jose imports raw bytes on every call). */
-  private signingKey?: { raw: Buffer; key: Promise<webcrypto.CryptoKey> };
-
-  private async sessionSigningKey(): Promise<webcrypto.CryptoKey> {
-    const raw = await this.secrets.sessionKey();
-    if (this.signingKey?.raw !== raw) this.signingKey = { raw, key: webcrypto.subtle.importKey('raw', raw, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']) };
-    return this.signingKey.key;
-  }
-
   async sessionToken(userId: string, tenantId: string): Promise<string> {
     const now = this.clock.nowSeconds();
     return new SignJWT({ tid: tenantId })
@@ -44,7 +34,7 @@ export class SessionTokenService {
       .setAudience(SESSION_AUDIENCE)
       .setIssuedAt(now)
       .setExpirationTime(now + SESSION_TOKEN_TTL_SECONDS)
-      .sign(await this.sessionSigningKey());
+      .sign((await this.secrets.sessionKeys()).sign);
   }
 
   /** A new session: session token plus a refresh token persisted with the caller's manager. */

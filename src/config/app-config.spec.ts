@@ -18,11 +18,15 @@ describe('configuration', () => {
     expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL must be a postgres/);
     expect(() => loadConfig({ ENCRYPTION_KEY: 'abc' })).toThrow(/ENCRYPTION_KEY/);
     expect(() => loadConfig({ WEB_CONCURRENCY: '0' })).toThrow(/WEB_CONCURRENCY/);
+    expect(() => loadConfig({ READ_CACHE_MS: 'soon' })).toThrow(/READ_CACHE_MS/);
+    expect(() => loadConfig({ READ_CACHE_MS: '-1' })).toThrow(/READ_CACHE_MS/);
   });
 
   it('is one process with its start-up tasks unless told otherwise', () => {
     expect(loadConfig({})).toMatchObject({ WEB_CONCURRENCY: 1, STARTUP_TASKS: true });
     expect(loadConfig({ WEB_CONCURRENCY: '4', STARTUP_TASKS: 'false' })).toMatchObject({ WEB_CONCURRENCY: 4, STARTUP_TASKS: false });
+    expect(loadConfig({}).READ_CACHE_MS).toBe(1000);
+    expect(loadConfig({ READ_CACHE_MS: '0' }).READ_CACHE_MS).toBe(0);
   });
 });
 

@@ -160,10 +160,11 @@ export class AppConfig {
 
   /**
    * How long results that are the same for every caller are served from this process's memory, in
-   * milliseconds (0: never): leaderboard pages, and which quests and events a filtered list holds
-   * (their rows and the caller's own state are read fresh). Writes through this process show at
+   * milliseconds (0: never): leaderboard pages, pages of filtered quest and event lists (the caller's
+   * own state is read fresh), which community or resource type a URL names. Writes through this process show at
    * once; writes through other instances within this long.
    */
+  @Transform(toInt) @IsInt() @Min(0) @Max(60000)
   READ_CACHE_MS = 1000;
 
   /** Run pending migrations when the service starts. */

@@ -38,6 +38,24 @@ export async function findByIdsFast<T extends ObjectLiteral>(em: EntityManager, 
   return (await run(em, st.sql, [ids])).map((row) => hydrate<T>(em, st.metadata, row));
 }
 
+/**
+ * One page of a filtered list and its total: the ids of the page (`alias.id` ordered by `order`)
+ * and `COUNT(*)` in parallel over `from` (`FROM <table> <alias> WHERE ...` with `params`), then the
+ * page's rows by one `findByIdsFast`, returned in the page's order.
+ */
+export async function findPageFast<T extends ObjectLiteral & { id: string }>(
+  em: EntityManager,
+  target: EntityTarget<T>,
+  q: { alias: string; from: string; order: string; params: unknown[]; page: { offset: number; limit: number } },
+): Promise<{ rows: T[]; total: number }> {
+  const [ids, count]: [{ id: string }[], { n: number }[]] = await Promise.all([
+    em.query(`SELECT ${q.alias}.id ${q.from} ORDER BY ${q.order} OFFSET ${q.page.offset} LIMIT ${q.page.limit}`, q.params),
+    em.query(`SELECT COUNT(*)::int AS n ${q.from}`, q.params),
+  ]);
+  const byId = new Map((await findByIdsFast(em, target, ids.map((r) => r.id))).map((row) => [row.id, row]));
+  return { rows: ids.flatMap((r) => byId.get(r.id) ?? []), total: count[0].n };
+}
+
 function statement<T extends ObjectLiteral>(em: EntityManager, target: EntityTarget<T>, name: string, condition: (q: (n: string) => string, metadata: EntityMetadata) => string): Statement {
   const metadata = em.connection.getMetadata(target);
   let byName = statements.get(metadata);

@@ -8,7 +8,7 @@ import { DomainError } from '../common/errors/domain-error.js';
 import { type Page, type PageRequest, pageRequest, toPage } from '../common/pagination/pagination.js';
 import { CommunitiesService, UUID_RE } from '../communities/communities.service.js';
 import type { LeaderboardEntryDto } from '../communities/dto/ranking.dto.js';
-import { findByIdsFast, findOneFast } from '../database/find-one-fast.js';
+import { findOneFast, findPageFast } from '../database/find-one-fast.js';
 import { RankingService } from '../resources/ranking.service.js';
 import type { QuestDto } from '../quests/dto/quest.dto.js';
 import { Quest } from '../quests/entities/quest.entity.js';
@@ -37,7 +37,7 @@ export class QuestEventsService {
     private readonly clock: Clock,
     config: AppConfig,
   ) {
-    this.lists = new ReadCache({ ttlMs: config.READ_CACHE_MS, max: 5_000, clock, dataSource, load: (q) => this.slice(q.from, q.params, q.page) });
+    this.lists = new ReadCache({ ttlMs: config.READ_CACHE_MS, max: 5_000, clock, dataSource, load: (q) => findPageFast(dataSource.manager, QuestEvent, { alias: 'e', order: 'e.starts_at ASC, e.id ASC', ...q }) });
     this.scoreTypes = new ReadCache({ ttlMs: config.READ_CACHE_MS, max: 5_000, clock, dataSource, load: async (q) => ({ id: (await this.resolve(q.tenantId, q.ref)).scoreResourceTypeId }) });
   }
 
@@ -50,16 +50,6 @@ export class QuestEventsService {
    * old; the event's own read is exact). Statuses are computed per request, from the current time.
    */
   private readonly lists: ReadCache<{ from: string; params: unknown[]; page: PageRequest }, { rows: QuestEvent[]; total: number }>;
-
-  /** One page of a filtered list, in order, with the total; the rows read by their ids. */
-  private async slice(from: string, params: unknown[], page: PageRequest): Promise<{ rows: QuestEvent[]; total: number }> {
-    const [ids, count] = await Promise.all([
-      this.dataSource.query(`SELECT e.id ${from} ORDER BY e.starts_at ASC, e.id ASC OFFSET ${page.offset} LIMIT ${page.limit}`, params) as Promise<{ id: string }[]>,
-      this.dataSource.query(`SELECT COUNT(*)::int AS n ${from}`, params) as Promise<{ n: number }[]>,
-    ]);
-    const byId = new Map((await findByIdsFast(this.dataSource.manager, QuestEvent, ids.map((r) => r.id))).map((e) => [e.id, e]));
-    return { rows: ids.flatMap((r) => byId.get(r.id) ?? []), total: count[0].n };
-  }
 
   /** The tenant's events change in the transaction of `em` (state, times, features, rewards): what is cached of them goes at the commit. */
   eventsChangedIn(em: EntityManager, tenantId: string): void {

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { ReadCache } from '../common/cache/read-cache.js';
-import { findByIdsFast } from '../database/find-one-fast.js';
+import { findPageFast } from '../database/find-one-fast.js';
 import { Clock } from '../common/clock/clock.js';
 import { AppConfig } from '../config/app-config.js';
 import { DomainError } from '../common/errors/domain-error.js';
@@ -18,11 +18,8 @@ import { Quest, type QuestReward } from './entities/quest.entity.js';
 import { toQuestDto, toRewardDto } from './quest.mapper.js';
 import { QuestErrors } from './quests.errors.js';
 
-/** The part of a list answer that is the same for every caller: the page's rows, in order, and how many in all. */
-interface ListSlice {
-  rows: Quest[];
-  total: number;
-}
+/** The community list's order: featured first, then oldest first (index `ix_quests_active_order`). */
+const QUEST_ORDER = 'q.featured DESC, q.created_at ASC, q.id ASC';
 
 const normTags = (tags: string[]) => [...new Set(tags.map((t) => t.trim().toLowerCase()).filter((t) => t !== ''))];
 
@@ -38,20 +35,11 @@ export class QuestsService {
     private readonly clock: Clock,
     config: AppConfig,
   ) {
-    this.lists = new ReadCache({ ttlMs: config.READ_CACHE_MS, max: 5_000, clock, dataSource, load: (q) => this.slice(q.sql, q.order, q.params, q.page) });
+    this.lists = new ReadCache({ ttlMs: config.READ_CACHE_MS, max: 5_000, clock, dataSource, load: (q) => findPageFast(dataSource.manager, Quest, { alias: 'q', order: QUEST_ORDER, ...q }) });
   }
 
-  /** Pages of filtered quest lists, per tenant (READ_CACHE_MS); every quest write of the tenant drops them. */
-  private readonly lists: ReadCache<{ sql: string; order: string; params: unknown[]; page: PageRequest }, ListSlice>;
-
-  private async slice(from: string, order: string, params: unknown[], page: PageRequest): Promise<ListSlice> {
-    const [ids, count] = await Promise.all([
-      this.dataSource.query(`SELECT q.id ${from} ORDER BY ${order} OFFSET ${page.offset} LIMIT ${page.limit}`, params) as Promise<{ id: string }[]>,
-      this.dataSource.query(`SELECT COUNT(*)::int AS n ${from}`, params) as Promise<{ n: number }[]>,
-    ]);
-    const byId = new Map((await findByIdsFast(this.dataSource.manager, Quest, ids.map((r) => r.id))).map((x) => [x.id, x]));
-    return { rows: ids.flatMap((r) => byId.get(r.id) ?? []), total: count[0].n };
-  }
+  /** Pages of filtered quest lists (rows in order, total), per tenant (READ_CACHE_MS); every quest write of the tenant drops them. */
+  private readonly lists: ReadCache<{ from: string; params: unknown[]; page: PageRequest }, { rows: Quest[]; total: number }>;
 
   /**
    * Active quests of the community, filtered: any of `tags`, any of `questTypes`, `featured`
@@ -77,7 +65,7 @@ export class QuestsService {
     }
     const from = `FROM quests q WHERE ${where.join(' AND ')}`;
     // The page may be READ_CACHE_MS old; the user's completions are read fresh.
-    const { rows, total } = await this.lists.get(tenantId, JSON.stringify([from, params, page.offset, page.limit]), { sql: from, order: 'q.featured DESC, q.created_at ASC, q.id ASC', params, page });
+    const { rows, total } = await this.lists.get(tenantId, JSON.stringify([from, params, page.offset, page.limit]), { from, params, page });
     const done = await this.completedSet(userId, rows.map((x) => x.id));
     return toPage(rows.map((x) => toQuestDto(x, done.has(x.id))), total, page);
   }

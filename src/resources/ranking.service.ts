@@ -143,15 +143,6 @@ export class RankingService implements OnApplicationBootstrap, OnApplicationShut
     });
   }
 
-  /** For each score: the number of ranked users with a strictly higher score. */
-  async countAbove(em: EntityManager, resourceTypeId: string, scores: number[]): Promise<Map<number, number>> {
-    const rows: { score: string; above: string }[] = await em.query(
-      `WITH ${LV_CTE} SELECT s.score::text AS score, ${aboveSql('s.score')} AS above FROM unnest($2::bigint[]) AS s(score)`,
-      [resourceTypeId, scores.map(String)],
-    );
-    return new Map(rows.map((r) => [Number(r.score), Number(r.above)]));
-  }
-
   /**
    * A page of the leaderboard and the number of ranked users. Pages are the same for every caller,
    * so each process keeps them for READ_CACHE_MS (one read per page and period however many

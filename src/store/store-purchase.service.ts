@@ -24,8 +24,6 @@ import { StoreErrors } from './store.errors.js';
 import { toPurchaseDto, windowProblem } from './store.mappers.js';
 import { purchaseDataContext, StoreService } from './store.service.js';
 
-/** TypeORM answers an UPDATE ... RETURNING with [rows, affected]. */
-
 const isDomain = (e: unknown, def: { error: string }) => e instanceof DomainError && e.definition.error === def.error;
 
 /**

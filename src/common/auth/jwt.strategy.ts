@@ -1,19 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
-import { createSecretKey, type KeyObject } from 'node:crypto';
 import { ExtractJwt, Strategy } from 'passport-jwt';
 import { SecretsService } from '../crypto/secrets.service.js';
 import type { AuthUser } from './request-context.js';
 import { SESSION_ALG, SESSION_AUDIENCE, SESSION_ISSUER } from './session.constants.js';
 
 interface SessionClaims { sub?: unknown; tid?: unknown }
-
-let cached: { key: Buffer; object: KeyObject } | undefined;
-/** The HMAC key as a KeyObject, made once per key. */
-function keyObject(key: Buffer): KeyObject {
-  if (cached?.key !== key) cached = { key, object: createSecretKey(key) };
-  return cached.object;
-}
 
 /** Verifies `Authorization: Bearer <session token>` (signature, issuer, audience, expiry). */
 @Injectable()
@@ -25,7 +17,7 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
       // public key (createPublicKey throws) on every request: 23 % of the service's CPU on
       // authenticated routes (docs/performance.md).
       secretOrKeyProvider: (_req: unknown, _raw: string, done: (err: unknown, key?: Buffer) => void) => {
-        secrets.sessionKey().then((key) => done(null, keyObject(key) as unknown as Buffer), (err: unknown) => done(err));
+        secrets.sessionKeys().then((keys) => done(null, keys.verify as unknown as Buffer), (err: unknown) => done(err));
       },
       algorithms: [SESSION_ALG],
       issuer: SESSION_ISSUER,

@@ -1,6 +1,6 @@
 import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { randomBytes } from 'node:crypto';
+import { createSecretKey, type KeyObject, randomBytes, webcrypto } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../../config/app-config.js';
 
@@ -26,7 +26,23 @@ export class SecretsService implements OnApplicationBootstrap {
    * that none of them would give back, until the pool's checkout timeout (503).
    */
   async onApplicationBootstrap(): Promise<void> {
-    await Promise.all([this.sessionKey(), this.encryptionKey()]);
+    await Promise.all([this.sessionKeys(), this.encryptionKey()]);
+  }
+
+  private sessionKeyForms?: Promise<{ verify: KeyObject; sign: webcrypto.CryptoKey }>;
+
+  /**
+   * The session key in the forms its libraries take, made once: a KeyObject for jsonwebtoken
+   * (passport-jwt verifies; given a Buffer it first tries to parse it as a public key, on every
+   * request) and a WebCrypto key for jose (signs; given bytes it imports them on every call).
+   */
+  sessionKeys(): Promise<{ verify: KeyObject; sign: webcrypto.CryptoKey }> {
+    this.sessionKeyForms ??= this.sessionKey().then(async (raw) => ({
+      verify: createSecretKey(raw),
+      sign: await webcrypto.subtle.importKey('raw', raw, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']),
+    }));
+    this.sessionKeyForms.catch(() => (this.sessionKeyForms = undefined));
+    return this.sessionKeyForms;
   }
 
   /** HMAC key for session tokens. */
