@@ -1,27 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { INTERFACE_ENDPOINTS, SESSION_RESULT_FIELDS, type Field, type FieldType, type InterfaceEndpoint } from './interface-endpoints.js';
-
-type Schema = {
-  $ref?: string;
-  type?: string;
-  items?: Schema;
-  allOf?: Schema[];
-  oneOf?: Schema[];
-  properties?: Record<string, Schema>;
-  required?: string[];
-  additionalProperties?: unknown;
-};
-type Parameter = { name: string; in: string; required?: boolean; schema?: Schema };
-type Operation = {
-  parameters?: Parameter[];
-  requestBody?: { content?: Record<string, { schema?: Schema }>; required?: boolean };
-  responses?: Record<string, { content?: Record<string, { schema?: Schema }> }>;
-};
-
-const doc = JSON.parse(readFileSync(new URL('../../openapi.json', import.meta.url), 'utf8')) as {
-  paths: Record<string, Record<string, Operation>>;
-  components: { schemas: Record<string, Schema> };
-};
+import { openapi as doc, type Schema } from './openapi-document.js';
 
 function resolve(s: Schema | undefined): Schema | undefined {
   if (!s) return s;

@@ -1,28 +1,9 @@
-import { readFileSync } from 'node:fs';
+import { openapi as doc, type Schema } from './openapi-document.js';
 
 /**
  * What a frontend developer reads in Swagger: every success schema shows example values, and
  * every operation lists the errors it can answer with the `{code, error, message}` body.
  */
-type Schema = {
-  $ref?: string;
-  type?: string;
-  items?: Schema;
-  allOf?: Schema[];
-  oneOf?: Schema[];
-  anyOf?: Schema[];
-  properties?: Record<string, Schema>;
-  additionalProperties?: unknown;
-  example?: unknown;
-  enum?: unknown[];
-};
-type Response = { content?: Record<string, { schema?: Schema; example?: { code?: unknown; message?: unknown } }> };
-type Operation = { operationId: string; parameters?: { in: string }[]; requestBody?: unknown; security?: unknown[]; responses: Record<string, Response> };
-
-const doc = JSON.parse(readFileSync(new URL('../../openapi.json', import.meta.url), 'utf8')) as {
-  paths: Record<string, Record<string, Operation>>;
-  components: { schemas: Record<string, Schema> };
-};
 const operations = Object.entries(doc.paths).flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => ({ path, method, op })));
 const apiOperations = operations.filter((o) => o.path.startsWith('/v1/'));
 

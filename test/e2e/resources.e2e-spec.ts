@@ -8,6 +8,8 @@ import type { TenantCredentials } from '../../src/tenants/tenants.service.js';
 interface Entry {
   rank: number;
   userId: string;
+  handle: string;
+  displayName: string | null;
   amount: number;
 }
 
