@@ -7,6 +7,7 @@ import { AUTH_MODE_KEY } from '../../src/common/auth/auth.decorators.js';
 import { dataSourceOptions } from '../../src/database/data-source-options.js';
 import { bringDatabaseUp, createTestDatabase, takeDatabaseDown } from '../setup/test-database.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { givenUser } from '../helpers/factories.js';
 
 const run = promisify(execFile);
 
@@ -33,6 +34,29 @@ describe('platform', () => {
     const nested = await t.http().post('/v1/user/register/password').set('X-Tenant-Id', tenant.id).send({ username: JSON.parse(`${'{"a":'.repeat(40)}1${'}'.repeat(40)}`), password: 'x' });
     expect(nested.status).toBe(400);
     expect(nested.body.message).toMatch(/nested more than 32 levels/);
+  });
+
+  // The outage of issue 15: `__proto__[polluted]=1` wrote onto Object.prototype, and every tenant's
+  // logins answered 500 until the process restarted.
+  it('refuses prototype keys in a query, deepObject or body with 400, and leaves the process healthy for other tenants', async () => {
+    const victimTenant = await t.givenTenant();
+    const victim = await givenUser(t, victimTenant);
+    const attackerTenant = await t.givenTenant();
+    const attacker = await givenUser(t, attackerTenant);
+    const attacks = [
+      t.http().get('/v1/quest-event?__proto__[polluted]=1').set('Authorization', attacker.auth),
+      t.http().get('/v1/quest-event?filter[__proto__]=1').set('Authorization', attacker.auth),
+      t.http().get('/v1/quest-event?constructor[prototype]=1').set('Authorization', attacker.auth),
+      t.http().post('/v1/user/profile').set('Authorization', attacker.auth).set('Content-Type', 'application/json').send('{"displayName":"x","__proto__":{"polluted":1}}'),
+      t.http().post('/v1/user/socials').set('Authorization', attacker.auth).send({ accountType: 'discord', subjectId: 's1', public: true, extraArgs: { constructor: { prototype: { polluted: 1 } } } }),
+    ];
+    for (const res of await Promise.all(attacks)) {
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ code: 10002 });
+    }
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    const login = await t.http().post('/v1/user/auth/password/login').set('X-Tenant-Id', victimTenant.id).send({ username: victim.username, password: victim.password });
+    expect(login.status).toBe(200);
   });
 
   it('refuses a NUL character in a body, query or path value with 400 {code, message}', async () => {

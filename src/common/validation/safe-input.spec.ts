@@ -31,4 +31,11 @@ describe('assertSafeInput', () => {
     expect(() => assertSafeInput({ ['k\u0000']: 1 })).toThrow(/NUL/);
     expect(() => assertSafeInput(['ok', ['x\u0000']])).toThrow(/NUL/);
   });
+
+  it('refuses the keys that reach a prototype, at any depth', () => {
+    expect(() => assertSafeInput(JSON.parse('{"__proto__":{"x":1}}'))).toThrow(/reserved key "__proto__"/);
+    expect(() => assertSafeInput({ a: [{ b: { constructor: { prototype: 1 } } }] })).toThrow(/reserved key "constructor"/);
+    expect(() => assertSafeInput({ prototype: 1 })).toThrow(/reserved key "prototype"/);
+    expect(() => assertSafeInput({ proto: 1, constructorName: 'x' })).not.toThrow();
+  });
 });

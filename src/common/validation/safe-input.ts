@@ -1,6 +1,10 @@
 import { DomainError } from '../errors/domain-error.js';
 import { CommonErrors } from '../errors/error-catalog.js';
 
+/** Names that reach an object's prototype when used as a key: never accepted from a client. */
+const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+export const isPrototypeKey = (key: string): boolean => PROTOTYPE_KEYS.has(key);
+
 /** Deepest nesting of arrays/objects accepted in a body or query (every DTO of the API needs far less). */
 export const MAX_INPUT_DEPTH = 32;
 
@@ -22,6 +26,7 @@ export function assertSafeInput(value: unknown, where = 'request'): void {
     if (depth >= MAX_INPUT_DEPTH) throw new DomainError(CommonErrors.generic_client_error, `The ${where} is nested more than ${MAX_INPUT_DEPTH} levels deep`);
     for (const [k, child] of Object.entries(v as Record<string, unknown>)) {
       if (k.includes('\u0000')) throw new DomainError(CommonErrors.generic_client_error, `The ${where} contains a NUL character`);
+      if (isPrototypeKey(k)) throw new DomainError(CommonErrors.generic_client_error, `The ${where} contains the reserved key "${k}"`);
       stack.push({ v: child, depth: depth + 1 });
     }
   }
