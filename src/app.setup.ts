@@ -6,7 +6,7 @@ import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
 import { AppConfig } from './config/app-config.js';
 import { DomainError } from './common/errors/domain-error.js';
-import { AllExceptionsFilter } from './common/errors/all-exceptions.filter.js';
+import { AllExceptionsFilter, errorBody } from './common/errors/all-exceptions.filter.js';
 import { CommonErrors } from './common/errors/error-catalog.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { assertSafeInput } from './common/validation/safe-input.js';
@@ -39,7 +39,7 @@ export const validationPipe = new SafeValidationPipe({
   stopAtFirstError: false,
   exceptionFactory: (errors) => {
     const violations = flatten(errors);
-    return new DomainError(CommonErrors.generic_client_error, violations.map((v) => v.message).join('; ') || 'Invalid request', {
+    return new DomainError(CommonErrors.validation_failed, violations.map((v) => v.message).join('; ') || 'Invalid request', {
       fields: [...new Set(violations.map((v) => v.field))],
     });
   },
@@ -91,8 +91,8 @@ function answerClientErrorsInJson(server: Server): void {
       return;
     }
     const def = err.code === 'HPE_HEADER_OVERFLOW' ? CommonErrors.headers_too_large : CommonErrors.generic_client_error;
-    const message = def === CommonErrors.headers_too_large ? 'The request line or headers exceed the size limit' : 'The request is not valid HTTP';
-    const body = JSON.stringify({ code: def.code, error: def.error, message });
+    const detail = def === CommonErrors.headers_too_large ? 'The request line or headers exceed the size limit' : 'The request is not valid HTTP';
+    const body = JSON.stringify(errorBody(def, detail));
     const reason = def.status === 431 ? 'Request Header Fields Too Large' : 'Bad Request';
     socket.end(`HTTP/1.1 ${def.status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
   });

@@ -4,6 +4,13 @@ import { API_KEY_SECURITY, SESSION_SECURITY } from './common/auth/auth.decorator
 import { ErrorBodyDto } from './common/errors/error-body.dto.js';
 import { errorCatalog } from './common/errors/error-catalog.js';
 
+/** How an error body reads; shared by this description and docs/errors.md. */
+export const ERROR_BODY_TEXT = `Every error is JSON \`{code, message, error, detail}\` (plus \`requestId\`, and \`details\` for some errors).
+\`message\` carries the interface's identifier: \`generic_client_error\` (code 10002) for every 400;
+\`GENERIC_UNAUTHORIZED\`, \`SESSION_TOKEN_EXPIRED\` (refresh the session) or \`REFRESH_TOKEN_EXPIRED\`
+(log in again) for every 401; the \`error\` identifier for every other status. \`error\` names the
+precise case, \`detail\` explains it in words (never parse it).`;
+
 const API_DESCRIPTION = `
 Backend for gaming communities: logins, communities with XP and leaderboards, quests and quest
 events, inventories and avatars, a store, prizes, socials, profiles and notifications.
@@ -17,13 +24,13 @@ Send \`Authorization: Bearer <sessionToken>\`. Routes marked with a lock need it
 
 **Management API.** Routes under \`/v1/admin\` take the tenant's API key in \`X-Api-Key\`.
 
-**Errors.** Every error is JSON \`{code, error, message}\`. Every 400 has code 10002
-(\`generic_client_error\`); \`error\` names the precise case.
+**Errors.** ${ERROR_BODY_TEXT}
 `.trim();
 
-function errorTable(): string {
-  const rows = errorCatalog().map((e) => `| ${e.status} | ${e.code} | \`${e.error}\` | ${e.description} |`);
-  return ['| HTTP | code | error | meaning |', '|---|---|---|---|', ...rows].join('\n');
+/** The error catalogue as a Markdown table. */
+export function errorTableMarkdown(): string {
+  const rows = errorCatalog().map((e) => `| ${e.status} | ${e.code} | \`${e.message}\` | \`${e.error}\` | ${e.description} |`);
+  return ['| HTTP | code | message | error | meaning |', '|---|---|---|---|---|', ...rows].join('\n');
 }
 
 /** Sorts object keys recursively so the committed document is stable. */
@@ -42,7 +49,7 @@ function sortKeys(value: unknown, path: string[] = []): unknown {
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const config = new DocumentBuilder()
     .setTitle('Community Gaming Service')
-    .setDescription(`${API_DESCRIPTION}\n\n### Error codes\n\n${errorTable()}`)
+    .setDescription(`${API_DESCRIPTION}\n\n### Error codes\n\n${errorTableMarkdown()}`)
     .setVersion('1')
     .addServer('/', 'This server')
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Session token from a login' }, SESSION_SECURITY)

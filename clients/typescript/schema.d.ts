@@ -2638,22 +2638,27 @@ export interface components {
         };
         ErrorBodyDto: {
             /**
-             * @description Stable numeric code; every 400 uses 10002.
+             * @description Stable numeric code. Every 400 uses 10002; every other case has its own (see the error table).
              * @example 10002
              */
             code: number;
-            /** @description Structured detail for some errors (e.g. which requirement failed). */
+            /**
+             * @description Human-readable explanation of this request's error, for logs and developers; its wording may change, never parse it.
+             * @example username must be longer than or equal to 3 characters
+             */
+            detail: string;
+            /** @description Structured detail for some errors (e.g. which fields or which requirement failed). */
             details?: {
                 [key: string]: unknown;
             };
             /**
-             * @description Stable identifier of the error.
-             * @example generic_client_error
+             * @description Stable identifier of the precise case (e.g. `validation_failed`, `event_full`, `login_token_replayed`).
+             * @example validation_failed
              */
             error: string;
             /**
-             * @description Human-readable, specific explanation.
-             * @example username must be at least 3 characters
+             * @description The interface's identifier, for clients to compare: `generic_client_error` for every 400; `GENERIC_UNAUTHORIZED`, `SESSION_TOKEN_EXPIRED` (refresh the session) or `REFRESH_TOKEN_EXPIRED` (log in again) for every 401; the `error` identifier for every other status.
+             * @example generic_client_error
              */
             message: string;
             /**
@@ -5310,7 +5315,13 @@ export interface operations {
                     "application/json": components["schemas"]["PaginatedCommunity"];
                 };
             };
-            /** @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which. */
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5319,14 +5330,23 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login. */
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5334,9 +5354,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": 10401,
-                     *       "error": "GENERIC_UNAUTHORIZED",
-                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -5366,9 +5387,13 @@ export interface operations {
                 };
             };
             /**
-             * @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which.
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
              *
-             *     `invalid_community_slug` (10002): A slug is 1-64 lowercase letters, digits and dashes, not uuid-shaped and not reserved.
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             *
+             *     `invalid_community_slug` (10002, message `generic_client_error`): A slug is 1-64 lowercase letters, digits and dashes, not uuid-shaped and not reserved.
              */
             400: {
                 headers: {
@@ -5378,14 +5403,23 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login. */
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5393,9 +5427,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": 10401,
-                     *       "error": "GENERIC_UNAUTHORIZED",
-                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -5410,8 +5445,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 20002,
+                     *       "detail": "Another community of this tenant already uses this slug.",
                      *       "error": "community_slug_taken",
-                     *       "message": "Another community of this tenant already uses this slug."
+                     *       "message": "community_slug_taken"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -5438,7 +5474,13 @@ export interface operations {
                     "application/json": components["schemas"]["CommunityDto"];
                 };
             };
-            /** @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which. */
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5447,14 +5489,23 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login. */
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5462,9 +5513,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": 10401,
-                     *       "error": "GENERIC_UNAUTHORIZED",
-                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -5479,8 +5531,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 20001,
+                     *       "detail": "No community with this id or slug in this tenant.",
                      *       "error": "community_not_found",
-                     *       "message": "No community with this id or slug in this tenant."
+                     *       "message": "community_not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -5512,9 +5565,13 @@ export interface operations {
                 };
             };
             /**
-             * @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which.
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
              *
-             *     `invalid_community_slug` (10002): A slug is 1-64 lowercase letters, digits and dashes, not uuid-shaped and not reserved.
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             *
+             *     `invalid_community_slug` (10002, message `generic_client_error`): A slug is 1-64 lowercase letters, digits and dashes, not uuid-shaped and not reserved.
              */
             400: {
                 headers: {
@@ -5524,14 +5581,23 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login. */
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5539,9 +5605,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": 10401,
-                     *       "error": "GENERIC_UNAUTHORIZED",
-                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -5556,8 +5623,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 20001,
+                     *       "detail": "No community with this id or slug in this tenant.",
                      *       "error": "community_not_found",
-                     *       "message": "No community with this id or slug in this tenant."
+                     *       "message": "community_not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -5572,8 +5640,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 20002,
+                     *       "detail": "Another community of this tenant already uses this slug.",
                      *       "error": "community_slug_taken",
-                     *       "message": "Another community of this tenant already uses this slug."
+                     *       "message": "community_slug_taken"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -5602,7 +5671,13 @@ export interface operations {
                     "application/json": components["schemas"]["ItemGrantResultDto"];
                 };
             };
-            /** @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which. */
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5611,14 +5686,23 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login. */
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5626,9 +5710,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": 10401,
-                     *       "error": "GENERIC_UNAUTHORIZED",
-                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -5647,8 +5732,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 11004,
+                     *       "detail": "No such user in this tenant.",
                      *       "error": "user_not_found",
-                     *       "message": "No such user in this tenant."
+                     *       "message": "user_not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -5667,8 +5753,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 50003,
+                     *       "detail": "The item has no supply left for this grant; nothing was granted.",
                      *       "error": "supply_exhausted",
-                     *       "message": "The item has no supply left for this grant; nothing was granted."
+                     *       "message": "supply_exhausted"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -5697,7 +5784,13 @@ export interface operations {
                     "application/json": components["schemas"]["ItemDto"];
                 };
             };
-            /** @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which. */
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5706,14 +5799,23 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login. */
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5721,9 +5823,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": 10401,
-                     *       "error": "GENERIC_UNAUTHORIZED",
-                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -5742,8 +5845,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 20001,
+                     *       "detail": "No community with this id or slug in this tenant.",
                      *       "error": "community_not_found",
-                     *       "message": "No community with this id or slug in this tenant."
+                     *       "message": "community_not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -5775,9 +5879,13 @@ export interface operations {
                 };
             };
             /**
-             * @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which.
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
              *
-             *     `supply_below_granted` (10002): An item supply cannot be lowered below the units already granted.
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             *
+             *     `supply_below_granted` (10002, message `generic_client_error`): An item supply cannot be lowered below the units already granted.
              */
             400: {
                 headers: {
@@ -5787,14 +5895,23 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login. */
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5802,9 +5919,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": 10401,
-                     *       "error": "GENERIC_UNAUTHORIZED",
-                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -5819,8 +5937,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 50002,
+                     *       "detail": "No item with this id in this community.",
                      *       "error": "item_not_found",
-                     *       "message": "No item with this id in this community."
+                     *       "message": "item_not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -5850,9 +5969,13 @@ export interface operations {
                 };
             };
             /**
-             * @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which.
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
              *
-             *     `invalid_slot_key` (10002): A slot key cannot look like a uuid.
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             *
+             *     `invalid_slot_key` (10002, message `generic_client_error`): A slot key cannot look like a uuid.
              */
             400: {
                 headers: {
@@ -5862,14 +5985,23 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login. */
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5877,9 +6009,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": 10401,
-                     *       "error": "GENERIC_UNAUTHORIZED",
-                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -5894,8 +6027,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 20001,
+                     *       "detail": "No community with this id or slug in this tenant.",
                      *       "error": "community_not_found",
-                     *       "message": "No community with this id or slug in this tenant."
+                     *       "message": "community_not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -5910,8 +6044,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 50004,
+                     *       "detail": "The community already has a slot with this key.",
                      *       "error": "slot_key_taken",
-                     *       "message": "The community already has a slot with this key."
+                     *       "message": "slot_key_taken"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -5942,7 +6077,13 @@ export interface operations {
                     "application/json": components["schemas"]["SlotDto"];
                 };
             };
-            /** @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which. */
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5951,14 +6092,23 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login. */
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5966,9 +6116,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": 10401,
-                     *       "error": "GENERIC_UNAUTHORIZED",
-                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -5983,8 +6134,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 50001,
+                     *       "detail": "No slot with this id or key in this community.",
                      *       "error": "slot_not_found",
-                     *       "message": "No slot with this id or key in this community."
+                     *       "message": "slot_not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -6014,7 +6166,13 @@ export interface operations {
                     "application/json": components["schemas"]["PaginatedPrize"];
                 };
             };
-            /** @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which. */
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6023,14 +6181,23 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login. */
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6038,9 +6205,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": 10401,
-                     *       "error": "GENERIC_UNAUTHORIZED",
-                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -6070,9 +6238,13 @@ export interface operations {
                 };
             };
             /**
-             * @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which.
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
              *
-             *     `invalid_prize` (10002): The prize is inconsistent (unknown community or requirement).
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             *
+             *     `invalid_prize` (10002, message `generic_client_error`): The prize is inconsistent (unknown community or requirement).
              */
             400: {
                 headers: {
@@ -6082,14 +6254,23 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login. */
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6097,9 +6278,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": 10401,
-                     *       "error": "GENERIC_UNAUTHORIZED",
-                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -6114,8 +6296,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 20001,
+                     *       "detail": "No community with this id or slug in this tenant.",
                      *       "error": "community_not_found",
-                     *       "message": "No community with this id or slug in this tenant."
+                     *       "message": "community_not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -6142,7 +6325,13 @@ export interface operations {
                     "application/json": components["schemas"]["PrizeDto"];
                 };
             };
-            /** @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which. */
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6151,14 +6340,23 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login. */
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6166,9 +6364,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": 10401,
-                     *       "error": "GENERIC_UNAUTHORIZED",
-                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -6183,8 +6382,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 40101,
+                     *       "detail": "No such prize in this tenant.",
                      *       "error": "prize_not_found",
-                     *       "message": "No such prize in this tenant."
+                     *       "message": "prize_not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -6216,9 +6416,13 @@ export interface operations {
                 };
             };
             /**
-             * @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which.
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
              *
-             *     `invalid_prize` (10002): The prize is inconsistent (unknown community or requirement).
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             *
+             *     `invalid_prize` (10002, message `generic_client_error`): The prize is inconsistent (unknown community or requirement).
              */
             400: {
                 headers: {
@@ -6228,14 +6432,23 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login. */
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6243,9 +6456,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": 10401,
-                     *       "error": "GENERIC_UNAUTHORIZED",
-                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -6260,8 +6474,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 40101,
+                     *       "detail": "No such prize in this tenant.",
                      *       "error": "prize_not_found",
-                     *       "message": "No such prize in this tenant."
+                     *       "message": "prize_not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -6276,8 +6491,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 40104,
+                     *       "detail": "The total supply cannot be set below the number already awarded.",
                      *       "error": "prize_supply_below_awarded",
-                     *       "message": "The total supply cannot be set below the number already awarded."
+                     *       "message": "prize_supply_below_awarded"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -6308,7 +6524,13 @@ export interface operations {
                     "application/json": components["schemas"]["PrizeAwardResultDto"];
                 };
             };
-            /** @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which. */
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6317,14 +6539,23 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login. */
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6332,9 +6563,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": 10401,
-                     *       "error": "GENERIC_UNAUTHORIZED",
-                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -6353,8 +6585,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 40101,
+                     *       "detail": "No such prize in this tenant.",
                      *       "error": "prize_not_found",
-                     *       "message": "No such prize in this tenant."
+                     *       "message": "prize_not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -6373,8 +6606,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 40102,
+                     *       "detail": "Not enough of the prize is left; nothing was awarded.",
                      *       "error": "prize_supply_exhausted",
-                     *       "message": "Not enough of the prize is left; nothing was awarded."
+                     *       "message": "prize_supply_exhausted"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -6406,7 +6640,13 @@ export interface operations {
                     "application/json": components["schemas"]["PaginatedPrizeOwner"];
                 };
             };
-            /** @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which. */
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6415,14 +6655,23 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login. */
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6430,9 +6679,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": 10401,
-                     *       "error": "GENERIC_UNAUTHORIZED",
-                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -6447,8 +6697,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 40101,
+                     *       "detail": "No such prize in this tenant.",
                      *       "error": "prize_not_found",
-                     *       "message": "No such prize in this tenant."
+                     *       "message": "prize_not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -6478,9 +6729,13 @@ export interface operations {
                 };
             };
             /**
-             * @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which.
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
              *
-             *     `invalid_quest_event` (10002): The event is inconsistent: unordered times, a score resource that is not a scoped type of its community, or an invalid slug.
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             *
+             *     `invalid_quest_event` (10002, message `generic_client_error`): The event is inconsistent: unordered times, a score resource that is not a scoped type of its community, or an invalid slug.
              */
             400: {
                 headers: {
@@ -6490,14 +6745,23 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login. */
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6505,9 +6769,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": 10401,
-                     *       "error": "GENERIC_UNAUTHORIZED",
-                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -6522,8 +6787,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 20001,
+                     *       "detail": "No community with this id or slug in this tenant.",
                      *       "error": "community_not_found",
-                     *       "message": "No community with this id or slug in this tenant."
+                     *       "message": "community_not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -6538,8 +6804,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 30502,
+                     *       "detail": "Another quest event of this tenant already uses this slug.",
                      *       "error": "quest_event_slug_taken",
-                     *       "message": "Another quest event of this tenant already uses this slug."
+                     *       "message": "quest_event_slug_taken"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -6566,7 +6833,13 @@ export interface operations {
                     "application/json": components["schemas"]["QuestEventDto"];
                 };
             };
-            /** @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which. */
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6575,14 +6848,23 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login. */
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6590,9 +6872,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": 10401,
-                     *       "error": "GENERIC_UNAUTHORIZED",
-                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -6607,8 +6890,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 30501,
+                     *       "detail": "No quest event with this id or slug in this tenant (drafts are invisible to users).",
                      *       "error": "quest_event_not_found",
-                     *       "message": "No quest event with this id or slug in this tenant (drafts are invisible to users)."
+                     *       "message": "quest_event_not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -6640,11 +6924,15 @@ export interface operations {
                 };
             };
             /**
-             * @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which.
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
              *
-             *     `invalid_quest_event` (10002): The event is inconsistent: unordered times, a score resource that is not a scoped type of its community, or an invalid slug.
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
              *
-             *     `quest_event_state` (10002): The event is not in a status that allows this operation (e.g. updating a completed event, closing a draft).
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             *
+             *     `invalid_quest_event` (10002, message `generic_client_error`): The event is inconsistent: unordered times, a score resource that is not a scoped type of its community, or an invalid slug.
+             *
+             *     `quest_event_state` (10002, message `generic_client_error`): The event is not in a status that allows this operation (e.g. updating a completed event, closing a draft).
              */
             400: {
                 headers: {
@@ -6654,14 +6942,23 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login. */
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6669,9 +6966,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": 10401,
-                     *       "error": "GENERIC_UNAUTHORIZED",
-                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -6686,8 +6984,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 30501,
+                     *       "detail": "No quest event with this id or slug in this tenant (drafts are invisible to users).",
                      *       "error": "quest_event_not_found",
-                     *       "message": "No quest event with this id or slug in this tenant (drafts are invisible to users)."
+                     *       "message": "quest_event_not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -6715,9 +7014,13 @@ export interface operations {
                 };
             };
             /**
-             * @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which.
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
              *
-             *     `quest_event_state` (10002): The event is not in a status that allows this operation (e.g. updating a completed event, closing a draft).
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             *
+             *     `quest_event_state` (10002, message `generic_client_error`): The event is not in a status that allows this operation (e.g. updating a completed event, closing a draft).
              */
             400: {
                 headers: {
@@ -6727,14 +7030,23 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login. */
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6742,9 +7054,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": 10401,
-                     *       "error": "GENERIC_UNAUTHORIZED",
-                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -6759,8 +7072,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 30501,
+                     *       "detail": "No quest event with this id or slug in this tenant (drafts are invisible to users).",
                      *       "error": "quest_event_not_found",
-                     *       "message": "No quest event with this id or slug in this tenant (drafts are invisible to users)."
+                     *       "message": "quest_event_not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -6788,9 +7102,13 @@ export interface operations {
                 };
             };
             /**
-             * @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which.
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
              *
-             *     `quest_event_state` (10002): The event is not in a status that allows this operation (e.g. updating a completed event, closing a draft).
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             *
+             *     `quest_event_state` (10002, message `generic_client_error`): The event is not in a status that allows this operation (e.g. updating a completed event, closing a draft).
              */
             400: {
                 headers: {
@@ -6800,14 +7118,23 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login. */
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6815,9 +7142,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": 10401,
-                     *       "error": "GENERIC_UNAUTHORIZED",
-                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -6832,8 +7160,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 30501,
+                     *       "detail": "No quest event with this id or slug in this tenant (drafts are invisible to users).",
                      *       "error": "quest_event_not_found",
-                     *       "message": "No quest event with this id or slug in this tenant (drafts are invisible to users)."
+                     *       "message": "quest_event_not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -6865,11 +7194,15 @@ export interface operations {
                 };
             };
             /**
-             * @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which.
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
              *
-             *     `participant_transition` (10002): The participant transition table forbids this action from the current status; the message names it.
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
              *
-             *     `event_already_ended` (10002): The event has ended (or was completed or cancelled): participation cannot change any more.
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             *
+             *     `participant_transition` (10002, message `generic_client_error`): The participant transition table forbids this action from the current status; the message names it.
+             *
+             *     `event_already_ended` (10002, message `generic_client_error`): The event has ended (or was completed or cancelled): participation cannot change any more.
              */
             400: {
                 headers: {
@@ -6879,14 +7212,23 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login. */
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6894,9 +7236,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": 10401,
-                     *       "error": "GENERIC_UNAUTHORIZED",
-                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -6911,8 +7254,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 30501,
+                     *       "detail": "No quest event with this id or slug in this tenant (drafts are invisible to users).",
                      *       "error": "quest_event_not_found",
-                     *       "message": "No quest event with this id or slug in this tenant (drafts are invisible to users)."
+                     *       "message": "quest_event_not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -6939,7 +7283,13 @@ export interface operations {
                     "application/json": components["schemas"]["RewardDto"][];
                 };
             };
-            /** @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which. */
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6948,14 +7298,23 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login. */
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6963,9 +7322,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": 10401,
-                     *       "error": "GENERIC_UNAUTHORIZED",
-                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -6980,8 +7340,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 30501,
+                     *       "detail": "No quest event with this id or slug in this tenant (drafts are invisible to users).",
                      *       "error": "quest_event_not_found",
-                     *       "message": "No quest event with this id or slug in this tenant (drafts are invisible to users)."
+                     *       "message": "quest_event_not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -7013,11 +7374,15 @@ export interface operations {
                 };
             };
             /**
-             * @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which.
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
              *
-             *     `quest_event_state` (10002): The event is not in a status that allows this operation (e.g. updating a completed event, closing a draft).
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
              *
-             *     `invalid_reward` (10002): The reward is inconsistent: an unknown resource type or item, or a missing payload for its kind.
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             *
+             *     `quest_event_state` (10002, message `generic_client_error`): The event is not in a status that allows this operation (e.g. updating a completed event, closing a draft).
+             *
+             *     `invalid_reward` (10002, message `generic_client_error`): The reward is inconsistent: an unknown resource type or item, or a missing payload for its kind.
              */
             400: {
                 headers: {
@@ -7027,14 +7392,23 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login. */
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7042,9 +7416,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": 10401,
-                     *       "error": "GENERIC_UNAUTHORIZED",
-                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -7059,8 +7434,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 30501,
+                     *       "detail": "No quest event with this id or slug in this tenant (drafts are invisible to users).",
                      *       "error": "quest_event_not_found",
-                     *       "message": "No quest event with this id or slug in this tenant (drafts are invisible to users)."
+                     *       "message": "quest_event_not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -7089,7 +7465,13 @@ export interface operations {
                     "application/json": components["schemas"]["PaginatedQuest"];
                 };
             };
-            /** @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which. */
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7098,14 +7480,23 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login. */
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7113,9 +7504,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": 10401,
-                     *       "error": "GENERIC_UNAUTHORIZED",
-                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -7130,8 +7522,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 20001,
+                     *       "detail": "No community with this id or slug in this tenant.",
                      *       "error": "community_not_found",
-                     *       "message": "No community with this id or slug in this tenant."
+                     *       "message": "community_not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -7161,9 +7554,13 @@ export interface operations {
                 };
             };
             /**
-             * @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which.
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
              *
-             *     `invalid_quest` (10002): The quest is inconsistent: an unknown reward resource type or item, or an event of another community.
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             *
+             *     `invalid_quest` (10002, message `generic_client_error`): The quest is inconsistent: an unknown reward resource type or item, or an event of another community.
              */
             400: {
                 headers: {
@@ -7173,14 +7570,23 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login. */
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7188,9 +7594,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": 10401,
-                     *       "error": "GENERIC_UNAUTHORIZED",
-                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -7209,8 +7616,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 20001,
+                     *       "detail": "No community with this id or slug in this tenant.",
                      *       "error": "community_not_found",
-                     *       "message": "No community with this id or slug in this tenant."
+                     *       "message": "community_not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -7237,7 +7645,13 @@ export interface operations {
                     "application/json": components["schemas"]["QuestDto"];
                 };
             };
-            /** @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which. */
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7246,14 +7660,23 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login. */
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7261,9 +7684,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": 10401,
-                     *       "error": "GENERIC_UNAUTHORIZED",
-                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -7278,8 +7702,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 30001,
+                     *       "detail": "No quest with this id in this tenant.",
                      *       "error": "quest_not_found",
-                     *       "message": "No quest with this id in this tenant."
+                     *       "message": "quest_not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -7311,9 +7736,13 @@ export interface operations {
                 };
             };
             /**
-             * @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which.
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
              *
-             *     `invalid_quest` (10002): The quest is inconsistent: an unknown reward resource type or item, or an event of another community.
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             *
+             *     `invalid_quest` (10002, message `generic_client_error`): The quest is inconsistent: an unknown reward resource type or item, or an event of another community.
              */
             400: {
                 headers: {
@@ -7323,14 +7752,23 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login. */
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7338,9 +7776,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": 10401,
-                     *       "error": "GENERIC_UNAUTHORIZED",
-                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -7355,8 +7794,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 30001,
+                     *       "detail": "No quest with this id in this tenant.",
                      *       "error": "quest_not_found",
-                     *       "message": "No quest with this id in this tenant."
+                     *       "message": "quest_not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -7388,9 +7828,13 @@ export interface operations {
                 };
             };
             /**
-             * @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which.
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
              *
-             *     `quest_not_completable` (10002): The quest cannot be completed now: it is not active, or it belongs to an event that is not active or in which the user is not REGISTERED.
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             *
+             *     `quest_not_completable` (10002, message `generic_client_error`): The quest cannot be completed now: it is not active, or it belongs to an event that is not active or in which the user is not REGISTERED.
              */
             400: {
                 headers: {
@@ -7400,14 +7844,23 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login. */
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7415,9 +7868,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": 10401,
-                     *       "error": "GENERIC_UNAUTHORIZED",
-                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -7436,8 +7890,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 30001,
+                     *       "detail": "No quest with this id in this tenant.",
                      *       "error": "quest_not_found",
-                     *       "message": "No quest with this id in this tenant."
+                     *       "message": "quest_not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -7452,8 +7907,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 50003,
+                     *       "detail": "The item has no supply left for this grant; nothing was granted.",
                      *       "error": "supply_exhausted",
-                     *       "message": "The item has no supply left for this grant; nothing was granted."
+                     *       "message": "supply_exhausted"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -7480,7 +7936,13 @@ export interface operations {
                     "application/json": components["schemas"]["BalanceDto"][];
                 };
             };
-            /** @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which. */
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7489,14 +7951,23 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login. */
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7504,9 +7975,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": 10401,
-                     *       "error": "GENERIC_UNAUTHORIZED",
-                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -7521,8 +7993,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 11004,
+                     *       "detail": "No such user in this tenant.",
                      *       "error": "user_not_found",
-                     *       "message": "No such user in this tenant."
+                     *       "message": "user_not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -7551,7 +8024,13 @@ export interface operations {
                     "application/json": components["schemas"]["LedgerResultDto"];
                 };
             };
-            /** @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which. */
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7560,14 +8039,23 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login. */
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7575,9 +8063,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": 10401,
-                     *       "error": "GENERIC_UNAUTHORIZED",
-                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -7596,8 +8085,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 11004,
+                     *       "detail": "No such user in this tenant.",
                      *       "error": "user_not_found",
-                     *       "message": "No such user in this tenant."
+                     *       "message": "user_not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -7616,8 +8106,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 20103,
+                     *       "detail": "The user does not hold enough of the resource; nothing was changed.",
                      *       "error": "insufficient_balance",
-                     *       "message": "The user does not hold enough of the resource; nothing was changed."
+                     *       "message": "insufficient_balance"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -7647,9 +8138,13 @@ export interface operations {
                 };
             };
             /**
-             * @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which.
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
              *
-             *     `amount_too_large` (10002): The resulting amount would exceed the largest supported value (2^53 - 1).
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             *
+             *     `amount_too_large` (10002, message `generic_client_error`): The resulting amount would exceed the largest supported value (2^53 - 1).
              */
             400: {
                 headers: {
@@ -7659,14 +8154,23 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login. */
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7674,9 +8178,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": 10401,
-                     *       "error": "GENERIC_UNAUTHORIZED",
-                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -7695,8 +8200,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 11004,
+                     *       "detail": "No such user in this tenant.",
                      *       "error": "user_not_found",
-                     *       "message": "No such user in this tenant."
+                     *       "message": "user_not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -7711,8 +8217,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 20104,
+                     *       "detail": "The idempotency key was already used for a different operation (another user, resource type or amount).",
                      *       "error": "idempotency_key_reused",
-                     *       "message": "The idempotency key was already used for a different operation (another user, resource type or amount)."
+                     *       "message": "idempotency_key_reused"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -7744,7 +8251,13 @@ export interface operations {
                     "application/json": components["schemas"]["PaginatedLedgerEntry"];
                 };
             };
-            /** @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which. */
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7753,14 +8266,23 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login. */
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7768,9 +8290,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": 10401,
-                     *       "error": "GENERIC_UNAUTHORIZED",
-                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -7785,8 +8308,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 11004,
+                     *       "detail": "No such user in this tenant.",
                      *       "error": "user_not_found",
-                     *       "message": "No such user in this tenant."
+                     *       "message": "user_not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -7816,9 +8340,13 @@ export interface operations {
                 };
             };
             /**
-             * @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which.
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
              *
-             *     `invalid_resource_type` (10002): A global resource type cannot name a quest event.
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             *
+             *     `invalid_resource_type` (10002, message `generic_client_error`): A global resource type cannot name a quest event.
              */
             400: {
                 headers: {
@@ -7828,14 +8356,23 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login. */
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7843,9 +8380,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": 10401,
-                     *       "error": "GENERIC_UNAUTHORIZED",
-                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -7860,8 +8398,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 20001,
+                     *       "detail": "No community with this id or slug in this tenant.",
                      *       "error": "community_not_found",
-                     *       "message": "No community with this id or slug in this tenant."
+                     *       "message": "community_not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -7876,8 +8415,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 20102,
+                     *       "detail": "The community already has a resource type with this slug.",
                      *       "error": "resource_type_slug_taken",
-                     *       "message": "The community already has a resource type with this slug."
+                     *       "message": "resource_type_slug_taken"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -7908,7 +8448,13 @@ export interface operations {
                     "application/json": components["schemas"]["ResourceTypeDto"];
                 };
             };
-            /** @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which. */
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7917,14 +8463,23 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login. */
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7932,9 +8487,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": 10401,
-                     *       "error": "GENERIC_UNAUTHORIZED",
-                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -7949,8 +8505,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 20101,
+                     *       "detail": "No resource type with this id (or slug in this community) in this tenant.",
                      *       "error": "resource_type_not_found",
-                     *       "message": "No resource type with this id (or slug in this community) in this tenant."
+                     *       "message": "resource_type_not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -7982,7 +8539,13 @@ export interface operations {
                     "application/json": components["schemas"]["PaginatedListing"];
                 };
             };
-            /** @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which. */
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7991,14 +8554,23 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login. */
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8006,9 +8578,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": 10401,
-                     *       "error": "GENERIC_UNAUTHORIZED",
-                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -8023,8 +8596,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 20001,
+                     *       "detail": "No community with this id or slug in this tenant.",
                      *       "error": "community_not_found",
-                     *       "message": "No community with this id or slug in this tenant."
+                     *       "message": "community_not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -8054,9 +8628,13 @@ export interface operations {
                 };
             };
             /**
-             * @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which.
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
              *
-             *     `invalid_listing` (10002): The listing is inconsistent: what it grants, its price or requirements are unknown or belong to another community, or its window is empty.
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             *
+             *     `invalid_listing` (10002, message `generic_client_error`): The listing is inconsistent: what it grants, its price or requirements are unknown or belong to another community, or its window is empty.
              */
             400: {
                 headers: {
@@ -8066,14 +8644,23 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login. */
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8081,9 +8668,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": 10401,
-                     *       "error": "GENERIC_UNAUTHORIZED",
-                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -8098,8 +8686,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 20001,
+                     *       "detail": "No community with this id or slug in this tenant.",
                      *       "error": "community_not_found",
-                     *       "message": "No community with this id or slug in this tenant."
+                     *       "message": "community_not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -8126,7 +8715,13 @@ export interface operations {
                     "application/json": components["schemas"]["ListingDto"];
                 };
             };
-            /** @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which. */
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8135,14 +8730,23 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login. */
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8150,9 +8754,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": 10401,
-                     *       "error": "GENERIC_UNAUTHORIZED",
-                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -8167,8 +8772,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 40001,
+                     *       "detail": "No such store listing in this tenant (or in the community named by containerId), or it is not on sale.",
                      *       "error": "listing_not_found",
-                     *       "message": "No such store listing in this tenant (or in the community named by containerId), or it is not on sale."
+                     *       "message": "listing_not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -8200,9 +8806,13 @@ export interface operations {
                 };
             };
             /**
-             * @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which.
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
              *
-             *     `invalid_listing` (10002): The listing is inconsistent: what it grants, its price or requirements are unknown or belong to another community, or its window is empty.
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             *
+             *     `invalid_listing` (10002, message `generic_client_error`): The listing is inconsistent: what it grants, its price or requirements are unknown or belong to another community, or its window is empty.
              */
             400: {
                 headers: {
@@ -8212,14 +8822,23 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login. */
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8227,9 +8846,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": 10401,
-                     *       "error": "GENERIC_UNAUTHORIZED",
-                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -8244,8 +8864,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 40001,
+                     *       "detail": "No such store listing in this tenant (or in the community named by containerId), or it is not on sale.",
                      *       "error": "listing_not_found",
-                     *       "message": "No such store listing in this tenant (or in the community named by containerId), or it is not on sale."
+                     *       "message": "listing_not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -8277,7 +8898,13 @@ export interface operations {
                     "application/json": components["schemas"]["PaginatedAdminPurchase"];
                 };
             };
-            /** @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which. */
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8286,14 +8913,23 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login. */
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8301,9 +8937,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": 10401,
-                     *       "error": "GENERIC_UNAUTHORIZED",
-                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -8333,7 +8970,13 @@ export interface operations {
                     "application/json": components["schemas"]["PaginatedRequirement"];
                 };
             };
-            /** @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which. */
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8342,14 +8985,23 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login. */
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8357,9 +9009,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": 10401,
-                     *       "error": "GENERIC_UNAUTHORIZED",
-                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -8389,9 +9042,13 @@ export interface operations {
                 };
             };
             /**
-             * @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which.
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
              *
-             *     `invalid_requirement` (10002): The requirement definition is inconsistent (bad JSON schema, missing item or resource type for its kind).
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             *
+             *     `invalid_requirement` (10002, message `generic_client_error`): The requirement definition is inconsistent (bad JSON schema, missing item or resource type for its kind).
              */
             400: {
                 headers: {
@@ -8401,14 +9058,23 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login. */
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8416,9 +9082,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": 10401,
-                     *       "error": "GENERIC_UNAUTHORIZED",
-                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -8433,8 +9100,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 40008,
+                     *       "detail": "The tenant already has a requirement with this key.",
                      *       "error": "requirement_key_taken",
-                     *       "message": "The tenant already has a requirement with this key."
+                     *       "message": "requirement_key_taken"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -8461,7 +9129,13 @@ export interface operations {
                     "application/json": components["schemas"]["RequirementDto"];
                 };
             };
-            /** @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which. */
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8470,14 +9144,23 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login. */
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8485,9 +9168,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": 10401,
-                     *       "error": "GENERIC_UNAUTHORIZED",
-                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -8502,8 +9186,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 40007,
+                     *       "detail": "No such requirement definition in this tenant.",
                      *       "error": "requirement_not_found",
-                     *       "message": "No such requirement definition in this tenant."
+                     *       "message": "requirement_not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -8531,7 +9216,13 @@ export interface operations {
                     "application/json": components["schemas"]["InventoryDto"];
                 };
             };
-            /** @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which. */
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8540,17 +9231,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             /**
-             * @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login.
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `session_token_missing` (10411, message `GENERIC_UNAUTHORIZED`): The route needs a session token: send `Authorization: Bearer <sessionToken>`.
+             *
+             *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
              *
              *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
              */
             401: {
                 headers: {
@@ -8559,9 +9257,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": 10401,
-                     *       "error": "GENERIC_UNAUTHORIZED",
-                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *       "code": 10411,
+                     *       "detail": "The route needs a session token: send `Authorization: Bearer <sessionToken>`.",
+                     *       "error": "session_token_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -8576,8 +9275,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 20001,
+                     *       "detail": "No community with this id or slug in this tenant.",
                      *       "error": "community_not_found",
-                     *       "message": "No community with this id or slug in this tenant."
+                     *       "message": "community_not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -8611,11 +9311,15 @@ export interface operations {
                 };
             };
             /**
-             * @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which.
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
              *
-             *     `tenant_required` (10002): Several tenants exist: send X-Tenant-Id (tenant id or slug).
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
              *
-             *     `unknown_tenant` (10002): X-Tenant-Id names no tenant.
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             *
+             *     `tenant_required` (10002, message `generic_client_error`): Several tenants exist: send X-Tenant-Id (tenant id or slug).
+             *
+             *     `unknown_tenant` (10002, message `generic_client_error`): X-Tenant-Id names no tenant.
              */
             400: {
                 headers: {
@@ -8625,8 +9329,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -8645,8 +9350,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 20001,
+                     *       "detail": "No community with this id or slug in this tenant.",
                      *       "error": "community_not_found",
-                     *       "message": "No community with this id or slug in this tenant."
+                     *       "message": "community_not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -8678,13 +9384,17 @@ export interface operations {
                 content?: never;
             };
             /**
-             * @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which.
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
              *
-             *     `unknown_blockchain` (10002): The blockchain is not configured, or is disabled.
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
              *
-             *     `no_suitable_wallet` (10002): The user has no wallet that can hold a token on this blockchain (an EVM address from a SIWE login is needed; a zkLogin wallet is a Sui address).
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
              *
-             *     `avatar_empty` (10002): The avatar has no allocated item, so there is nothing to mint.
+             *     `unknown_blockchain` (10002, message `generic_client_error`): The blockchain is not configured, or is disabled.
+             *
+             *     `no_suitable_wallet` (10002, message `generic_client_error`): The user has no wallet that can hold a token on this blockchain (an EVM address from a SIWE login is needed; a zkLogin wallet is a Sui address).
+             *
+             *     `avatar_empty` (10002, message `generic_client_error`): The avatar has no allocated item, so there is nothing to mint.
              */
             400: {
                 headers: {
@@ -8694,17 +9404,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             /**
-             * @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login.
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `session_token_missing` (10411, message `GENERIC_UNAUTHORIZED`): The route needs a session token: send `Authorization: Bearer <sessionToken>`.
+             *
+             *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
              *
              *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
              */
             401: {
                 headers: {
@@ -8713,9 +9430,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": 10401,
-                     *       "error": "GENERIC_UNAUTHORIZED",
-                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *       "code": 10411,
+                     *       "detail": "The route needs a session token: send `Authorization: Bearer <sessionToken>`.",
+                     *       "error": "session_token_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -8730,8 +9448,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 20001,
+                     *       "detail": "No community with this id or slug in this tenant.",
                      *       "error": "community_not_found",
-                     *       "message": "No community with this id or slug in this tenant."
+                     *       "message": "community_not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -8746,8 +9465,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 50005,
+                     *       "detail": "This version of the avatar already has a mint on this blockchain (pending or done). Change the avatar to mint again.",
                      *       "error": "avatar_already_minted",
-                     *       "message": "This version of the avatar already has a mint on this blockchain (pending or done). Change the avatar to mint again."
+                     *       "message": "avatar_already_minted"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -8787,11 +9507,15 @@ export interface operations {
                 };
             };
             /**
-             * @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which.
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
              *
-             *     `tenant_required` (10002): Several tenants exist: send X-Tenant-Id (tenant id or slug).
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
              *
-             *     `unknown_tenant` (10002): X-Tenant-Id names no tenant.
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             *
+             *     `tenant_required` (10002, message `generic_client_error`): Several tenants exist: send X-Tenant-Id (tenant id or slug).
+             *
+             *     `unknown_tenant` (10002, message `generic_client_error`): X-Tenant-Id names no tenant.
              */
             400: {
                 headers: {
@@ -8801,8 +9525,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -8821,8 +9546,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 20001,
+                     *       "detail": "No community with this id or slug in this tenant.",
                      *       "error": "community_not_found",
-                     *       "message": "No community with this id or slug in this tenant."
+                     *       "message": "community_not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -8855,11 +9581,15 @@ export interface operations {
                 };
             };
             /**
-             * @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which.
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
              *
-             *     `tenant_required` (10002): Several tenants exist: send X-Tenant-Id (tenant id or slug).
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
              *
-             *     `unknown_tenant` (10002): X-Tenant-Id names no tenant.
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             *
+             *     `tenant_required` (10002, message `generic_client_error`): Several tenants exist: send X-Tenant-Id (tenant id or slug).
+             *
+             *     `unknown_tenant` (10002, message `generic_client_error`): X-Tenant-Id names no tenant.
              */
             400: {
                 headers: {
@@ -8869,8 +9599,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -8889,8 +9620,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 20001,
+                     *       "detail": "No community with this id or slug in this tenant.",
                      *       "error": "community_not_found",
-                     *       "message": "No community with this id or slug in this tenant."
+                     *       "message": "community_not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -8925,11 +9657,15 @@ export interface operations {
                 };
             };
             /**
-             * @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which.
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
              *
-             *     `tenant_required` (10002): Several tenants exist: send X-Tenant-Id (tenant id or slug).
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
              *
-             *     `unknown_tenant` (10002): X-Tenant-Id names no tenant.
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             *
+             *     `tenant_required` (10002, message `generic_client_error`): Several tenants exist: send X-Tenant-Id (tenant id or slug).
+             *
+             *     `unknown_tenant` (10002, message `generic_client_error`): X-Tenant-Id names no tenant.
              */
             400: {
                 headers: {
@@ -8939,8 +9675,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -8959,8 +9696,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 20001,
+                     *       "detail": "No community with this id or slug in this tenant.",
                      *       "error": "community_not_found",
-                     *       "message": "No community with this id or slug in this tenant."
+                     *       "message": "community_not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -8994,11 +9732,15 @@ export interface operations {
                 };
             };
             /**
-             * @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which.
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
              *
-             *     `tenant_required` (10002): Several tenants exist: send X-Tenant-Id (tenant id or slug).
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
              *
-             *     `unknown_tenant` (10002): X-Tenant-Id names no tenant.
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             *
+             *     `tenant_required` (10002, message `generic_client_error`): Several tenants exist: send X-Tenant-Id (tenant id or slug).
+             *
+             *     `unknown_tenant` (10002, message `generic_client_error`): X-Tenant-Id names no tenant.
              */
             400: {
                 headers: {
@@ -9008,8 +9750,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -9028,8 +9771,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 20001,
+                     *       "detail": "No community with this id or slug in this tenant.",
                      *       "error": "community_not_found",
-                     *       "message": "No community with this id or slug in this tenant."
+                     *       "message": "community_not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -9065,7 +9809,13 @@ export interface operations {
                     "application/json": components["schemas"]["PaginatedUserItem"];
                 };
             };
-            /** @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which. */
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9074,17 +9824,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             /**
-             * @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login.
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `session_token_missing` (10411, message `GENERIC_UNAUTHORIZED`): The route needs a session token: send `Authorization: Bearer <sessionToken>`.
+             *
+             *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
              *
              *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
              */
             401: {
                 headers: {
@@ -9093,9 +9850,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": 10401,
-                     *       "error": "GENERIC_UNAUTHORIZED",
-                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *       "code": 10411,
+                     *       "detail": "The route needs a session token: send `Authorization: Bearer <sessionToken>`.",
+                     *       "error": "session_token_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -9114,8 +9872,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 20001,
+                     *       "detail": "No community with this id or slug in this tenant.",
                      *       "error": "community_not_found",
-                     *       "message": "No community with this id or slug in this tenant."
+                     *       "message": "community_not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -9147,13 +9906,17 @@ export interface operations {
                 content?: never;
             };
             /**
-             * @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which.
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
              *
-             *     `item_not_owned` (10002): An allocated item is not owned by the user; nothing was allocated.
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
              *
-             *     `item_slot_mismatch` (10002): An allocated item does not fit the slot it was put in; nothing was allocated.
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
              *
-             *     `duplicate_slot` (10002): The same slot appears twice in one allocation.
+             *     `item_not_owned` (10002, message `generic_client_error`): An allocated item is not owned by the user; nothing was allocated.
+             *
+             *     `item_slot_mismatch` (10002, message `generic_client_error`): An allocated item does not fit the slot it was put in; nothing was allocated.
+             *
+             *     `duplicate_slot` (10002, message `generic_client_error`): The same slot appears twice in one allocation.
              */
             400: {
                 headers: {
@@ -9163,17 +9926,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             /**
-             * @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login.
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `session_token_missing` (10411, message `GENERIC_UNAUTHORIZED`): The route needs a session token: send `Authorization: Bearer <sessionToken>`.
+             *
+             *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
              *
              *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
              */
             401: {
                 headers: {
@@ -9182,9 +9952,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": 10401,
-                     *       "error": "GENERIC_UNAUTHORIZED",
-                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *       "code": 10411,
+                     *       "detail": "The route needs a session token: send `Authorization: Bearer <sessionToken>`.",
+                     *       "error": "session_token_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -9205,8 +9976,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 20001,
+                     *       "detail": "No community with this id or slug in this tenant.",
                      *       "error": "community_not_found",
-                     *       "message": "No community with this id or slug in this tenant."
+                     *       "message": "community_not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -9237,11 +10009,15 @@ export interface operations {
                 };
             };
             /**
-             * @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which.
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
              *
-             *     `tenant_required` (10002): Several tenants exist: send X-Tenant-Id (tenant id or slug).
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
              *
-             *     `unknown_tenant` (10002): X-Tenant-Id names no tenant.
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             *
+             *     `tenant_required` (10002, message `generic_client_error`): Several tenants exist: send X-Tenant-Id (tenant id or slug).
+             *
+             *     `unknown_tenant` (10002, message `generic_client_error`): X-Tenant-Id names no tenant.
              */
             400: {
                 headers: {
@@ -9251,8 +10027,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -9267,8 +10044,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 20001,
+                     *       "detail": "No community with this id or slug in this tenant.",
                      *       "error": "community_not_found",
-                     *       "message": "No community with this id or slug in this tenant."
+                     *       "message": "community_not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -9283,8 +10061,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10001,
+                     *       "detail": "An unexpected error. Details are logged under the request id, never returned.",
                      *       "error": "internal_error",
-                     *       "message": "An unexpected error. Details are logged under the request id, never returned."
+                     *       "message": "internal_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -9325,11 +10104,15 @@ export interface operations {
                 };
             };
             /**
-             * @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which.
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
              *
-             *     `self_referral` (10002): A user cannot refer themselves.
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
              *
-             *     `unknown_referrer` (10002): referrerHandle names no user of this tenant (or, for a community, no member of it).
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             *
+             *     `self_referral` (10002, message `generic_client_error`): A user cannot refer themselves.
+             *
+             *     `unknown_referrer` (10002, message `generic_client_error`): referrerHandle names no user of this tenant (or, for a community, no member of it).
              */
             400: {
                 headers: {
@@ -9339,17 +10122,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             /**
-             * @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login.
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `session_token_missing` (10411, message `GENERIC_UNAUTHORIZED`): The route needs a session token: send `Authorization: Bearer <sessionToken>`.
+             *
+             *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
              *
              *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
              */
             401: {
                 headers: {
@@ -9358,9 +10148,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": 10401,
-                     *       "error": "GENERIC_UNAUTHORIZED",
-                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *       "code": 10411,
+                     *       "detail": "The route needs a session token: send `Authorization: Bearer <sessionToken>`.",
+                     *       "error": "session_token_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -9375,8 +10166,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 20001,
+                     *       "detail": "No community with this id or slug in this tenant.",
                      *       "error": "community_not_found",
-                     *       "message": "No community with this id or slug in this tenant."
+                     *       "message": "community_not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -9391,8 +10183,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10001,
+                     *       "detail": "An unexpected error. Details are logged under the request id, never returned.",
                      *       "error": "internal_error",
-                     *       "message": "An unexpected error. Details are logged under the request id, never returned."
+                     *       "message": "internal_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -9430,7 +10223,13 @@ export interface operations {
                     "application/json": components["schemas"]["PaginatedQuest"];
                 };
             };
-            /** @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which. */
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9439,17 +10238,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             /**
-             * @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login.
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `session_token_missing` (10411, message `GENERIC_UNAUTHORIZED`): The route needs a session token: send `Authorization: Bearer <sessionToken>`.
+             *
+             *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
              *
              *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
              */
             401: {
                 headers: {
@@ -9458,9 +10264,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": 10401,
-                     *       "error": "GENERIC_UNAUTHORIZED",
-                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *       "code": 10411,
+                     *       "detail": "The route needs a session token: send `Authorization: Bearer <sessionToken>`.",
+                     *       "error": "session_token_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -9475,8 +10282,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 20001,
+                     *       "detail": "No community with this id or slug in this tenant.",
                      *       "error": "community_not_found",
-                     *       "message": "No community with this id or slug in this tenant."
+                     *       "message": "community_not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -9491,8 +10299,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10001,
+                     *       "detail": "An unexpected error. Details are logged under the request id, never returned.",
                      *       "error": "internal_error",
-                     *       "message": "An unexpected error. Details are logged under the request id, never returned."
+                     *       "message": "internal_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -9528,7 +10337,13 @@ export interface operations {
                     "application/json": components["schemas"]["QuestTagDto"][];
                 };
             };
-            /** @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which. */
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9537,17 +10352,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             /**
-             * @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login.
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `session_token_missing` (10411, message `GENERIC_UNAUTHORIZED`): The route needs a session token: send `Authorization: Bearer <sessionToken>`.
+             *
+             *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
              *
              *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
              */
             401: {
                 headers: {
@@ -9556,9 +10378,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": 10401,
-                     *       "error": "GENERIC_UNAUTHORIZED",
-                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *       "code": 10411,
+                     *       "detail": "The route needs a session token: send `Authorization: Bearer <sessionToken>`.",
+                     *       "error": "session_token_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -9577,8 +10400,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 20001,
+                     *       "detail": "No community with this id or slug in this tenant.",
                      *       "error": "community_not_found",
-                     *       "message": "No community with this id or slug in this tenant."
+                     *       "message": "community_not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -9593,8 +10417,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10001,
+                     *       "detail": "An unexpected error. Details are logged under the request id, never returned.",
                      *       "error": "internal_error",
-                     *       "message": "An unexpected error. Details are logged under the request id, never returned."
+                     *       "message": "internal_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -9626,7 +10451,13 @@ export interface operations {
                     "application/json": components["schemas"]["PaginatedCommunityReferral"];
                 };
             };
-            /** @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which. */
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9635,17 +10466,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             /**
-             * @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login.
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `session_token_missing` (10411, message `GENERIC_UNAUTHORIZED`): The route needs a session token: send `Authorization: Bearer <sessionToken>`.
+             *
+             *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
              *
              *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
              */
             401: {
                 headers: {
@@ -9654,9 +10492,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": 10401,
-                     *       "error": "GENERIC_UNAUTHORIZED",
-                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *       "code": 10411,
+                     *       "detail": "The route needs a session token: send `Authorization: Bearer <sessionToken>`.",
+                     *       "error": "session_token_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -9671,8 +10510,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 20001,
+                     *       "detail": "No community with this id or slug in this tenant.",
                      *       "error": "community_not_found",
-                     *       "message": "No community with this id or slug in this tenant."
+                     *       "message": "community_not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -9687,8 +10527,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10001,
+                     *       "detail": "An unexpected error. Details are logged under the request id, never returned.",
                      *       "error": "internal_error",
-                     *       "message": "An unexpected error. Details are logged under the request id, never returned."
+                     *       "message": "internal_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -9724,11 +10565,15 @@ export interface operations {
                 };
             };
             /**
-             * @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which.
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
              *
-             *     `tenant_required` (10002): Several tenants exist: send X-Tenant-Id (tenant id or slug).
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
              *
-             *     `unknown_tenant` (10002): X-Tenant-Id names no tenant.
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             *
+             *     `tenant_required` (10002, message `generic_client_error`): Several tenants exist: send X-Tenant-Id (tenant id or slug).
+             *
+             *     `unknown_tenant` (10002, message `generic_client_error`): X-Tenant-Id names no tenant.
              */
             400: {
                 headers: {
@@ -9738,8 +10583,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -9754,8 +10600,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 20001,
+                     *       "detail": "No community with this id or slug in this tenant.",
                      *       "error": "community_not_found",
-                     *       "message": "No community with this id or slug in this tenant."
+                     *       "message": "community_not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -9770,8 +10617,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10001,
+                     *       "detail": "An unexpected error. Details are logged under the request id, never returned.",
                      *       "error": "internal_error",
-                     *       "message": "An unexpected error. Details are logged under the request id, never returned."
+                     *       "message": "internal_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -9808,11 +10656,15 @@ export interface operations {
                 };
             };
             /**
-             * @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which.
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
              *
-             *     `tenant_required` (10002): Several tenants exist: send X-Tenant-Id (tenant id or slug).
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
              *
-             *     `unknown_tenant` (10002): X-Tenant-Id names no tenant.
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             *
+             *     `tenant_required` (10002, message `generic_client_error`): Several tenants exist: send X-Tenant-Id (tenant id or slug).
+             *
+             *     `unknown_tenant` (10002, message `generic_client_error`): X-Tenant-Id names no tenant.
              */
             400: {
                 headers: {
@@ -9822,8 +10674,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -9842,8 +10695,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 20001,
+                     *       "detail": "No community with this id or slug in this tenant.",
                      *       "error": "community_not_found",
-                     *       "message": "No community with this id or slug in this tenant."
+                     *       "message": "community_not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -9858,8 +10712,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10001,
+                     *       "detail": "An unexpected error. Details are logged under the request id, never returned.",
                      *       "error": "internal_error",
-                     *       "message": "An unexpected error. Details are logged under the request id, never returned."
+                     *       "message": "internal_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -9890,7 +10745,13 @@ export interface operations {
                     "application/json": components["schemas"]["RankingDto"];
                 };
             };
-            /** @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which. */
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9899,17 +10760,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             /**
-             * @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login.
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `session_token_missing` (10411, message `GENERIC_UNAUTHORIZED`): The route needs a session token: send `Authorization: Bearer <sessionToken>`.
+             *
+             *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
              *
              *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
              */
             401: {
                 headers: {
@@ -9918,9 +10786,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": 10401,
-                     *       "error": "GENERIC_UNAUTHORIZED",
-                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *       "code": 10411,
+                     *       "detail": "The route needs a session token: send `Authorization: Bearer <sessionToken>`.",
+                     *       "error": "session_token_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -9939,8 +10808,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 20001,
+                     *       "detail": "No community with this id or slug in this tenant.",
                      *       "error": "community_not_found",
-                     *       "message": "No community with this id or slug in this tenant."
+                     *       "message": "community_not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -9955,8 +10825,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10001,
+                     *       "detail": "An unexpected error. Details are logged under the request id, never returned.",
                      *       "error": "internal_error",
-                     *       "message": "An unexpected error. Details are logged under the request id, never returned."
+                     *       "message": "internal_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -9987,11 +10858,15 @@ export interface operations {
                 };
             };
             /**
-             * @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which.
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
              *
-             *     `tenant_required` (10002): Several tenants exist: send X-Tenant-Id (tenant id or slug).
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
              *
-             *     `unknown_tenant` (10002): X-Tenant-Id names no tenant.
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             *
+             *     `tenant_required` (10002, message `generic_client_error`): Several tenants exist: send X-Tenant-Id (tenant id or slug).
+             *
+             *     `unknown_tenant` (10002, message `generic_client_error`): X-Tenant-Id names no tenant.
              */
             400: {
                 headers: {
@@ -10001,8 +10876,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -10017,8 +10893,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 20101,
+                     *       "detail": "No resource type with this id (or slug in this community) in this tenant.",
                      *       "error": "resource_type_not_found",
-                     *       "message": "No resource type with this id (or slug in this community) in this tenant."
+                     *       "message": "resource_type_not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -10033,8 +10910,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10001,
+                     *       "detail": "An unexpected error. Details are logged under the request id, never returned.",
                      *       "error": "internal_error",
-                     *       "message": "An unexpected error. Details are logged under the request id, never returned."
+                     *       "message": "internal_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -10066,7 +10944,13 @@ export interface operations {
                     "application/json": components["schemas"]["PaginatedUserPrize"];
                 };
             };
-            /** @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which. */
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10075,17 +10959,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             /**
-             * @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login.
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `session_token_missing` (10411, message `GENERIC_UNAUTHORIZED`): The route needs a session token: send `Authorization: Bearer <sessionToken>`.
+             *
+             *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
              *
              *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
              */
             401: {
                 headers: {
@@ -10094,9 +10985,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": 10401,
-                     *       "error": "GENERIC_UNAUTHORIZED",
-                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *       "code": 10411,
+                     *       "detail": "The route needs a session token: send `Authorization: Bearer <sessionToken>`.",
+                     *       "error": "session_token_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -10111,8 +11003,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10001,
+                     *       "detail": "An unexpected error. Details are logged under the request id, never returned.",
                      *       "error": "internal_error",
-                     *       "message": "An unexpected error. Details are logged under the request id, never returned."
+                     *       "message": "internal_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -10139,7 +11032,13 @@ export interface operations {
                     "application/json": components["schemas"]["PrizeDetailDto"];
                 };
             };
-            /** @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which. */
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10148,17 +11047,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             /**
-             * @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login.
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `session_token_missing` (10411, message `GENERIC_UNAUTHORIZED`): The route needs a session token: send `Authorization: Bearer <sessionToken>`.
+             *
+             *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
              *
              *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
              */
             401: {
                 headers: {
@@ -10167,9 +11073,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": 10401,
-                     *       "error": "GENERIC_UNAUTHORIZED",
-                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *       "code": 10411,
+                     *       "detail": "The route needs a session token: send `Authorization: Bearer <sessionToken>`.",
+                     *       "error": "session_token_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -10184,8 +11091,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 40101,
+                     *       "detail": "No such prize in this tenant.",
                      *       "error": "prize_not_found",
-                     *       "message": "No such prize in this tenant."
+                     *       "message": "prize_not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -10200,8 +11108,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10001,
+                     *       "detail": "An unexpected error. Details are logged under the request id, never returned.",
                      *       "error": "internal_error",
-                     *       "message": "An unexpected error. Details are logged under the request id, never returned."
+                     *       "message": "internal_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -10228,7 +11137,13 @@ export interface operations {
                     "application/json": components["schemas"]["PrizeSupplyDto"];
                 };
             };
-            /** @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which. */
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10237,17 +11152,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             /**
-             * @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login.
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `session_token_missing` (10411, message `GENERIC_UNAUTHORIZED`): The route needs a session token: send `Authorization: Bearer <sessionToken>`.
+             *
+             *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
              *
              *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
              */
             401: {
                 headers: {
@@ -10256,9 +11178,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": 10401,
-                     *       "error": "GENERIC_UNAUTHORIZED",
-                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *       "code": 10411,
+                     *       "detail": "The route needs a session token: send `Authorization: Bearer <sessionToken>`.",
+                     *       "error": "session_token_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -10273,8 +11196,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 40101,
+                     *       "detail": "No such prize in this tenant.",
                      *       "error": "prize_not_found",
-                     *       "message": "No such prize in this tenant."
+                     *       "message": "prize_not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -10289,8 +11213,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10001,
+                     *       "detail": "An unexpected error. Details are logged under the request id, never returned.",
                      *       "error": "internal_error",
-                     *       "message": "An unexpected error. Details are logged under the request id, never returned."
+                     *       "message": "internal_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -10315,7 +11240,13 @@ export interface operations {
                     "application/json": components["schemas"]["UserRequirementDto"][];
                 };
             };
-            /** @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which. */
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10324,17 +11255,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             /**
-             * @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login.
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `session_token_missing` (10411, message `GENERIC_UNAUTHORIZED`): The route needs a session token: send `Authorization: Bearer <sessionToken>`.
+             *
+             *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
              *
              *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
              */
             401: {
                 headers: {
@@ -10343,9 +11281,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": 10401,
-                     *       "error": "GENERIC_UNAUTHORIZED",
-                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *       "code": 10411,
+                     *       "detail": "The route needs a session token: send `Authorization: Bearer <sessionToken>`.",
+                     *       "error": "session_token_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -10360,8 +11299,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10001,
+                     *       "detail": "An unexpected error. Details are logged under the request id, never returned.",
                      *       "error": "internal_error",
-                     *       "message": "An unexpected error. Details are logged under the request id, never returned."
+                     *       "message": "internal_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -10396,7 +11336,13 @@ export interface operations {
                     "application/json": components["schemas"]["PaginatedQuestEvent"];
                 };
             };
-            /** @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which. */
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10405,17 +11351,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             /**
-             * @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login.
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `session_token_missing` (10411, message `GENERIC_UNAUTHORIZED`): The route needs a session token: send `Authorization: Bearer <sessionToken>`.
+             *
+             *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
              *
              *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
              */
             401: {
                 headers: {
@@ -10424,9 +11377,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": 10401,
-                     *       "error": "GENERIC_UNAUTHORIZED",
-                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *       "code": 10411,
+                     *       "detail": "The route needs a session token: send `Authorization: Bearer <sessionToken>`.",
+                     *       "error": "session_token_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -10441,8 +11395,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 20001,
+                     *       "detail": "No community with this id or slug in this tenant.",
                      *       "error": "community_not_found",
-                     *       "message": "No community with this id or slug in this tenant."
+                     *       "message": "community_not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -10457,8 +11412,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10001,
+                     *       "detail": "An unexpected error. Details are logged under the request id, never returned.",
                      *       "error": "internal_error",
-                     *       "message": "An unexpected error. Details are logged under the request id, never returned."
+                     *       "message": "internal_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -10485,7 +11441,13 @@ export interface operations {
                     "application/json": components["schemas"]["QuestEventDto"];
                 };
             };
-            /** @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which. */
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10494,17 +11456,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             /**
-             * @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login.
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `session_token_missing` (10411, message `GENERIC_UNAUTHORIZED`): The route needs a session token: send `Authorization: Bearer <sessionToken>`.
+             *
+             *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
              *
              *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
              */
             401: {
                 headers: {
@@ -10513,9 +11482,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": 10401,
-                     *       "error": "GENERIC_UNAUTHORIZED",
-                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *       "code": 10411,
+                     *       "detail": "The route needs a session token: send `Authorization: Bearer <sessionToken>`.",
+                     *       "error": "session_token_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -10530,8 +11500,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 30501,
+                     *       "detail": "No quest event with this id or slug in this tenant (drafts are invisible to users).",
                      *       "error": "quest_event_not_found",
-                     *       "message": "No quest event with this id or slug in this tenant (drafts are invisible to users)."
+                     *       "message": "quest_event_not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -10546,8 +11517,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10001,
+                     *       "detail": "An unexpected error. Details are logged under the request id, never returned.",
                      *       "error": "internal_error",
-                     *       "message": "An unexpected error. Details are logged under the request id, never returned."
+                     *       "message": "internal_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -10574,7 +11546,13 @@ export interface operations {
                     "application/json": components["schemas"]["ParticipantDto"];
                 };
             };
-            /** @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which. */
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10583,17 +11561,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             /**
-             * @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login.
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `session_token_missing` (10411, message `GENERIC_UNAUTHORIZED`): The route needs a session token: send `Authorization: Bearer <sessionToken>`.
+             *
+             *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
              *
              *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
              */
             401: {
                 headers: {
@@ -10602,9 +11587,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": 10401,
-                     *       "error": "GENERIC_UNAUTHORIZED",
-                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *       "code": 10411,
+                     *       "detail": "The route needs a session token: send `Authorization: Bearer <sessionToken>`.",
+                     *       "error": "session_token_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -10623,8 +11609,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 30501,
+                     *       "detail": "No quest event with this id or slug in this tenant (drafts are invisible to users).",
                      *       "error": "quest_event_not_found",
-                     *       "message": "No quest event with this id or slug in this tenant (drafts are invisible to users)."
+                     *       "message": "quest_event_not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -10639,8 +11626,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10001,
+                     *       "detail": "An unexpected error. Details are logged under the request id, never returned.",
                      *       "error": "internal_error",
-                     *       "message": "An unexpected error. Details are logged under the request id, never returned."
+                     *       "message": "internal_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -10668,11 +11656,15 @@ export interface operations {
                 };
             };
             /**
-             * @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which.
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
              *
-             *     `participant_transition` (10002): The participant transition table forbids this action from the current status; the message names it.
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
              *
-             *     `event_already_ended` (10002): The event has ended (or was completed or cancelled): participation cannot change any more.
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             *
+             *     `participant_transition` (10002, message `generic_client_error`): The participant transition table forbids this action from the current status; the message names it.
+             *
+             *     `event_already_ended` (10002, message `generic_client_error`): The event has ended (or was completed or cancelled): participation cannot change any more.
              */
             400: {
                 headers: {
@@ -10682,17 +11674,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             /**
-             * @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login.
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `session_token_missing` (10411, message `GENERIC_UNAUTHORIZED`): The route needs a session token: send `Authorization: Bearer <sessionToken>`.
+             *
+             *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
              *
              *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
              */
             401: {
                 headers: {
@@ -10701,9 +11700,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": 10401,
-                     *       "error": "GENERIC_UNAUTHORIZED",
-                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *       "code": 10411,
+                     *       "detail": "The route needs a session token: send `Authorization: Bearer <sessionToken>`.",
+                     *       "error": "session_token_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -10718,8 +11718,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 30501,
+                     *       "detail": "No quest event with this id or slug in this tenant (drafts are invisible to users).",
                      *       "error": "quest_event_not_found",
-                     *       "message": "No quest event with this id or slug in this tenant (drafts are invisible to users)."
+                     *       "message": "quest_event_not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -10734,8 +11735,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10001,
+                     *       "detail": "An unexpected error. Details are logged under the request id, never returned.",
                      *       "error": "internal_error",
-                     *       "message": "An unexpected error. Details are logged under the request id, never returned."
+                     *       "message": "internal_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -10767,7 +11769,13 @@ export interface operations {
                     "application/json": components["schemas"]["PaginatedParticipantListItem"];
                 };
             };
-            /** @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which. */
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10776,17 +11784,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             /**
-             * @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login.
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `session_token_missing` (10411, message `GENERIC_UNAUTHORIZED`): The route needs a session token: send `Authorization: Bearer <sessionToken>`.
+             *
+             *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
              *
              *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
              */
             401: {
                 headers: {
@@ -10795,9 +11810,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": 10401,
-                     *       "error": "GENERIC_UNAUTHORIZED",
-                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *       "code": 10411,
+                     *       "detail": "The route needs a session token: send `Authorization: Bearer <sessionToken>`.",
+                     *       "error": "session_token_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -10812,8 +11828,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 30501,
+                     *       "detail": "No quest event with this id or slug in this tenant (drafts are invisible to users).",
                      *       "error": "quest_event_not_found",
-                     *       "message": "No quest event with this id or slug in this tenant (drafts are invisible to users)."
+                     *       "message": "quest_event_not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -10828,8 +11845,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10001,
+                     *       "detail": "An unexpected error. Details are logged under the request id, never returned.",
                      *       "error": "internal_error",
-                     *       "message": "An unexpected error. Details are logged under the request id, never returned."
+                     *       "message": "internal_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -10856,7 +11874,13 @@ export interface operations {
                     "application/json": components["schemas"]["ParticipantRankDto"];
                 };
             };
-            /** @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which. */
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10865,17 +11889,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             /**
-             * @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login.
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `session_token_missing` (10411, message `GENERIC_UNAUTHORIZED`): The route needs a session token: send `Authorization: Bearer <sessionToken>`.
+             *
+             *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
              *
              *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
              */
             401: {
                 headers: {
@@ -10884,9 +11915,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": 10401,
-                     *       "error": "GENERIC_UNAUTHORIZED",
-                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *       "code": 10411,
+                     *       "detail": "The route needs a session token: send `Authorization: Bearer <sessionToken>`.",
+                     *       "error": "session_token_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -10905,8 +11937,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 30501,
+                     *       "detail": "No quest event with this id or slug in this tenant (drafts are invisible to users).",
                      *       "error": "quest_event_not_found",
-                     *       "message": "No quest event with this id or slug in this tenant (drafts are invisible to users)."
+                     *       "message": "quest_event_not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -10921,8 +11954,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10001,
+                     *       "detail": "An unexpected error. Details are logged under the request id, never returned.",
                      *       "error": "internal_error",
-                     *       "message": "An unexpected error. Details are logged under the request id, never returned."
+                     *       "message": "internal_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -10950,13 +11984,17 @@ export interface operations {
                 };
             };
             /**
-             * @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which.
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
              *
-             *     `participant_transition` (10002): The participant transition table forbids this action from the current status; the message names it.
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
              *
-             *     `registration_closed` (10002): Registration is not open for this event (not published, before the window, after it, or the event ended).
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
              *
-             *     `event_full` (10002): The event has reached its capacity of REGISTERED participants.
+             *     `participant_transition` (10002, message `generic_client_error`): The participant transition table forbids this action from the current status; the message names it.
+             *
+             *     `registration_closed` (10002, message `generic_client_error`): Registration is not open for this event (not published, before the window, after it, or the event ended).
+             *
+             *     `event_full` (10002, message `generic_client_error`): The event has reached its capacity of REGISTERED participants.
              */
             400: {
                 headers: {
@@ -10966,17 +12004,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             /**
-             * @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login.
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `session_token_missing` (10411, message `GENERIC_UNAUTHORIZED`): The route needs a session token: send `Authorization: Bearer <sessionToken>`.
+             *
+             *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
              *
              *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
              */
             401: {
                 headers: {
@@ -10985,9 +12030,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": 10401,
-                     *       "error": "GENERIC_UNAUTHORIZED",
-                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *       "code": 10411,
+                     *       "detail": "The route needs a session token: send `Authorization: Bearer <sessionToken>`.",
+                     *       "error": "session_token_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -11002,8 +12048,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 20003,
+                     *       "detail": "The current user is not a member of this community.",
                      *       "error": "not_a_member",
-                     *       "message": "The current user is not a member of this community."
+                     *       "message": "not_a_member"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -11018,8 +12065,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 30501,
+                     *       "detail": "No quest event with this id or slug in this tenant (drafts are invisible to users).",
                      *       "error": "quest_event_not_found",
-                     *       "message": "No quest event with this id or slug in this tenant (drafts are invisible to users)."
+                     *       "message": "quest_event_not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -11034,8 +12082,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10001,
+                     *       "detail": "An unexpected error. Details are logged under the request id, never returned.",
                      *       "error": "internal_error",
-                     *       "message": "An unexpected error. Details are logged under the request id, never returned."
+                     *       "message": "internal_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -11063,11 +12112,15 @@ export interface operations {
                 };
             };
             /**
-             * @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which.
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
              *
-             *     `participant_transition` (10002): The participant transition table forbids this action from the current status; the message names it.
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
              *
-             *     `event_already_ended` (10002): The event has ended (or was completed or cancelled): participation cannot change any more.
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             *
+             *     `participant_transition` (10002, message `generic_client_error`): The participant transition table forbids this action from the current status; the message names it.
+             *
+             *     `event_already_ended` (10002, message `generic_client_error`): The event has ended (or was completed or cancelled): participation cannot change any more.
              */
             400: {
                 headers: {
@@ -11077,17 +12130,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             /**
-             * @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login.
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `session_token_missing` (10411, message `GENERIC_UNAUTHORIZED`): The route needs a session token: send `Authorization: Bearer <sessionToken>`.
+             *
+             *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
              *
              *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
              */
             401: {
                 headers: {
@@ -11096,9 +12156,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": 10401,
-                     *       "error": "GENERIC_UNAUTHORIZED",
-                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *       "code": 10411,
+                     *       "detail": "The route needs a session token: send `Authorization: Bearer <sessionToken>`.",
+                     *       "error": "session_token_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -11117,8 +12178,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 30501,
+                     *       "detail": "No quest event with this id or slug in this tenant (drafts are invisible to users).",
                      *       "error": "quest_event_not_found",
-                     *       "message": "No quest event with this id or slug in this tenant (drafts are invisible to users)."
+                     *       "message": "quest_event_not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -11133,8 +12195,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10001,
+                     *       "detail": "An unexpected error. Details are logged under the request id, never returned.",
                      *       "error": "internal_error",
-                     *       "message": "An unexpected error. Details are logged under the request id, never returned."
+                     *       "message": "internal_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -11162,13 +12225,17 @@ export interface operations {
                 };
             };
             /**
-             * @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which.
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
              *
-             *     `participant_transition` (10002): The participant transition table forbids this action from the current status; the message names it.
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
              *
-             *     `event_already_started` (10002): Unregistering is possible only before the event starts (cancel instead).
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
              *
-             *     `event_already_ended` (10002): The event has ended (or was completed or cancelled): participation cannot change any more.
+             *     `participant_transition` (10002, message `generic_client_error`): The participant transition table forbids this action from the current status; the message names it.
+             *
+             *     `event_already_started` (10002, message `generic_client_error`): Unregistering is possible only before the event starts (cancel instead).
+             *
+             *     `event_already_ended` (10002, message `generic_client_error`): The event has ended (or was completed or cancelled): participation cannot change any more.
              */
             400: {
                 headers: {
@@ -11178,17 +12245,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             /**
-             * @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login.
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `session_token_missing` (10411, message `GENERIC_UNAUTHORIZED`): The route needs a session token: send `Authorization: Bearer <sessionToken>`.
+             *
+             *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
              *
              *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
              */
             401: {
                 headers: {
@@ -11197,9 +12271,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": 10401,
-                     *       "error": "GENERIC_UNAUTHORIZED",
-                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *       "code": 10411,
+                     *       "detail": "The route needs a session token: send `Authorization: Bearer <sessionToken>`.",
+                     *       "error": "session_token_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -11214,8 +12289,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 30501,
+                     *       "detail": "No quest event with this id or slug in this tenant (drafts are invisible to users).",
                      *       "error": "quest_event_not_found",
-                     *       "message": "No quest event with this id or slug in this tenant (drafts are invisible to users)."
+                     *       "message": "quest_event_not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -11230,8 +12306,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10001,
+                     *       "detail": "An unexpected error. Details are logged under the request id, never returned.",
                      *       "error": "internal_error",
-                     *       "message": "An unexpected error. Details are logged under the request id, never returned."
+                     *       "message": "internal_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -11258,7 +12335,13 @@ export interface operations {
                     "application/json": components["schemas"]["RewardAllocationDto"][];
                 };
             };
-            /** @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which. */
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11267,17 +12350,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             /**
-             * @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login.
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `session_token_missing` (10411, message `GENERIC_UNAUTHORIZED`): The route needs a session token: send `Authorization: Bearer <sessionToken>`.
+             *
+             *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
              *
              *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
              */
             401: {
                 headers: {
@@ -11286,9 +12376,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": 10401,
-                     *       "error": "GENERIC_UNAUTHORIZED",
-                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *       "code": 10411,
+                     *       "detail": "The route needs a session token: send `Authorization: Bearer <sessionToken>`.",
+                     *       "error": "session_token_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -11303,8 +12394,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 30501,
+                     *       "detail": "No quest event with this id or slug in this tenant (drafts are invisible to users).",
                      *       "error": "quest_event_not_found",
-                     *       "message": "No quest event with this id or slug in this tenant (drafts are invisible to users)."
+                     *       "message": "quest_event_not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -11319,8 +12411,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10001,
+                     *       "detail": "An unexpected error. Details are logged under the request id, never returned.",
                      *       "error": "internal_error",
-                     *       "message": "An unexpected error. Details are logged under the request id, never returned."
+                     *       "message": "internal_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -11353,13 +12446,17 @@ export interface operations {
                 };
             };
             /**
-             * @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which.
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
              *
-             *     `not_enough_tickets` (10002): The allocation has fewer tickets left than the reward costs (e.g. it was already claimed); nothing changed.
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
              *
-             *     `reward_sold_out` (10002): The reward has no supply left; nothing changed.
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
              *
-             *     `claim_requirements` (10002): The reward needs data that was not given (email, walletAddress, address); nothing changed.
+             *     `not_enough_tickets` (10002, message `generic_client_error`): The allocation has fewer tickets left than the reward costs (e.g. it was already claimed); nothing changed.
+             *
+             *     `reward_sold_out` (10002, message `generic_client_error`): The reward has no supply left; nothing changed.
+             *
+             *     `claim_requirements` (10002, message `generic_client_error`): The reward needs data that was not given (email, walletAddress, address); nothing changed.
              */
             400: {
                 headers: {
@@ -11369,17 +12466,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             /**
-             * @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login.
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `session_token_missing` (10411, message `GENERIC_UNAUTHORIZED`): The route needs a session token: send `Authorization: Bearer <sessionToken>`.
+             *
+             *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
              *
              *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
              */
             401: {
                 headers: {
@@ -11388,9 +12492,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": 10401,
-                     *       "error": "GENERIC_UNAUTHORIZED",
-                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *       "code": 10411,
+                     *       "detail": "The route needs a session token: send `Authorization: Bearer <sessionToken>`.",
+                     *       "error": "session_token_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -11409,8 +12514,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 30501,
+                     *       "detail": "No quest event with this id or slug in this tenant (drafts are invisible to users).",
                      *       "error": "quest_event_not_found",
-                     *       "message": "No quest event with this id or slug in this tenant (drafts are invisible to users)."
+                     *       "message": "quest_event_not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -11425,8 +12531,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 50003,
+                     *       "detail": "The item has no supply left for this grant; nothing was granted.",
                      *       "error": "supply_exhausted",
-                     *       "message": "The item has no supply left for this grant; nothing was granted."
+                     *       "message": "supply_exhausted"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -11441,8 +12548,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10001,
+                     *       "detail": "An unexpected error. Details are logged under the request id, never returned.",
                      *       "error": "internal_error",
-                     *       "message": "An unexpected error. Details are logged under the request id, never returned."
+                     *       "message": "internal_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -11474,7 +12582,13 @@ export interface operations {
                     "application/json": components["schemas"]["PaginatedLeaderboardEntry"];
                 };
             };
-            /** @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which. */
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11483,17 +12597,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             /**
-             * @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login.
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `session_token_missing` (10411, message `GENERIC_UNAUTHORIZED`): The route needs a session token: send `Authorization: Bearer <sessionToken>`.
+             *
+             *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
              *
              *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
              */
             401: {
                 headers: {
@@ -11502,9 +12623,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": 10401,
-                     *       "error": "GENERIC_UNAUTHORIZED",
-                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *       "code": 10411,
+                     *       "detail": "The route needs a session token: send `Authorization: Bearer <sessionToken>`.",
+                     *       "error": "session_token_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -11519,8 +12641,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 30501,
+                     *       "detail": "No quest event with this id or slug in this tenant (drafts are invisible to users).",
                      *       "error": "quest_event_not_found",
-                     *       "message": "No quest event with this id or slug in this tenant (drafts are invisible to users)."
+                     *       "message": "quest_event_not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -11535,8 +12658,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10001,
+                     *       "detail": "An unexpected error. Details are logged under the request id, never returned.",
                      *       "error": "internal_error",
-                     *       "message": "An unexpected error. Details are logged under the request id, never returned."
+                     *       "message": "internal_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -11563,7 +12687,13 @@ export interface operations {
                     "application/json": components["schemas"]["QuestDto"][];
                 };
             };
-            /** @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which. */
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11572,17 +12702,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             /**
-             * @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login.
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `session_token_missing` (10411, message `GENERIC_UNAUTHORIZED`): The route needs a session token: send `Authorization: Bearer <sessionToken>`.
+             *
+             *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
              *
              *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
              */
             401: {
                 headers: {
@@ -11591,9 +12728,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": 10401,
-                     *       "error": "GENERIC_UNAUTHORIZED",
-                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *       "code": 10411,
+                     *       "detail": "The route needs a session token: send `Authorization: Bearer <sessionToken>`.",
+                     *       "error": "session_token_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -11608,8 +12746,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 30501,
+                     *       "detail": "No quest event with this id or slug in this tenant (drafts are invisible to users).",
                      *       "error": "quest_event_not_found",
-                     *       "message": "No quest event with this id or slug in this tenant (drafts are invisible to users)."
+                     *       "message": "quest_event_not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -11624,8 +12763,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10001,
+                     *       "detail": "An unexpected error. Details are logged under the request id, never returned.",
                      *       "error": "internal_error",
-                     *       "message": "An unexpected error. Details are logged under the request id, never returned."
+                     *       "message": "internal_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -11653,7 +12793,13 @@ export interface operations {
                     "application/json": components["schemas"]["StoreBalanceDto"];
                 };
             };
-            /** @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which. */
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11662,17 +12808,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             /**
-             * @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login.
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `session_token_missing` (10411, message `GENERIC_UNAUTHORIZED`): The route needs a session token: send `Authorization: Bearer <sessionToken>`.
+             *
+             *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
              *
              *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
              */
             401: {
                 headers: {
@@ -11681,9 +12834,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": 10401,
-                     *       "error": "GENERIC_UNAUTHORIZED",
-                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *       "code": 10411,
+                     *       "detail": "The route needs a session token: send `Authorization: Bearer <sessionToken>`.",
+                     *       "error": "session_token_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -11698,8 +12852,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 20001,
+                     *       "detail": "No community with this id or slug in this tenant.",
                      *       "error": "community_not_found",
-                     *       "message": "No community with this id or slug in this tenant."
+                     *       "message": "community_not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -11733,7 +12888,13 @@ export interface operations {
                     "application/json": components["schemas"]["PaginatedListing"];
                 };
             };
-            /** @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which. */
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11742,17 +12903,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             /**
-             * @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login.
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `session_token_missing` (10411, message `GENERIC_UNAUTHORIZED`): The route needs a session token: send `Authorization: Bearer <sessionToken>`.
+             *
+             *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
              *
              *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
              */
             401: {
                 headers: {
@@ -11761,9 +12929,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": 10401,
-                     *       "error": "GENERIC_UNAUTHORIZED",
-                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *       "code": 10411,
+                     *       "detail": "The route needs a session token: send `Authorization: Bearer <sessionToken>`.",
+                     *       "error": "session_token_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -11778,8 +12947,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 20001,
+                     *       "detail": "No community with this id or slug in this tenant.",
                      *       "error": "community_not_found",
-                     *       "message": "No community with this id or slug in this tenant."
+                     *       "message": "community_not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -11811,7 +12981,13 @@ export interface operations {
                     "application/json": components["schemas"]["PaginatedPurchase"];
                 };
             };
-            /** @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which. */
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11820,17 +12996,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             /**
-             * @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login.
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `session_token_missing` (10411, message `GENERIC_UNAUTHORIZED`): The route needs a session token: send `Authorization: Bearer <sessionToken>`.
+             *
+             *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
              *
              *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
              */
             401: {
                 headers: {
@@ -11839,9 +13022,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": 10401,
-                     *       "error": "GENERIC_UNAUTHORIZED",
-                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *       "code": 10411,
+                     *       "detail": "The route needs a session token: send `Authorization: Bearer <sessionToken>`.",
+                     *       "error": "session_token_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -11856,8 +13040,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 20001,
+                     *       "detail": "No community with this id or slug in this tenant.",
                      *       "error": "community_not_found",
-                     *       "message": "No community with this id or slug in this tenant."
+                     *       "message": "community_not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -11892,9 +13077,13 @@ export interface operations {
                 };
             };
             /**
-             * @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which.
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
              *
-             *     `requirement_data_invalid` (10002): Requirement data is missing, unknown to the listing, repeated, or does not match the requirement's JSON schema; `details` name the requirement and the reasons.
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             *
+             *     `requirement_data_invalid` (10002, message `generic_client_error`): Requirement data is missing, unknown to the listing, repeated, or does not match the requirement's JSON schema; `details` name the requirement and the reasons.
              */
             400: {
                 headers: {
@@ -11904,17 +13093,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             /**
-             * @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login.
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `session_token_missing` (10411, message `GENERIC_UNAUTHORIZED`): The route needs a session token: send `Authorization: Bearer <sessionToken>`.
+             *
+             *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
              *
              *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
              */
             401: {
                 headers: {
@@ -11923,9 +13119,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": 10401,
-                     *       "error": "GENERIC_UNAUTHORIZED",
-                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *       "code": 10411,
+                     *       "detail": "The route needs a session token: send `Authorization: Bearer <sessionToken>`.",
+                     *       "error": "session_token_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -11940,8 +13137,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 40006,
+                     *       "detail": "A condition of the listing is not met (e.g. owning an item, a minimum XP); details name the requirement.",
                      *       "error": "requirement_not_met",
-                     *       "message": "A condition of the listing is not met (e.g. owning an item, a minimum XP); details name the requirement."
+                     *       "message": "requirement_not_met"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -11960,8 +13158,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 40001,
+                     *       "detail": "No such store listing in this tenant (or in the community named by containerId), or it is not on sale.",
                      *       "error": "listing_not_found",
-                     *       "message": "No such store listing in this tenant (or in the community named by containerId), or it is not on sale."
+                     *       "message": "listing_not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -11986,8 +13185,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 20103,
+                     *       "detail": "The user does not hold enough of the resource; nothing was changed.",
                      *       "error": "insufficient_balance",
-                     *       "message": "The user does not hold enough of the resource; nothing was changed."
+                     *       "message": "insufficient_balance"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -12015,7 +13215,13 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which. */
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12024,17 +13230,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             /**
-             * @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login.
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `session_token_missing` (10411, message `GENERIC_UNAUTHORIZED`): The route needs a session token: send `Authorization: Bearer <sessionToken>`.
+             *
+             *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
              *
              *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
              */
             401: {
                 headers: {
@@ -12043,9 +13256,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": 10401,
-                     *       "error": "GENERIC_UNAUTHORIZED",
-                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *       "code": 10411,
+                     *       "detail": "The route needs a session token: send `Authorization: Bearer <sessionToken>`.",
+                     *       "error": "session_token_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -12078,11 +13292,15 @@ export interface operations {
                 };
             };
             /**
-             * @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which.
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
              *
-             *     `tenant_required` (10002): Several tenants exist: send X-Tenant-Id (tenant id or slug).
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
              *
-             *     `unknown_tenant` (10002): X-Tenant-Id names no tenant.
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             *
+             *     `tenant_required` (10002, message `generic_client_error`): Several tenants exist: send X-Tenant-Id (tenant id or slug).
+             *
+             *     `unknown_tenant` (10002, message `generic_client_error`): X-Tenant-Id names no tenant.
              */
             400: {
                 headers: {
@@ -12092,14 +13310,19 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login. */
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `invalid_credentials` (12050, message `GENERIC_UNAUTHORIZED`): No user with this username in the tenant, or the password is wrong (the two are not told apart).
+             */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12107,9 +13330,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": 10401,
-                     *       "error": "GENERIC_UNAUTHORIZED",
-                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *       "code": 12050,
+                     *       "detail": "No user with this username in the tenant, or the password is wrong (the two are not told apart).",
+                     *       "error": "invalid_credentials",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -12124,8 +13348,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10029,
+                     *       "detail": "Rate limit exceeded; retry after the number of seconds in the Retry-After header.",
                      *       "error": "too_many_requests",
-                     *       "message": "Rate limit exceeded; retry after the number of seconds in the Retry-After header."
+                     *       "message": "too_many_requests"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -12158,13 +13383,17 @@ export interface operations {
                 };
             };
             /**
-             * @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which.
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
              *
-             *     `tenant_required` (10002): Several tenants exist: send X-Tenant-Id (tenant id or slug).
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
              *
-             *     `unknown_tenant` (10002): X-Tenant-Id names no tenant.
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
              *
-             *     `self_referral` (10002): A user cannot refer themselves.
+             *     `tenant_required` (10002, message `generic_client_error`): Several tenants exist: send X-Tenant-Id (tenant id or slug).
+             *
+             *     `unknown_tenant` (10002, message `generic_client_error`): X-Tenant-Id names no tenant.
+             *
+             *     `self_referral` (10002, message `generic_client_error`): A user cannot refer themselves.
              */
             400: {
                 headers: {
@@ -12174,17 +13403,20 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             /**
-             * @description `credential_invalid` (12010): The providerA credential is not a valid ID token: bad signature, unknown key id, wrong issuer or audience, or missing subject.
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
              *
-             *     `credential_expired` (12011): The providerA credential has expired.
+             *     `credential_invalid` (12010, message `GENERIC_UNAUTHORIZED`): The providerA credential is not a valid ID token: bad signature, unknown key id, wrong issuer or audience, or missing subject.
+             *
+             *     `credential_expired` (12011, message `GENERIC_UNAUTHORIZED`): The providerA credential has expired.
              */
             401: {
                 headers: {
@@ -12194,8 +13426,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 12010,
+                     *       "detail": "The providerA credential is not a valid ID token: bad signature, unknown key id, wrong issuer or audience, or missing subject.",
                      *       "error": "credential_invalid",
-                     *       "message": "The providerA credential is not a valid ID token: bad signature, unknown key id, wrong issuer or audience, or missing subject."
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -12210,8 +13443,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10029,
+                     *       "detail": "Rate limit exceeded; retry after the number of seconds in the Retry-After header.",
                      *       "error": "too_many_requests",
-                     *       "message": "Rate limit exceeded; retry after the number of seconds in the Retry-After header."
+                     *       "message": "too_many_requests"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -12230,8 +13464,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 12012,
+                     *       "detail": "providerA credential login is not configured (PROVIDER_A_JWKS_URL / PROVIDER_A_ISSUER, or the tenant setting providerAClientId).",
                      *       "error": "provider_not_configured",
-                     *       "message": "providerA credential login is not configured (PROVIDER_A_JWKS_URL / PROVIDER_A_ISSUER, or the tenant setting providerAClientId)."
+                     *       "message": "provider_not_configured"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -12264,13 +13499,17 @@ export interface operations {
                 };
             };
             /**
-             * @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which.
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
              *
-             *     `tenant_required` (10002): Several tenants exist: send X-Tenant-Id (tenant id or slug).
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
              *
-             *     `unknown_tenant` (10002): X-Tenant-Id names no tenant.
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
              *
-             *     `self_referral` (10002): A user cannot refer themselves.
+             *     `tenant_required` (10002, message `generic_client_error`): Several tenants exist: send X-Tenant-Id (tenant id or slug).
+             *
+             *     `unknown_tenant` (10002, message `generic_client_error`): X-Tenant-Id names no tenant.
+             *
+             *     `self_referral` (10002, message `generic_client_error`): A user cannot refer themselves.
              */
             400: {
                 headers: {
@@ -12280,29 +13519,32 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             /**
-             * @description `login_token_invalid` (12001): The `token` is not a compact JWE that decrypts with the tenant shared secret (malformed, tampered, another key or another tenant).
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
              *
-             *     `login_token_algorithm` (12002): The `token` header is not `alg: dir`, `enc: A256GCM` (a JWS, `alg: none` or any other algorithm is refused).
+             *     `login_token_invalid` (12001, message `GENERIC_UNAUTHORIZED`): The `token` is not a compact JWE that decrypts with the tenant shared secret (malformed, tampered, another key or another tenant).
              *
-             *     `login_token_expired` (12003): The `token` has expired (`exp` passed, beyond the clock tolerance).
+             *     `login_token_algorithm` (12002, message `GENERIC_UNAUTHORIZED`): The `token` header is not `alg: dir`, `enc: A256GCM` (a JWS, `alg: none` or any other algorithm is refused).
              *
-             *     `login_token_not_yet_valid` (12004): The `token` was issued in the future (`iat` beyond the clock tolerance).
+             *     `login_token_expired` (12003, message `GENERIC_UNAUTHORIZED`): The `token` has expired (`exp` passed, beyond the clock tolerance).
              *
-             *     `login_token_claims` (12005): The `token` lacks a required claim, has an ill-typed one, or lives longer than 300 seconds.
+             *     `login_token_not_yet_valid` (12004, message `GENERIC_UNAUTHORIZED`): The `token` was issued in the future (`iat` beyond the clock tolerance).
              *
-             *     `login_token_replayed` (12006): The `_nonce` of this `token` was already used: every token logs in once.
+             *     `login_token_claims` (12005, message `GENERIC_UNAUTHORIZED`): The `token` lacks a required claim, has an ill-typed one, or lives longer than 300 seconds.
              *
-             *     `tenant_secret_unusable` (12007): The tenant shared secret does not decode to a 32-byte key (empty, odd length, not hex, or another length), so every token of the tenant is refused.
+             *     `login_token_replayed` (12006, message `GENERIC_UNAUTHORIZED`): The `_nonce` of this `token` was already used: every token logs in once.
              *
-             *     `id_token_invalid` (12020): The `idToken` claim of a zkLogin token is missing or is not a JWT with string `iss`, `aud` and `sub`.
+             *     `tenant_secret_unusable` (12007, message `GENERIC_UNAUTHORIZED`): The tenant shared secret does not decode to a 32-byte key (empty, odd length, not hex, or another length), so every token of the tenant is refused.
+             *
+             *     `id_token_invalid` (12020, message `GENERIC_UNAUTHORIZED`): The `idToken` claim of a zkLogin token is missing or is not a JWT with string `iss`, `aud` and `sub`.
              */
             401: {
                 headers: {
@@ -12312,8 +13554,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 12001,
+                     *       "detail": "The `token` is not a compact JWE that decrypts with the tenant shared secret (malformed, tampered, another key or another tenant).",
                      *       "error": "login_token_invalid",
-                     *       "message": "The `token` is not a compact JWE that decrypts with the tenant shared secret (malformed, tampered, another key or another tenant)."
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -12328,8 +13571,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 12021,
+                     *       "detail": "The tenant enforces primary account login: this user must log in with the provider account they registered with (the wallet address depends on it).",
                      *       "error": "primary_account_required",
-                     *       "message": "The tenant enforces primary account login: this user must log in with the provider account they registered with (the wallet address depends on it)."
+                     *       "message": "primary_account_required"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -12344,8 +13588,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10029,
+                     *       "detail": "Rate limit exceeded; retry after the number of seconds in the Retry-After header.",
                      *       "error": "too_many_requests",
-                     *       "message": "Rate limit exceeded; retry after the number of seconds in the Retry-After header."
+                     *       "message": "too_many_requests"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -12378,13 +13623,17 @@ export interface operations {
                 };
             };
             /**
-             * @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which.
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
              *
-             *     `tenant_required` (10002): Several tenants exist: send X-Tenant-Id (tenant id or slug).
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
              *
-             *     `unknown_tenant` (10002): X-Tenant-Id names no tenant.
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
              *
-             *     `self_referral` (10002): A user cannot refer themselves.
+             *     `tenant_required` (10002, message `generic_client_error`): Several tenants exist: send X-Tenant-Id (tenant id or slug).
+             *
+             *     `unknown_tenant` (10002, message `generic_client_error`): X-Tenant-Id names no tenant.
+             *
+             *     `self_referral` (10002, message `generic_client_error`): A user cannot refer themselves.
              */
             400: {
                 headers: {
@@ -12394,27 +13643,30 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             /**
-             * @description `login_token_invalid` (12001): The `token` is not a compact JWE that decrypts with the tenant shared secret (malformed, tampered, another key or another tenant).
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
              *
-             *     `login_token_algorithm` (12002): The `token` header is not `alg: dir`, `enc: A256GCM` (a JWS, `alg: none` or any other algorithm is refused).
+             *     `login_token_invalid` (12001, message `GENERIC_UNAUTHORIZED`): The `token` is not a compact JWE that decrypts with the tenant shared secret (malformed, tampered, another key or another tenant).
              *
-             *     `login_token_expired` (12003): The `token` has expired (`exp` passed, beyond the clock tolerance).
+             *     `login_token_algorithm` (12002, message `GENERIC_UNAUTHORIZED`): The `token` header is not `alg: dir`, `enc: A256GCM` (a JWS, `alg: none` or any other algorithm is refused).
              *
-             *     `login_token_not_yet_valid` (12004): The `token` was issued in the future (`iat` beyond the clock tolerance).
+             *     `login_token_expired` (12003, message `GENERIC_UNAUTHORIZED`): The `token` has expired (`exp` passed, beyond the clock tolerance).
              *
-             *     `login_token_claims` (12005): The `token` lacks a required claim, has an ill-typed one, or lives longer than 300 seconds.
+             *     `login_token_not_yet_valid` (12004, message `GENERIC_UNAUTHORIZED`): The `token` was issued in the future (`iat` beyond the clock tolerance).
              *
-             *     `login_token_replayed` (12006): The `_nonce` of this `token` was already used: every token logs in once.
+             *     `login_token_claims` (12005, message `GENERIC_UNAUTHORIZED`): The `token` lacks a required claim, has an ill-typed one, or lives longer than 300 seconds.
              *
-             *     `tenant_secret_unusable` (12007): The tenant shared secret does not decode to a 32-byte key (empty, odd length, not hex, or another length), so every token of the tenant is refused.
+             *     `login_token_replayed` (12006, message `GENERIC_UNAUTHORIZED`): The `_nonce` of this `token` was already used: every token logs in once.
+             *
+             *     `tenant_secret_unusable` (12007, message `GENERIC_UNAUTHORIZED`): The tenant shared secret does not decode to a 32-byte key (empty, odd length, not hex, or another length), so every token of the tenant is refused.
              */
             401: {
                 headers: {
@@ -12424,8 +13676,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 12001,
+                     *       "detail": "The `token` is not a compact JWE that decrypts with the tenant shared secret (malformed, tampered, another key or another tenant).",
                      *       "error": "login_token_invalid",
-                     *       "message": "The `token` is not a compact JWE that decrypts with the tenant shared secret (malformed, tampered, another key or another tenant)."
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -12440,8 +13693,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10029,
+                     *       "detail": "Rate limit exceeded; retry after the number of seconds in the Retry-After header.",
                      *       "error": "too_many_requests",
-                     *       "message": "Rate limit exceeded; retry after the number of seconds in the Retry-After header."
+                     *       "message": "too_many_requests"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -12474,13 +13728,17 @@ export interface operations {
                 };
             };
             /**
-             * @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which.
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
              *
-             *     `tenant_required` (10002): Several tenants exist: send X-Tenant-Id (tenant id or slug).
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
              *
-             *     `unknown_tenant` (10002): X-Tenant-Id names no tenant.
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
              *
-             *     `self_referral` (10002): A user cannot refer themselves.
+             *     `tenant_required` (10002, message `generic_client_error`): Several tenants exist: send X-Tenant-Id (tenant id or slug).
+             *
+             *     `unknown_tenant` (10002, message `generic_client_error`): X-Tenant-Id names no tenant.
+             *
+             *     `self_referral` (10002, message `generic_client_error`): A user cannot refer themselves.
              */
             400: {
                 headers: {
@@ -12490,27 +13748,30 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             /**
-             * @description `login_token_invalid` (12001): The `token` is not a compact JWE that decrypts with the tenant shared secret (malformed, tampered, another key or another tenant).
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
              *
-             *     `login_token_algorithm` (12002): The `token` header is not `alg: dir`, `enc: A256GCM` (a JWS, `alg: none` or any other algorithm is refused).
+             *     `login_token_invalid` (12001, message `GENERIC_UNAUTHORIZED`): The `token` is not a compact JWE that decrypts with the tenant shared secret (malformed, tampered, another key or another tenant).
              *
-             *     `login_token_expired` (12003): The `token` has expired (`exp` passed, beyond the clock tolerance).
+             *     `login_token_algorithm` (12002, message `GENERIC_UNAUTHORIZED`): The `token` header is not `alg: dir`, `enc: A256GCM` (a JWS, `alg: none` or any other algorithm is refused).
              *
-             *     `login_token_not_yet_valid` (12004): The `token` was issued in the future (`iat` beyond the clock tolerance).
+             *     `login_token_expired` (12003, message `GENERIC_UNAUTHORIZED`): The `token` has expired (`exp` passed, beyond the clock tolerance).
              *
-             *     `login_token_claims` (12005): The `token` lacks a required claim, has an ill-typed one, or lives longer than 300 seconds.
+             *     `login_token_not_yet_valid` (12004, message `GENERIC_UNAUTHORIZED`): The `token` was issued in the future (`iat` beyond the clock tolerance).
              *
-             *     `login_token_replayed` (12006): The `_nonce` of this `token` was already used: every token logs in once.
+             *     `login_token_claims` (12005, message `GENERIC_UNAUTHORIZED`): The `token` lacks a required claim, has an ill-typed one, or lives longer than 300 seconds.
              *
-             *     `tenant_secret_unusable` (12007): The tenant shared secret does not decode to a 32-byte key (empty, odd length, not hex, or another length), so every token of the tenant is refused.
+             *     `login_token_replayed` (12006, message `GENERIC_UNAUTHORIZED`): The `_nonce` of this `token` was already used: every token logs in once.
+             *
+             *     `tenant_secret_unusable` (12007, message `GENERIC_UNAUTHORIZED`): The tenant shared secret does not decode to a 32-byte key (empty, odd length, not hex, or another length), so every token of the tenant is refused.
              */
             401: {
                 headers: {
@@ -12520,8 +13781,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 12001,
+                     *       "detail": "The `token` is not a compact JWE that decrypts with the tenant shared secret (malformed, tampered, another key or another tenant).",
                      *       "error": "login_token_invalid",
-                     *       "message": "The `token` is not a compact JWE that decrypts with the tenant shared secret (malformed, tampered, another key or another tenant)."
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -12536,8 +13798,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10029,
+                     *       "detail": "Rate limit exceeded; retry after the number of seconds in the Retry-After header.",
                      *       "error": "too_many_requests",
-                     *       "message": "Rate limit exceeded; retry after the number of seconds in the Retry-After header."
+                     *       "message": "too_many_requests"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -12570,13 +13833,17 @@ export interface operations {
                 };
             };
             /**
-             * @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which.
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
              *
-             *     `tenant_required` (10002): Several tenants exist: send X-Tenant-Id (tenant id or slug).
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
              *
-             *     `unknown_tenant` (10002): X-Tenant-Id names no tenant.
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
              *
-             *     `self_referral` (10002): A user cannot refer themselves.
+             *     `tenant_required` (10002, message `generic_client_error`): Several tenants exist: send X-Tenant-Id (tenant id or slug).
+             *
+             *     `unknown_tenant` (10002, message `generic_client_error`): X-Tenant-Id names no tenant.
+             *
+             *     `self_referral` (10002, message `generic_client_error`): A user cannot refer themselves.
              */
             400: {
                 headers: {
@@ -12586,29 +13853,32 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             /**
-             * @description `login_token_invalid` (12001): The `token` is not a compact JWE that decrypts with the tenant shared secret (malformed, tampered, another key or another tenant).
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
              *
-             *     `login_token_algorithm` (12002): The `token` header is not `alg: dir`, `enc: A256GCM` (a JWS, `alg: none` or any other algorithm is refused).
+             *     `login_token_invalid` (12001, message `GENERIC_UNAUTHORIZED`): The `token` is not a compact JWE that decrypts with the tenant shared secret (malformed, tampered, another key or another tenant).
              *
-             *     `login_token_expired` (12003): The `token` has expired (`exp` passed, beyond the clock tolerance).
+             *     `login_token_algorithm` (12002, message `GENERIC_UNAUTHORIZED`): The `token` header is not `alg: dir`, `enc: A256GCM` (a JWS, `alg: none` or any other algorithm is refused).
              *
-             *     `login_token_not_yet_valid` (12004): The `token` was issued in the future (`iat` beyond the clock tolerance).
+             *     `login_token_expired` (12003, message `GENERIC_UNAUTHORIZED`): The `token` has expired (`exp` passed, beyond the clock tolerance).
              *
-             *     `login_token_claims` (12005): The `token` lacks a required claim, has an ill-typed one, or lives longer than 300 seconds.
+             *     `login_token_not_yet_valid` (12004, message `GENERIC_UNAUTHORIZED`): The `token` was issued in the future (`iat` beyond the clock tolerance).
              *
-             *     `login_token_replayed` (12006): The `_nonce` of this `token` was already used: every token logs in once.
+             *     `login_token_claims` (12005, message `GENERIC_UNAUTHORIZED`): The `token` lacks a required claim, has an ill-typed one, or lives longer than 300 seconds.
              *
-             *     `tenant_secret_unusable` (12007): The tenant shared secret does not decode to a 32-byte key (empty, odd length, not hex, or another length), so every token of the tenant is refused.
+             *     `login_token_replayed` (12006, message `GENERIC_UNAUTHORIZED`): The `_nonce` of this `token` was already used: every token logs in once.
              *
-             *     `id_token_invalid` (12020): The `idToken` claim of a zkLogin token is missing or is not a JWT with string `iss`, `aud` and `sub`.
+             *     `tenant_secret_unusable` (12007, message `GENERIC_UNAUTHORIZED`): The tenant shared secret does not decode to a 32-byte key (empty, odd length, not hex, or another length), so every token of the tenant is refused.
+             *
+             *     `id_token_invalid` (12020, message `GENERIC_UNAUTHORIZED`): The `idToken` claim of a zkLogin token is missing or is not a JWT with string `iss`, `aud` and `sub`.
              */
             401: {
                 headers: {
@@ -12618,8 +13888,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 12001,
+                     *       "detail": "The `token` is not a compact JWE that decrypts with the tenant shared secret (malformed, tampered, another key or another tenant).",
                      *       "error": "login_token_invalid",
-                     *       "message": "The `token` is not a compact JWE that decrypts with the tenant shared secret (malformed, tampered, another key or another tenant)."
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -12634,8 +13905,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 12021,
+                     *       "detail": "The tenant enforces primary account login: this user must log in with the provider account they registered with (the wallet address depends on it).",
                      *       "error": "primary_account_required",
-                     *       "message": "The tenant enforces primary account login: this user must log in with the provider account they registered with (the wallet address depends on it)."
+                     *       "message": "primary_account_required"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -12650,8 +13922,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10029,
+                     *       "detail": "Rate limit exceeded; retry after the number of seconds in the Retry-After header.",
                      *       "error": "too_many_requests",
-                     *       "message": "Rate limit exceeded; retry after the number of seconds in the Retry-After header."
+                     *       "message": "too_many_requests"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -12684,11 +13957,15 @@ export interface operations {
                 };
             };
             /**
-             * @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which.
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
              *
-             *     `tenant_required` (10002): Several tenants exist: send X-Tenant-Id (tenant id or slug).
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
              *
-             *     `unknown_tenant` (10002): X-Tenant-Id names no tenant.
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             *
+             *     `tenant_required` (10002, message `generic_client_error`): Several tenants exist: send X-Tenant-Id (tenant id or slug).
+             *
+             *     `unknown_tenant` (10002, message `generic_client_error`): X-Tenant-Id names no tenant.
              */
             400: {
                 headers: {
@@ -12698,15 +13975,18 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             /**
-             * @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login.
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `refresh_token_invalid` (12051, message `GENERIC_UNAUTHORIZED`): The refresh token is unknown, revoked, or belongs to another tenant.
              *
              *     `REFRESH_TOKEN_EXPIRED` (10403): The refresh token has expired; log in again.
              */
@@ -12717,9 +13997,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": 10401,
-                     *       "error": "GENERIC_UNAUTHORIZED",
-                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *       "code": 12051,
+                     *       "detail": "The refresh token is unknown, revoked, or belongs to another tenant.",
+                     *       "error": "refresh_token_invalid",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -12745,9 +14026,15 @@ export interface operations {
                 };
             };
             /**
-             * @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login.
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `session_token_missing` (10411, message `GENERIC_UNAUTHORIZED`): The route needs a session token: send `Authorization: Bearer <sessionToken>`.
+             *
+             *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
              *
              *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
              */
             401: {
                 headers: {
@@ -12756,9 +14043,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": 10401,
-                     *       "error": "GENERIC_UNAUTHORIZED",
-                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *       "code": 10411,
+                     *       "detail": "The route needs a session token: send `Authorization: Bearer <sessionToken>`.",
+                     *       "error": "session_token_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -12791,15 +14079,19 @@ export interface operations {
                 };
             };
             /**
-             * @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which.
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
              *
-             *     `tenant_required` (10002): Several tenants exist: send X-Tenant-Id (tenant id or slug).
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
              *
-             *     `unknown_tenant` (10002): X-Tenant-Id names no tenant.
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
              *
-             *     `self_referral` (10002): A user cannot refer themselves.
+             *     `tenant_required` (10002, message `generic_client_error`): Several tenants exist: send X-Tenant-Id (tenant id or slug).
              *
-             *     `siwe_message_malformed` (10002): The SIWE `message` is not a valid EIP-4361 message.
+             *     `unknown_tenant` (10002, message `generic_client_error`): X-Tenant-Id names no tenant.
+             *
+             *     `self_referral` (10002, message `generic_client_error`): A user cannot refer themselves.
+             *
+             *     `siwe_message_malformed` (10002, message `generic_client_error`): The SIWE `message` is not a valid EIP-4361 message.
              */
             400: {
                 headers: {
@@ -12809,25 +14101,28 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             /**
-             * @description `siwe_domain_not_allowed` (12031): The SIWE message domain or URI is not one of the tenant allowed origins.
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
              *
-             *     `siwe_chain_not_allowed` (12032): The SIWE message chain id is not allowed by the tenant.
+             *     `siwe_domain_not_allowed` (12031, message `GENERIC_UNAUTHORIZED`): The SIWE message domain or URI is not one of the tenant allowed origins.
              *
-             *     `siwe_message_expired` (12033): The SIWE message has expired (`expirationTime` passed) or was issued too long ago.
+             *     `siwe_chain_not_allowed` (12032, message `GENERIC_UNAUTHORIZED`): The SIWE message chain id is not allowed by the tenant.
              *
-             *     `siwe_message_not_yet_valid` (12034): The SIWE message is not valid yet (`notBefore` or `issuedAt` in the future).
+             *     `siwe_message_expired` (12033, message `GENERIC_UNAUTHORIZED`): The SIWE message has expired (`expirationTime` passed) or was issued too long ago.
              *
-             *     `siwe_nonce_replayed` (12035): The SIWE nonce was already used: choose a fresh nonce for every message.
+             *     `siwe_message_not_yet_valid` (12034, message `GENERIC_UNAUTHORIZED`): The SIWE message is not valid yet (`notBefore` or `issuedAt` in the future).
              *
-             *     `siwe_signature_invalid` (12036): The signature is not the message signed by its address.
+             *     `siwe_nonce_replayed` (12035, message `GENERIC_UNAUTHORIZED`): The SIWE nonce was already used: choose a fresh nonce for every message.
+             *
+             *     `siwe_signature_invalid` (12036, message `GENERIC_UNAUTHORIZED`): The signature is not the message signed by its address.
              */
             401: {
                 headers: {
@@ -12837,8 +14132,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 12031,
+                     *       "detail": "The SIWE message domain or URI is not one of the tenant allowed origins.",
                      *       "error": "siwe_domain_not_allowed",
-                     *       "message": "The SIWE message domain or URI is not one of the tenant allowed origins."
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -12853,8 +14149,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10029,
+                     *       "detail": "Rate limit exceeded; retry after the number of seconds in the Retry-After header.",
                      *       "error": "too_many_requests",
-                     *       "message": "Rate limit exceeded; retry after the number of seconds in the Retry-After header."
+                     *       "message": "too_many_requests"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -12883,9 +14180,11 @@ export interface operations {
                 };
             };
             /**
-             * @description `tenant_required` (10002): Several tenants exist: send X-Tenant-Id (tenant id or slug).
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
              *
-             *     `unknown_tenant` (10002): X-Tenant-Id names no tenant.
+             *     `tenant_required` (10002, message `generic_client_error`): Several tenants exist: send X-Tenant-Id (tenant id or slug).
+             *
+             *     `unknown_tenant` (10002, message `generic_client_error`): X-Tenant-Id names no tenant.
              */
             400: {
                 headers: {
@@ -12895,8 +14194,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "Several tenants exist: send X-Tenant-Id (tenant id or slug).",
                      *       "error": "tenant_required",
-                     *       "message": "Several tenants exist: send X-Tenant-Id (tenant id or slug)."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -12931,11 +14231,15 @@ export interface operations {
                 };
             };
             /**
-             * @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which.
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
              *
-             *     `tenant_required` (10002): Several tenants exist: send X-Tenant-Id (tenant id or slug).
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
              *
-             *     `unknown_tenant` (10002): X-Tenant-Id names no tenant.
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             *
+             *     `tenant_required` (10002, message `generic_client_error`): Several tenants exist: send X-Tenant-Id (tenant id or slug).
+             *
+             *     `unknown_tenant` (10002, message `generic_client_error`): X-Tenant-Id names no tenant.
              */
             400: {
                 headers: {
@@ -12945,8 +14249,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -12965,8 +14270,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 60101,
+                     *       "detail": "No user with this handle or id in the tenant.",
                      *       "error": "profile_user_not_found",
-                     *       "message": "No user with this handle or id in the tenant."
+                     *       "message": "profile_user_not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -13001,7 +14307,13 @@ export interface operations {
                     "application/json": components["schemas"]["NotificationPageDto"];
                 };
             };
-            /** @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which. */
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13010,17 +14322,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             /**
-             * @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login.
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `session_token_missing` (10411, message `GENERIC_UNAUTHORIZED`): The route needs a session token: send `Authorization: Bearer <sessionToken>`.
+             *
+             *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
              *
              *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
              */
             401: {
                 headers: {
@@ -13029,9 +14348,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": 10401,
-                     *       "error": "GENERIC_UNAUTHORIZED",
-                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *       "code": 10411,
+                     *       "detail": "The route needs a session token: send `Authorization: Bearer <sessionToken>`.",
+                     *       "error": "session_token_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -13046,8 +14366,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 20001,
+                     *       "detail": "No community with this id or slug in this tenant.",
                      *       "error": "community_not_found",
-                     *       "message": "No community with this id or slug in this tenant."
+                     *       "message": "community_not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -13072,9 +14393,15 @@ export interface operations {
                 content?: never;
             };
             /**
-             * @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login.
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `session_token_missing` (10411, message `GENERIC_UNAUTHORIZED`): The route needs a session token: send `Authorization: Bearer <sessionToken>`.
+             *
+             *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
              *
              *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
              */
             401: {
                 headers: {
@@ -13083,9 +14410,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": 10401,
-                     *       "error": "GENERIC_UNAUTHORIZED",
-                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *       "code": 10411,
+                     *       "detail": "The route needs a session token: send `Authorization: Bearer <sessionToken>`.",
+                     *       "error": "session_token_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -13117,7 +14445,13 @@ export interface operations {
                     "application/json": components["schemas"]["ProfileDto"];
                 };
             };
-            /** @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which. */
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13126,17 +14460,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             /**
-             * @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login.
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `session_token_missing` (10411, message `GENERIC_UNAUTHORIZED`): The route needs a session token: send `Authorization: Bearer <sessionToken>`.
+             *
+             *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
              *
              *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
              */
             401: {
                 headers: {
@@ -13145,9 +14486,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": 10401,
-                     *       "error": "GENERIC_UNAUTHORIZED",
-                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *       "code": 10411,
+                     *       "detail": "The route needs a session token: send `Authorization: Bearer <sessionToken>`.",
+                     *       "error": "session_token_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -13177,9 +14519,13 @@ export interface operations {
                 };
             };
             /**
-             * @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which.
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
              *
-             *     `invalid_date_of_birth` (10002): dateOfBirth is not a real calendar date before today (UTC), from 1900 on.
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             *
+             *     `invalid_date_of_birth` (10002, message `generic_client_error`): dateOfBirth is not a real calendar date before today (UTC), from 1900 on.
              */
             400: {
                 headers: {
@@ -13189,17 +14535,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             /**
-             * @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login.
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `session_token_missing` (10411, message `GENERIC_UNAUTHORIZED`): The route needs a session token: send `Authorization: Bearer <sessionToken>`.
+             *
+             *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
              *
              *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
              */
             401: {
                 headers: {
@@ -13208,9 +14561,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": 10401,
-                     *       "error": "GENERIC_UNAUTHORIZED",
-                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *       "code": 10411,
+                     *       "detail": "The route needs a session token: send `Authorization: Bearer <sessionToken>`.",
+                     *       "error": "session_token_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -13225,8 +14579,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 11002,
+                     *       "detail": "The handle is already used by another user of this tenant.",
                      *       "error": "handle_taken",
-                     *       "message": "The handle is already used by another user of this tenant."
+                     *       "message": "handle_taken"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -13252,9 +14607,15 @@ export interface operations {
                 };
             };
             /**
-             * @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login.
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `session_token_missing` (10411, message `GENERIC_UNAUTHORIZED`): The route needs a session token: send `Authorization: Bearer <sessionToken>`.
+             *
+             *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
              *
              *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
              */
             401: {
                 headers: {
@@ -13263,9 +14624,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": 10401,
-                     *       "error": "GENERIC_UNAUTHORIZED",
-                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *       "code": 10411,
+                     *       "detail": "The route needs a session token: send `Authorization: Bearer <sessionToken>`.",
+                     *       "error": "session_token_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -13298,11 +14660,15 @@ export interface operations {
                 };
             };
             /**
-             * @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which.
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
              *
-             *     `tenant_required` (10002): Several tenants exist: send X-Tenant-Id (tenant id or slug).
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
              *
-             *     `unknown_tenant` (10002): X-Tenant-Id names no tenant.
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             *
+             *     `tenant_required` (10002, message `generic_client_error`): Several tenants exist: send X-Tenant-Id (tenant id or slug).
+             *
+             *     `unknown_tenant` (10002, message `generic_client_error`): X-Tenant-Id names no tenant.
              */
             400: {
                 headers: {
@@ -13312,8 +14678,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -13328,8 +14695,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 11001,
+                     *       "detail": "The username is already registered in this tenant.",
                      *       "error": "username_taken",
-                     *       "message": "The username is already registered in this tenant."
+                     *       "message": "username_taken"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -13344,8 +14712,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10029,
+                     *       "detail": "Rate limit exceeded; retry after the number of seconds in the Retry-After header.",
                      *       "error": "too_many_requests",
-                     *       "message": "Rate limit exceeded; retry after the number of seconds in the Retry-After header."
+                     *       "message": "too_many_requests"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -13371,9 +14740,15 @@ export interface operations {
                 };
             };
             /**
-             * @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login.
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `session_token_missing` (10411, message `GENERIC_UNAUTHORIZED`): The route needs a session token: send `Authorization: Bearer <sessionToken>`.
+             *
+             *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
              *
              *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
              */
             401: {
                 headers: {
@@ -13382,9 +14757,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": 10401,
-                     *       "error": "GENERIC_UNAUTHORIZED",
-                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *       "code": 10411,
+                     *       "detail": "The route needs a session token: send `Authorization: Bearer <sessionToken>`.",
+                     *       "error": "session_token_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -13414,9 +14790,13 @@ export interface operations {
                 };
             };
             /**
-             * @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which.
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
              *
-             *     `unsupported_account_type` (10002): accountType (or the path type) is not one of the supported social account types.
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             *
+             *     `unsupported_account_type` (10002, message `generic_client_error`): accountType (or the path type) is not one of the supported social account types.
              */
             400: {
                 headers: {
@@ -13426,17 +14806,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             /**
-             * @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login.
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `session_token_missing` (10411, message `GENERIC_UNAUTHORIZED`): The route needs a session token: send `Authorization: Bearer <sessionToken>`.
+             *
+             *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
              *
              *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
              */
             401: {
                 headers: {
@@ -13445,9 +14832,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": 10401,
-                     *       "error": "GENERIC_UNAUTHORIZED",
-                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *       "code": 10411,
+                     *       "detail": "The route needs a session token: send `Authorization: Bearer <sessionToken>`.",
+                     *       "error": "session_token_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -13462,8 +14850,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 60002,
+                     *       "detail": "This account (type and subject) is already linked to another user of the tenant.",
                      *       "error": "social_account_taken",
-                     *       "message": "This account (type and subject) is already linked to another user of the tenant."
+                     *       "message": "social_account_taken"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -13489,7 +14878,13 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which. */
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13498,17 +14893,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             /**
-             * @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login.
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `session_token_missing` (10411, message `GENERIC_UNAUTHORIZED`): The route needs a session token: send `Authorization: Bearer <sessionToken>`.
+             *
+             *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
              *
              *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
              */
             401: {
                 headers: {
@@ -13517,9 +14919,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": 10401,
-                     *       "error": "GENERIC_UNAUTHORIZED",
-                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *       "code": 10411,
+                     *       "detail": "The route needs a session token: send `Authorization: Bearer <sessionToken>`.",
+                     *       "error": "session_token_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -13534,8 +14937,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 60001,
+                     *       "detail": "No linked social account with this id belongs to the current user.",
                      *       "error": "social_not_found",
-                     *       "message": "No linked social account with this id belongs to the current user."
+                     *       "message": "social_not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -13563,9 +14967,13 @@ export interface operations {
                 };
             };
             /**
-             * @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which.
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
              *
-             *     `unsupported_account_type` (10002): accountType (or the path type) is not one of the supported social account types.
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             *
+             *     `unsupported_account_type` (10002, message `generic_client_error`): accountType (or the path type) is not one of the supported social account types.
              */
             400: {
                 headers: {
@@ -13575,17 +14983,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             /**
-             * @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login.
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `session_token_missing` (10411, message `GENERIC_UNAUTHORIZED`): The route needs a session token: send `Authorization: Bearer <sessionToken>`.
+             *
+             *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
              *
              *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
              */
             401: {
                 headers: {
@@ -13594,9 +15009,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": 10401,
-                     *       "error": "GENERIC_UNAUTHORIZED",
-                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *       "code": 10411,
+                     *       "detail": "The route needs a session token: send `Authorization: Bearer <sessionToken>`.",
+                     *       "error": "session_token_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -13625,7 +15041,13 @@ export interface operations {
                     "application/json": components["schemas"]["SocialDto"];
                 };
             };
-            /** @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which. */
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13634,17 +15056,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
-                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *       "message": "generic_client_error"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             /**
-             * @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login.
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `session_token_missing` (10411, message `GENERIC_UNAUTHORIZED`): The route needs a session token: send `Authorization: Bearer <sessionToken>`.
+             *
+             *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
              *
              *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
              */
             401: {
                 headers: {
@@ -13653,9 +15082,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": 10401,
-                     *       "error": "GENERIC_UNAUTHORIZED",
-                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *       "code": 10411,
+                     *       "detail": "The route needs a session token: send `Authorization: Bearer <sessionToken>`.",
+                     *       "error": "session_token_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -13670,8 +15100,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 60001,
+                     *       "detail": "No linked social account with this id belongs to the current user.",
                      *       "error": "social_not_found",
-                     *       "message": "No linked social account with this id belongs to the current user."
+                     *       "message": "social_not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -13697,9 +15128,15 @@ export interface operations {
                 };
             };
             /**
-             * @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login.
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `session_token_missing` (10411, message `GENERIC_UNAUTHORIZED`): The route needs a session token: send `Authorization: Bearer <sessionToken>`.
+             *
+             *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
              *
              *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
              */
             401: {
                 headers: {
@@ -13708,9 +15145,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": 10401,
-                     *       "error": "GENERIC_UNAUTHORIZED",
-                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *       "code": 10411,
+                     *       "detail": "The route needs a session token: send `Authorization: Bearer <sessionToken>`.",
+                     *       "error": "session_token_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -13725,8 +15163,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 12040,
+                     *       "detail": "The user has no wallet yet: a zkLogin or SIWE login creates one.",
                      *       "error": "wallet_not_found",
-                     *       "message": "The user has no wallet yet: a zkLogin or SIWE login creates one."
+                     *       "message": "wallet_not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];

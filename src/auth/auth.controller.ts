@@ -3,16 +3,17 @@ import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, 
 import { Authenticated, CurrentUser, Public, TenantId } from '../common/auth/auth.decorators.js';
 import type { AuthUser } from '../common/auth/request-context.js';
 import { ApiErrors } from '../common/errors/api-errors.decorator.js';
-import { CommonErrors } from '../common/errors/error-catalog.js';
+import { CommonErrors, INPUT_ERRORS, SESSION_ERRORS } from '../common/errors/error-catalog.js';
 import { LoginRateLimit } from '../common/throttling/login-throttler.guard.js';
 import { TenantErrors } from '../tenants/tenants.errors.js';
 import { UserErrors } from '../users/users.errors.js';
+import { AuthErrors } from './auth.errors.js';
 import { PasswordLoginDto, RegisterPasswordDto } from './dto/password.dto.js';
 import { CurrentSessionDto, LogoutDto, RefreshResultDto, RefreshSessionDto, SessionResultDto } from './dto/session.dto.js';
 import { PasswordAuthService } from './password-auth.service.js';
 import { SessionTokenService } from './session-token.service.js';
 
-const tenantErrors = [CommonErrors.generic_client_error, TenantErrors.tenant_required, TenantErrors.unknown_tenant];
+const tenantErrors = [...INPUT_ERRORS, TenantErrors.tenant_required, TenantErrors.unknown_tenant];
 
 @ApiTags('Authentication')
 @Controller('user')
@@ -38,7 +39,7 @@ export class AuthController {
   @HttpCode(HttpStatus.OK)
   @ApiOperation({ summary: 'Log in with a username and password', description: 'A wrong username and a wrong password give the same 401.' })
   @ApiOkResponse({ type: SessionResultDto })
-  @ApiErrors(...tenantErrors, CommonErrors.GENERIC_UNAUTHORIZED, CommonErrors.too_many_requests)
+  @ApiErrors(...tenantErrors, AuthErrors.invalid_credentials, CommonErrors.too_many_requests)
   passwordLogin(@TenantId() tenantId: string, @Body() dto: PasswordLoginDto): Promise<SessionResultDto> {
     return this.passwords.login(tenantId, dto.username, dto.password);
   }
@@ -48,7 +49,7 @@ export class AuthController {
   @HttpCode(HttpStatus.OK)
   @ApiOperation({ summary: 'Exchange a refresh token for a new session token' })
   @ApiOkResponse({ type: RefreshResultDto })
-  @ApiErrors(...tenantErrors, CommonErrors.GENERIC_UNAUTHORIZED, CommonErrors.REFRESH_TOKEN_EXPIRED)
+  @ApiErrors(...tenantErrors, AuthErrors.refresh_token_invalid, CommonErrors.REFRESH_TOKEN_EXPIRED)
   refreshSession(@TenantId() tenantId: string, @Body() dto: RefreshSessionDto): Promise<RefreshResultDto> {
     return this.sessions.refresh(dto.refreshToken, tenantId);
   }
@@ -57,7 +58,7 @@ export class AuthController {
   @Authenticated()
   @ApiOperation({ summary: 'The current session (extension)', description: 'Who the session token belongs to. Not in the interface; useful to check a token.' })
   @ApiOkResponse({ type: CurrentSessionDto })
-  @ApiErrors(CommonErrors.GENERIC_UNAUTHORIZED, CommonErrors.SESSION_TOKEN_EXPIRED)
+  @ApiErrors(...SESSION_ERRORS)
   currentSession(@CurrentUser() user: AuthUser): CurrentSessionDto {
     return { userId: user.id, tenantId: user.tenantId };
   }
@@ -67,7 +68,7 @@ export class AuthController {
   @HttpCode(HttpStatus.NO_CONTENT)
   @ApiOperation({ summary: 'Revoke a refresh token (extension)', description: 'Revokes the given refresh token of the current user, or all of them with `all: true`.' })
   @ApiNoContentResponse({ description: 'Revoked (or already revoked).' })
-  @ApiErrors(CommonErrors.generic_client_error, CommonErrors.GENERIC_UNAUTHORIZED, CommonErrors.SESSION_TOKEN_EXPIRED)
+  @ApiErrors(...INPUT_ERRORS, ...SESSION_ERRORS)
   async logout(@CurrentUser() user: AuthUser, @Body() dto: LogoutDto): Promise<void> {
     await this.sessions.revoke(user.id, dto.all ? undefined : dto.refreshToken);
   }

@@ -26,4 +26,7 @@ export const AuthErrors = defineErrors({
   siwe_message_not_yet_valid: { status: 401, code: 12034, description: 'The SIWE message is not valid yet (`notBefore` or `issuedAt` in the future).' },
   siwe_nonce_replayed: { status: 401, code: 12035, description: 'The SIWE nonce was already used: choose a fresh nonce for every message.' },
   siwe_signature_invalid: { status: 401, code: 12036, description: 'The signature is not the message signed by its address.' },
+  // Password logins and sessions
+  invalid_credentials: { status: 401, code: 12050, description: 'No user with this username in the tenant, or the password is wrong (the two are not told apart).' },
+  refresh_token_invalid: { status: 401, code: 12051, description: 'The refresh token is unknown, revoked, or belongs to another tenant.' },
 });

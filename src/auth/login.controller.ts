@@ -3,7 +3,7 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { generateNonce } from 'siwe';
 import { Public, TenantId } from '../common/auth/auth.decorators.js';
 import { ApiErrors } from '../common/errors/api-errors.decorator.js';
-import { CommonErrors } from '../common/errors/error-catalog.js';
+import { CommonErrors, INPUT_ERRORS } from '../common/errors/error-catalog.js';
 import { LoginRateLimit } from '../common/throttling/login-throttler.guard.js';
 import { TenantErrors } from '../tenants/tenants.errors.js';
 import { UserErrors } from '../users/users.errors.js';
@@ -14,7 +14,7 @@ import { ProviderACredentialService } from './provider-a-credential.service.js';
 import { SiweLoginService } from './siwe-login.service.js';
 import { TokenLoginService } from './token-login.service.js';
 
-const common = [CommonErrors.generic_client_error, TenantErrors.tenant_required, TenantErrors.unknown_tenant, UserErrors.self_referral, CommonErrors.too_many_requests];
+const common = [...INPUT_ERRORS, TenantErrors.tenant_required, TenantErrors.unknown_tenant, UserErrors.self_referral, CommonErrors.too_many_requests];
 const tokenErrors = [
   AuthErrors.login_token_invalid,
   AuthErrors.login_token_algorithm,

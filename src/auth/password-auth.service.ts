@@ -6,6 +6,7 @@ import { hashPassword, verifyPassword } from '../common/crypto/hashing.js';
 import { DomainError } from '../common/errors/domain-error.js';
 import { CommonErrors } from '../common/errors/error-catalog.js';
 import { UsersService } from '../users/users.service.js';
+import { AuthErrors } from './auth.errors.js';
 import { SessionTokenService, type SessionResult } from './session-token.service.js';
 
 @Injectable()
@@ -33,7 +34,7 @@ export class PasswordAuthService {
     const stored = user?.passwordHash ?? (await (this.dummyHash ??= hashPassword('dummy-password', this.config.PASSWORD_SCRYPT_COST)));
     const ok = await verifyPassword(password, stored);
     if (!user?.passwordHash || !ok) {
-      throw new DomainError(CommonErrors.GENERIC_UNAUTHORIZED, 'Invalid username or password');
+      throw new DomainError(AuthErrors.invalid_credentials, 'Invalid username or password');
     }
     return this.sessions.startSession(user.id, tenantId);
   }

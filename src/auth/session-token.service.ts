@@ -8,6 +8,7 @@ import { randomToken, sha256Hex } from '../common/crypto/hashing.js';
 import { SecretsService } from '../common/crypto/secrets.service.js';
 import { DomainError } from '../common/errors/domain-error.js';
 import { CommonErrors } from '../common/errors/error-catalog.js';
+import { AuthErrors } from './auth.errors.js';
 import { RefreshToken } from './entities/refresh-token.entity.js';
 
 export interface SessionResult {
@@ -54,7 +55,7 @@ export class SessionTokenService {
   async refresh(refreshToken: string, tenantId: string): Promise<{ sessionToken: string }> {
     const row = await this.refreshTokens.findOneBy({ tokenHash: sha256Hex(refreshToken) });
     if (!row || row.tenantId !== tenantId || row.revokedAt) {
-      throw new DomainError(CommonErrors.GENERIC_UNAUTHORIZED, 'Invalid refresh token');
+      throw new DomainError(AuthErrors.refresh_token_invalid, 'Invalid refresh token');
     }
     if (row.expiresAt.getTime() <= this.clock.now().getTime()) {
       throw new DomainError(CommonErrors.REFRESH_TOKEN_EXPIRED, 'The refresh token has expired; log in again');

@@ -4,7 +4,7 @@ import type { Response } from 'express';
 import { Authenticated, CurrentUser, Public, TenantId } from '../common/auth/auth.decorators.js';
 import type { AuthUser } from '../common/auth/request-context.js';
 import { ApiErrors } from '../common/errors/api-errors.decorator.js';
-import { CommonErrors } from '../common/errors/error-catalog.js';
+import { CommonErrors, INPUT_ERRORS, SESSION_ERRORS } from '../common/errors/error-catalog.js';
 import { Paginated, PageQueryDto, pageRequest, type Page } from '../common/pagination/pagination.js';
 import { NeighboursQueryDto } from '../resources/dto/ledger.dto.js';
 import { ResourceErrors } from '../resources/resources.errors.js';
@@ -17,8 +17,8 @@ import { CommunityDto } from './dto/community.dto.js';
 import { CommunityReferralDto, JoinCommunityQueryDto, MembershipDto } from './dto/membership.dto.js';
 import { LeaderboardEntryDto, RankingDto } from './dto/ranking.dto.js';
 
-const publicErrors = [CommonErrors.generic_client_error, TenantErrors.tenant_required, TenantErrors.unknown_tenant, CommonErrors.internal_error];
-const userErrors = [CommonErrors.generic_client_error, CommonErrors.GENERIC_UNAUTHORIZED, CommonErrors.SESSION_TOKEN_EXPIRED, CommonErrors.internal_error];
+const publicErrors = [...INPUT_ERRORS, TenantErrors.tenant_required, TenantErrors.unknown_tenant, CommonErrors.internal_error];
+const userErrors = [...INPUT_ERRORS, ...SESSION_ERRORS, CommonErrors.internal_error];
 
 @ApiTags('Community')
 @Controller('community')

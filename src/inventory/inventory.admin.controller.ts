@@ -2,7 +2,7 @@ import { Body, Controller, Param, Patch, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiKeyAuth, TenantId } from '../common/auth/auth.decorators.js';
 import { ApiErrors } from '../common/errors/api-errors.decorator.js';
-import { CommonErrors } from '../common/errors/error-catalog.js';
+import { INPUT_ERRORS, API_KEY_ERRORS } from '../common/errors/error-catalog.js';
 import { CommunityErrors } from '../communities/communities.errors.js';
 import { UserErrors } from '../users/users.errors.js';
 import { CreateItemDto, GrantItemDto, ItemDto, ItemGrantResultDto, UpdateItemDto } from './dto/item.dto.js';
@@ -10,7 +10,7 @@ import { CreateSlotDto, SlotDto, UpdateSlotDto } from './dto/slot.dto.js';
 import { InventoryErrors } from './inventory.errors.js';
 import { InventoryService } from './inventory.service.js';
 
-const adminErrors = [CommonErrors.generic_client_error, CommonErrors.GENERIC_UNAUTHORIZED];
+const adminErrors = [...INPUT_ERRORS, ...API_KEY_ERRORS];
 
 @ApiTags('Management')
 @Controller('admin/inventory')

@@ -3,7 +3,7 @@ import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } fr
 import { Authenticated, CurrentUser, Public, TenantId } from '../common/auth/auth.decorators.js';
 import type { AuthUser } from '../common/auth/request-context.js';
 import { ApiErrors } from '../common/errors/api-errors.decorator.js';
-import { CommonErrors } from '../common/errors/error-catalog.js';
+import { INPUT_ERRORS, SESSION_ERRORS } from '../common/errors/error-catalog.js';
 import { Paginated, pageRequest, type Page } from '../common/pagination/pagination.js';
 import { CommunityErrors } from '../communities/communities.errors.js';
 import { TenantErrors } from '../tenants/tenants.errors.js';
@@ -15,8 +15,8 @@ import { InventoryErrors } from './inventory.errors.js';
 import { InventoryService } from './inventory.service.js';
 import { AvatarMintService } from './minting/avatar-mint.service.js';
 
-const publicErrors = [CommonErrors.generic_client_error, TenantErrors.tenant_required, TenantErrors.unknown_tenant, CommunityErrors.community_not_found];
-const userErrors = [CommonErrors.generic_client_error, CommonErrors.GENERIC_UNAUTHORIZED, CommonErrors.SESSION_TOKEN_EXPIRED, CommunityErrors.community_not_found];
+const publicErrors = [...INPUT_ERRORS, TenantErrors.tenant_required, TenantErrors.unknown_tenant, CommunityErrors.community_not_found];
+const userErrors = [...INPUT_ERRORS, ...SESSION_ERRORS, CommunityErrors.community_not_found];
 
 @ApiTags('Inventory')
 @ApiParam({ name: 'ckey', description: 'Community id or slug.' })

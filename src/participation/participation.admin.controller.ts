@@ -2,7 +2,7 @@ import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiKeyAuth, TenantId } from '../common/auth/auth.decorators.js';
 import { ApiErrors } from '../common/errors/api-errors.decorator.js';
-import { CommonErrors } from '../common/errors/error-catalog.js';
+import { INPUT_ERRORS, API_KEY_ERRORS } from '../common/errors/error-catalog.js';
 import { QuestEventErrors } from '../quest-events/quest-events.errors.js';
 import { DropParticipantDto, ParticipantDto } from './dto/participant.dto.js';
 import { ParticipationErrors } from './participation.errors.js';
@@ -21,7 +21,7 @@ export class ParticipationAdminController {
     description: 'REGISTERED → DROPPED (disqualification, unmet entry requirement), until the event is completed. Final; the score is revoked and leaves the leaderboard. Any other status is 400 `participant_transition`.',
   })
   @ApiOkResponse({ type: ParticipantDto })
-  @ApiErrors(CommonErrors.generic_client_error, CommonErrors.GENERIC_UNAUTHORIZED, QuestEventErrors.quest_event_not_found, ParticipationErrors.participant_transition, ParticipationErrors.event_already_ended)
+  @ApiErrors(...INPUT_ERRORS, ...API_KEY_ERRORS, QuestEventErrors.quest_event_not_found, ParticipationErrors.participant_transition, ParticipationErrors.event_already_ended)
   dropParticipant(@TenantId() tenantId: string, @Param('eventId') eventId: string, @Body() dto: DropParticipantDto): Promise<ParticipantDto> {
     return this.participation.drop(tenantId, eventId, dto.userId.toLowerCase(), dto.reason ?? null);
   }

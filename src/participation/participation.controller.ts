@@ -3,7 +3,7 @@ import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestj
 import { Authenticated, CurrentUser } from '../common/auth/auth.decorators.js';
 import type { AuthUser } from '../common/auth/request-context.js';
 import { ApiErrors } from '../common/errors/api-errors.decorator.js';
-import { CommonErrors } from '../common/errors/error-catalog.js';
+import { CommonErrors, INPUT_ERRORS, SESSION_ERRORS } from '../common/errors/error-catalog.js';
 import { Paginated, PageQueryDto, pageRequest, type Page } from '../common/pagination/pagination.js';
 import { CommunityErrors } from '../communities/communities.errors.js';
 import { QuestEventErrors } from '../quest-events/quest-events.errors.js';
@@ -11,7 +11,7 @@ import { ParticipantDto, ParticipantListItemDto, ParticipantRankDto } from './dt
 import { ParticipationErrors } from './participation.errors.js';
 import { ParticipationService } from './participation.service.js';
 
-const userErrors = [CommonErrors.generic_client_error, CommonErrors.GENERIC_UNAUTHORIZED, CommonErrors.SESSION_TOKEN_EXPIRED, QuestEventErrors.quest_event_not_found, CommonErrors.internal_error];
+const userErrors = [...INPUT_ERRORS, ...SESSION_ERRORS, QuestEventErrors.quest_event_not_found, CommonErrors.internal_error];
 
 const TABLE =
   'Transition table (anything else is 400 `participant_transition`, naming the current status): ' +

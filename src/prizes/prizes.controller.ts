@@ -3,14 +3,14 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Authenticated, CurrentUser } from '../common/auth/auth.decorators.js';
 import type { AuthUser } from '../common/auth/request-context.js';
 import { ApiErrors } from '../common/errors/api-errors.decorator.js';
-import { CommonErrors } from '../common/errors/error-catalog.js';
+import { CommonErrors, INPUT_ERRORS, SESSION_ERRORS } from '../common/errors/error-catalog.js';
 import { Paginated, pageRequest, type Page } from '../common/pagination/pagination.js';
 import { UserRequirementDto } from '../store/dto/requirement.dto.js';
 import { PrizeDetailDto, PrizeSupplyDto, PrizesQueryDto, UserPrizeDto } from './dto/prize.dto.js';
 import { PrizeErrors } from './prizes.errors.js';
 import { PrizesService } from './prizes.service.js';
 
-const userErrors = [CommonErrors.generic_client_error, CommonErrors.GENERIC_UNAUTHORIZED, CommonErrors.SESSION_TOKEN_EXPIRED, CommonErrors.internal_error];
+const userErrors = [...INPUT_ERRORS, ...SESSION_ERRORS, CommonErrors.internal_error];
 
 @ApiTags('Prizes')
 @Controller('inventory/prizes')

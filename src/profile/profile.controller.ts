@@ -3,7 +3,7 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Authenticated, CurrentUser, Public, TenantId } from '../common/auth/auth.decorators.js';
 import type { AuthUser } from '../common/auth/request-context.js';
 import { ApiErrors } from '../common/errors/api-errors.decorator.js';
-import { CommonErrors } from '../common/errors/error-catalog.js';
+import { INPUT_ERRORS, SESSION_ERRORS } from '../common/errors/error-catalog.js';
 import { CommunityErrors } from '../communities/communities.errors.js';
 import { TenantErrors } from '../tenants/tenants.errors.js';
 import { UserErrors } from '../users/users.errors.js';
@@ -12,7 +12,6 @@ import { PublicProfileDto, ReferralDto } from './dto/public-profile.dto.js';
 import { ProfileErrors } from './profile.errors.js';
 import { ProfileService } from './profile.service.js';
 
-const sessionErrors = [CommonErrors.GENERIC_UNAUTHORIZED, CommonErrors.SESSION_TOKEN_EXPIRED];
 
 @ApiTags('Profile')
 @Controller('user')
@@ -26,7 +25,7 @@ export class ProfileController {
     description: 'Only the fields named in `fields` are returned: `id`, `username`, `handle`, `displayName`, `biography`, `dateOfBirth` (`{year, month, day}`), `address`, `socials`, `createdAt`. An unknown field is a 400.',
   })
   @ApiOkResponse({ type: ProfileDto })
-  @ApiErrors(CommonErrors.generic_client_error, ...sessionErrors)
+  @ApiErrors(...INPUT_ERRORS, ...SESSION_ERRORS)
   getProfile(@CurrentUser() user: AuthUser, @Query() q: ProfileQueryDto): Promise<ProfileDto> {
     return this.profiles.getProfile(user.tenantId, user.id, q.fields);
   }
@@ -39,7 +38,7 @@ export class ProfileController {
     description: 'Absent fields are kept; `null` clears `displayName`, `biography`, `dateOfBirth` or `address`. `handle` is unique in the tenant (409). `dateOfBirth` is a real date before today (UTC), from 1900 on. `biography` at most 1000 characters. Returns the whole profile.',
   })
   @ApiOkResponse({ type: ProfileDto })
-  @ApiErrors(CommonErrors.generic_client_error, ProfileErrors.invalid_date_of_birth, ...sessionErrors, UserErrors.handle_taken)
+  @ApiErrors(...INPUT_ERRORS, ProfileErrors.invalid_date_of_birth, ...SESSION_ERRORS, UserErrors.handle_taken)
   updateProfile(@CurrentUser() user: AuthUser, @Body() dto: UpdateProfileDto): Promise<ProfileDto> {
     return this.profiles.updateProfile(user.tenantId, user.id, dto);
   }
@@ -51,7 +50,7 @@ export class ProfileController {
     description: '`{username}` is the user\'s handle (case-insensitive) or user id; login usernames are private and not matched. Shows the handle, display name, avatar, public socials, and XP and rank in the community `containerId` (id or slug). Never email, address, date of birth, username or tokens.',
   })
   @ApiOkResponse({ type: PublicProfileDto })
-  @ApiErrors(CommonErrors.generic_client_error, TenantErrors.tenant_required, TenantErrors.unknown_tenant, ProfileErrors.profile_user_not_found, CommunityErrors.community_not_found)
+  @ApiErrors(...INPUT_ERRORS, TenantErrors.tenant_required, TenantErrors.unknown_tenant, ProfileErrors.profile_user_not_found, CommunityErrors.community_not_found)
   getPublicProfile(@TenantId() tenantId: string, @Param() p: PublicProfileParamDto, @Query() q: PublicProfileQueryDto): Promise<PublicProfileDto> {
     return this.profiles.getPublicProfile(tenantId, p.username, q.containerId);
   }
@@ -63,7 +62,7 @@ export class ProfileController {
     description: 'Sign-up referrals (`communityId` null) and community joins, newest first. A user referred at sign-up and into a community appears once per scope.',
   })
   @ApiOkResponse({ type: ReferralDto, isArray: true })
-  @ApiErrors(...sessionErrors)
+  @ApiErrors(...SESSION_ERRORS)
   listReferrals(@CurrentUser() user: AuthUser): Promise<ReferralDto[]> {
     return this.profiles.listReferrals(user.tenantId, user.id);
   }

@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Param, Patch, Post } from '@nestjs/com
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiKeyAuth, TenantId } from '../common/auth/auth.decorators.js';
 import { ApiErrors } from '../common/errors/api-errors.decorator.js';
-import { CommonErrors } from '../common/errors/error-catalog.js';
+import { INPUT_ERRORS, API_KEY_ERRORS } from '../common/errors/error-catalog.js';
 import { CommunityErrors } from '../communities/communities.errors.js';
 import { CloseQuestEventResultDto, CreateQuestEventDto, QuestEventDto, UpdateQuestEventDto } from './dto/quest-event.dto.js';
 import { CreateRewardDto, RewardDto } from './dto/reward.dto.js';
@@ -11,7 +11,7 @@ import { QuestEventErrors } from './quest-events.errors.js';
 import { QuestEventsService } from './quest-events.service.js';
 import { RewardsService } from './rewards.service.js';
 
-const adminErrors = [CommonErrors.generic_client_error, CommonErrors.GENERIC_UNAUTHORIZED];
+const adminErrors = [...INPUT_ERRORS, ...API_KEY_ERRORS];
 
 @ApiTags('Management')
 @Controller('admin/quest-events')

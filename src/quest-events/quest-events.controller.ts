@@ -3,7 +3,7 @@ import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiQuery, ApiTags, getSche
 import { Authenticated, CurrentUser } from '../common/auth/auth.decorators.js';
 import type { AuthUser } from '../common/auth/request-context.js';
 import { ApiErrors } from '../common/errors/api-errors.decorator.js';
-import { CommonErrors } from '../common/errors/error-catalog.js';
+import { CommonErrors, INPUT_ERRORS, SESSION_ERRORS } from '../common/errors/error-catalog.js';
 import { Paginated, PageQueryDto, pageRequest, type Page } from '../common/pagination/pagination.js';
 import { CommunityErrors } from '../communities/communities.errors.js';
 import { LeaderboardEntryDto } from '../communities/dto/ranking.dto.js';
@@ -16,7 +16,7 @@ import { QuestEventErrors } from './quest-events.errors.js';
 import { QuestEventsService } from './quest-events.service.js';
 import { RewardsService } from './rewards.service.js';
 
-const userErrors = [CommonErrors.generic_client_error, CommonErrors.GENERIC_UNAUTHORIZED, CommonErrors.SESSION_TOKEN_EXPIRED, CommonErrors.internal_error];
+const userErrors = [...INPUT_ERRORS, ...SESSION_ERRORS, CommonErrors.internal_error];
 
 @ApiTags('Quest events')
 @ApiExtraModels(QuestEventFilterDto)

@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nes
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiKeyAuth, TenantId } from '../common/auth/auth.decorators.js';
 import { ApiErrors } from '../common/errors/api-errors.decorator.js';
-import { CommonErrors } from '../common/errors/error-catalog.js';
+import { INPUT_ERRORS, API_KEY_ERRORS } from '../common/errors/error-catalog.js';
 import { Paginated, pageRequest, type Page } from '../common/pagination/pagination.js';
 import { CommunityErrors } from '../communities/communities.errors.js';
 import { InventoryErrors } from '../inventory/inventory.errors.js';
@@ -12,7 +12,7 @@ import { AdminQuestListQueryDto, CompleteQuestDto, CreateQuestDto, QuestCompleti
 import { QuestErrors } from './quests.errors.js';
 import { QuestsService } from './quests.service.js';
 
-const adminErrors = [CommonErrors.generic_client_error, CommonErrors.GENERIC_UNAUTHORIZED];
+const adminErrors = [...INPUT_ERRORS, ...API_KEY_ERRORS];
 
 @ApiTags('Management')
 @Controller('admin/quests')

@@ -3,14 +3,14 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Authenticated, CurrentUser } from '../common/auth/auth.decorators.js';
 import type { AuthUser } from '../common/auth/request-context.js';
 import { ApiErrors } from '../common/errors/api-errors.decorator.js';
-import { CommonErrors } from '../common/errors/error-catalog.js';
+import { CommonErrors, INPUT_ERRORS, SESSION_ERRORS } from '../common/errors/error-catalog.js';
 import { Paginated, type Page } from '../common/pagination/pagination.js';
 import { CommunityErrors } from '../communities/communities.errors.js';
 import { UserErrors } from '../users/users.errors.js';
 import { ListQuestsQueryDto, QuestDto, QuestTagDto, QuestTagsQueryDto } from './dto/quest.dto.js';
 import { QuestsService } from './quests.service.js';
 
-const userErrors = [CommonErrors.generic_client_error, CommonErrors.GENERIC_UNAUTHORIZED, CommonErrors.SESSION_TOKEN_EXPIRED, CommunityErrors.community_not_found, CommonErrors.internal_error];
+const userErrors = [...INPUT_ERRORS, ...SESSION_ERRORS, CommunityErrors.community_not_found, CommonErrors.internal_error];
 
 @ApiTags('Community')
 @Controller('community/:communityId/quests')

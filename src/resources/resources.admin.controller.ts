@@ -4,7 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { ApiKeyAuth, TenantId } from '../common/auth/auth.decorators.js';
 import { ApiErrors } from '../common/errors/api-errors.decorator.js';
-import { CommonErrors } from '../common/errors/error-catalog.js';
+import { INPUT_ERRORS, API_KEY_ERRORS } from '../common/errors/error-catalog.js';
 import { Paginated, pageRequest, type Page } from '../common/pagination/pagination.js';
 import { CommunityErrors } from '../communities/communities.errors.js';
 import { UserErrors } from '../users/users.errors.js';
@@ -14,7 +14,7 @@ import { LedgerService } from './ledger.service.js';
 import { ResourceErrors } from './resources.errors.js';
 import { ResourcesService } from './resources.service.js';
 
-const adminErrors = [CommonErrors.generic_client_error, CommonErrors.GENERIC_UNAUTHORIZED];
+const adminErrors = [...INPUT_ERRORS, ...API_KEY_ERRORS];
 
 @ApiTags('Management')
 @Controller('admin/resources')

@@ -2,7 +2,7 @@ import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Public, TenantId } from '../common/auth/auth.decorators.js';
 import { ApiErrors } from '../common/errors/api-errors.decorator.js';
-import { CommonErrors } from '../common/errors/error-catalog.js';
+import { CommonErrors, INPUT_ERRORS } from '../common/errors/error-catalog.js';
 import { Paginated, PageQueryDto, pageRequest, type Page } from '../common/pagination/pagination.js';
 import { CommunityErrors } from '../communities/communities.errors.js';
 import { TenantErrors } from '../tenants/tenants.errors.js';
@@ -10,7 +10,7 @@ import { ResourceTypeDto } from './dto/resource-type.dto.js';
 import { ResourceErrors } from './resources.errors.js';
 import { ResourcesService, toResourceTypeDto } from './resources.service.js';
 
-const publicErrors = [CommonErrors.generic_client_error, TenantErrors.tenant_required, TenantErrors.unknown_tenant, CommonErrors.internal_error];
+const publicErrors = [...INPUT_ERRORS, TenantErrors.tenant_required, TenantErrors.unknown_tenant, CommonErrors.internal_error];
 
 @ApiTags('Resources')
 @Controller('community')

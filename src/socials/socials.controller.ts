@@ -3,13 +3,12 @@ import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, 
 import { Authenticated, CurrentUser } from '../common/auth/auth.decorators.js';
 import type { AuthUser } from '../common/auth/request-context.js';
 import { ApiErrors } from '../common/errors/api-errors.decorator.js';
-import { CommonErrors } from '../common/errors/error-catalog.js';
+import { INPUT_ERRORS, SESSION_ERRORS } from '../common/errors/error-catalog.js';
 import { LinkSocialDto, SocialDto, SocialIdParamDto, SocialTypeParamDto, UpdateSocialDto } from './dto/social.dto.js';
 import { BUILT_IN_SOCIAL_ACCOUNT_TYPES } from './social-account-types.js';
 import { SocialErrors } from './socials.errors.js';
 import { SocialsService } from './socials.service.js';
 
-const sessionErrors = [CommonErrors.GENERIC_UNAUTHORIZED, CommonErrors.SESSION_TOKEN_EXPIRED];
 const TYPES = `Account types: ${BUILT_IN_SOCIAL_ACCOUNT_TYPES.map((t) => `\`${t}\``).join(', ')}, plus any listed in the \`SOCIAL_ACCOUNT_TYPES\` setting.`;
 
 @ApiTags('Socials')
@@ -21,7 +20,7 @@ export class SocialsController {
   @Authenticated()
   @ApiOperation({ summary: "The current user's linked social accounts", description: 'Oldest link first. Tokens are never returned; `hasUserToken`/`hasRefreshToken` and `expiryDate` say what is stored.' })
   @ApiOkResponse({ type: SocialDto, isArray: true })
-  @ApiErrors(...sessionErrors)
+  @ApiErrors(...SESSION_ERRORS)
   listSocials(@CurrentUser() user: AuthUser): Promise<SocialDto[]> {
     return this.socials.listSocials(user.tenantId, user.id);
   }
@@ -33,7 +32,7 @@ export class SocialsController {
     description: `${TYPES} An account (type + subjectId) belongs to one user of the tenant: linking one another user holds is a 409; linking one the current user already holds updates it (same id). \`userToken\` and \`refreshToken\` are stored encrypted and never returned.`,
   })
   @ApiCreatedResponse({ type: SocialDto })
-  @ApiErrors(CommonErrors.generic_client_error, SocialErrors.unsupported_account_type, ...sessionErrors, SocialErrors.social_account_taken)
+  @ApiErrors(...INPUT_ERRORS, SocialErrors.unsupported_account_type, ...SESSION_ERRORS, SocialErrors.social_account_taken)
   linkSocial(@CurrentUser() user: AuthUser, @Body() dto: LinkSocialDto): Promise<SocialDto> {
     return this.socials.linkSocial(user.tenantId, user.id, dto);
   }
@@ -43,7 +42,7 @@ export class SocialsController {
   @HttpCode(HttpStatus.OK)
   @ApiOperation({ summary: 'Update a linked social account', description: 'Partial: absent fields are kept, `null` clears an optional field. Another user\'s `socialId` is a 404.' })
   @ApiOkResponse({ type: SocialDto })
-  @ApiErrors(CommonErrors.generic_client_error, ...sessionErrors, SocialErrors.social_not_found)
+  @ApiErrors(...INPUT_ERRORS, ...SESSION_ERRORS, SocialErrors.social_not_found)
   updateSocial(@CurrentUser() user: AuthUser, @Body() dto: UpdateSocialDto): Promise<SocialDto> {
     return this.socials.updateSocial(user.tenantId, user.id, dto);
   }
@@ -52,7 +51,7 @@ export class SocialsController {
   @Authenticated()
   @ApiOperation({ summary: "The current user's linked accounts of one type", description: `${TYPES} Case-insensitive. An empty list when none is linked.` })
   @ApiOkResponse({ type: SocialDto, isArray: true })
-  @ApiErrors(CommonErrors.generic_client_error, SocialErrors.unsupported_account_type, ...sessionErrors)
+  @ApiErrors(...INPUT_ERRORS, SocialErrors.unsupported_account_type, ...SESSION_ERRORS)
   listSocialsOfType(@CurrentUser() user: AuthUser, @Param() p: SocialTypeParamDto): Promise<SocialDto[]> {
     return this.socials.listSocialsOfType(user.tenantId, user.id, p.type);
   }
@@ -62,7 +61,7 @@ export class SocialsController {
   @HttpCode(HttpStatus.NO_CONTENT)
   @ApiOperation({ summary: 'Unlink a social account', description: 'Deletes the account and its stored tokens. Another user\'s id is a 404.' })
   @ApiNoContentResponse({ description: 'Unlinked.' })
-  @ApiErrors(CommonErrors.generic_client_error, ...sessionErrors, SocialErrors.social_not_found)
+  @ApiErrors(...INPUT_ERRORS, ...SESSION_ERRORS, SocialErrors.social_not_found)
   async deleteSocial(@CurrentUser() user: AuthUser, @Param() p: SocialIdParamDto): Promise<void> {
     await this.socials.deleteSocial(user.tenantId, user.id, p.id);
   }

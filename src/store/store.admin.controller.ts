@@ -2,7 +2,7 @@ import { Body, Controller, Get, Param, Patch, Post, Query } from '@nestjs/common
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiKeyAuth, TenantId } from '../common/auth/auth.decorators.js';
 import { ApiErrors } from '../common/errors/api-errors.decorator.js';
-import { CommonErrors } from '../common/errors/error-catalog.js';
+import { INPUT_ERRORS, API_KEY_ERRORS } from '../common/errors/error-catalog.js';
 import { Paginated, PageQueryDto, pageRequest, type Page } from '../common/pagination/pagination.js';
 import { CommunityErrors } from '../communities/communities.errors.js';
 import { AdminListingsQueryDto, CreateListingDto, ListingDto, UpdateListingDto } from './dto/listing.dto.js';
@@ -12,7 +12,7 @@ import { RequirementsService } from './requirements/requirements.service.js';
 import { StoreErrors } from './store.errors.js';
 import { StoreService } from './store.service.js';
 
-const adminErrors = [CommonErrors.generic_client_error, CommonErrors.GENERIC_UNAUTHORIZED];
+const adminErrors = [...INPUT_ERRORS, ...API_KEY_ERRORS];
 
 @ApiTags('Management')
 @Controller('admin/store')

@@ -3,7 +3,7 @@ import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestj
 import { Authenticated, CurrentUser } from '../common/auth/auth.decorators.js';
 import type { AuthUser } from '../common/auth/request-context.js';
 import { ApiErrors } from '../common/errors/api-errors.decorator.js';
-import { CommonErrors } from '../common/errors/error-catalog.js';
+import { INPUT_ERRORS, SESSION_ERRORS } from '../common/errors/error-catalog.js';
 import { Paginated, pageRequest, type Page } from '../common/pagination/pagination.js';
 import { CommunityErrors } from '../communities/communities.errors.js';
 import { ResourceErrors } from '../resources/resources.errors.js';
@@ -13,7 +13,7 @@ import { StoreErrors } from './store.errors.js';
 import { StorePurchaseService } from './store-purchase.service.js';
 import { StoreService } from './store.service.js';
 
-const userErrors = [CommonErrors.generic_client_error, CommonErrors.GENERIC_UNAUTHORIZED, CommonErrors.SESSION_TOKEN_EXPIRED];
+const userErrors = [...INPUT_ERRORS, ...SESSION_ERRORS];
 
 @ApiTags('Store')
 @Controller('store')

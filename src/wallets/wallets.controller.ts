@@ -3,7 +3,7 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Authenticated, CurrentUser } from '../common/auth/auth.decorators.js';
 import type { AuthUser } from '../common/auth/request-context.js';
 import { ApiErrors } from '../common/errors/api-errors.decorator.js';
-import { CommonErrors } from '../common/errors/error-catalog.js';
+import { SESSION_ERRORS } from '../common/errors/error-catalog.js';
 import { WalletDto } from './dto/wallet.dto.js';
 import { WalletsService } from './wallets.service.js';
 import { WalletErrors } from './wallets.errors.js';
@@ -20,7 +20,7 @@ export class WalletsController {
     description: 'The first wallet of the user: created by their first zkLogin (a Sui zkLogin address linked to that provider) or SIWE login (the signing address on the message chain).',
   })
   @ApiOkResponse({ type: WalletDto })
-  @ApiErrors(CommonErrors.GENERIC_UNAUTHORIZED, CommonErrors.SESSION_TOKEN_EXPIRED, WalletErrors.wallet_not_found)
+  @ApiErrors(...SESSION_ERRORS, WalletErrors.wallet_not_found)
   getWallet(@CurrentUser() user: AuthUser): Promise<WalletDto> {
     return this.wallets.getUserWalletDto(user.tenantId, user.id);
   }

@@ -44,7 +44,7 @@ describe('password registration, login and sessions', () => {
     const unknownUser = await post('/v1/user/auth/password/login', { username: 'nobody_here', password: 'not-the-password' });
     for (const res of [wrongPassword, unknownUser]) {
       expect(res.status).toBe(401);
-      expect(res.body).toMatchObject({ code: 10401, error: 'GENERIC_UNAUTHORIZED', message: 'Invalid username or password' });
+      expect(res.body).toMatchObject({ code: 12050, message: 'GENERIC_UNAUTHORIZED', error: 'invalid_credentials', detail: 'Invalid username or password' });
     }
   });
 
@@ -61,15 +61,15 @@ describe('password registration, login and sessions', () => {
     it.each(cases)('%s', async (_name, body) => {
       const res = await post('/v1/user/register/password', body);
       expect(res.status).toBe(400);
-      expect(res.body).toMatchObject({ code: 10002, error: 'generic_client_error' });
-      expect(typeof res.body.message).toBe('string');
-      expect(res.body.message).not.toBe('');
+      expect(res.body).toMatchObject({ code: 10002, message: 'generic_client_error', error: 'validation_failed' });
+      expect(typeof res.body.detail).toBe('string');
+      expect(res.body.detail).not.toBe('');
     });
 
     it('malformed JSON', async () => {
       const res = await t.http().post('/v1/user/auth/password/login').set('X-Tenant-Id', tenant.id).set('Content-Type', 'application/json').send('{"username": "a",');
       expect(res.status).toBe(400);
-      expect(res.body).toEqual(expect.objectContaining({ code: 10002, error: 'generic_client_error', message: 'The request body is not valid JSON' }));
+      expect(res.body).toEqual(expect.objectContaining({ code: 10002, message: 'generic_client_error', error: 'invalid_json', detail: 'The request body is not valid JSON' }));
     });
 
     it('a body over the size limit is 413 in the same shape', async () => {
@@ -83,10 +83,10 @@ describe('password registration, login and sessions', () => {
     it('GENERIC_UNAUTHORIZED without a token, and for an unknown refresh token', async () => {
       const noToken = await t.http().get('/v1/user/auth/session');
       expect(noToken.status).toBe(401);
-      expect(noToken.body).toMatchObject({ code: 10401, error: 'GENERIC_UNAUTHORIZED', message: 'Missing bearer session token' });
+      expect(noToken.body).toMatchObject({ code: 10411, message: 'GENERIC_UNAUTHORIZED', error: 'session_token_missing', detail: 'Missing bearer session token' });
       const res = await t.http().post('/v1/user/auth/refresh-session').set('X-Tenant-Id', tenant.id).send({ refreshToken: 'rt_unknown' });
       expect(res.status).toBe(401);
-      expect(res.body).toMatchObject({ code: 10401, error: 'GENERIC_UNAUTHORIZED' });
+      expect(res.body).toMatchObject({ code: 12051, message: 'GENERIC_UNAUTHORIZED', error: 'refresh_token_invalid' });
     });
 
     it('a valid session token reaches an authenticated route', async () => {
@@ -102,7 +102,7 @@ describe('password registration, login and sessions', () => {
       t.clock.reset();
       const res = await t.http().get('/v1/user/auth/session').set('Authorization', u.auth);
       expect(res.status).toBe(401);
-      expect(res.body).toMatchObject({ code: 10402, error: 'SESSION_TOKEN_EXPIRED' });
+      expect(res.body).toMatchObject({ code: 10402, message: 'SESSION_TOKEN_EXPIRED', error: 'SESSION_TOKEN_EXPIRED' });
     });
 
     it('GENERIC_UNAUTHORIZED for a tampered session token', async () => {
@@ -113,7 +113,7 @@ describe('password registration, login and sessions', () => {
       for (const token of [`${h}.${forgedPayload}.${s}`, `${h}.${p}.${s.slice(0, -4)}AAAA`, 'not-a-jwt']) {
         const res = await t.http().get('/v1/user/auth/session').set('Authorization', `Bearer ${token}`);
         expect(res.status).toBe(401);
-        expect(res.body).toMatchObject({ code: 10401, error: 'GENERIC_UNAUTHORIZED' });
+        expect(res.body).toMatchObject({ code: 10412, message: 'GENERIC_UNAUTHORIZED', error: 'session_token_invalid' });
       }
     });
 
@@ -123,7 +123,7 @@ describe('password registration, login and sessions', () => {
       for (const token of [other, none]) {
         const res = await t.http().get('/v1/user/auth/session').set('Authorization', `Bearer ${token}`);
         expect(res.status).toBe(401);
-        expect(res.body.error).toBe('GENERIC_UNAUTHORIZED');
+        expect(res.body).toMatchObject({ message: 'GENERIC_UNAUTHORIZED', error: 'session_token_invalid' });
       }
     });
 
@@ -134,7 +134,7 @@ describe('password registration, login and sessions', () => {
       t.clock.advance(120_000);
       const expired = await post('/v1/user/auth/refresh-session', { refreshToken: u.refreshToken });
       expect(expired.status).toBe(401);
-      expect(expired.body).toMatchObject({ code: 10403, error: 'REFRESH_TOKEN_EXPIRED' });
+      expect(expired.body).toMatchObject({ code: 10403, message: 'REFRESH_TOKEN_EXPIRED', error: 'REFRESH_TOKEN_EXPIRED' });
     });
 
     it('a logged-out refresh token is refused', async () => {
@@ -142,7 +142,7 @@ describe('password registration, login and sessions', () => {
       await t.http().post('/v1/user/auth/logout').set('Authorization', u.auth).send({ refreshToken: u.refreshToken }).expect(204);
       const res = await post('/v1/user/auth/refresh-session', { refreshToken: u.refreshToken });
       expect(res.status).toBe(401);
-      expect(res.body.error).toBe('GENERIC_UNAUTHORIZED');
+      expect(res.body).toMatchObject({ message: 'GENERIC_UNAUTHORIZED', error: 'refresh_token_invalid' });
     });
   });
 

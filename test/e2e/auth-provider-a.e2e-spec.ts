@@ -3,6 +3,7 @@ import { TenantsService, type TenantCredentials } from '../../src/tenants/tenant
 import { startOidcProvider, type TestOidcProvider } from '../helpers/auth.js';
 import { givenUser } from '../helpers/factories.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { expectError } from '../helpers/errors.js';
 
 const CLIENT_ID = 'client-a.apps.test';
 
@@ -24,10 +25,6 @@ describe('providerA credential login (OpenID Connect ID token verified against a
   afterEach(() => t.clock.reset());
 
   const login = (body: object, tenantRef = tenant.id) => t.http().post('/v1/user/auth/providerA/login').set('X-Tenant-Id', tenantRef).send(body);
-  const expectError = (res: { status: number; body: Record<string, unknown> }, status: number, code: number, error: string) => {
-    expect({ status: res.status, code: res.body.code, error: res.body.error }).toEqual({ status, code, error });
-    expect(typeof res.body.message).toBe('string');
-  };
   const sub = () => `a-${randomBytes(5).toString('hex')}`;
 
   it('logs in with a valid credential, creates the user once, takes the handle from the profile claims', async () => {
@@ -108,7 +105,7 @@ describe('providerA credential login (OpenID Connect ID token verified against a
       expectError(await login({ credential: 'garbage' }), 401, 12010, 'credential_invalid');
     });
     it('a missing credential field is a 400', async () => {
-      expectError(await login({ token: 'x' }), 400, 10002, 'generic_client_error');
+      expectError(await login({ token: 'x' }), 400, 10002, 'validation_failed');
     });
     it('a tenant without providerAClientId: 503 provider_not_configured', async () => {
       const bare = await t.givenTenant();

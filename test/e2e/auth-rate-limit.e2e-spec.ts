@@ -27,7 +27,7 @@ describe('login rate limits (per IP and per account)', () => {
     const blocked = await passwordLogin(username, 'right-password');
     expect(blocked.status).toBe(429);
     expect(blocked.body).toMatchObject({ code: 10029, error: 'too_many_requests' });
-    expect(blocked.body.message).toMatch(/account/);
+    expect(blocked.body.detail).toMatch(/account/);
     expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
     // case does not make another account
     expect((await passwordLogin(username.toUpperCase())).status).toBe(429);

@@ -5,6 +5,7 @@ import { TenantsService, type TenantCredentials } from '../../src/tenants/tenant
 import { keyFromHex, loginToken } from '../helpers/auth.js';
 import { givenUser } from '../helpers/factories.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { expectError } from '../helpers/errors.js';
 
 describe('OAuth token logins (providerB, providerC): the encrypted token of spec rule 2', () => {
   let t: TestApp;
@@ -19,10 +20,6 @@ describe('OAuth token logins (providerB, providerC): the encrypted token of spec
 
   const login = (provider: 'providerB' | 'providerC', body: object, tenantRef = tenant.id) =>
     t.http().post(`/v1/user/auth/${provider}/login`).set('X-Tenant-Id', tenantRef).send(body);
-  const expectError = (res: { status: number; body: Record<string, unknown> }, status: number, code: number, error: string) => {
-    expect({ status: res.status, code: res.body.code, error: res.body.error }).toEqual({ status, code, error });
-    expect(typeof res.body.message).toBe('string');
-  };
 
   it('creates the user on the first login, finds it on the next, and returns a working session', async () => {
     const subjectId = `b-${randomBytes(4).toString('hex')}`;
@@ -229,10 +226,10 @@ describe('OAuth token logins (providerB, providerC): the encrypted token of spec
     });
 
     it('bad bodies: missing token, unknown field, oversized token', async () => {
-      expectError(await login('providerB', {}), 400, 10002, 'generic_client_error');
-      expectError(await login('providerB', { token: 'x', credential: 'y' }), 400, 10002, 'generic_client_error');
-      expectError(await login('providerB', { token: 'x'.repeat(16_385) }), 400, 10002, 'generic_client_error');
-      expectError(await login('providerB', { token: 42 }), 400, 10002, 'generic_client_error');
+      expectError(await login('providerB', {}), 400, 10002, 'validation_failed');
+      expectError(await login('providerB', { token: 'x', credential: 'y' }), 400, 10002, 'validation_failed');
+      expectError(await login('providerB', { token: 'x'.repeat(16_385) }), 400, 10002, 'validation_failed');
+      expectError(await login('providerB', { token: 42 }), 400, 10002, 'validation_failed');
     });
   });
 

@@ -5,6 +5,7 @@ import { WalletsService } from '../../src/wallets/wallets.service.js';
 import { fakeIdToken, loginToken } from '../helpers/auth.js';
 import { givenUser } from '../helpers/factories.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { expectError } from '../helpers/errors.js';
 
 const MASTER_SEED = '5a'.repeat(32);
 
@@ -26,10 +27,6 @@ describe('zkLogin (providerA, providerD) and the user wallet', () => {
   const zk = (provider: 'providerA' | 'providerD', body: object, tenantRef = tenant.id) =>
     t.http().post(`/v1/user/auth/${provider}/zklogin`).set('X-Tenant-Id', tenantRef).send(body);
   const wallet = (sessionToken: string) => t.http().get('/v1/user/wallet').set('Authorization', `Bearer ${sessionToken}`);
-  const expectError = (res: { status: number; body: Record<string, unknown> }, status: number, code: number, error: string) => {
-    expect({ status: res.status, code: res.body.code, error: res.body.error }).toEqual({ status, code, error });
-    expect(typeof res.body.message).toBe('string');
-  };
 
   it('creates a Sui zkLogin wallet whose address @mysten/sui computes independently, the same on every login', async () => {
     const subjectId = 'zk-fixed-subject';
@@ -80,7 +77,7 @@ describe('zkLogin (providerA, providerD) and the user wallet', () => {
   it('GET /v1/user/wallet is 404 for a user without wallet and 401 without a session', async () => {
     const u = await givenUser(t, tenant);
     expectError(await wallet(u.sessionToken), 404, 12040, 'wallet_not_found');
-    expectError(await t.http().get('/v1/user/wallet'), 401, 10401, 'GENERIC_UNAUTHORIZED');
+    expectError(await t.http().get('/v1/user/wallet'), 401, 10411, 'session_token_missing');
   });
 
   it('a providerB token login creates no wallet', async () => {

@@ -47,7 +47,7 @@ describe('the generated TypeScript client', () => {
     // A typed error body: joining an unknown community.
     const missing = await api.POST('/v1/community/{communityId}/join', { params: { path: { communityId: 'no-such-community' }, query: { referrerHandle: '' } } });
     expect(missing.response.status).toBe(404);
-    expect(missing.error).toMatchObject({ code: expect.any(Number), message: expect.any(String) });
+    expect(missing.error).toMatchObject({ code: 20001, message: 'community_not_found', error: 'community_not_found', detail: expect.any(String) });
 
     const joined = await api.POST('/v1/community/{communityId}/join', { params: { path: { communityId: community.slug }, query: { referrerHandle: '' } } });
     expect(joined.response.status).toBe(201);
@@ -113,5 +113,61 @@ describe('the generated TypeScript client', () => {
     expect(xpBoard.data!.items.map((i) => [i.userId, i.amount])).toEqual([[session.userId, 250]]);
     const notifications = await api.GET('/v1/user/notifications', { params: { query: { containerId: community.id } } });
     expect(notifications.data!.items.map((n) => n.type)).toEqual(expect.arrayContaining(['event_registered', 'event_completed', 'tickets_allocated', 'claim_processed']));
+  });
+
+  // A mobile client written from interface.md alone: it knows the error body `{code, message}` and
+  // the three 401 identifiers, nothing of this service's extra fields.
+  it('serves a client that knows only the interface: it refreshes on SESSION_TOKEN_EXPIRED and logs in again on REFRESH_TOKEN_EXPIRED', async () => {
+    const headers = { 'Content-Type': 'application/json', 'X-Tenant-Id': tenant.id };
+    const send = async (method: string, path: string, body?: unknown, token?: string) => {
+      const res = await fetch(`${baseUrl}${path}`, { method, headers: { ...headers, ...(token ? { Authorization: `Bearer ${token}` } : {}) }, body: body === undefined ? undefined : JSON.stringify(body) });
+      return { status: res.status, body: (await res.json().catch(() => undefined)) as Record<string, unknown> };
+    };
+    const login = async () => (await send('POST', '/v1/user/auth/password/login', { username: 'interface_walker', password: 'correct horse battery' })).body as { sessionToken: string; refreshToken: string };
+    const log: string[] = [];
+    let session = { sessionToken: '', refreshToken: '' };
+    /** What the interface tells a client to do: refresh on SESSION_TOKEN_EXPIRED, log in again on REFRESH_TOKEN_EXPIRED. */
+    const authed = async (path: string): Promise<number> => {
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const res = await send('GET', path, undefined, session.sessionToken);
+        if (res.status !== 401) return res.status;
+        if (res.body.message === 'SESSION_TOKEN_EXPIRED') {
+          const refreshed = await send('POST', '/v1/user/auth/refresh-session', { refreshToken: session.refreshToken });
+          if (refreshed.status === 200) {
+            log.push('refreshed');
+            session = { ...session, sessionToken: refreshed.body.sessionToken as string };
+            continue;
+          }
+          if (refreshed.body.message !== 'REFRESH_TOKEN_EXPIRED') return refreshed.status;
+        } else if (res.body.message !== 'GENERIC_UNAUTHORIZED') return res.status;
+        log.push('logged in again');
+        session = await login();
+      }
+      return 401;
+    };
+
+    t.clock.reset();
+    expect((await send('POST', '/v1/user/register/password', { username: 'interface_walker', password: 'correct horse battery' })).status).toBe(201);
+    const bad = await send('POST', '/v1/user/auth/password/login', { username: 'interface_walker', password: 'wrong horse battery' });
+    expect(bad).toMatchObject({ status: 401, body: { message: 'GENERIC_UNAUTHORIZED' } });
+    const malformed = await send('POST', '/v1/user/auth/password/login', { username: 'interface_walker' });
+    expect(malformed).toMatchObject({ status: 400, body: { code: 10002, message: 'generic_client_error' } });
+    session = await login();
+    expect(await authed('/v1/user/profile?fields=handle')).toBe(200);
+    expect(log).toEqual([]);
+
+    // A session that began 11 minutes ago: its session token has expired, its refresh token has not.
+    t.clock.advance(-11 * 60 * 1000);
+    session = await login();
+    t.clock.reset();
+    expect(await authed('/v1/user/profile?fields=handle')).toBe(200);
+    expect(log).toEqual(['refreshed']);
+
+    // A session that began 31 days ago: both have expired.
+    t.clock.advance(-31 * 24 * HOUR);
+    session = await login();
+    t.clock.reset();
+    expect(await authed('/v1/user/profile?fields=handle')).toBe(200);
+    expect(log).toEqual(['refreshed', 'logged in again']);
   });
 });

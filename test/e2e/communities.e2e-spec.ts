@@ -57,7 +57,7 @@ describe('communities, membership and referrals', () => {
 
     it('answers 401 without or with a wrong API key, and 404 for another tenant\'s community', async () => {
       const c = await givenCommunity(t, tenant);
-      expect((await t.http().get(`/v1/admin/communities/${c.id}`)).body).toMatchObject({ code: 10401 });
+      expect((await t.http().get(`/v1/admin/communities/${c.id}`)).body).toMatchObject({ code: 10413, message: 'GENERIC_UNAUTHORIZED', error: 'api_key_missing' });
       expect((await t.http().get(`/v1/admin/communities/${c.id}`).set('X-Api-Key', 'cgs_key_wrong')).status).toBe(401);
       const foreign = await adminApi(t, other).get(`/v1/admin/communities/${c.id}`);
       expect(foreign.status).toBe(404);

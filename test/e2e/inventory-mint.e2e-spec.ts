@@ -88,7 +88,7 @@ describe('inventory: minting the avatar as an NFT on a local chain', () => {
   it('refuses an unknown or disabled blockchain, a user without an EVM wallet and an empty avatar with 400', async () => {
     expect((await mint(alice.user.auth, 'mainnet')).body).toMatchObject({ code: 10002, error: 'unknown_blockchain' });
     expect((await mint(alice.user.auth, 'off')).body.error).toBe('unknown_blockchain');
-    expect((await mint(alice.user.auth, '')).body.error).toBe('generic_client_error');
+    expect((await mint(alice.user.auth, '')).body.error).toBe('validation_failed');
 
     const passwordUser: TestUser = await givenUser(t, tenant);
     expect((await mint(passwordUser.auth, 'local')).body.error).toBe('no_suitable_wallet');

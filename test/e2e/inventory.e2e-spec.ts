@@ -168,9 +168,9 @@ describe('inventory: slots, items, grants, allocation and reads', () => {
       [{ slots: [{ slotId: 'background', itemId: items.stars.id }, { slotId: 'feet', itemId: null }] }, 'slot_not_found'],
       [{ slots: [{ slotId: 'background', itemId: items.stars.id }, { slotId: 'background', itemId: '' }] }, 'duplicate_slot'],
       [{ slots: [{ slotId: 'background', itemId: '00000000-0000-4000-8000-000000000000' }] }, 'item_not_found'],
-      [{ slots: [{ slotId: 'background', itemId: 'not-a-uuid' }] }, 'generic_client_error'],
-      [{ slots: [] }, 'generic_client_error'],
-      [{ slots: [{ slotId: 'background', itemId: items.stars.id }], userId: bob.userId }, 'generic_client_error'],
+      [{ slots: [{ slotId: 'background', itemId: 'not-a-uuid' }] }, 'validation_failed'],
+      [{ slots: [] }, 'validation_failed'],
+      [{ slots: [{ slotId: 'background', itemId: items.stars.id }], userId: bob.userId }, 'validation_failed'],
     ];
     for (const [body, error] of cases) {
       const res = await allocate(alice, body);

@@ -60,7 +60,7 @@ describe('participation: transition table, capacity', () => {
     const res = await act(event, u, action);
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ code: 10002, error: 'participant_transition' });
-    expect(res.body.message).toContain(state === 'none' ? 'NOT_REGISTERED' : state);
+    expect(res.body.detail).toContain(state === 'none' ? 'NOT_REGISTERED' : state);
     const me = await eventApi(t, event)(u, 'get', '/participant');
     if (state === 'none') expect(me.status).toBe(404);
     else expect(me.body.statusName).toBe(state);

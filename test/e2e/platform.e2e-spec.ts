@@ -21,7 +21,7 @@ describe('platform', () => {
   it('answers an unknown route with 404 {code, message}', async () => {
     const res = await t.http().get('/v1/no/such/route?x=1');
     expect(res.status).toBe(404);
-    expect(res.body).toMatchObject({ code: 10004, error: 'not_found', message: 'No route GET /v1/no/such/route' });
+    expect(res.body).toMatchObject({ code: 10004, message: 'not_found', error: 'not_found', detail: 'No route GET /v1/no/such/route' });
   });
 
   // Regressions found by the reliability fuzzer (test/reliability/fuzz.rel-spec.ts): these were 500s or bare 431s.
@@ -30,10 +30,10 @@ describe('platform', () => {
     const deep = `${'['.repeat(40_000)}${']'.repeat(40_000)}`;
     const res = await t.http().post('/v1/user/register/password').set('X-Tenant-Id', tenant.id).set('Content-Type', 'application/json').send(deep);
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ code: 10002, error: 'generic_client_error' });
+    expect(res.body).toMatchObject({ code: 10002, message: 'generic_client_error' });
     const nested = await t.http().post('/v1/user/register/password').set('X-Tenant-Id', tenant.id).send({ username: JSON.parse(`${'{"a":'.repeat(40)}1${'}'.repeat(40)}`), password: 'x' });
     expect(nested.status).toBe(400);
-    expect(nested.body.message).toMatch(/nested more than 32 levels/);
+    expect(nested.body.detail).toMatch(/nested more than 32 levels/);
   });
 
   // The outage of issue 15: `__proto__[polluted]=1` wrote onto Object.prototype, and every tenant's
@@ -63,7 +63,7 @@ describe('platform', () => {
     const tenant = await t.givenTenant();
     const body = await t.http().post('/v1/user/auth/password/login').set('X-Tenant-Id', tenant.id).send({ username: 'a\u0000b', password: 'password' });
     expect(body.status).toBe(400);
-    expect(body.body).toMatchObject({ code: 10002, message: 'The body contains a NUL character' });
+    expect(body.body).toMatchObject({ code: 10002, message: 'generic_client_error', detail: 'The body contains a NUL character' });
     const path = await t.http().get('/v1/community/a%00b').set('X-Tenant-Id', tenant.id);
     expect(path.status).toBe(400);
     expect(path.body).toMatchObject({ code: 10002 });
@@ -72,7 +72,7 @@ describe('platform', () => {
   it('answers a request line or headers over the size limit with 431 {code, message}', async () => {
     const res = await t.http().get(`/v1/community/x?pad=${'A'.repeat(20_000)}`);
     expect(res.status).toBe(431);
-    expect(res.body).toMatchObject({ code: 10031, error: 'headers_too_large', message: expect.any(String) });
+    expect(res.body).toMatchObject({ code: 10031, message: 'headers_too_large', error: 'headers_too_large', detail: expect.any(String) });
   });
 
   it('sets security headers and echoes a request id', async () => {

@@ -85,7 +85,7 @@ describe('a quest event through its whole life', () => {
     expect((await call(c, 'put', '/participant/cancel')).body).toMatchObject({ status: 4, statusName: 'CANCELLED', score: 0 });
     expect(await board()).toEqual([[a.userId, 1, 50], [b.userId, 2, 30], [d.userId, 2, 30]]);
     expect((await call(c, 'get', '/participant/rank')).body).toMatchObject({ status: 4, rank: null });
-    expect((await call(c, 'post', '/participant/register')).body.message).toContain('CANCELLED');
+    expect((await call(c, 'post', '/participant/register')).body.detail).toContain('CANCELLED');
 
     // d is dropped by the management API
     const dropped = await api.post(`/v1/admin/quest-events/${event.id}/participants/drop`, { userId: d.userId, reason: 'Cheating' });

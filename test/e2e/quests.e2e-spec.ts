@@ -89,7 +89,7 @@ describe('community quests and quest tags', () => {
       const res = await t.http().get(`/v1/community/${community.id}/quests?${qs}`).set('Authorization', u.auth);
       expect(res.status).toBe(400);
       expect(res.body.code).toBe(10002);
-      expect(res.body.message).toContain(missing);
+      expect(res.body.detail).toContain(missing);
     }
     expect((await t.http().get(`/v1/community/${community.id}/quests?tags=&questTypes=&featured=maybe&query=&page=1&limit=20`).set('Authorization', u.auth)).status).toBe(400);
     expect((await t.http().get(`/v1/community/${community.id}/quests?tags=&questTypes=&featured=&query=&page=1&limit=101`).set('Authorization', u.auth)).status).toBe(400);
@@ -144,7 +144,7 @@ describe('community quests and quest tags', () => {
       const qs = base.split('&').filter((p) => !p.startsWith(`${missing}=`)).join('&');
       const res = await t.http().get(`/v1/community/${community.id}/quests/tags?${qs}`).set('Authorization', u.auth);
       expect(res.status).toBe(400);
-      expect(res.body.message).toContain(missing);
+      expect(res.body.detail).toContain(missing);
     }
     expect((await t.http().get(`/v1/community/${community.id}/quests/tags?excludeTemplateTags=&userAvailableQuests=false&includeRewards=&userId=`).set('Authorization', u.auth)).status).toBe(400);
     expect((await t.http().get(`/v1/community/${community.id}/quests/tags?excludeTemplateTags=false&userAvailableQuests=false&includeRewards=&userId=abc`).set('Authorization', u.auth)).status).toBe(400);

@@ -88,8 +88,10 @@ describe('resources, the XP ledger, rankings and leaderboards', () => {
 
     it('answers 401 to management calls without or with a wrong API key', async () => {
       const res = await t.http().post('/v1/admin/resources/grants').send({});
-      expect(res.body).toMatchObject({ code: 10401, error: 'GENERIC_UNAUTHORIZED' });
-      expect((await t.http().post('/v1/admin/resources/types').set('X-Api-Key', 'cgs_key_nope').send({})).status).toBe(401);
+      expect(res.body).toMatchObject({ code: 10413, message: 'GENERIC_UNAUTHORIZED', error: 'api_key_missing' });
+      const wrong = await t.http().post('/v1/admin/resources/types').set('X-Api-Key', 'cgs_key_nope').send({});
+      expect(wrong.status).toBe(401);
+      expect(wrong.body).toMatchObject({ code: 10414, message: 'GENERIC_UNAUTHORIZED', error: 'api_key_invalid' });
       expect((await t.http().get('/v1/admin/resources/balances').set('X-Api-Key', other.apiKey.slice(0, -1)).query({})).status).toBe(401);
     });
   });

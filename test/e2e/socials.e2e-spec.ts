@@ -87,7 +87,7 @@ describe('socials: linked accounts of the current user', () => {
     const res = await link(alice, { accountType: 'myspace', subjectId: nextSubject(), public: true });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ code: 10002, error: 'unsupported_account_type' });
-    expect(res.body.message).toContain('kick');
+    expect(res.body.detail).toContain('kick');
   });
 
   it('refuses to link an account another user holds with 409, and re-linking own account updates it in place', async () => {
@@ -199,7 +199,7 @@ describe('socials: linked accounts of the current user', () => {
     ];
     for (const res of await Promise.all(calls)) {
       expect(res.status).toBe(401);
-      expect(res.body.code).toBe(10401);
+      expect(res.body).toMatchObject({ code: 10411, message: 'GENERIC_UNAUTHORIZED', error: 'session_token_missing' });
     }
   });
 
@@ -230,8 +230,8 @@ describe('socials: linked accounts of the current user', () => {
     it.each(cases)('%s', async (_name, body) => {
       const res = await link(alice, body);
       expect(res.status).toBe(400);
-      expect(res.body).toMatchObject({ code: 10002, error: 'generic_client_error' });
-      expect(res.body.message).not.toBe('');
+      expect(res.body).toMatchObject({ code: 10002, message: 'generic_client_error' });
+      expect(res.body.detail).not.toBe('');
     });
   });
 

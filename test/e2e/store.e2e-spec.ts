@@ -236,7 +236,7 @@ describe('the store', () => {
       const otherSave = await purchase(t, u, l.id, { nonce: 'n1', requirementData: [{ requirementId: address.id, shouldSave: true, data: ADDRESS }] }).expect(409);
       expect(otherSave.body.code).toBe(40005);
       const otherListing = await purchase(t, u, l2.id, { nonce: 'n1', requirementData: [{ requirementId: address.id, data: ADDRESS }] }).expect(409);
-      expect(otherListing.body).toMatchObject({ code: 40005, message: 'This nonce was already used for another listing' });
+      expect(otherListing.body).toMatchObject({ code: 40005, message: 'nonce_reused', error: 'nonce_reused', detail: 'This nonce was already used for another listing' });
       expect(await balances(u)).toMatchObject({ gems: 90 });
     });
 
@@ -328,7 +328,7 @@ describe('the store', () => {
   });
 
   describe('requirements', () => {
-    const requirementError = (res: { status: number; body: { code: number; error: string; message: string; details: { failures: { requirementId: string; reasons: string[] }[] } } }) => {
+    const requirementError = (res: { status: number; body: { code: number; error: string; detail: string; details: { failures: { requirementId: string; reasons: string[] }[] } } }) => {
       expect(res.status).toBe(400);
       expect(res.body).toMatchObject({ code: 10002, error: 'requirement_data_invalid' });
       return res.body;
@@ -346,7 +346,7 @@ describe('the store', () => {
       const bad = requirementError(await purchase(t, u, l.id, {
         requirementData: [{ requirementId: address.id, data: { addressLine1: '1 Main Street', zip: 1 } }, { requirementId: email.id, data: { email: 'nope' } }],
       }));
-      expect(bad.message).toMatch(/^Requirement "addr-check": /);
+      expect(bad.detail).toMatch(/^Requirement "addr-check": /);
       expect(bad.details.failures).toEqual([
         { requirementId: address.id, key: 'addr-check', reasons: expect.arrayContaining(['data must have property "city"', 'data must have property "country"', 'data must not have property "zip"']) },
         { requirementId: email.id, key: email.key, reasons: ['data.email must match format "email"'] },

@@ -6,6 +6,7 @@ import { createTestDatabase } from '../setup/test-database.js';
 import { createTenantWithCli, setTenantSettings, SHARED_SECRETS, startCluster, type AppInstance, type Cluster, type HttpResult } from '../helpers/processes.js';
 import type { TenantCredentials } from '../../src/tenants/tenants.service.js';
 import { asAdmin, asUser, expectOk, givenCommunity, givenItem, givenListing, givenResourceType, grant, loginToken, purchase, register, report, siweBody, SIWE_ORIGIN, unique, type User } from './support.js';
+import { interfaceMessage } from '../helpers/errors.js';
 
 const secret = new TextEncoder().encode(SHARED_SECRETS.SESSION_SECRET);
 const sessionJwt = (claims: Record<string, unknown>, opts: { key?: Uint8Array; exp?: number; iss?: string; aud?: string } = {}) =>
@@ -70,10 +71,10 @@ describe('attacks: forgery, replay, expiry, cross-tenant, IDOR, privilege, mass 
     await c?.close();
   });
 
-  /** The attack must get `status` with {code, message} (and `code` when given). */
+  /** The attack must get `status` with the interface's {code, message} (and `code` when given). */
   const expectRefused = (name: string, r: HttpResult, status: number, code?: number) => {
     expect({ name, status: r.status }).toEqual({ name, status });
-    expect(r.body).toEqual(expect.objectContaining({ code: code ?? expect.any(Number), message: expect.any(String) }));
+    expect(r.body).toEqual(expect.objectContaining({ code: code ?? expect.any(Number), message: interfaceMessage(status, String(r.body?.error)), detail: expect.any(String) }));
     refused.push({ name, status });
   };
   const session = (token: string) => ({ Authorization: `Bearer ${token}` });
@@ -81,16 +82,16 @@ describe('attacks: forgery, replay, expiry, cross-tenant, IDOR, privilege, mass 
 
   describe('token forgery, replay and expiry', () => {
     it('refuses a session token signed with another key', async () => {
-      expectRefused('forged key', await me(a, session(await sessionJwt({ sub: alice.userId, tid: A.id }, { key: randomBytes(32) }))), 401, 10401);
+      expectRefused('forged key', await me(a, session(await sessionJwt({ sub: alice.userId, tid: A.id }, { key: randomBytes(32) }))), 401, 10412);
     });
     it('refuses an unsigned (alg: none) session token', async () => {
       const none = new UnsecuredJWT({ sub: alice.userId, tid: A.id }).setIssuer('community-gaming-service').setAudience('cgs:session').setExpirationTime('5m').encode();
-      expectRefused('alg none', await me(b, session(none)), 401, 10401);
+      expectRefused('alg none', await me(b, session(none)), 401, 10412);
     });
     it('refuses a session token whose payload was edited (another user, same signature)', async () => {
       const [h, , sig] = alice.sessionToken.split('.');
       const payload = Buffer.from(JSON.stringify({ sub: mallory.userId, tid: A.id, iss: 'community-gaming-service', aud: 'cgs:session', exp: 9999999999 })).toString('base64url');
-      expectRefused('tampered payload', await me(a, session(`${h}.${payload}.${sig}`)), 401, 10401);
+      expectRefused('tampered payload', await me(a, session(`${h}.${payload}.${sig}`)), 401, 10412);
     });
     it('refuses a token for another audience or issuer', async () => {
       expectRefused('wrong audience', await me(a, session(await sessionJwt({ sub: alice.userId, tid: A.id }, { aud: 'other' }))), 401);
@@ -216,7 +217,7 @@ describe('attacks: forgery, replay, expiry, cross-tenant, IDOR, privilege, mass 
       expect(r.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
       const raw = await rawHttp(a.port, 'GET /health HTTP/1.1\r\nHost: x\r\nX-Tenant-Id: a\rSet-Cookie: pwned=1\r\n\r\n');
       expect(raw.status).toBe(400);
-      expect(JSON.parse(raw.body)).toEqual(expect.objectContaining({ code: 10002, message: expect.any(String) }));
+      expect(JSON.parse(raw.body)).toEqual(expect.objectContaining({ code: 10002, message: 'generic_client_error' }));
       refused.push({ name: 'CR in a header', status: 400 });
     });
     it('refuses an X-Tenant-Id that is an injection string or names no tenant', async () => {

@@ -44,9 +44,9 @@ export class AccessGuard extends AuthGuard('jwt') {
       case 'apiKey': {
         const key = header(req, 'x-api-key');
         const tenant = key ? await this.tenants.findByApiKey(key) : null;
-        if (!tenant) throw new DomainError(CommonErrors.GENERIC_UNAUTHORIZED, key ? 'Invalid API key' : 'Missing X-Api-Key header');
+        if (!tenant) throw key ? new DomainError(CommonErrors.api_key_invalid, 'Invalid API key') : new DomainError(CommonErrors.api_key_missing, 'Missing X-Api-Key header');
         if (tenantRef && tenantRef !== tenant.id && tenantRef !== tenant.slug) {
-          throw new DomainError(CommonErrors.GENERIC_UNAUTHORIZED, 'The API key does not belong to the tenant in X-Tenant-Id');
+          throw new DomainError(CommonErrors.tenant_mismatch, 'The API key does not belong to the tenant in X-Tenant-Id');
         }
         req.tenantId = tenant.id;
         return true;
@@ -57,7 +57,7 @@ export class AccessGuard extends AuthGuard('jwt') {
         if (tenantRef) {
           const tenant = await this.tenants.findByRef(tenantRef);
           if (!tenant || tenant.id !== user.tenantId) {
-            throw new DomainError(CommonErrors.GENERIC_UNAUTHORIZED, 'The session token does not belong to the tenant in X-Tenant-Id');
+            throw new DomainError(CommonErrors.tenant_mismatch, 'The session token does not belong to the tenant in X-Tenant-Id');
           }
         }
         req.tenantId = user.tenantId;
@@ -76,7 +76,7 @@ export class AccessGuard extends AuthGuard('jwt') {
     if (err) throw err;
     // A failure to obtain the key (e.g. database down) is not the client's fault.
     if (info instanceof Error && !/^(JsonWebTokenError|NotBeforeError)$/.test(info.name) && info.message !== 'No auth token') throw info;
-    const reason = info instanceof Error && info.message === 'No auth token' ? 'Missing bearer session token' : 'Invalid session token';
-    throw new DomainError(CommonErrors.GENERIC_UNAUTHORIZED, reason);
+    if (info instanceof Error && info.message === 'No auth token') throw new DomainError(CommonErrors.session_token_missing, 'Missing bearer session token');
+    throw new DomainError(CommonErrors.session_token_invalid, 'Invalid session token');
   }
 }

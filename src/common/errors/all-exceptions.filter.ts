@@ -55,8 +55,9 @@ function httpExceptionMessage(ex: HttpException): string {
 }
 
 /**
- * Turns every error, from every layer, into `{code, error, message, requestId}` with the right
- * HTTP status. 5xx bodies never carry internals; the details go to the log.
+ * Turns every error, from every layer, into `{code, message, error, detail, requestId}` with the
+ * right HTTP status (see error-catalog.ts for what each field carries). 5xx bodies never carry
+ * internals; the details go to the log.
  */
 @Catch()
 export class AllExceptionsFilter implements ExceptionFilter {
@@ -69,51 +70,62 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const requestId = (req as Request & { id?: string }).id;
 
     let def: ErrorDefinition;
-    let message: string;
+    let detail: string;
     let details: Record<string, unknown> | undefined;
 
     if (exception instanceof DomainError) {
       def = exception.definition;
-      message = exception.message;
+      detail = exception.message;
       details = exception.details;
     } else if (exception instanceof HttpException) {
       const status = exception.getStatus();
       def = byStatus[status] ?? (status >= 500 ? CommonErrors.internal_error : CommonErrors.generic_client_error);
       const cause = (exception as { cause?: unknown }).cause;
-      if (status === 404 && /^Cannot /.test(exception.message)) message = `No route ${req.method} ${req.originalUrl.split('?')[0]}`;
-      else if (status >= 500) message = def.description;
-      else if (isBodyParserError(cause)) message = bodyParserMessage(cause, def);
-      else if (status === 400 && cause instanceof SyntaxError) message = 'The request body is not valid JSON';
-      else if (status === 413) message = 'The request body exceeds the size limit';
-      else message = httpExceptionMessage(exception);
+      if (isBodyParserError(cause)) def = bodyParserDefinition(cause, def);
+      else if (status === 400 && cause instanceof SyntaxError) def = CommonErrors.invalid_json;
+      if (status === 404 && /^Cannot /.test(exception.message)) detail = `No route ${req.method} ${req.originalUrl.split('?')[0]}`;
+      else if (status >= 500) detail = def.description;
+      else if (isBodyParserError(cause)) detail = bodyParserDetail(cause, def);
+      else if (status === 400 && cause instanceof SyntaxError) detail = 'The request body is not valid JSON';
+      else if (status === 413) detail = 'The request body exceeds the size limit';
+      else detail = httpExceptionMessage(exception);
     } else if (isBodyParserError(exception)) {
-      const status = exception.status ?? 400;
-      def = byStatus[status] ?? CommonErrors.generic_client_error;
-      message = bodyParserMessage(exception, def);
+      def = bodyParserDefinition(exception, byStatus[exception.status ?? 400] ?? CommonErrors.generic_client_error);
+      detail = bodyParserDetail(exception, def);
     } else if (isUnstorableValue(exception)) {
       def = CommonErrors.generic_client_error;
-      message = 'A value contains a character that cannot be stored';
+      detail = 'A value contains a character that cannot be stored';
     } else if (isWriteConflict(exception)) {
       def = CommonErrors.write_conflict;
-      message = def.description;
+      detail = def.description;
       this.logger.warn({ err: exception, requestId }, 'write conflict');
     } else if (isDatabaseUnavailable(exception)) {
       def = CommonErrors.service_unavailable;
-      message = def.description;
+      detail = def.description;
       this.logger.warn({ err: exception, requestId }, 'database unavailable');
     } else {
       def = CommonErrors.internal_error;
-      message = def.description;
+      detail = def.description;
       this.logger.error({ err: exception, requestId }, 'unhandled error');
     }
 
     if (res.headersSent) return;
     if (def.status === 503) res.setHeader('Retry-After', '1');
-    res.status(def.status).json({ code: def.code, error: def.error, message, ...(details ? { details } : {}), ...(requestId ? { requestId } : {}) });
+    res.status(def.status).json(errorBody(def, detail, details, requestId));
   }
 }
 
-function bodyParserMessage(e: BodyParserError, def: ErrorDefinition): string {
+/** The one error body shape (also written by hand where Node answers before Express, see app.setup.ts). */
+export function errorBody(def: ErrorDefinition, detail: string, details?: Record<string, unknown>, requestId?: string): Record<string, unknown> {
+  return { code: def.code, message: def.message, error: def.error, detail, ...(details ? { details } : {}), ...(requestId ? { requestId } : {}) };
+}
+
+/** Unparsable JSON is its own case; every other body-parser failure keeps its status's definition. */
+function bodyParserDefinition(e: BodyParserError, def: ErrorDefinition): ErrorDefinition {
+  return e.type === 'entity.parse.failed' ? CommonErrors.invalid_json : def;
+}
+
+function bodyParserDetail(e: BodyParserError, def: ErrorDefinition): string {
   switch (e.type) {
     case 'entity.parse.failed':
       return 'The request body is not valid JSON';

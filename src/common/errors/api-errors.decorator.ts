@@ -4,8 +4,8 @@ import { ErrorBodyDto } from './error-body.dto.js';
 import type { ErrorDefinition } from './error-catalog.js';
 
 /**
- * Documents the error responses of an operation: one entry per status, listing the
- * `error`/`code` pairs it can return, all with the `{code, error, message}` schema.
+ * Documents the error responses of an operation: one entry per status, listing the precise cases
+ * (`error`, `code`) it can return, all with the `{code, message, error, detail}` schema.
  */
 export function ApiErrors(...defs: ErrorDefinition[]) {
   const byStatus = new Map<number, ErrorDefinition[]>();
@@ -16,10 +16,19 @@ export function ApiErrors(...defs: ErrorDefinition[]) {
       .map(([status, list]) =>
         ApiResponse({
           status,
-          description: list.map((d) => `\`${d.error}\` (${d.code}): ${d.description}`).join('\n\n'),
+          description: [statusNote(status), ...list.map((d) => `\`${d.error}\` (${d.code}${d.message !== d.error ? `, message \`${d.message}\`` : ''}): ${d.description}`)]
+            .filter(Boolean)
+            .join('\n\n'),
           type: ErrorBodyDto,
-          example: { code: list[0].code, error: list[0].error, message: list[0].description },
+          example: { code: list[0].code, message: list[0].message, error: list[0].error, detail: list[0].description },
         }),
       ),
   );
+}
+
+/** What a client compares for this status, said once above the list of cases. */
+function statusNote(status: number): string {
+  if (status === 400) return '`message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.';
+  if (status === 401) return '`message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.';
+  return '';
 }
