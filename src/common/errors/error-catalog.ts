@@ -24,19 +24,18 @@ export interface ErrorDefinition {
 export const GENERIC_CLIENT_ERROR_CODE = 10002;
 /** The identifiers the interface allows in the `message` of a 401. */
 export const UNAUTHORIZED_MESSAGES = ['GENERIC_UNAUTHORIZED', 'SESSION_TOKEN_EXPIRED', 'REFRESH_TOKEN_EXPIRED'] as const;
-export type UnauthorizedMessage = (typeof UNAUTHORIZED_MESSAGES)[number];
 
 /** What `message` says for a definition: the interface's identifier of its status, else its own. */
-function interfaceMessage(status: number, error: string, family: UnauthorizedMessage | undefined): string {
+function interfaceMessage(status: number, error: string): string {
   if (status === 400) return 'generic_client_error';
-  if (status === 401) return (UNAUTHORIZED_MESSAGES as readonly string[]).includes(error) ? error : (family ?? 'GENERIC_UNAUTHORIZED');
+  if (status === 401) return (UNAUTHORIZED_MESSAGES as readonly string[]).includes(error) ? error : 'GENERIC_UNAUTHORIZED';
   return error;
 }
 
 const catalog = new Map<string, ErrorDefinition>();
 
 export function defineErrors<K extends string>(
-  defs: Record<K, { status: number; code?: number; description: string; error?: string; unauthorized?: UnauthorizedMessage }>,
+  defs: Record<K, { status: number; code?: number; description: string; error?: string }>,
 ): Record<K, ErrorDefinition> {
   const out = {} as Record<K, ErrorDefinition>;
   for (const key of Object.keys(defs) as K[]) {
@@ -44,7 +43,7 @@ export function defineErrors<K extends string>(
     const code = d.status === 400 ? GENERIC_CLIENT_ERROR_CODE : d.code;
     if (code === undefined) throw new Error(`error ${key} needs a numeric code`);
     const error = d.error ?? key;
-    const def: ErrorDefinition = { status: d.status, code, message: interfaceMessage(d.status, error, d.unauthorized), error, description: d.description };
+    const def: ErrorDefinition = { status: d.status, code, message: interfaceMessage(d.status, error), error, description: d.description };
     const existing = catalog.get(def.error);
     if (existing && (existing.code !== def.code || existing.status !== def.status)) {
       throw new Error(`error identifier ${def.error} is defined twice`);
