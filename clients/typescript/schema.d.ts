@@ -750,7 +750,7 @@ export interface paths {
         };
         /**
          * Inventory items of a user
-         * @description Paginated items of the community with what `userId` owns of each and whether it is allocated. `onlyOwned` (required, exactly `true` or `false`): `true` lists only owned items. Public.
+         * @description Paginated items of the community with what `userId` owns of each and whether it is allocated. `onlyOwned` (required, `true` or `false`): `true` lists only owned items. Public.
          */
         get: operations["listInventoryItems"];
         put?: never;
@@ -830,7 +830,7 @@ export interface paths {
         };
         /**
          * Items of a slot
-         * @description Paginated items fitting the slot (`slotId`: id or key), with what the current user owns of each. `onlyOwned` (required, exactly `true` or `false`): `true` lists only the items the user owns.
+         * @description Paginated items fitting the slot (`slotId`: id or key), with what the current user owns of each. `onlyOwned` (required, `true` or `false`): `true` lists only the items the user owns.
          */
         get: operations["listSlotItems"];
         put?: never;
@@ -1687,7 +1687,7 @@ export interface paths {
         };
         /**
          * A user's public profile in a community
-         * @description `{username}` is the user's handle (case-insensitive) or user id; login usernames are private and not matched. Shows the handle, display name, avatar, public socials, and XP and rank in the community `containerId` (id or slug). Never email, address, date of birth, username or tokens.
+         * @description `{username}` is the user's login username, handle or user id (case-insensitive; a handle wins over another user's username). The username is matched, never shown. Shows the handle, display name, avatar, public socials, and XP and rank in the community `containerId` (id or slug). Never email, address, date of birth, username or tokens.
          */
         get: operations["getPublicProfile"];
         put?: never;
@@ -9480,7 +9480,7 @@ export interface operations {
             query: {
                 /** @description Items per page (default 20, at most 100). */
                 limit?: number;
-                /** @description `true`: only items the user owns; `false`: every item, with the user's quantity. Required; exactly `true` or `false`. */
+                /** @description `true`: only items the user owns; `false`: every item, with the user's quantity. Required; `true` or `false` in any case, or `1`/`0`. */
                 onlyOwned: "true" | "false";
                 /** @description Page number, starting at 1. */
                 page?: number;
@@ -9786,7 +9786,7 @@ export interface operations {
             query: {
                 /** @description Items per page (default 20, at most 100). */
                 limit?: number;
-                /** @description `true`: only items the user owns; `false`: every item, with the user's quantity. Required; exactly `true` or `false`. */
+                /** @description `true`: only items the user owns; `false`: every item, with the user's quantity. Required; `true` or `false` in any case, or `1`/`0`. */
                 onlyOwned: "true" | "false";
                 /** @description Page number, starting at 1. */
                 page?: number;
@@ -10196,7 +10196,7 @@ export interface operations {
     listCommunityQuests: {
         parameters: {
             query: {
-                /** @description `true`: featured quests only; `false`: non-featured only; empty: both. */
+                /** @description `true`: featured quests only; `false`: non-featured only; empty: both. `true`/`false` in any case, or `1`/`0`. */
                 featured: "" | "true" | "false";
                 limit: number;
                 page: number;
@@ -10314,7 +10314,7 @@ export interface operations {
             query: {
                 /** @description `true`: template quests are left out of the statistics (tags only templates use disappear). */
                 excludeTemplateTags: boolean;
-                /** @description `true`: each tag carries the sum of its quests' rewards; `false` or empty: it does not. */
+                /** @description `true`: each tag carries the sum of its quests' rewards; `false` or empty: it does not. `true`/`false` in any case, or `1`/`0`. */
                 includeRewards: "" | "true" | "false";
                 /** @description `true`: count only quests the user has not completed yet (tags with none disappear). */
                 userAvailableQuests: boolean;
@@ -10925,7 +10925,7 @@ export interface operations {
             query: {
                 /** @description Items per page (default 20, at most 100). */
                 limit?: number;
-                /** @description `true`: only prizes the user owns; `false`: every prize of the tenant, with the user's quantity. */
+                /** @description `true`: only prizes the user owns; `false`: every prize of the tenant, with the user's quantity. `true` or `false` in any case, or `1`/`0`. */
                 ownedOnly: "true" | "false";
                 /** @description Page number, starting at 1. */
                 page?: number;
@@ -14215,7 +14215,7 @@ export interface operations {
                 "X-Tenant-Id"?: string;
             };
             path: {
-                /** @description The user's handle (case-insensitive) or user id. */
+                /** @description The user's login username, handle (both case-insensitive) or user id. */
                 username: string;
             };
             cookie?: never;
@@ -14258,7 +14258,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `profile_user_not_found` (60101): No user with this handle or id in the tenant.
+             * @description `profile_user_not_found` (60101): No user with this id, handle or username in the tenant.
              *
              *     `community_not_found` (20001): No community with this id or slug in this tenant.
              */
@@ -14270,7 +14270,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 60101,
-                     *       "detail": "No user with this handle or id in the tenant.",
+                     *       "detail": "No user with this id, handle or username in the tenant.",
                      *       "error": "profile_user_not_found",
                      *       "message": "profile_user_not_found"
                      *     }

@@ -50,12 +50,12 @@ export class InventoryController {
   @Authenticated()
   @ApiOperation({
     summary: 'Items of a slot',
-    description: 'Paginated items fitting the slot (`slotId`: id or key), with what the current user owns of each. `onlyOwned` (required, exactly `true` or `false`): `true` lists only the items the user owns.',
+    description: 'Paginated items fitting the slot (`slotId`: id or key), with what the current user owns of each. `onlyOwned` (required, `true` or `false`): `true` lists only the items the user owns.',
   })
   @ApiOkResponse({ type: Paginated(UserItemDto) })
   @ApiErrors(...userErrors, InventoryErrors.slot_not_found)
   listSlotItems(@CurrentUser() user: AuthUser, @Param('ckey') ckey: string, @Param('slotId') slotId: string, @Query() q: OnlyOwnedQueryDto): Promise<Page<UserItemDto>> {
-    return this.inventory.userItems(user.tenantId, ckey, user.id, { slotRef: slotId, onlyOwned: q.onlyOwned === 'true' }, pageRequest(q));
+    return this.inventory.userItems(user.tenantId, ckey, user.id, { slotRef: slotId, onlyOwned: q.onlyOwned }, pageRequest(q));
   }
 
   @Get('items/:itemId')
@@ -71,12 +71,12 @@ export class InventoryController {
   @Public()
   @ApiOperation({
     summary: 'Inventory items of a user',
-    description: 'Paginated items of the community with what `userId` owns of each and whether it is allocated. `onlyOwned` (required, exactly `true` or `false`): `true` lists only owned items. Public.',
+    description: 'Paginated items of the community with what `userId` owns of each and whether it is allocated. `onlyOwned` (required, `true` or `false`): `true` lists only owned items. Public.',
   })
   @ApiOkResponse({ type: Paginated(UserItemDto) })
   @ApiErrors(...publicErrors, UserErrors.user_not_found)
   listInventoryItems(@TenantId() tenantId: string, @Param('ckey') ckey: string, @Query() q: UserItemsQueryDto): Promise<Page<UserItemDto>> {
-    return this.inventory.userItems(tenantId, ckey, q.userId, { onlyOwned: q.onlyOwned === 'true' }, pageRequest(q));
+    return this.inventory.userItems(tenantId, ckey, q.userId, { onlyOwned: q.onlyOwned }, pageRequest(q));
   }
 
   @Post('slots/allocate')

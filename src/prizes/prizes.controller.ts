@@ -23,7 +23,7 @@ export class PrizesController {
   @ApiOkResponse({ type: Paginated(UserPrizeDto) })
   @ApiErrors(...userErrors)
   listPrizes(@CurrentUser() user: AuthUser, @Query() q: PrizesQueryDto): Promise<Page<UserPrizeDto>> {
-    return this.prizes.listForUser(user.tenantId, user.id, q.ownedOnly === 'true', pageRequest(q));
+    return this.prizes.listForUser(user.tenantId, user.id, q.ownedOnly, pageRequest(q));
   }
 
   @Get('requirements')

@@ -47,7 +47,7 @@ export class ProfileController {
   @Public()
   @ApiOperation({
     summary: "A user's public profile in a community",
-    description: '`{username}` is the user\'s handle (case-insensitive) or user id; login usernames are private and not matched. Shows the handle, display name, avatar, public socials, and XP and rank in the community `containerId` (id or slug). Never email, address, date of birth, username or tokens.',
+    description: '`{username}` is the user\'s login username, handle or user id (case-insensitive; a handle wins over another user\'s username). The username is matched, never shown. Shows the handle, display name, avatar, public socials, and XP and rank in the community `containerId` (id or slug). Never email, address, date of birth, username or tokens.',
   })
   @ApiOkResponse({ type: PublicProfileDto })
   @ApiErrors(...INPUT_ERRORS, TenantErrors.tenant_required, TenantErrors.unknown_tenant, ProfileErrors.profile_user_not_found, CommunityErrors.community_not_found)

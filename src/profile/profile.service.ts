@@ -79,12 +79,16 @@ export class ProfileService {
   }
 
   /**
-   * The public page of a user in a community. `ref` is the handle (case-insensitive) or the user
-   * id; usernames are login names and are never looked up or shown here.
+   * The public page of a user in a community. `ref` is the user id, the handle or the login
+   * username (both case-insensitive), tried in that order: the path names a username, and a
+   * client that knows only the login name must find the page after a handle change. The username
+   * is looked up, never shown.
    */
   async getPublicProfile(tenantId: string, ref: string, containerId: string): Promise<PublicProfileDto> {
     const community = await this.communities.resolve(tenantId, containerId);
-    const user = UUID_RE.test(ref) ? await this.users.findById(tenantId, ref.toLowerCase()) : await this.users.findByHandle(tenantId, ref);
+    const user = UUID_RE.test(ref)
+      ? await this.users.findById(tenantId, ref.toLowerCase())
+      : ((await this.users.findByHandle(tenantId, ref)) ?? (await this.users.findByUsername(tenantId, ref)));
     if (!user) throw new DomainError(ProfileErrors.profile_user_not_found, `No user "${ref.slice(0, 36)}" in this tenant`);
     const [socials, member, standing, avatar] = await Promise.all([
       this.socials.publicSocials(tenantId, user.id),

@@ -58,7 +58,7 @@ export class QuestsService {
     if (tags.length) add((p) => `q.tags && ${p}::text[]`, tags);
     const types = normTags(q.questTypes);
     if (types.length) add((p) => `q.type = ANY(${p}::text[])`, types);
-    if (q.featured !== '') add((p) => `q.featured = ${p}`, q.featured === 'true');
+    if (q.featured !== '') add((p) => `q.featured = ${p}`, q.featured);
     if (q.query.trim() !== '') {
       const like = `%${q.query.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
       add((p) => `(q.name ILIKE ${p} OR q.description ILIKE ${p})`, like);
@@ -100,7 +100,7 @@ export class QuestsService {
       const inCount = q.userAvailableQuests ? entry.quests.filter((x) => !done.has(x.id)) : entry.quests;
       if (inCount.length === 0) continue;
       const dto: QuestTagDto = { tag, questCount: inCount.length, completedCount: entry.completed, availableCount: entry.quests.length - entry.completed };
-      if (q.includeRewards === 'true') dto.rewards = sumRewards(inCount.flatMap((x) => x.rewards));
+      if (q.includeRewards === true) dto.rewards = sumRewards(inCount.flatMap((x) => x.rewards));
       out.push(dto);
     }
     return out;

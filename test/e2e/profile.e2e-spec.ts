@@ -223,15 +223,20 @@ describe('profile, public profile and referrals', () => {
       expect(res.body).toMatchObject({ userId: u.userId, member: false, xpResource: null, xp: 0, rank: null, socials: [], avatar: [] });
     });
 
-    it('does not match the login username when it differs from the handle', async () => {
+    it('finds the page by the login username after a handle change, never shows the username, and prefers a handle to another user\'s username', async () => {
       const community = await givenCommunityRow(t, tenant);
       const u = await givenUser(t, tenant);
       const newHandle = `renamed_${u.userId.slice(0, 8)}`;
       await update(u, { handle: newHandle }).expect(200);
       await publicProfile(newHandle, community.slug).expect(200);
-      const byUsername = await publicProfile(u.username, community.slug);
-      expect(byUsername.status).toBe(404);
-      expect(byUsername.body).toMatchObject({ code: 60101, error: 'profile_user_not_found' });
+      const byUsername = await publicProfile(u.username.toUpperCase(), community.slug);
+      expect(byUsername.status).toBe(200);
+      expect(byUsername.body).toMatchObject({ userId: u.userId, handle: newHandle });
+      expect(JSON.stringify(byUsername.body)).not.toContain(u.username);
+      // Another user takes u's old login name as a handle: the handle wins.
+      const squatter = await givenUser(t, tenant);
+      await update(squatter, { handle: u.username }).expect(200);
+      expect((await publicProfile(u.username, community.slug)).body).toMatchObject({ userId: squatter.userId });
     });
 
     it('404 for an unknown user, a user of another tenant, or an unknown community; 400 without containerId', async () => {

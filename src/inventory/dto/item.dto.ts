@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsIn, IsOptional, IsString, IsUUID, Length, Matches, MaxLength, ValidateNested, ValidateIf } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsOptional, IsString, IsUUID, Length, Matches, MaxLength, ValidateNested, ValidateIf } from 'class-validator';
+import { ToBoolean } from '../../common/validation/transforms.js';
 import { PageQueryDto } from '../../common/pagination/pagination.js';
 import { OptionalInt, OptionalNestedList, OptionalText, OptionalUrl, RequiredText } from '../../common/validation/decorators.js';
 
@@ -73,12 +74,13 @@ export class UserItemDto extends ItemDto {
   allocated: boolean;
 }
 
-/** `onlyOwned` as the interface gives it: a string, exactly `true` or `false`. */
+/** `onlyOwned` as the interface gives it: a string, `true` or `false`. */
 export class OnlyOwnedQueryDto extends PageQueryDto {
-  /** `true`: only items the user owns; `false`: every item, with the user's quantity. Required; exactly `true` or `false`. */
-  @ApiProperty({ enum: ['true', 'false'], example: 'true' })
-  @IsIn(['true', 'false'], { message: 'onlyOwned must be "true" or "false"' })
-  onlyOwned: 'true' | 'false';
+  /** `true`: only items the user owns; `false`: every item, with the user's quantity. Required; `true` or `false` in any case, or `1`/`0`. */
+  @ApiProperty({ type: String, enum: ['true', 'false'], example: 'true' })
+  @ToBoolean()
+  @IsBoolean({ message: 'onlyOwned must be true or false' })
+  onlyOwned: boolean;
 }
 
 export class UserItemsQueryDto extends OnlyOwnedQueryDto {

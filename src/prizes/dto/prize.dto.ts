@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsUUID } from 'class-validator';
+import { IsBoolean, IsIn, IsOptional, IsUUID } from 'class-validator';
+import { ToBoolean } from '../../common/validation/transforms.js';
 import { PageQueryDto } from '../../common/pagination/pagination.js';
 import { OptionalInt, OptionalText, OptionalUrl, OptionalUuids, RequiredText } from '../../common/validation/decorators.js';
 import { PRIZE_SOURCES, type PrizeSource } from '../entities/prize-award.entity.js';
@@ -133,12 +134,13 @@ export class PrizeSupplyDto {
   remainingSupply: number | null;
 }
 
-/** `ownedOnly` as the interface gives it: a string, exactly `true` or `false`. */
+/** `ownedOnly` as the interface gives it: a string, `true` or `false`. */
 export class PrizesQueryDto extends PageQueryDto {
-  /** `true`: only prizes the user owns; `false`: every prize of the tenant, with the user's quantity. */
-  @ApiProperty({ enum: ['true', 'false'], example: 'false' })
-  @IsIn(['true', 'false'], { message: 'ownedOnly must be "true" or "false"' })
-  ownedOnly: 'true' | 'false';
+  /** `true`: only prizes the user owns; `false`: every prize of the tenant, with the user's quantity. `true` or `false` in any case, or `1`/`0`. */
+  @ApiProperty({ type: String, enum: ['true', 'false'], example: 'false' })
+  @ToBoolean()
+  @IsBoolean({ message: 'ownedOnly must be true or false' })
+  ownedOnly: boolean;
 }
 
 export class AwardPrizeDto {

@@ -165,7 +165,7 @@ export class PublicProfileQueryDto {
 }
 
 export class PublicProfileParamDto {
-  /** The user's handle (case-insensitive) or user id. */
+  /** The user's login username, handle (both case-insensitive) or user id. */
   @ApiProperty({ example: 'ada_l', maxLength: 36 })
   @IsString()
   @Length(1, 36)

@@ -193,11 +193,12 @@ export class ListQuestsQueryDto {
   @MaxLength(64, { each: true })
   questTypes: string[];
 
-  /** `true`: featured quests only; `false`: non-featured only; empty: both. */
+  /** `true`: featured quests only; `false`: non-featured only; empty: both. `true`/`false` in any case, or `1`/`0`. */
   @ApiProperty({ type: String, enum: ['', 'true', 'false'], required: true, example: '' })
   @IsDefined({ message: 'featured is required (send featured= for no filter)' })
-  @IsIn(['', 'true', 'false'], { message: 'featured must be true, false or empty' })
-  featured: string;
+  @ToBoolean()
+  @IsIn(['', true, false], { message: 'featured must be true, false or empty' })
+  featured: boolean | '';
 
   /** Case-insensitive text searched in name and description. Empty: no text filter. */
   @ApiProperty({ required: true, maxLength: 200, example: '' })
@@ -239,11 +240,12 @@ export class QuestTagsQueryDto {
   @IsBoolean()
   userAvailableQuests: boolean;
 
-  /** `true`: each tag carries the sum of its quests' rewards; `false` or empty: it does not. */
+  /** `true`: each tag carries the sum of its quests' rewards; `false` or empty: it does not. `true`/`false` in any case, or `1`/`0`. */
   @ApiProperty({ type: String, enum: ['', 'true', 'false'], required: true, example: 'true' })
   @IsDefined({ message: 'includeRewards is required (true, false or empty)' })
-  @IsIn(['', 'true', 'false'], { message: 'includeRewards must be true, false or empty' })
-  includeRewards: string;
+  @ToBoolean()
+  @IsIn(['', true, false], { message: 'includeRewards must be true, false or empty' })
+  includeRewards: boolean | '';
 
   /** Whose completions to count: a user id of the tenant; empty: the current user. */
   @ApiProperty({ required: true, example: '' })
