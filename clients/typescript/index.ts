@@ -21,10 +21,36 @@ export interface CgsClientOptions extends ClientOptions {
 
 export type CgsClient = Client<paths> & { setSessionToken(token: string | undefined): void };
 
+/**
+ * Query strings as the service reads them. openapi-fetch's own serializer throws on an array inside
+ * a deepObject parameter (`filter.status`) and drops an empty array, which leaves out a required
+ * parameter such as `questTypes`. Here: an array repeats its name (`tags=a&tags=b`), an empty array
+ * is sent empty (`tags=`, the interface's "no filter"), an object is a deepObject
+ * (`filter[status]=active&filter[containerId]=x`) whose empty arrays are left out, and
+ * `undefined`/`null` are left out.
+ */
+export function serializeQuery(query: Record<string, unknown>): string {
+  const out = new URLSearchParams();
+  const add = (name: string, value: unknown) => {
+    if (value !== undefined && value !== null) out.append(name, String(value));
+  };
+  for (const [name, value] of Object.entries(query)) {
+    if (Array.isArray(value)) {
+      if (value.length === 0) out.append(name, '');
+      for (const v of value) add(name, v);
+    } else if (value !== null && typeof value === 'object') {
+      for (const [key, inner] of Object.entries(value as Record<string, unknown>)) {
+        for (const v of Array.isArray(inner) ? inner : [inner]) add(`${name}[${key}]`, v);
+      }
+    } else add(name, value);
+  }
+  return out.toString();
+}
+
 export function createCgsClient(options: CgsClientOptions): CgsClient {
   const { tenantId, sessionToken, ...rest } = options;
   let token = sessionToken;
-  const client = createClient<paths>(rest);
+  const client = createClient<paths>({ querySerializer: serializeQuery, ...rest });
   const auth: Middleware = {
     onRequest({ request }) {
       if (tenantId && !request.headers.has('X-Tenant-Id')) request.headers.set('X-Tenant-Id', tenantId);

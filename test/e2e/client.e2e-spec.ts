@@ -115,6 +115,20 @@ describe('the generated TypeScript client', () => {
     expect(notifications.data!.items.map((n) => n.type)).toEqual(expect.arrayContaining(['event_registered', 'event_completed', 'tickets_allocated', 'claim_processed']));
   });
 
+  it('sends array and deepObject query parameters as the service reads them (filter.status as an array, questTypes: [])', async () => {
+    const api: CgsClient = createCgsClient({ baseUrl, tenantId: tenant.slug });
+    const reg = await api.POST('/v1/user/register/password', { body: { username: 'client_lister', password: 'correct horse battery' } });
+    api.setSessionToken(reg.data!.sessionToken);
+    const byStatus = await api.GET('/v1/quest-event', { params: { query: { filter: { status: ['completed', 'active', 'registration_open', 'upcoming'], containerId: community.slug } } } });
+    expect(byStatus.response.status).toBe(200);
+    expect(byStatus.data!.items.map((e) => e.id)).toContain(event.id);
+    const none = await api.GET('/v1/quest-event', { params: { query: { filter: { status: ['cancelled'] } } } });
+    expect(none.data!.items).toEqual([]);
+    const quests = await api.GET('/v1/community/{communityId}/quests', { params: { path: { communityId: community.slug }, query: { tags: [], questTypes: [], featured: '', query: '', page: 1, limit: 10 } } });
+    expect(quests.response.status).toBe(200);
+    expect(quests.data!.items).toHaveLength(quests.data!.total);
+  });
+
   // A mobile client written from interface.md alone: it knows the error body `{code, message}` and
   // the three 401 identifiers, nothing of this service's extra fields.
   it('serves a client that knows only the interface: it refreshes on SESSION_TOKEN_EXPIRED and logs in again on REFRESH_TOKEN_EXPIRED', async () => {
