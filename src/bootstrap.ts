@@ -37,6 +37,9 @@ export async function bootstrap(): Promise<void> {
     }
   }
 
+  // A fresh embedded database gets its only tenant, the demo one, after the server listens.
+  if (config.STARTUP_TASKS) await tenants.checkDefaultTenant(seedDemoTenant ? [DEMO.tenant] : []);
+
   await app.listen(config.PORT, config.HOST);
   if (!config.STARTUP_TASKS) return; // a cluster worker after the first: the first one speaks
   const base = baseUrl(config);
