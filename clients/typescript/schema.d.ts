@@ -681,6 +681,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/tenant": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tenant of the API key
+         * @description Its id, slug, name and domains.
+         */
+        get: operations["getAdminTenant"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/tenant/domains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Replace the tenant's domains
+         * @description A request without a session token or `X-Tenant-Id` whose host name is one of these runs in this tenant, so a client pointed at the tenant's own domain needs no tenant header. A domain belongs to one tenant at most. Other instances of the service see the change within 5 seconds.
+         */
+        put: operations["setTenantDomains"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/community/{ckey}/inventory": {
         parameters: {
             query?: never;
@@ -4661,6 +4701,17 @@ export interface components {
              */
             userId: string;
         };
+        SetTenantDomainsDto: {
+            /**
+             * @description The tenant's whole list of domains (it replaces the current one; `[]` removes all). Each is a
+             *     host name (`play.acme.gg`, `bücher.example`); case, a port and a trailing dot are normalised
+             *     away. A domain of another tenant is 409 and nothing changes.
+             * @example [
+             *       "play.acme.gg"
+             *     ]
+             */
+            domains: string[];
+        };
         SiweLoginDto: {
             /**
              * @description The EIP-4361 message, exactly as signed.
@@ -4799,6 +4850,25 @@ export interface components {
             communityId: string;
             /** @description Every resource type of the community (global first, then by slug), 0 when never credited. */
             resources: components["schemas"]["BalanceItemDto"][];
+        };
+        TenantDto: {
+            /**
+             * @description Host names on which a request without a session token or `X-Tenant-Id` runs in this tenant,
+             *     normalised: lower case, no port, no trailing dot, internationalised names as punycode.
+             * @example [
+             *       "play.acme.gg"
+             *     ]
+             */
+            domains: string[];
+            /**
+             * Format: uuid
+             * @example 1d95aa9a-5c43-4f4e-9a55-2f0f3c6f5e10
+             */
+            id: string;
+            /** @example Acme Games */
+            name: string;
+            /** @example acme */
+            slug: string;
         };
         TokenLoginDto: {
             /**
@@ -8511,6 +8581,132 @@ export interface operations {
             };
         };
     };
+    getAdminTenant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TenantDto"];
+                };
+            };
+            /** @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10002,
+                     *       "error": "generic_client_error",
+                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10401,
+                     *       "error": "GENERIC_UNAUTHORIZED",
+                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    setTenantDomains: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetTenantDomainsDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TenantDto"];
+                };
+            };
+            /**
+             * @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which.
+             *
+             *     `invalid_domain` (10002): A domain is not a host name (letters, digits, "-" and "."; an IDN is accepted); the message says which and why.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10002,
+                     *       "error": "generic_client_error",
+                     *       "message": "The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `GENERIC_UNAUTHORIZED` (10401): No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10401,
+                     *       "error": "GENERIC_UNAUTHORIZED",
+                     *       "message": "No valid credentials: missing, malformed, tampered or revoked token, wrong API key, or failed login."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `domain_taken` (13001): A domain is already assigned to another tenant; nothing changed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 13001,
+                     *       "error": "domain_taken",
+                     *       "message": "A domain is already assigned to another tenant; nothing changed."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
     getInventory: {
         parameters: {
             query?: never;
@@ -8591,7 +8787,7 @@ export interface operations {
                 userId: string;
             };
             header?: {
-                /** @description Tenant id or slug. May be omitted when the deployment has exactly one tenant. */
+                /** @description Tenant id or slug. Needed only when nothing else names the tenant. The tenant of a request is, in this order: the session token's (when one is sent; this header naming another tenant is then 401), this header, the tenant an operator assigned the host name to, the DEFAULT_TENANT setting, the only tenant. */
                 "X-Tenant-Id"?: string;
             };
             path: {
@@ -8613,9 +8809,9 @@ export interface operations {
             /**
              * @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which.
              *
-             *     `tenant_required` (10002): Several tenants exist: send X-Tenant-Id (tenant id or slug).
+             *     `tenant_required` (10002): Nothing names the tenant of this request: several tenants exist, and there is no session token, no X-Tenant-Id, no domain of a tenant in the host name and no DEFAULT_TENANT.
              *
-             *     `unknown_tenant` (10002): X-Tenant-Id names no tenant.
+             *     `unknown_tenant` (10002): X-Tenant-Id (or the tenant in the path) names no tenant.
              */
             400: {
                 headers: {
@@ -8767,7 +8963,7 @@ export interface operations {
                 userId: string;
             };
             header?: {
-                /** @description Tenant id or slug. May be omitted when the deployment has exactly one tenant. */
+                /** @description Tenant id or slug. Needed only when nothing else names the tenant. The tenant of a request is, in this order: the session token's (when one is sent; this header naming another tenant is then 401), this header, the tenant an operator assigned the host name to, the DEFAULT_TENANT setting, the only tenant. */
                 "X-Tenant-Id"?: string;
             };
             path: {
@@ -8789,9 +8985,9 @@ export interface operations {
             /**
              * @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which.
              *
-             *     `tenant_required` (10002): Several tenants exist: send X-Tenant-Id (tenant id or slug).
+             *     `tenant_required` (10002): Nothing names the tenant of this request: several tenants exist, and there is no session token, no X-Tenant-Id, no domain of a tenant in the host name and no DEFAULT_TENANT.
              *
-             *     `unknown_tenant` (10002): X-Tenant-Id names no tenant.
+             *     `unknown_tenant` (10002): X-Tenant-Id (or the tenant in the path) names no tenant.
              */
             400: {
                 headers: {
@@ -8834,7 +9030,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Tenant id or slug. May be omitted when the deployment has exactly one tenant. */
+                /** @description Tenant id or slug. Needed only when nothing else names the tenant. The tenant of a request is, in this order: the session token's (when one is sent; this header naming another tenant is then 401), this header, the tenant an operator assigned the host name to, the DEFAULT_TENANT setting, the only tenant. */
                 "X-Tenant-Id"?: string;
             };
             path: {
@@ -8857,9 +9053,9 @@ export interface operations {
             /**
              * @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which.
              *
-             *     `tenant_required` (10002): Several tenants exist: send X-Tenant-Id (tenant id or slug).
+             *     `tenant_required` (10002): Nothing names the tenant of this request: several tenants exist, and there is no session token, no X-Tenant-Id, no domain of a tenant in the host name and no DEFAULT_TENANT.
              *
-             *     `unknown_tenant` (10002): X-Tenant-Id names no tenant.
+             *     `unknown_tenant` (10002): X-Tenant-Id (or the tenant in the path) names no tenant.
              */
             400: {
                 headers: {
@@ -8902,7 +9098,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Tenant id or slug. May be omitted when the deployment has exactly one tenant. */
+                /** @description Tenant id or slug. Needed only when nothing else names the tenant. The tenant of a request is, in this order: the session token's (when one is sent; this header naming another tenant is then 401), this header, the tenant an operator assigned the host name to, the DEFAULT_TENANT setting, the only tenant. */
                 "X-Tenant-Id"?: string;
             };
             path: {
@@ -8927,9 +9123,9 @@ export interface operations {
             /**
              * @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which.
              *
-             *     `tenant_required` (10002): Several tenants exist: send X-Tenant-Id (tenant id or slug).
+             *     `tenant_required` (10002): Nothing names the tenant of this request: several tenants exist, and there is no session token, no X-Tenant-Id, no domain of a tenant in the host name and no DEFAULT_TENANT.
              *
-             *     `unknown_tenant` (10002): X-Tenant-Id names no tenant.
+             *     `unknown_tenant` (10002): X-Tenant-Id (or the tenant in the path) names no tenant.
              */
             400: {
                 headers: {
@@ -8974,7 +9170,7 @@ export interface operations {
                 userId: string;
             };
             header?: {
-                /** @description Tenant id or slug. May be omitted when the deployment has exactly one tenant. */
+                /** @description Tenant id or slug. Needed only when nothing else names the tenant. The tenant of a request is, in this order: the session token's (when one is sent; this header naming another tenant is then 401), this header, the tenant an operator assigned the host name to, the DEFAULT_TENANT setting, the only tenant. */
                 "X-Tenant-Id"?: string;
             };
             path: {
@@ -8996,9 +9192,9 @@ export interface operations {
             /**
              * @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which.
              *
-             *     `tenant_required` (10002): Several tenants exist: send X-Tenant-Id (tenant id or slug).
+             *     `tenant_required` (10002): Nothing names the tenant of this request: several tenants exist, and there is no session token, no X-Tenant-Id, no domain of a tenant in the host name and no DEFAULT_TENANT.
              *
-             *     `unknown_tenant` (10002): X-Tenant-Id names no tenant.
+             *     `unknown_tenant` (10002): X-Tenant-Id (or the tenant in the path) names no tenant.
              */
             400: {
                 headers: {
@@ -9218,7 +9414,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Tenant id or slug. May be omitted when the deployment has exactly one tenant. */
+                /** @description Tenant id or slug. Needed only when nothing else names the tenant. The tenant of a request is, in this order: the session token's (when one is sent; this header naming another tenant is then 401), this header, the tenant an operator assigned the host name to, the DEFAULT_TENANT setting, the only tenant. */
                 "X-Tenant-Id"?: string;
             };
             path: {
@@ -9239,9 +9435,9 @@ export interface operations {
             /**
              * @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which.
              *
-             *     `tenant_required` (10002): Several tenants exist: send X-Tenant-Id (tenant id or slug).
+             *     `tenant_required` (10002): Nothing names the tenant of this request: several tenants exist, and there is no session token, no X-Tenant-Id, no domain of a tenant in the host name and no DEFAULT_TENANT.
              *
-             *     `unknown_tenant` (10002): X-Tenant-Id names no tenant.
+             *     `unknown_tenant` (10002): X-Tenant-Id (or the tenant in the path) names no tenant.
              */
             400: {
                 headers: {
@@ -9705,7 +9901,7 @@ export interface operations {
                 page?: number;
             };
             header?: {
-                /** @description Tenant id or slug. May be omitted when the deployment has exactly one tenant. */
+                /** @description Tenant id or slug. Needed only when nothing else names the tenant. The tenant of a request is, in this order: the session token's (when one is sent; this header naming another tenant is then 401), this header, the tenant an operator assigned the host name to, the DEFAULT_TENANT setting, the only tenant. */
                 "X-Tenant-Id"?: string;
             };
             path: {
@@ -9726,9 +9922,9 @@ export interface operations {
             /**
              * @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which.
              *
-             *     `tenant_required` (10002): Several tenants exist: send X-Tenant-Id (tenant id or slug).
+             *     `tenant_required` (10002): Nothing names the tenant of this request: several tenants exist, and there is no session token, no X-Tenant-Id, no domain of a tenant in the host name and no DEFAULT_TENANT.
              *
-             *     `unknown_tenant` (10002): X-Tenant-Id names no tenant.
+             *     `unknown_tenant` (10002): X-Tenant-Id (or the tenant in the path) names no tenant.
              */
             400: {
                 headers: {
@@ -9788,7 +9984,7 @@ export interface operations {
                 page?: number;
             };
             header?: {
-                /** @description Tenant id or slug. May be omitted when the deployment has exactly one tenant. */
+                /** @description Tenant id or slug. Needed only when nothing else names the tenant. The tenant of a request is, in this order: the session token's (when one is sent; this header naming another tenant is then 401), this header, the tenant an operator assigned the host name to, the DEFAULT_TENANT setting, the only tenant. */
                 "X-Tenant-Id"?: string;
             };
             path: {
@@ -9810,9 +10006,9 @@ export interface operations {
             /**
              * @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which.
              *
-             *     `tenant_required` (10002): Several tenants exist: send X-Tenant-Id (tenant id or slug).
+             *     `tenant_required` (10002): Nothing names the tenant of this request: several tenants exist, and there is no session token, no X-Tenant-Id, no domain of a tenant in the host name and no DEFAULT_TENANT.
              *
-             *     `unknown_tenant` (10002): X-Tenant-Id names no tenant.
+             *     `unknown_tenant` (10002): X-Tenant-Id (or the tenant in the path) names no tenant.
              */
             400: {
                 headers: {
@@ -9968,7 +10164,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Tenant id or slug. May be omitted when the deployment has exactly one tenant. */
+                /** @description Tenant id or slug. Needed only when nothing else names the tenant. The tenant of a request is, in this order: the session token's (when one is sent; this header naming another tenant is then 401), this header, the tenant an operator assigned the host name to, the DEFAULT_TENANT setting, the only tenant. */
                 "X-Tenant-Id"?: string;
             };
             path: {
@@ -9989,9 +10185,9 @@ export interface operations {
             /**
              * @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which.
              *
-             *     `tenant_required` (10002): Several tenants exist: send X-Tenant-Id (tenant id or slug).
+             *     `tenant_required` (10002): Nothing names the tenant of this request: several tenants exist, and there is no session token, no X-Tenant-Id, no domain of a tenant in the host name and no DEFAULT_TENANT.
              *
-             *     `unknown_tenant` (10002): X-Tenant-Id names no tenant.
+             *     `unknown_tenant` (10002): X-Tenant-Id (or the tenant in the path) names no tenant.
              */
             400: {
                 headers: {
@@ -12057,7 +12253,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Tenant id or slug. May be omitted when the deployment has exactly one tenant. */
+                /** @description Tenant id or slug. Needed only when nothing else names the tenant. The tenant of a request is, in this order: the session token's (when one is sent; this header naming another tenant is then 401), this header, the tenant an operator assigned the host name to, the DEFAULT_TENANT setting, the only tenant. */
                 "X-Tenant-Id"?: string;
             };
             path?: never;
@@ -12080,9 +12276,9 @@ export interface operations {
             /**
              * @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which.
              *
-             *     `tenant_required` (10002): Several tenants exist: send X-Tenant-Id (tenant id or slug).
+             *     `tenant_required` (10002): Nothing names the tenant of this request: several tenants exist, and there is no session token, no X-Tenant-Id, no domain of a tenant in the host name and no DEFAULT_TENANT.
              *
-             *     `unknown_tenant` (10002): X-Tenant-Id names no tenant.
+             *     `unknown_tenant` (10002): X-Tenant-Id (or the tenant in the path) names no tenant.
              */
             400: {
                 headers: {
@@ -12137,7 +12333,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Tenant id or slug. May be omitted when the deployment has exactly one tenant. */
+                /** @description Tenant id or slug. Needed only when nothing else names the tenant. The tenant of a request is, in this order: the session token's (when one is sent; this header naming another tenant is then 401), this header, the tenant an operator assigned the host name to, the DEFAULT_TENANT setting, the only tenant. */
                 "X-Tenant-Id"?: string;
             };
             path?: never;
@@ -12160,9 +12356,9 @@ export interface operations {
             /**
              * @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which.
              *
-             *     `tenant_required` (10002): Several tenants exist: send X-Tenant-Id (tenant id or slug).
+             *     `tenant_required` (10002): Nothing names the tenant of this request: several tenants exist, and there is no session token, no X-Tenant-Id, no domain of a tenant in the host name and no DEFAULT_TENANT.
              *
-             *     `unknown_tenant` (10002): X-Tenant-Id names no tenant.
+             *     `unknown_tenant` (10002): X-Tenant-Id (or the tenant in the path) names no tenant.
              *
              *     `self_referral` (10002): A user cannot refer themselves.
              */
@@ -12243,7 +12439,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Tenant id or slug. May be omitted when the deployment has exactly one tenant. */
+                /** @description Tenant id or slug. Needed only when nothing else names the tenant. The tenant of a request is, in this order: the session token's (when one is sent; this header naming another tenant is then 401), this header, the tenant an operator assigned the host name to, the DEFAULT_TENANT setting, the only tenant. */
                 "X-Tenant-Id"?: string;
             };
             path?: never;
@@ -12266,9 +12462,9 @@ export interface operations {
             /**
              * @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which.
              *
-             *     `tenant_required` (10002): Several tenants exist: send X-Tenant-Id (tenant id or slug).
+             *     `tenant_required` (10002): Nothing names the tenant of this request: several tenants exist, and there is no session token, no X-Tenant-Id, no domain of a tenant in the host name and no DEFAULT_TENANT.
              *
-             *     `unknown_tenant` (10002): X-Tenant-Id names no tenant.
+             *     `unknown_tenant` (10002): X-Tenant-Id (or the tenant in the path) names no tenant.
              *
              *     `self_referral` (10002): A user cannot refer themselves.
              */
@@ -12357,7 +12553,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Tenant id or slug. May be omitted when the deployment has exactly one tenant. */
+                /** @description Tenant id or slug. Needed only when nothing else names the tenant. The tenant of a request is, in this order: the session token's (when one is sent; this header naming another tenant is then 401), this header, the tenant an operator assigned the host name to, the DEFAULT_TENANT setting, the only tenant. */
                 "X-Tenant-Id"?: string;
             };
             path?: never;
@@ -12380,9 +12576,9 @@ export interface operations {
             /**
              * @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which.
              *
-             *     `tenant_required` (10002): Several tenants exist: send X-Tenant-Id (tenant id or slug).
+             *     `tenant_required` (10002): Nothing names the tenant of this request: several tenants exist, and there is no session token, no X-Tenant-Id, no domain of a tenant in the host name and no DEFAULT_TENANT.
              *
-             *     `unknown_tenant` (10002): X-Tenant-Id names no tenant.
+             *     `unknown_tenant` (10002): X-Tenant-Id (or the tenant in the path) names no tenant.
              *
              *     `self_referral` (10002): A user cannot refer themselves.
              */
@@ -12453,7 +12649,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Tenant id or slug. May be omitted when the deployment has exactly one tenant. */
+                /** @description Tenant id or slug. Needed only when nothing else names the tenant. The tenant of a request is, in this order: the session token's (when one is sent; this header naming another tenant is then 401), this header, the tenant an operator assigned the host name to, the DEFAULT_TENANT setting, the only tenant. */
                 "X-Tenant-Id"?: string;
             };
             path?: never;
@@ -12476,9 +12672,9 @@ export interface operations {
             /**
              * @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which.
              *
-             *     `tenant_required` (10002): Several tenants exist: send X-Tenant-Id (tenant id or slug).
+             *     `tenant_required` (10002): Nothing names the tenant of this request: several tenants exist, and there is no session token, no X-Tenant-Id, no domain of a tenant in the host name and no DEFAULT_TENANT.
              *
-             *     `unknown_tenant` (10002): X-Tenant-Id names no tenant.
+             *     `unknown_tenant` (10002): X-Tenant-Id (or the tenant in the path) names no tenant.
              *
              *     `self_referral` (10002): A user cannot refer themselves.
              */
@@ -12549,7 +12745,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Tenant id or slug. May be omitted when the deployment has exactly one tenant. */
+                /** @description Tenant id or slug. Needed only when nothing else names the tenant. The tenant of a request is, in this order: the session token's (when one is sent; this header naming another tenant is then 401), this header, the tenant an operator assigned the host name to, the DEFAULT_TENANT setting, the only tenant. */
                 "X-Tenant-Id"?: string;
             };
             path?: never;
@@ -12572,9 +12768,9 @@ export interface operations {
             /**
              * @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which.
              *
-             *     `tenant_required` (10002): Several tenants exist: send X-Tenant-Id (tenant id or slug).
+             *     `tenant_required` (10002): Nothing names the tenant of this request: several tenants exist, and there is no session token, no X-Tenant-Id, no domain of a tenant in the host name and no DEFAULT_TENANT.
              *
-             *     `unknown_tenant` (10002): X-Tenant-Id names no tenant.
+             *     `unknown_tenant` (10002): X-Tenant-Id (or the tenant in the path) names no tenant.
              *
              *     `self_referral` (10002): A user cannot refer themselves.
              */
@@ -12663,7 +12859,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Tenant id or slug. May be omitted when the deployment has exactly one tenant. */
+                /** @description Tenant id or slug. Needed only when nothing else names the tenant. The tenant of a request is, in this order: the session token's (when one is sent; this header naming another tenant is then 401), this header, the tenant an operator assigned the host name to, the DEFAULT_TENANT setting, the only tenant. */
                 "X-Tenant-Id"?: string;
             };
             path?: never;
@@ -12686,9 +12882,9 @@ export interface operations {
             /**
              * @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which.
              *
-             *     `tenant_required` (10002): Several tenants exist: send X-Tenant-Id (tenant id or slug).
+             *     `tenant_required` (10002): Nothing names the tenant of this request: several tenants exist, and there is no session token, no X-Tenant-Id, no domain of a tenant in the host name and no DEFAULT_TENANT.
              *
-             *     `unknown_tenant` (10002): X-Tenant-Id names no tenant.
+             *     `unknown_tenant` (10002): X-Tenant-Id (or the tenant in the path) names no tenant.
              */
             400: {
                 headers: {
@@ -12770,7 +12966,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Tenant id or slug. May be omitted when the deployment has exactly one tenant. */
+                /** @description Tenant id or slug. Needed only when nothing else names the tenant. The tenant of a request is, in this order: the session token's (when one is sent; this header naming another tenant is then 401), this header, the tenant an operator assigned the host name to, the DEFAULT_TENANT setting, the only tenant. */
                 "X-Tenant-Id"?: string;
             };
             path?: never;
@@ -12793,9 +12989,9 @@ export interface operations {
             /**
              * @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which.
              *
-             *     `tenant_required` (10002): Several tenants exist: send X-Tenant-Id (tenant id or slug).
+             *     `tenant_required` (10002): Nothing names the tenant of this request: several tenants exist, and there is no session token, no X-Tenant-Id, no domain of a tenant in the host name and no DEFAULT_TENANT.
              *
-             *     `unknown_tenant` (10002): X-Tenant-Id names no tenant.
+             *     `unknown_tenant` (10002): X-Tenant-Id (or the tenant in the path) names no tenant.
              *
              *     `self_referral` (10002): A user cannot refer themselves.
              *
@@ -12866,7 +13062,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Tenant id or slug. May be omitted when the deployment has exactly one tenant. */
+                /** @description Tenant id or slug. Needed only when nothing else names the tenant. The tenant of a request is, in this order: the session token's (when one is sent; this header naming another tenant is then 401), this header, the tenant an operator assigned the host name to, the DEFAULT_TENANT setting, the only tenant. */
                 "X-Tenant-Id"?: string;
             };
             path?: never;
@@ -12883,9 +13079,9 @@ export interface operations {
                 };
             };
             /**
-             * @description `tenant_required` (10002): Several tenants exist: send X-Tenant-Id (tenant id or slug).
+             * @description `tenant_required` (10002): Nothing names the tenant of this request: several tenants exist, and there is no session token, no X-Tenant-Id, no domain of a tenant in the host name and no DEFAULT_TENANT.
              *
-             *     `unknown_tenant` (10002): X-Tenant-Id names no tenant.
+             *     `unknown_tenant` (10002): X-Tenant-Id (or the tenant in the path) names no tenant.
              */
             400: {
                 headers: {
@@ -12896,7 +13092,7 @@ export interface operations {
                      * @example {
                      *       "code": 10002,
                      *       "error": "tenant_required",
-                     *       "message": "Several tenants exist: send X-Tenant-Id (tenant id or slug)."
+                     *       "message": "Nothing names the tenant of this request: several tenants exist, and there is no session token, no X-Tenant-Id, no domain of a tenant in the host name and no DEFAULT_TENANT."
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -12911,7 +13107,7 @@ export interface operations {
                 containerId: string;
             };
             header?: {
-                /** @description Tenant id or slug. May be omitted when the deployment has exactly one tenant. */
+                /** @description Tenant id or slug. Needed only when nothing else names the tenant. The tenant of a request is, in this order: the session token's (when one is sent; this header naming another tenant is then 401), this header, the tenant an operator assigned the host name to, the DEFAULT_TENANT setting, the only tenant. */
                 "X-Tenant-Id"?: string;
             };
             path: {
@@ -12933,9 +13129,9 @@ export interface operations {
             /**
              * @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which.
              *
-             *     `tenant_required` (10002): Several tenants exist: send X-Tenant-Id (tenant id or slug).
+             *     `tenant_required` (10002): Nothing names the tenant of this request: several tenants exist, and there is no session token, no X-Tenant-Id, no domain of a tenant in the host name and no DEFAULT_TENANT.
              *
-             *     `unknown_tenant` (10002): X-Tenant-Id names no tenant.
+             *     `unknown_tenant` (10002): X-Tenant-Id (or the tenant in the path) names no tenant.
              */
             400: {
                 headers: {
@@ -13277,7 +13473,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Tenant id or slug. May be omitted when the deployment has exactly one tenant. */
+                /** @description Tenant id or slug. Needed only when nothing else names the tenant. The tenant of a request is, in this order: the session token's (when one is sent; this header naming another tenant is then 401), this header, the tenant an operator assigned the host name to, the DEFAULT_TENANT setting, the only tenant. */
                 "X-Tenant-Id"?: string;
             };
             path?: never;
@@ -13300,9 +13496,9 @@ export interface operations {
             /**
              * @description `generic_client_error` (10002): The request is malformed: invalid JSON, a missing, unknown or ill-typed field, or a bad parameter. The message says which.
              *
-             *     `tenant_required` (10002): Several tenants exist: send X-Tenant-Id (tenant id or slug).
+             *     `tenant_required` (10002): Nothing names the tenant of this request: several tenants exist, and there is no session token, no X-Tenant-Id, no domain of a tenant in the host name and no DEFAULT_TENANT.
              *
-             *     `unknown_tenant` (10002): X-Tenant-Id names no tenant.
+             *     `unknown_tenant` (10002): X-Tenant-Id (or the tenant in the path) names no tenant.
              */
             400: {
                 headers: {
