@@ -37,7 +37,7 @@ export async function bootstrap(): Promise<void> {
     }
   }
 
-  // A fresh embedded database gets its only tenant, the demo one, after the server listens.
+  // DEFAULT_TENANT must name a tenant; a fresh embedded database gets its only one, the demo, after listening.
   if (config.STARTUP_TASKS) await tenants.checkDefaultTenant(seedDemoTenant ? [DEMO.tenant] : []);
 
   await app.listen(config.PORT, config.HOST);
