@@ -37,6 +37,9 @@ export async function bootstrap(): Promise<void> {
     }
   }
 
+  // DEFAULT_TENANT must name a tenant; a fresh embedded database gets its only one, the demo, after listening.
+  if (config.STARTUP_TASKS) await tenants.checkDefaultTenant(seedDemoTenant ? [DEMO.tenant] : []);
+
   await app.listen(config.PORT, config.HOST);
   if (!config.STARTUP_TASKS) return; // a cluster worker after the first: the first one speaks
   const base = baseUrl(config);

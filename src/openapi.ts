@@ -15,9 +15,13 @@ const API_DESCRIPTION = `
 Backend for gaming communities: logins, communities with XP and leaderboards, quests and quest
 events, inventories and avatars, a store, prizes, socials, profiles and notifications.
 
-**Tenants.** Every request runs in a tenant. Send \`X-Tenant-Id\` (tenant id or slug) on
-unauthenticated requests; it may be omitted when the deployment has exactly one tenant.
-Authenticated requests run in the tenant of their session token.
+**Tenants.** Every request runs in a tenant, found in this order: (1) the tenant of the session
+token, when one is sent (on any route; an invalid or expired token on a public route is ignored);
+(2) \`X-Tenant-Id\` (tenant id or slug; naming another tenant than the session's is 401);
+(3) the host name the service is called on, when an operator assigned it to a tenant
+(\`PUT /v1/admin/tenant/domains\`); (4) the deployment's \`DEFAULT_TENANT\`; (5) the only tenant.
+So a client pointed at its tenant's own domain needs no extra header. When nothing names a tenant:
+400 \`tenant_required\`. Management routes run in the tenant of their API key.
 
 **Sessions.** Logins return \`sessionToken\` (10 minutes) and \`refreshToken\` (30 days).
 Send \`Authorization: Bearer <sessionToken>\`. Routes marked with a lock need it.

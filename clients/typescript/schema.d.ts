@@ -681,6 +681,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/tenant": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tenant of the API key
+         * @description Its id, slug, name and domains.
+         */
+        get: operations["getAdminTenant"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/tenant/domains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Replace the tenant's domains
+         * @description A request without a session token or `X-Tenant-Id` whose host name is one of these runs in this tenant, so a client pointed at the tenant's own domain needs no tenant header. A domain belongs to one tenant at most. Other instances of the service see the change within 5 seconds.
+         */
+        put: operations["setTenantDomains"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/community/{ckey}/inventory": {
         parameters: {
             query?: never;
@@ -4666,6 +4706,17 @@ export interface components {
              */
             userId: string;
         };
+        SetTenantDomainsDto: {
+            /**
+             * @description The tenant's whole list of domains (it replaces the current one; `[]` removes all). Each is a
+             *     host name (`play.acme.gg`, `bücher.example`); case, a port and a trailing dot are normalised
+             *     away. A domain of another tenant is 409 and nothing changes.
+             * @example [
+             *       "play.acme.gg"
+             *     ]
+             */
+            domains: string[];
+        };
         SiweLoginDto: {
             /**
              * @description The EIP-4361 message, exactly as signed.
@@ -4804,6 +4855,25 @@ export interface components {
             communityId: string;
             /** @description Every resource type of the community (global first, then by slug), 0 when never credited. */
             resources: components["schemas"]["BalanceItemDto"][];
+        };
+        TenantDto: {
+            /**
+             * @description Host names on which a request without a session token or `X-Tenant-Id` runs in this tenant,
+             *     normalised: lower case, no port, no trailing dot, internationalised names as punycode.
+             * @example [
+             *       "play.acme.gg"
+             *     ]
+             */
+            domains: string[];
+            /**
+             * Format: uuid
+             * @example 1d95aa9a-5c43-4f4e-9a55-2f0f3c6f5e10
+             */
+            id: string;
+            /** @example Acme Games */
+            name: string;
+            /** @example acme */
+            slug: string;
         };
         TokenLoginDto: {
             /**
@@ -9196,6 +9266,163 @@ export interface operations {
             };
         };
     };
+    getAdminTenant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TenantDto"];
+                };
+            };
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
+                     *       "error": "generic_client_error",
+                     *       "message": "generic_client_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    setTenantDomains: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetTenantDomainsDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TenantDto"];
+                };
+            };
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             *
+             *     `invalid_domain` (10002, message `generic_client_error`): A domain is not a host name (letters, digits, "-" and "."; an IDN is accepted); the message says which and why.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
+                     *       "error": "generic_client_error",
+                     *       "message": "generic_client_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `domain_taken` (13001): A domain is already assigned to another tenant; nothing changed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 13001,
+                     *       "detail": "A domain is already assigned to another tenant; nothing changed.",
+                     *       "error": "domain_taken",
+                     *       "message": "domain_taken"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
     getInventory: {
         parameters: {
             query?: never;
@@ -9291,7 +9518,7 @@ export interface operations {
                 userId: string;
             };
             header?: {
-                /** @description Tenant id or slug. May be omitted when the deployment has exactly one tenant. */
+                /** @description Tenant id or slug. Needed only when nothing else names the tenant. The tenant of a request is, in this order: the session token's (when one is sent; this header naming another tenant is then 401), this header, the tenant an operator assigned the host name to, the DEFAULT_TENANT setting, the only tenant. */
                 "X-Tenant-Id"?: string;
             };
             path: {
@@ -9317,9 +9544,9 @@ export interface operations {
              *
              *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
              *
-             *     `tenant_required` (10002, message `generic_client_error`): Several tenants exist: send X-Tenant-Id (tenant id or slug).
+             *     `tenant_required` (10002, message `generic_client_error`): Nothing names the tenant of this request: several tenants exist, and there is no session token, no X-Tenant-Id, no domain of a tenant in the host name and no DEFAULT_TENANT.
              *
-             *     `unknown_tenant` (10002, message `generic_client_error`): X-Tenant-Id names no tenant.
+             *     `unknown_tenant` (10002, message `generic_client_error`): X-Tenant-Id (or the tenant in the path) names no tenant.
              */
             400: {
                 headers: {
@@ -9487,7 +9714,7 @@ export interface operations {
                 userId: string;
             };
             header?: {
-                /** @description Tenant id or slug. May be omitted when the deployment has exactly one tenant. */
+                /** @description Tenant id or slug. Needed only when nothing else names the tenant. The tenant of a request is, in this order: the session token's (when one is sent; this header naming another tenant is then 401), this header, the tenant an operator assigned the host name to, the DEFAULT_TENANT setting, the only tenant. */
                 "X-Tenant-Id"?: string;
             };
             path: {
@@ -9513,9 +9740,9 @@ export interface operations {
              *
              *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
              *
-             *     `tenant_required` (10002, message `generic_client_error`): Several tenants exist: send X-Tenant-Id (tenant id or slug).
+             *     `tenant_required` (10002, message `generic_client_error`): Nothing names the tenant of this request: several tenants exist, and there is no session token, no X-Tenant-Id, no domain of a tenant in the host name and no DEFAULT_TENANT.
              *
-             *     `unknown_tenant` (10002, message `generic_client_error`): X-Tenant-Id names no tenant.
+             *     `unknown_tenant` (10002, message `generic_client_error`): X-Tenant-Id (or the tenant in the path) names no tenant.
              */
             400: {
                 headers: {
@@ -9560,7 +9787,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Tenant id or slug. May be omitted when the deployment has exactly one tenant. */
+                /** @description Tenant id or slug. Needed only when nothing else names the tenant. The tenant of a request is, in this order: the session token's (when one is sent; this header naming another tenant is then 401), this header, the tenant an operator assigned the host name to, the DEFAULT_TENANT setting, the only tenant. */
                 "X-Tenant-Id"?: string;
             };
             path: {
@@ -9587,9 +9814,9 @@ export interface operations {
              *
              *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
              *
-             *     `tenant_required` (10002, message `generic_client_error`): Several tenants exist: send X-Tenant-Id (tenant id or slug).
+             *     `tenant_required` (10002, message `generic_client_error`): Nothing names the tenant of this request: several tenants exist, and there is no session token, no X-Tenant-Id, no domain of a tenant in the host name and no DEFAULT_TENANT.
              *
-             *     `unknown_tenant` (10002, message `generic_client_error`): X-Tenant-Id names no tenant.
+             *     `unknown_tenant` (10002, message `generic_client_error`): X-Tenant-Id (or the tenant in the path) names no tenant.
              */
             400: {
                 headers: {
@@ -9634,7 +9861,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Tenant id or slug. May be omitted when the deployment has exactly one tenant. */
+                /** @description Tenant id or slug. Needed only when nothing else names the tenant. The tenant of a request is, in this order: the session token's (when one is sent; this header naming another tenant is then 401), this header, the tenant an operator assigned the host name to, the DEFAULT_TENANT setting, the only tenant. */
                 "X-Tenant-Id"?: string;
             };
             path: {
@@ -9663,9 +9890,9 @@ export interface operations {
              *
              *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
              *
-             *     `tenant_required` (10002, message `generic_client_error`): Several tenants exist: send X-Tenant-Id (tenant id or slug).
+             *     `tenant_required` (10002, message `generic_client_error`): Nothing names the tenant of this request: several tenants exist, and there is no session token, no X-Tenant-Id, no domain of a tenant in the host name and no DEFAULT_TENANT.
              *
-             *     `unknown_tenant` (10002, message `generic_client_error`): X-Tenant-Id names no tenant.
+             *     `unknown_tenant` (10002, message `generic_client_error`): X-Tenant-Id (or the tenant in the path) names no tenant.
              */
             400: {
                 headers: {
@@ -9712,7 +9939,7 @@ export interface operations {
                 userId: string;
             };
             header?: {
-                /** @description Tenant id or slug. May be omitted when the deployment has exactly one tenant. */
+                /** @description Tenant id or slug. Needed only when nothing else names the tenant. The tenant of a request is, in this order: the session token's (when one is sent; this header naming another tenant is then 401), this header, the tenant an operator assigned the host name to, the DEFAULT_TENANT setting, the only tenant. */
                 "X-Tenant-Id"?: string;
             };
             path: {
@@ -9738,9 +9965,9 @@ export interface operations {
              *
              *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
              *
-             *     `tenant_required` (10002, message `generic_client_error`): Several tenants exist: send X-Tenant-Id (tenant id or slug).
+             *     `tenant_required` (10002, message `generic_client_error`): Nothing names the tenant of this request: several tenants exist, and there is no session token, no X-Tenant-Id, no domain of a tenant in the host name and no DEFAULT_TENANT.
              *
-             *     `unknown_tenant` (10002, message `generic_client_error`): X-Tenant-Id names no tenant.
+             *     `unknown_tenant` (10002, message `generic_client_error`): X-Tenant-Id (or the tenant in the path) names no tenant.
              */
             400: {
                 headers: {
@@ -9990,7 +10217,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Tenant id or slug. May be omitted when the deployment has exactly one tenant. */
+                /** @description Tenant id or slug. Needed only when nothing else names the tenant. The tenant of a request is, in this order: the session token's (when one is sent; this header naming another tenant is then 401), this header, the tenant an operator assigned the host name to, the DEFAULT_TENANT setting, the only tenant. */
                 "X-Tenant-Id"?: string;
             };
             path: {
@@ -10015,9 +10242,9 @@ export interface operations {
              *
              *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
              *
-             *     `tenant_required` (10002, message `generic_client_error`): Several tenants exist: send X-Tenant-Id (tenant id or slug).
+             *     `tenant_required` (10002, message `generic_client_error`): Nothing names the tenant of this request: several tenants exist, and there is no session token, no X-Tenant-Id, no domain of a tenant in the host name and no DEFAULT_TENANT.
              *
-             *     `unknown_tenant` (10002, message `generic_client_error`): X-Tenant-Id names no tenant.
+             *     `unknown_tenant` (10002, message `generic_client_error`): X-Tenant-Id (or the tenant in the path) names no tenant.
              */
             400: {
                 headers: {
@@ -10546,7 +10773,7 @@ export interface operations {
                 page?: number;
             };
             header?: {
-                /** @description Tenant id or slug. May be omitted when the deployment has exactly one tenant. */
+                /** @description Tenant id or slug. Needed only when nothing else names the tenant. The tenant of a request is, in this order: the session token's (when one is sent; this header naming another tenant is then 401), this header, the tenant an operator assigned the host name to, the DEFAULT_TENANT setting, the only tenant. */
                 "X-Tenant-Id"?: string;
             };
             path: {
@@ -10571,9 +10798,9 @@ export interface operations {
              *
              *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
              *
-             *     `tenant_required` (10002, message `generic_client_error`): Several tenants exist: send X-Tenant-Id (tenant id or slug).
+             *     `tenant_required` (10002, message `generic_client_error`): Nothing names the tenant of this request: several tenants exist, and there is no session token, no X-Tenant-Id, no domain of a tenant in the host name and no DEFAULT_TENANT.
              *
-             *     `unknown_tenant` (10002, message `generic_client_error`): X-Tenant-Id names no tenant.
+             *     `unknown_tenant` (10002, message `generic_client_error`): X-Tenant-Id (or the tenant in the path) names no tenant.
              */
             400: {
                 headers: {
@@ -10636,7 +10863,7 @@ export interface operations {
                 page?: number;
             };
             header?: {
-                /** @description Tenant id or slug. May be omitted when the deployment has exactly one tenant. */
+                /** @description Tenant id or slug. Needed only when nothing else names the tenant. The tenant of a request is, in this order: the session token's (when one is sent; this header naming another tenant is then 401), this header, the tenant an operator assigned the host name to, the DEFAULT_TENANT setting, the only tenant. */
                 "X-Tenant-Id"?: string;
             };
             path: {
@@ -10662,9 +10889,9 @@ export interface operations {
              *
              *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
              *
-             *     `tenant_required` (10002, message `generic_client_error`): Several tenants exist: send X-Tenant-Id (tenant id or slug).
+             *     `tenant_required` (10002, message `generic_client_error`): Nothing names the tenant of this request: several tenants exist, and there is no session token, no X-Tenant-Id, no domain of a tenant in the host name and no DEFAULT_TENANT.
              *
-             *     `unknown_tenant` (10002, message `generic_client_error`): X-Tenant-Id names no tenant.
+             *     `unknown_tenant` (10002, message `generic_client_error`): X-Tenant-Id (or the tenant in the path) names no tenant.
              */
             400: {
                 headers: {
@@ -10839,7 +11066,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Tenant id or slug. May be omitted when the deployment has exactly one tenant. */
+                /** @description Tenant id or slug. Needed only when nothing else names the tenant. The tenant of a request is, in this order: the session token's (when one is sent; this header naming another tenant is then 401), this header, the tenant an operator assigned the host name to, the DEFAULT_TENANT setting, the only tenant. */
                 "X-Tenant-Id"?: string;
             };
             path: {
@@ -10864,9 +11091,9 @@ export interface operations {
              *
              *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
              *
-             *     `tenant_required` (10002, message `generic_client_error`): Several tenants exist: send X-Tenant-Id (tenant id or slug).
+             *     `tenant_required` (10002, message `generic_client_error`): Nothing names the tenant of this request: several tenants exist, and there is no session token, no X-Tenant-Id, no domain of a tenant in the host name and no DEFAULT_TENANT.
              *
-             *     `unknown_tenant` (10002, message `generic_client_error`): X-Tenant-Id names no tenant.
+             *     `unknown_tenant` (10002, message `generic_client_error`): X-Tenant-Id (or the tenant in the path) names no tenant.
              */
             400: {
                 headers: {
@@ -13271,7 +13498,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Tenant id or slug. May be omitted when the deployment has exactly one tenant. */
+                /** @description Tenant id or slug. Needed only when nothing else names the tenant. The tenant of a request is, in this order: the session token's (when one is sent; this header naming another tenant is then 401), this header, the tenant an operator assigned the host name to, the DEFAULT_TENANT setting, the only tenant. */
                 "X-Tenant-Id"?: string;
             };
             path?: never;
@@ -13298,9 +13525,9 @@ export interface operations {
              *
              *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
              *
-             *     `tenant_required` (10002, message `generic_client_error`): Several tenants exist: send X-Tenant-Id (tenant id or slug).
+             *     `tenant_required` (10002, message `generic_client_error`): Nothing names the tenant of this request: several tenants exist, and there is no session token, no X-Tenant-Id, no domain of a tenant in the host name and no DEFAULT_TENANT.
              *
-             *     `unknown_tenant` (10002, message `generic_client_error`): X-Tenant-Id names no tenant.
+             *     `unknown_tenant` (10002, message `generic_client_error`): X-Tenant-Id (or the tenant in the path) names no tenant.
              */
             400: {
                 headers: {
@@ -13362,7 +13589,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Tenant id or slug. May be omitted when the deployment has exactly one tenant. */
+                /** @description Tenant id or slug. Needed only when nothing else names the tenant. The tenant of a request is, in this order: the session token's (when one is sent; this header naming another tenant is then 401), this header, the tenant an operator assigned the host name to, the DEFAULT_TENANT setting, the only tenant. */
                 "X-Tenant-Id"?: string;
             };
             path?: never;
@@ -13389,9 +13616,9 @@ export interface operations {
              *
              *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
              *
-             *     `tenant_required` (10002, message `generic_client_error`): Several tenants exist: send X-Tenant-Id (tenant id or slug).
+             *     `tenant_required` (10002, message `generic_client_error`): Nothing names the tenant of this request: several tenants exist, and there is no session token, no X-Tenant-Id, no domain of a tenant in the host name and no DEFAULT_TENANT.
              *
-             *     `unknown_tenant` (10002, message `generic_client_error`): X-Tenant-Id names no tenant.
+             *     `unknown_tenant` (10002, message `generic_client_error`): X-Tenant-Id (or the tenant in the path) names no tenant.
              *
              *     `self_referral` (10002, message `generic_client_error`): A user cannot refer themselves.
              */
@@ -13478,7 +13705,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Tenant id or slug. May be omitted when the deployment has exactly one tenant. */
+                /** @description Tenant id or slug. Needed only when nothing else names the tenant. The tenant of a request is, in this order: the session token's (when one is sent; this header naming another tenant is then 401), this header, the tenant an operator assigned the host name to, the DEFAULT_TENANT setting, the only tenant. */
                 "X-Tenant-Id"?: string;
             };
             path?: never;
@@ -13505,9 +13732,9 @@ export interface operations {
              *
              *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
              *
-             *     `tenant_required` (10002, message `generic_client_error`): Several tenants exist: send X-Tenant-Id (tenant id or slug).
+             *     `tenant_required` (10002, message `generic_client_error`): Nothing names the tenant of this request: several tenants exist, and there is no session token, no X-Tenant-Id, no domain of a tenant in the host name and no DEFAULT_TENANT.
              *
-             *     `unknown_tenant` (10002, message `generic_client_error`): X-Tenant-Id names no tenant.
+             *     `unknown_tenant` (10002, message `generic_client_error`): X-Tenant-Id (or the tenant in the path) names no tenant.
              *
              *     `self_referral` (10002, message `generic_client_error`): A user cannot refer themselves.
              */
@@ -13602,7 +13829,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Tenant id or slug. May be omitted when the deployment has exactly one tenant. */
+                /** @description Tenant id or slug. Needed only when nothing else names the tenant. The tenant of a request is, in this order: the session token's (when one is sent; this header naming another tenant is then 401), this header, the tenant an operator assigned the host name to, the DEFAULT_TENANT setting, the only tenant. */
                 "X-Tenant-Id"?: string;
             };
             path?: never;
@@ -13629,9 +13856,9 @@ export interface operations {
              *
              *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
              *
-             *     `tenant_required` (10002, message `generic_client_error`): Several tenants exist: send X-Tenant-Id (tenant id or slug).
+             *     `tenant_required` (10002, message `generic_client_error`): Nothing names the tenant of this request: several tenants exist, and there is no session token, no X-Tenant-Id, no domain of a tenant in the host name and no DEFAULT_TENANT.
              *
-             *     `unknown_tenant` (10002, message `generic_client_error`): X-Tenant-Id names no tenant.
+             *     `unknown_tenant` (10002, message `generic_client_error`): X-Tenant-Id (or the tenant in the path) names no tenant.
              *
              *     `self_referral` (10002, message `generic_client_error`): A user cannot refer themselves.
              */
@@ -13707,7 +13934,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Tenant id or slug. May be omitted when the deployment has exactly one tenant. */
+                /** @description Tenant id or slug. Needed only when nothing else names the tenant. The tenant of a request is, in this order: the session token's (when one is sent; this header naming another tenant is then 401), this header, the tenant an operator assigned the host name to, the DEFAULT_TENANT setting, the only tenant. */
                 "X-Tenant-Id"?: string;
             };
             path?: never;
@@ -13734,9 +13961,9 @@ export interface operations {
              *
              *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
              *
-             *     `tenant_required` (10002, message `generic_client_error`): Several tenants exist: send X-Tenant-Id (tenant id or slug).
+             *     `tenant_required` (10002, message `generic_client_error`): Nothing names the tenant of this request: several tenants exist, and there is no session token, no X-Tenant-Id, no domain of a tenant in the host name and no DEFAULT_TENANT.
              *
-             *     `unknown_tenant` (10002, message `generic_client_error`): X-Tenant-Id names no tenant.
+             *     `unknown_tenant` (10002, message `generic_client_error`): X-Tenant-Id (or the tenant in the path) names no tenant.
              *
              *     `self_referral` (10002, message `generic_client_error`): A user cannot refer themselves.
              */
@@ -13812,7 +14039,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Tenant id or slug. May be omitted when the deployment has exactly one tenant. */
+                /** @description Tenant id or slug. Needed only when nothing else names the tenant. The tenant of a request is, in this order: the session token's (when one is sent; this header naming another tenant is then 401), this header, the tenant an operator assigned the host name to, the DEFAULT_TENANT setting, the only tenant. */
                 "X-Tenant-Id"?: string;
             };
             path?: never;
@@ -13839,9 +14066,9 @@ export interface operations {
              *
              *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
              *
-             *     `tenant_required` (10002, message `generic_client_error`): Several tenants exist: send X-Tenant-Id (tenant id or slug).
+             *     `tenant_required` (10002, message `generic_client_error`): Nothing names the tenant of this request: several tenants exist, and there is no session token, no X-Tenant-Id, no domain of a tenant in the host name and no DEFAULT_TENANT.
              *
-             *     `unknown_tenant` (10002, message `generic_client_error`): X-Tenant-Id names no tenant.
+             *     `unknown_tenant` (10002, message `generic_client_error`): X-Tenant-Id (or the tenant in the path) names no tenant.
              *
              *     `self_referral` (10002, message `generic_client_error`): A user cannot refer themselves.
              */
@@ -13936,7 +14163,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Tenant id or slug. May be omitted when the deployment has exactly one tenant. */
+                /** @description Tenant id or slug. Needed only when nothing else names the tenant. The tenant of a request is, in this order: the session token's (when one is sent; this header naming another tenant is then 401), this header, the tenant an operator assigned the host name to, the DEFAULT_TENANT setting, the only tenant. */
                 "X-Tenant-Id"?: string;
             };
             path?: never;
@@ -13963,9 +14190,9 @@ export interface operations {
              *
              *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
              *
-             *     `tenant_required` (10002, message `generic_client_error`): Several tenants exist: send X-Tenant-Id (tenant id or slug).
+             *     `tenant_required` (10002, message `generic_client_error`): Nothing names the tenant of this request: several tenants exist, and there is no session token, no X-Tenant-Id, no domain of a tenant in the host name and no DEFAULT_TENANT.
              *
-             *     `unknown_tenant` (10002, message `generic_client_error`): X-Tenant-Id names no tenant.
+             *     `unknown_tenant` (10002, message `generic_client_error`): X-Tenant-Id (or the tenant in the path) names no tenant.
              */
             400: {
                 headers: {
@@ -14058,7 +14285,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Tenant id or slug. May be omitted when the deployment has exactly one tenant. */
+                /** @description Tenant id or slug. Needed only when nothing else names the tenant. The tenant of a request is, in this order: the session token's (when one is sent; this header naming another tenant is then 401), this header, the tenant an operator assigned the host name to, the DEFAULT_TENANT setting, the only tenant. */
                 "X-Tenant-Id"?: string;
             };
             path?: never;
@@ -14085,9 +14312,9 @@ export interface operations {
              *
              *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
              *
-             *     `tenant_required` (10002, message `generic_client_error`): Several tenants exist: send X-Tenant-Id (tenant id or slug).
+             *     `tenant_required` (10002, message `generic_client_error`): Nothing names the tenant of this request: several tenants exist, and there is no session token, no X-Tenant-Id, no domain of a tenant in the host name and no DEFAULT_TENANT.
              *
-             *     `unknown_tenant` (10002, message `generic_client_error`): X-Tenant-Id names no tenant.
+             *     `unknown_tenant` (10002, message `generic_client_error`): X-Tenant-Id (or the tenant in the path) names no tenant.
              *
              *     `self_referral` (10002, message `generic_client_error`): A user cannot refer themselves.
              *
@@ -14163,7 +14390,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Tenant id or slug. May be omitted when the deployment has exactly one tenant. */
+                /** @description Tenant id or slug. Needed only when nothing else names the tenant. The tenant of a request is, in this order: the session token's (when one is sent; this header naming another tenant is then 401), this header, the tenant an operator assigned the host name to, the DEFAULT_TENANT setting, the only tenant. */
                 "X-Tenant-Id"?: string;
             };
             path?: never;
@@ -14182,9 +14409,9 @@ export interface operations {
             /**
              * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
              *
-             *     `tenant_required` (10002, message `generic_client_error`): Several tenants exist: send X-Tenant-Id (tenant id or slug).
+             *     `tenant_required` (10002, message `generic_client_error`): Nothing names the tenant of this request: several tenants exist, and there is no session token, no X-Tenant-Id, no domain of a tenant in the host name and no DEFAULT_TENANT.
              *
-             *     `unknown_tenant` (10002, message `generic_client_error`): X-Tenant-Id names no tenant.
+             *     `unknown_tenant` (10002, message `generic_client_error`): X-Tenant-Id (or the tenant in the path) names no tenant.
              */
             400: {
                 headers: {
@@ -14194,7 +14421,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 10002,
-                     *       "detail": "Several tenants exist: send X-Tenant-Id (tenant id or slug).",
+                     *       "detail": "Nothing names the tenant of this request: several tenants exist, and there is no session token, no X-Tenant-Id, no domain of a tenant in the host name and no DEFAULT_TENANT.",
                      *       "error": "tenant_required",
                      *       "message": "generic_client_error"
                      *     }
@@ -14211,7 +14438,7 @@ export interface operations {
                 containerId: string;
             };
             header?: {
-                /** @description Tenant id or slug. May be omitted when the deployment has exactly one tenant. */
+                /** @description Tenant id or slug. Needed only when nothing else names the tenant. The tenant of a request is, in this order: the session token's (when one is sent; this header naming another tenant is then 401), this header, the tenant an operator assigned the host name to, the DEFAULT_TENANT setting, the only tenant. */
                 "X-Tenant-Id"?: string;
             };
             path: {
@@ -14237,9 +14464,9 @@ export interface operations {
              *
              *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
              *
-             *     `tenant_required` (10002, message `generic_client_error`): Several tenants exist: send X-Tenant-Id (tenant id or slug).
+             *     `tenant_required` (10002, message `generic_client_error`): Nothing names the tenant of this request: several tenants exist, and there is no session token, no X-Tenant-Id, no domain of a tenant in the host name and no DEFAULT_TENANT.
              *
-             *     `unknown_tenant` (10002, message `generic_client_error`): X-Tenant-Id names no tenant.
+             *     `unknown_tenant` (10002, message `generic_client_error`): X-Tenant-Id (or the tenant in the path) names no tenant.
              */
             400: {
                 headers: {
@@ -14639,7 +14866,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Tenant id or slug. May be omitted when the deployment has exactly one tenant. */
+                /** @description Tenant id or slug. Needed only when nothing else names the tenant. The tenant of a request is, in this order: the session token's (when one is sent; this header naming another tenant is then 401), this header, the tenant an operator assigned the host name to, the DEFAULT_TENANT setting, the only tenant. */
                 "X-Tenant-Id"?: string;
             };
             path?: never;
@@ -14666,9 +14893,9 @@ export interface operations {
              *
              *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
              *
-             *     `tenant_required` (10002, message `generic_client_error`): Several tenants exist: send X-Tenant-Id (tenant id or slug).
+             *     `tenant_required` (10002, message `generic_client_error`): Nothing names the tenant of this request: several tenants exist, and there is no session token, no X-Tenant-Id, no domain of a tenant in the host name and no DEFAULT_TENANT.
              *
-             *     `unknown_tenant` (10002, message `generic_client_error`): X-Tenant-Id names no tenant.
+             *     `unknown_tenant` (10002, message `generic_client_error`): X-Tenant-Id (or the tenant in the path) names no tenant.
              */
             400: {
                 headers: {

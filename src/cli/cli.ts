@@ -20,6 +20,9 @@ const USAGE = `Usage: npm run cli -- <command> [options]
   tenant:list [--json]
   tenant:rotate --tenant <id|slug> [--api-key] [--shared-secret [hex]] [--json]
   tenant:settings --tenant <id|slug> --set '<json>' [--json]
+  tenant:domains --tenant <id|slug> [--add <domain>]... [--remove <domain>]... [--json]
+                                the host names that name the tenant of a request without a
+                                session or X-Tenant-Id; without --add/--remove, lists them
   seed [--rotate-api-key] [--json]
                                 create (or complete) the demo tenant "demo"; safe to re-run
   migration:run
@@ -151,6 +154,8 @@ async function main(argv: string[]): Promise<number> {
       'api-key': { type: 'boolean', default: false },
       'rotate-api-key': { type: 'boolean', default: false },
       'shared-secret': { type: 'string' },
+      add: { type: 'string', multiple: true },
+      remove: { type: 'string', multiple: true },
     },
   });
   const json = values.json ?? false;
@@ -181,6 +186,13 @@ async function main(argv: string[]): Promise<number> {
       const settings = JSON.parse(values.set) as Record<string, unknown>;
       const t = await withApp((s) => s.updateSettings(values.tenant!, settings));
       print(json, t.settings, () => JSON.stringify(t.settings, null, 2));
+      return 0;
+    }
+    case 'tenant:domains': {
+      if (!values.tenant) throw new Error('--tenant is required');
+      const { add, remove } = values;
+      const t = await withApp((s) => (add || remove ? s.changeDomains(values.tenant!, { add, remove }) : s.view(values.tenant!)));
+      print(json, t, () => `${t.slug}: ${t.domains.join(' ') || '(no domains)'}`);
       return 0;
     }
     case 'seed': {

@@ -6,12 +6,13 @@ import { JwtStrategy } from './auth/jwt.strategy.js';
 import { Clock } from './clock/clock.js';
 import { EncryptionService } from './crypto/encryption.service.js';
 import { SecretsService } from './crypto/secrets.service.js';
+import { UnknownPathFallback } from './errors/unknown-path.fallback.js';
 
 /** Cross-cutting providers every module may use. */
 @Global()
 @Module({
   imports: [PassportModule],
-  providers: [Clock, SecretsService, EncryptionService, JwtStrategy, { provide: APP_GUARD, useClass: AccessGuard }],
+  providers: [Clock, SecretsService, EncryptionService, JwtStrategy, { provide: APP_GUARD, useClass: AccessGuard }, UnknownPathFallback],
   exports: [Clock, SecretsService, EncryptionService],
 })
 export class CommonModule {}

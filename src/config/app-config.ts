@@ -167,6 +167,14 @@ export class AppConfig {
   @Transform(toInt) @IsInt() @Min(0) @Max(60000)
   READ_CACHE_MS = 1000;
 
+  /**
+   * The tenant (slug or id) of a request that names none otherwise: no session token, no
+   * `X-Tenant-Id`, no host name assigned to a tenant (docs/decisions.md, Tenants). The service
+   * refuses to start when it names no tenant.
+   */
+  @IsOptional() @Matches(/^([a-z0-9][a-z0-9-]{1,62}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/, { message: 'DEFAULT_TENANT must be a tenant slug or id' })
+  DEFAULT_TENANT?: string;
+
   /** Run pending migrations when the service starts. */
   @Transform(toBool) @IsBoolean()
   MIGRATIONS_RUN = true;

@@ -1,5 +1,6 @@
 import { AppSecret } from './app-secret.entity.js';
 import { Tenant } from '../tenants/entities/tenant.entity.js';
+import { TenantDomain } from '../tenants/entities/tenant-domain.entity.js';
 import { User } from '../users/entities/user.entity.js';
 import { Referral } from '../users/entities/referral.entity.js';
 import { RefreshToken } from '../auth/entities/refresh-token.entity.js';
@@ -41,6 +42,7 @@ import { QuestCompletion } from '../quests/entities/quest-completion.entity.js';
 export const entities = [
   AppSecret,
   Tenant,
+  TenantDomain,
   User,
   Referral,
   RefreshToken,

@@ -1,6 +1,12 @@
 import { defineErrors } from '../common/errors/error-catalog.js';
 
 export const TenantErrors = defineErrors({
-  tenant_required: { status: 400, description: 'Several tenants exist: send X-Tenant-Id (tenant id or slug).' },
-  unknown_tenant: { status: 400, description: 'X-Tenant-Id names no tenant.' },
+  tenant_required: {
+    status: 400,
+    description:
+      'Nothing names the tenant of this request: several tenants exist, and there is no session token, no X-Tenant-Id, no domain of a tenant in the host name and no DEFAULT_TENANT.',
+  },
+  unknown_tenant: { status: 400, description: 'X-Tenant-Id (or the tenant in the path) names no tenant.' },
+  invalid_domain: { status: 400, description: 'A domain is not a host name (letters, digits, "-" and "."; an IDN is accepted); the message says which and why.' },
+  domain_taken: { status: 409, code: 13001, description: 'A domain is already assigned to another tenant; nothing changed.' },
 });

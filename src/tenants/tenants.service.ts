@@ -5,11 +5,46 @@ import { Repository } from 'typeorm';
 import { EncryptionService } from '../common/crypto/encryption.service.js';
 import { randomToken, sha256Hex } from '../common/crypto/hashing.js';
 import { DomainError } from '../common/errors/domain-error.js';
+import { CommonErrors } from '../common/errors/error-catalog.js';
+import { AppConfig } from '../config/app-config.js';
+import { parseDomain, requestHostKey } from './domain-name.js';
+import { TenantDomain } from './entities/tenant-domain.entity.js';
 import { Tenant, type TenantSettings } from './entities/tenant.entity.js';
 import { TenantErrors } from './tenants.errors.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const CACHE_MS = 5_000;
+/** Every X-Tenant-Id a client invents is a key: past this many, start over rather than grow. */
+const CACHE_MAX_ENTRIES = 10_000;
+/** Domains one tenant may have. */
+export const MAX_TENANT_DOMAINS = 50;
+
+/** What a request says about its tenant; `resolveForRequest` applies the one order. */
+export interface TenantClues {
+  /** The tenant of a valid session token. */
+  session?: string;
+  /** `X-Tenant-Id`. */
+  header?: string;
+  /** `:tenantId` of a public path fetched without headers (NFT token URIs). */
+  path?: string;
+  /** `req.hostname`: the Host header, or X-Forwarded-Host from a trusted proxy. */
+  host?: string;
+}
+
+/** A tenant and the domains assigned to it. */
+export interface TenantView {
+  id: string;
+  slug: string;
+  name: string;
+  domains: string[];
+}
+
+/** How to change a tenant's domains: replace the list, or add and remove some. */
+export interface DomainChange {
+  set?: string[];
+  add?: string[];
+  remove?: string[];
+}
 
 /** What the operator sees once when a tenant is created or its credentials rotated. */
 export interface TenantCredentials {
@@ -23,21 +58,27 @@ export interface TenantCredentials {
 @Injectable()
 export class TenantsService {
   private readonly logger = new Logger(TenantsService.name);
-  /** Short-lived cache: tenants are read on every request and change rarely. */
-  private readonly cache = new Map<string, { at: number; tenant: Promise<Tenant | null> }>();
+  /**
+   * Short-lived cache: tenants and their domains are read on every request and change rarely. A
+   * change through this process clears it; other instances see the change within CACHE_MS.
+   */
+  private readonly cache = new Map<string, { at: number; value: Promise<unknown> }>();
 
   constructor(
     @InjectRepository(Tenant) private readonly repo: Repository<Tenant>,
+    @InjectRepository(TenantDomain) private readonly domains: Repository<TenantDomain>,
     private readonly encryption: EncryptionService,
+    private readonly config: AppConfig,
   ) {}
 
-  private cached(key: string, load: () => Promise<Tenant | null>): Promise<Tenant | null> {
+  private cached<T>(key: string, load: () => Promise<T>): Promise<T> {
     const hit = this.cache.get(key);
-    if (hit && Date.now() - hit.at < CACHE_MS) return hit.tenant;
-    const tenant = load();
-    tenant.catch(() => this.cache.delete(key));
-    this.cache.set(key, { at: Date.now(), tenant });
-    return tenant;
+    if (hit && Date.now() - hit.at < CACHE_MS) return hit.value as Promise<T>;
+    if (this.cache.size >= CACHE_MAX_ENTRIES) this.cache.clear();
+    const value = load();
+    value.catch(() => this.cache.delete(key));
+    this.cache.set(key, { at: Date.now(), value });
+    return value;
   }
 
   findByRef(ref: string): Promise<Tenant | null> {
@@ -57,19 +98,107 @@ export class TenantsService {
     return t;
   }
 
-  /** The tenant of an unauthenticated request: from the header, or the only tenant there is. */
-  async resolveForRequest(ref: string | undefined): Promise<Tenant> {
-    if (ref) {
+  /**
+   * The tenant a request runs in, in one order for every route but the management ones (an API key
+   * is its tenant's): the session token's tenant; `X-Tenant-Id` (or the path's tenant); the host
+   * name, when an operator assigned it to a tenant; DEFAULT_TENANT; the only tenant. A session and a
+   * name of another tenant is 401. Costs no database read while the cache holds (CACHE_MS).
+   */
+  async resolveForRequest(clues: TenantClues): Promise<string> {
+    const ref = clues.header || clues.path || undefined;
+    if (clues.session) {
+      if (ref !== undefined && (await this.findByRef(ref))?.id !== clues.session) {
+        throw new DomainError(CommonErrors.tenant_mismatch, 'The session token does not belong to the tenant in X-Tenant-Id');
+      }
+      return clues.session;
+    }
+    if (ref !== undefined) {
       const tenant = await this.findByRef(ref);
       if (!tenant) throw new DomainError(TenantErrors.unknown_tenant, `X-Tenant-Id "${ref.slice(0, 64)}" names no tenant`);
-      return tenant;
+      return tenant.id;
     }
+    const host = requestHostKey(clues.host);
+    const byDomain = host && (await this.domainMap()).get(host);
+    if (byDomain) return byDomain;
+    // Start-up refused a DEFAULT_TENANT that names no tenant (checkDefaultTenant).
+    const byDefault = this.config.DEFAULT_TENANT && (await this.findByRef(this.config.DEFAULT_TENANT));
+    if (byDefault) return byDefault.id;
     const only = await this.cached('only', async () => {
       const two = await this.repo.find({ take: 2, order: { createdAt: 'ASC' } });
       return two.length === 1 ? two[0] : null;
     });
-    if (!only) throw new DomainError(TenantErrors.tenant_required);
-    return only;
+    if (!only) {
+      throw new DomainError(
+        TenantErrors.tenant_required,
+        'Several tenants exist and this request names none: send the session token of a login, or X-Tenant-Id (tenant id or slug), or call the service on a domain assigned to the tenant; an operator may set DEFAULT_TENANT',
+      );
+    }
+    return only.id;
+  }
+
+  /** Every assigned domain and its tenant id. */
+  private domainMap(): Promise<Map<string, string>> {
+    return this.cached('domains', async () => {
+      const rows = await this.domains.find({ select: { domain: true, tenantId: true } });
+      return new Map(rows.map((r) => [r.domain, r.tenantId]));
+    });
+  }
+
+  /**
+   * Start-up check: DEFAULT_TENANT must name a tenant (or one of `coming`, made right after the
+   * start), else every request that names no tenant would fail long after a typo was deployed.
+   */
+  async checkDefaultTenant(coming: string[] = []): Promise<void> {
+    const ref = this.config.DEFAULT_TENANT;
+    if (!ref || coming.includes(ref) || (await this.findByRef(ref))) return;
+    throw new Error(`DEFAULT_TENANT "${ref}" names no tenant: create it (npm run cli -- tenant:create --slug <slug>), or correct or remove the setting`);
+  }
+
+  async view(ref: string): Promise<TenantView> {
+    const tenant = await this.getById(ref);
+    const domains = await this.domains.find({ where: { tenantId: tenant.id }, order: { domain: 'ASC' } });
+    return { id: tenant.id, slug: tenant.slug, name: tenant.name, domains: domains.map((d) => d.domain) };
+  }
+
+  /**
+   * Replaces, adds or removes a tenant's domains, all normalised (src/tenants/domain-name.ts), in one
+   * transaction: a domain of another tenant (409) or an invalid one (400) changes nothing.
+   */
+  async changeDomains(ref: string, change: DomainChange): Promise<TenantView> {
+    const normalise = (list: string[] = []) =>
+      list.map((input) => {
+        const parsed = parseDomain(input);
+        if ('invalid' in parsed) throw new DomainError(TenantErrors.invalid_domain, `"${input.slice(0, 300)}" is not a domain: ${parsed.invalid}`);
+        return parsed.domain;
+      });
+    const [set, add, remove] = [change.set && normalise(change.set), normalise(change.add), new Set(normalise(change.remove))];
+    const tenant = await this.getById(ref);
+    await this.repo.manager.transaction(async (em) => {
+      // Serialises changes of one tenant's list.
+      await em.query('SELECT 1 FROM tenants WHERE id = $1 FOR UPDATE', [tenant.id]);
+      const current = (await em.getRepository(TenantDomain).find({ where: { tenantId: tenant.id } })).map((d) => d.domain);
+      const wanted = [...new Set([...(set ?? current), ...add])].filter((d) => !remove.has(d));
+      if (wanted.length > MAX_TENANT_DOMAINS) throw new DomainError(TenantErrors.invalid_domain, `A tenant has at most ${MAX_TENANT_DOMAINS} domains`);
+      const taken = await em.query<{ domain: string }[]>('SELECT domain FROM tenant_domains WHERE domain = ANY($1) AND tenant_id <> $2 ORDER BY domain', [wanted, tenant.id]);
+      if (taken.length) throw this.domainTaken(taken.map((t) => t.domain));
+      await em.query('DELETE FROM tenant_domains WHERE tenant_id = $1 AND NOT (domain = ANY($2))', [tenant.id, wanted]);
+      try {
+        await em.query(
+          'INSERT INTO tenant_domains (domain, tenant_id) SELECT d, $2 FROM unnest($1::varchar[]) AS d WHERE NOT EXISTS (SELECT 1 FROM tenant_domains WHERE domain = d AND tenant_id = $2)',
+          [wanted, tenant.id],
+        );
+      } catch (err) {
+        // Another tenant claimed one of them since the check above.
+        if ((err as { driverError?: { code?: string } }).driverError?.code === '23505') throw this.domainTaken(wanted.filter((d) => !current.includes(d)));
+        throw err;
+      }
+    });
+    this.cache.clear();
+    return this.view(tenant.id);
+  }
+
+  private domainTaken(domains: string[]): DomainError {
+    return new DomainError(TenantErrors.domain_taken, `Assigned to another tenant: ${domains.join(', ')}`, { domains });
   }
 
   /** The tenant's shared secret (hex), decrypted. */

@@ -1,7 +1,7 @@
 import { type ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
-import { TenantsService } from '../../tenants/tenants.service.js';
+import { type TenantClues, TenantsService } from '../../tenants/tenants.service.js';
 import { DomainError } from '../errors/domain-error.js';
 import { CommonErrors } from '../errors/error-catalog.js';
 import { AUTH_MODE_KEY, type AuthMode } from './auth.decorators.js';
@@ -15,7 +15,9 @@ const header = (req: AuthenticatedRequest, name: string): string | undefined => 
 /**
  * The one global guard. Every route is `user` (session token) unless it says otherwise with
  * `@Public()`, `@ApiKeyAuth()` or `@Infrastructure()`. It also fixes the tenant of the request,
- * so no handler can run in a tenant its credentials do not belong to.
+ * so no handler can run in a tenant its credentials do not belong to: an API key's tenant, or
+ * else `TenantsService.resolveForRequest` (session, X-Tenant-Id, host domain, DEFAULT_TENANT, the
+ * only tenant).
  */
 @Injectable()
 export class AccessGuard extends AuthGuard('jwt') {
@@ -29,22 +31,17 @@ export class AccessGuard extends AuthGuard('jwt') {
   override async canActivate(context: ExecutionContext): Promise<boolean> {
     const mode = this.reflector.getAllAndOverride<AuthMode | undefined>(AUTH_MODE_KEY, [context.getHandler(), context.getClass()]) ?? 'user';
     const req = context.switchToHttp().getRequest<AuthenticatedRequest>();
-    const tenantRef = header(req, 'x-tenant-id');
-
     switch (mode) {
       case 'infrastructure':
         return true;
-      case 'public': {
-        // A public route may name its tenant in the path (`:tenantId`) for URLs fetched without
-        // headers, such as NFT token URIs; `X-Tenant-Id` still wins when present.
-        const pathTenant = typeof req.params?.tenantId === 'string' ? req.params.tenantId : undefined;
-        req.tenantId = (await this.tenants.resolveForRequest(tenantRef ?? pathTenant)).id;
+      case 'public':
+        req.tenantId = await this.tenants.resolveForRequest(this.tenantClues(req, await this.optionalSessionTenant(context, req)));
         return true;
-      }
       case 'apiKey': {
         const key = header(req, 'x-api-key');
         const tenant = key ? await this.tenants.findByApiKey(key) : null;
         if (!tenant) throw key ? new DomainError(CommonErrors.api_key_invalid, 'Invalid API key') : new DomainError(CommonErrors.api_key_missing, 'Missing X-Api-Key header');
+        const tenantRef = header(req, 'x-tenant-id');
         if (tenantRef && tenantRef !== tenant.id && tenantRef !== tenant.slug) {
           throw new DomainError(CommonErrors.tenant_mismatch, 'The API key does not belong to the tenant in X-Tenant-Id');
         }
@@ -53,17 +50,33 @@ export class AccessGuard extends AuthGuard('jwt') {
       }
       case 'user': {
         await super.canActivate(context);
-        const user = req.user as AuthUser;
-        if (tenantRef) {
-          const tenant = await this.tenants.findByRef(tenantRef);
-          if (!tenant || tenant.id !== user.tenantId) {
-            throw new DomainError(CommonErrors.tenant_mismatch, 'The session token does not belong to the tenant in X-Tenant-Id');
-          }
-        }
-        req.tenantId = user.tenantId;
+        req.tenantId = await this.tenants.resolveForRequest(this.tenantClues(req, (req.user as AuthUser).tenantId));
         return true;
       }
     }
+  }
+
+  private tenantClues(req: AuthenticatedRequest, session: string | undefined): TenantClues {
+    // A public route may name its tenant in the path (`:tenantId`) for URLs fetched without
+    // headers, such as NFT token URIs.
+    const path = typeof req.params?.tenantId === 'string' ? req.params.tenantId : undefined;
+    return { session, header: header(req, 'x-tenant-id'), path, host: req.hostname };
+  }
+
+  /**
+   * A public route needs no session, but a valid one names the tenant. An invalid, expired or
+   * revoked token is ignored (a client refreshing its session still sends the expired one) and
+   * never picks a tenant; a failure to check it (database down) is not ignored.
+   */
+  private async optionalSessionTenant(context: ExecutionContext, req: AuthenticatedRequest): Promise<string | undefined> {
+    if (!/^bearer\s/i.test(header(req, 'authorization') ?? '')) return undefined;
+    try {
+      await super.canActivate(context);
+    } catch (err) {
+      if (err instanceof DomainError && err.definition.status === 401) return undefined;
+      throw err;
+    }
+    return (req.user as AuthUser).tenantId;
   }
 
   override handleRequest<TUser = AuthUser>(err: unknown, user: TUser | false, info: unknown): TUser {

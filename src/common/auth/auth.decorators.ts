@@ -4,7 +4,8 @@ import type { AuthenticatedRequest, AuthUser } from './request-context.js';
 
 export const AUTH_MODE_KEY = 'cgs:auth-mode';
 /**
- * - `public`: no credentials; the tenant comes from `X-Tenant-Id` (optional with one tenant).
+ * - `public`: no credentials needed; the tenant comes, in this order, from a valid session token
+ *   (if one is sent), `X-Tenant-Id`, the host name's domain, DEFAULT_TENANT, the only tenant.
  * - `user`: a session token (`Authorization: Bearer`); the tenant is the token's.
  * - `apiKey`: the tenant's management API key (`X-Api-Key`).
  * - `infrastructure`: health checks; no tenant, no credentials.
@@ -17,10 +18,13 @@ export const API_KEY_SECURITY = 'api-key';
 const tenantHeader = ApiHeader({
   name: 'X-Tenant-Id',
   required: false,
-  description: 'Tenant id or slug. May be omitted when the deployment has exactly one tenant.',
+  description:
+    'Tenant id or slug. Needed only when nothing else names the tenant. The tenant of a request is, in this order: ' +
+    "the session token's (when one is sent; this header naming another tenant is then 401), this header, " +
+    'the tenant an operator assigned the host name to, the DEFAULT_TENANT setting, the only tenant.',
 });
 
-/** No session needed. The route still runs in a tenant (from `X-Tenant-Id`). */
+/** No session needed. The route still runs in a tenant (see `AuthMode`). */
 export const Public = () => applyDecorators(SetMetadata(AUTH_MODE_KEY, 'public' satisfies AuthMode), tenantHeader);
 
 /** Requires a valid session token; documents the bearer scheme in Swagger. */
