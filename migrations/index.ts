@@ -11,6 +11,7 @@ import { StorePrizes1795357732969 } from './1795357732969-StorePrizes.js';
 import { QuestsEventsParticipation1795357800008 } from './1795357800008-QuestsEventsParticipation.js';
 import { PerformanceIndexes1795358000000 } from './1795358000000-PerformanceIndexes.js';
 import { QuestSearchIndex1795370000000 } from './1795370000000-QuestSearchIndex.js';
+import { SessionRevocations1795460378117 } from './1795460378117-SessionRevocations.js';
 // <imports above>
 
 export const migrations: (new () => MigrationInterface)[] = [
@@ -25,5 +26,6 @@ export const migrations: (new () => MigrationInterface)[] = [
   QuestsEventsParticipation1795357800008,
   PerformanceIndexes1795358000000,
   QuestSearchIndex1795370000000,
+  SessionRevocations1795460378117,
   // <classes above>
 ];
