@@ -5,6 +5,8 @@ import { Repository } from 'typeorm';
 import { EncryptionService } from '../common/crypto/encryption.service.js';
 import { randomToken, sha256Hex } from '../common/crypto/hashing.js';
 import { DomainError } from '../common/errors/domain-error.js';
+import { CommonErrors } from '../common/errors/error-catalog.js';
+import { loginRateLimitSettingsProblem } from '../common/throttling/login-rate-limits.js';
 import { Tenant, type TenantSettings } from './entities/tenant.entity.js';
 import { TenantErrors } from './tenants.errors.js';
 
@@ -86,6 +88,7 @@ export class TenantsService {
   }
 
   async create(input: { slug: string; name?: string; settings?: TenantSettings; sharedSecret?: string }): Promise<TenantCredentials> {
+    checkSettings(input.settings ?? {});
     const apiKey = randomToken('cgs_key');
     const sharedSecret = input.sharedSecret ?? randomBytes(32).toString('hex');
     const tenant = this.repo.create({
@@ -124,6 +127,7 @@ export class TenantsService {
   async updateSettings(ref: string, settings: TenantSettings): Promise<Tenant> {
     const tenant = await this.findByRef(ref);
     if (!tenant) throw new DomainError(TenantErrors.unknown_tenant, `No tenant ${ref}`);
+    checkSettings(settings);
     tenant.settings = { ...tenant.settings, ...settings };
     await this.repo.save(tenant);
     this.cache.clear();
@@ -142,4 +146,10 @@ export class TenantsService {
       print(creds);
     });
   }
+}
+
+/** Settings are checked where they are written (the CLI `tenant:settings`, tenant creation). */
+function checkSettings(settings: TenantSettings): void {
+  const problem = loginRateLimitSettingsProblem(settings.loginRateLimits);
+  if (problem) throw new DomainError(CommonErrors.generic_client_error, problem);
 }
