@@ -1471,8 +1471,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Revoke a refresh token (extension)
-         * @description Revokes the given refresh token of the current user, or all of them with `all: true`.
+         * Log out: end a session (extension)
+         * @description Ends the session of the given refresh token of the current user (the refresh token and every session token issued for that login), or every session of the user with `all: true`. Every instance refuses the ended session tokens within about a second.
          */
         post: operations["logout"];
         delete?: never;
@@ -1532,7 +1532,7 @@ export interface paths {
         put?: never;
         /**
          * zkLogin with providerA
-         * @description The `token` is the JWE of spec rule 2, encrypted with the tenant shared secret (hex, 32 bytes); each token logs in once. The first login of `(provider, subjectId)` creates the user (handle from the claim, made unique) and records the referrer. The body `accessToken` and `referrerHandle` take precedence over the claims of the same name. The `idToken` claim is required; the first zkLogin creates the user's Sui zkLogin wallet (GET /v1/user/wallet).
+         * @description The `token` is the JWE of spec rule 2, encrypted with the tenant shared secret (hex, 32 bytes); each token logs in once. The first login of `(provider, subjectId)` creates the user (handle from the claim, made unique) and records the referrer. The body `accessToken` and `referrerHandle` take precedence over the claims of the same name. An optional `provider` claim names the endpoint the token is for (`providerB`, `providerC`, `providerA` for zkLogin, `providerD`): a token naming another one is refused (401 `login_token_provider`). The `idToken` claim is required; the first zkLogin creates the user's Sui zkLogin wallet (GET /v1/user/wallet).
          */
         post: operations["providerAZkLogin"];
         delete?: never;
@@ -1552,7 +1552,7 @@ export interface paths {
         put?: never;
         /**
          * Log in with a providerB token
-         * @description The `token` is the JWE of spec rule 2, encrypted with the tenant shared secret (hex, 32 bytes); each token logs in once. The first login of `(provider, subjectId)` creates the user (handle from the claim, made unique) and records the referrer. The body `accessToken` and `referrerHandle` take precedence over the claims of the same name.
+         * @description The `token` is the JWE of spec rule 2, encrypted with the tenant shared secret (hex, 32 bytes); each token logs in once. The first login of `(provider, subjectId)` creates the user (handle from the claim, made unique) and records the referrer. The body `accessToken` and `referrerHandle` take precedence over the claims of the same name. An optional `provider` claim names the endpoint the token is for (`providerB`, `providerC`, `providerA` for zkLogin, `providerD`): a token naming another one is refused (401 `login_token_provider`).
          */
         post: operations["providerBLogin"];
         delete?: never;
@@ -1572,7 +1572,7 @@ export interface paths {
         put?: never;
         /**
          * Log in with a providerC token
-         * @description The `token` is the JWE of spec rule 2, encrypted with the tenant shared secret (hex, 32 bytes); each token logs in once. The first login of `(provider, subjectId)` creates the user (handle from the claim, made unique) and records the referrer. The body `accessToken` and `referrerHandle` take precedence over the claims of the same name.
+         * @description The `token` is the JWE of spec rule 2, encrypted with the tenant shared secret (hex, 32 bytes); each token logs in once. The first login of `(provider, subjectId)` creates the user (handle from the claim, made unique) and records the referrer. The body `accessToken` and `referrerHandle` take precedence over the claims of the same name. An optional `provider` claim names the endpoint the token is for (`providerB`, `providerC`, `providerA` for zkLogin, `providerD`): a token naming another one is refused (401 `login_token_provider`).
          */
         post: operations["providerCLogin"];
         delete?: never;
@@ -1592,7 +1592,7 @@ export interface paths {
         put?: never;
         /**
          * zkLogin with providerD
-         * @description The `token` is the JWE of spec rule 2, encrypted with the tenant shared secret (hex, 32 bytes); each token logs in once. The first login of `(provider, subjectId)` creates the user (handle from the claim, made unique) and records the referrer. The body `accessToken` and `referrerHandle` take precedence over the claims of the same name. The `idToken` claim is required; the first zkLogin creates the user's Sui zkLogin wallet (GET /v1/user/wallet).
+         * @description The `token` is the JWE of spec rule 2, encrypted with the tenant shared secret (hex, 32 bytes); each token logs in once. The first login of `(provider, subjectId)` creates the user (handle from the claim, made unique) and records the referrer. The body `accessToken` and `referrerHandle` take precedence over the claims of the same name. An optional `provider` claim names the endpoint the token is for (`providerB`, `providerC`, `providerA` for zkLogin, `providerD`): a token naming another one is refused (401 `login_token_provider`). The `idToken` claim is required; the first zkLogin creates the user's Sui zkLogin wallet (GET /v1/user/wallet).
          */
         post: operations["providerDZkLogin"];
         delete?: never;
@@ -3104,9 +3104,9 @@ export interface components {
             unavailableReasons?: string[];
         };
         LogoutDto: {
-            /** @description Revoke every refresh token of the current user (log out everywhere). */
+            /** @description End every session of the current user (log out everywhere). */
             all?: boolean;
-            /** @description The refresh token to revoke. Required unless `all` is true. */
+            /** @description The refresh token of the session to end. Required unless `all` is true. */
             refreshToken?: string;
         };
         MembershipDto: {
@@ -12008,7 +12008,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Revoked (or already revoked). */
+            /** @description Ended (or already ended). */
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -12300,6 +12300,8 @@ export interface operations {
              *
              *     `login_token_replayed` (12006): The `_nonce` of this `token` was already used: every token logs in once.
              *
+             *     `login_token_provider` (12008): The `token` carries a `provider` claim naming another login endpoint (e.g. a providerC token posted to providerB/login): each token is accepted only where its provider says.
+             *
              *     `tenant_secret_unusable` (12007): The tenant shared secret does not decode to a 32-byte key (empty, odd length, not hex, or another length), so every token of the tenant is refused.
              *
              *     `id_token_invalid` (12020): The `idToken` claim of a zkLogin token is missing or is not a JWT with string `iss`, `aud` and `sub`.
@@ -12414,6 +12416,8 @@ export interface operations {
              *
              *     `login_token_replayed` (12006): The `_nonce` of this `token` was already used: every token logs in once.
              *
+             *     `login_token_provider` (12008): The `token` carries a `provider` claim naming another login endpoint (e.g. a providerC token posted to providerB/login): each token is accepted only where its provider says.
+             *
              *     `tenant_secret_unusable` (12007): The tenant shared secret does not decode to a 32-byte key (empty, odd length, not hex, or another length), so every token of the tenant is refused.
              */
             401: {
@@ -12510,6 +12514,8 @@ export interface operations {
              *
              *     `login_token_replayed` (12006): The `_nonce` of this `token` was already used: every token logs in once.
              *
+             *     `login_token_provider` (12008): The `token` carries a `provider` claim naming another login endpoint (e.g. a providerC token posted to providerB/login): each token is accepted only where its provider says.
+             *
              *     `tenant_secret_unusable` (12007): The tenant shared secret does not decode to a 32-byte key (empty, odd length, not hex, or another length), so every token of the tenant is refused.
              */
             401: {
@@ -12605,6 +12611,8 @@ export interface operations {
              *     `login_token_claims` (12005): The `token` lacks a required claim, has an ill-typed one, or lives longer than 300 seconds.
              *
              *     `login_token_replayed` (12006): The `_nonce` of this `token` was already used: every token logs in once.
+             *
+             *     `login_token_provider` (12008): The `token` carries a `provider` claim naming another login endpoint (e.g. a providerC token posted to providerB/login): each token is accepted only where its provider says.
              *
              *     `tenant_secret_unusable` (12007): The tenant shared secret does not decode to a 32-byte key (empty, odd length, not hex, or another length), so every token of the tenant is refused.
              *

@@ -65,8 +65,13 @@ export class AuthController {
   @Post('auth/logout')
   @Authenticated()
   @HttpCode(HttpStatus.NO_CONTENT)
-  @ApiOperation({ summary: 'Revoke a refresh token (extension)', description: 'Revokes the given refresh token of the current user, or all of them with `all: true`.' })
-  @ApiNoContentResponse({ description: 'Revoked (or already revoked).' })
+  @ApiOperation({
+    summary: 'Log out: end a session (extension)',
+    description:
+      'Ends the session of the given refresh token of the current user (the refresh token and every session token issued for that login), or every session of the user with `all: true`. ' +
+      'Every instance refuses the ended session tokens within about a second.',
+  })
+  @ApiNoContentResponse({ description: 'Ended (or already ended).' })
   @ApiErrors(CommonErrors.generic_client_error, CommonErrors.GENERIC_UNAUTHORIZED, CommonErrors.SESSION_TOKEN_EXPIRED)
   async logout(@CurrentUser() user: AuthUser, @Body() dto: LogoutDto): Promise<void> {
     await this.sessions.revoke(user.id, dto.all ? undefined : dto.refreshToken);

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { loginRateLimits } from '../common/throttling/login-rate-limits.js';
 import { loadConfig, trustProxy } from './app-config.js';
 
@@ -104,5 +105,14 @@ describe('login rate limits', () => {
     const config = loadConfig({});
     expect(loginRateLimits(config, { perAccount: 1000, perAddress: 2000 })).toMatchObject({ perAddress: 2000, perAccountAndAddress: 10, perAccount: 1000 });
     expect(loginRateLimits(config, { perAccount: -1, perAddress: 'x' } as never)).toMatchObject({ perAddress: 300, perAccount: 100 });
+  });
+});
+
+describe('docker/compose.yml', () => {
+  it('carries no usable secret: each one must be set in the environment, or compose refuses to start', () => {
+    const compose = readFileSync(new URL('../../docker/compose.yml', import.meta.url), 'utf8');
+    const lines = compose.split('\n').filter((l) => /^\s*(SESSION_SECRET|ENCRYPTION_KEY):/.test(l));
+    expect(lines.length).toBeGreaterThanOrEqual(2);
+    for (const line of lines) expect(line.trim()).toMatch(/^(SESSION_SECRET|ENCRYPTION_KEY): "\$\{\1:\?[^}]+\}"$/);
   });
 });
