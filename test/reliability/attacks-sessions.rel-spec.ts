@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { createTestDatabase } from '../setup/test-database.js';
-import { defaultTenantFromOutput, startApp, type AppInstance } from '../helpers/processes.js';
+import { defaultTenantFromOutput, SHARED_SECRETS, startApp, type AppInstance } from '../helpers/processes.js';
 import type { TenantCredentials } from '../../src/tenants/tenants.service.js';
 import { expectOk, loginToken, register, report, unique } from './support.js';
 
@@ -60,12 +60,45 @@ describe('attacks on sessions, rate limits and secrets (production mode)', () =>
 
   const tenantHeader = (from?: string) => ({ 'X-Tenant-Id': tenant.id, ...(from ? { 'X-Forwarded-For': from } : {}) });
 
+  it('never serves a session forged with the published SESSION_SECRET: production refuses to run with it', async () => {
+    const u = await register(proxied, tenant);
+    const forged = await new SignJWT({ tid: tenant.id })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(u.userId)
+      .setIssuer('community-gaming-service')
+      .setAudience('cgs:session')
+      .setIssuedAt()
+      .setExpirationTime('10m')
+      .sign(new TextEncoder().encode(PUBLISHED.SESSION_SECRET));
+    // An operator deploys docker/compose.yml as it was: the published secret.
+    const started = Date.now();
+    const attempt = await startApp({ databaseUrl: db.url, name: 'published-secret', env: { ...production, SESSION_SECRET: PUBLISHED.SESSION_SECRET } }).then(
+      (app) => ({ app }),
+      (err: Error) => ({ err }),
+    );
+    if ('app' in attempt) {
+      const r = await attempt.app.call('GET', '/v1/user/auth/session', { headers: { Authorization: `Bearer ${forged}` } });
+      await attempt.app.kill();
+      expect({ forgedSession: r.status }).toEqual({ forgedSession: 'never served: the process must not start' });
+      return;
+    }
+    expect(attempt.err.message).toMatch(/exited during start-up \(1\)/);
+    expect(attempt.err.message).toMatch(/SESSION_SECRET is a published value/);
+    // the running instances (their own secret) refuse the forgery too
+    for (const app of [direct, proxied]) {
+      const r = await app.call('GET', '/v1/user/auth/session', { headers: { Authorization: `Bearer ${forged}` } });
+      expect({ status: r.status, code: r.body.code, error: r.body.error }).toEqual({ status: 401, code: 10401, error: 'GENERIC_UNAUTHORIZED' });
+    }
+    figures.forgedSessionWithPublishedSecret = `the instance with the published secret exited 1 within ${Date.now() - started} ms; the others answer 401`;
+  });
+
   it('refuses to start in production with a published, repeated or low-entropy secret', async () => {
     const base = { NODE_ENV: 'production', DATABASE_URL: db.url, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'silent' };
     const cases: [string, Record<string, string>, RegExp][] = [
-      ['compose SESSION_SECRET', { ...fresh(), SESSION_SECRET: PUBLISHED.SESSION_SECRET }, /SESSION_SECRET is a published value/],
       ['compose ENCRYPTION_KEY', { ...fresh(), ENCRYPTION_KEY: PUBLISHED.ENCRYPTION_KEY }, /ENCRYPTION_KEY/],
+      ['test helper SESSION_SECRET', { ...fresh(), SESSION_SECRET: SHARED_SECRETS.SESSION_SECRET }, /SESSION_SECRET is a published value/],
       ['repeated character', { ...fresh(), SESSION_SECRET: 'k'.repeat(40) }, /SESSION_SECRET is one character repeated/],
+      ['repeated pattern', { ...fresh(), SESSION_SECRET: 'password1234'.repeat(4) }, /SESSION_SECRET repeats a pattern/],
       ['low entropy', { ...fresh(), ENCRYPTION_KEY: `${'0'.repeat(60)}beef` }, /ENCRYPTION_KEY has too little entropy/],
     ];
     const exits: Record<string, string> = {};
@@ -77,23 +110,6 @@ describe('attacks on sessions, rate limits and secrets (production mode)', () =>
       exits[name] = `exit ${r.code} in ${r.ms} ms`;
     }
     figures.refusedSecrets = exits;
-  });
-
-  it('refuses a session token forged with the published secret', async () => {
-    const u = await register(proxied, tenant);
-    const forged = await new SignJWT({ tid: tenant.id })
-      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-      .setSubject(u.userId)
-      .setIssuer('community-gaming-service')
-      .setAudience('cgs:session')
-      .setIssuedAt()
-      .setExpirationTime('10m')
-      .sign(new TextEncoder().encode(PUBLISHED.SESSION_SECRET));
-    for (const app of [direct, proxied]) {
-      const r = await app.call('GET', '/v1/user/auth/session', { headers: { Authorization: `Bearer ${forged}` } });
-      expect({ status: r.status, code: r.body.code, error: r.body.error }).toEqual({ status: 401, code: 10401, error: 'GENERIC_UNAUTHORIZED' });
-    }
-    figures.forgedSessionWithPublishedSecret = '401 on both instances';
   });
 
   it('serves no /docs in production unless SWAGGER_ENABLED=true', async () => {
