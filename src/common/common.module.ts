@@ -1,10 +1,9 @@
 import { Global, Module } from '@nestjs/common';
-import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import { APP_GUARD } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
 import { AccessGuard } from './auth/access.guard.js';
 import { JwtStrategy } from './auth/jwt.strategy.js';
 import { SessionRevocations } from './auth/session-revocations.js';
-import { SessionUserGoneInterceptor } from './auth/session-user-gone.interceptor.js';
 import { Clock } from './clock/clock.js';
 import { EncryptionService } from './crypto/encryption.service.js';
 import { SecretsService } from './crypto/secrets.service.js';
@@ -20,7 +19,6 @@ import { SecretsService } from './crypto/secrets.service.js';
     SessionRevocations,
     JwtStrategy,
     { provide: APP_GUARD, useClass: AccessGuard },
-    { provide: APP_INTERCEPTOR, useClass: SessionUserGoneInterceptor },
   ],
   exports: [Clock, SecretsService, EncryptionService, SessionRevocations],
 })

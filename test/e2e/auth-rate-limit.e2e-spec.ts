@@ -150,8 +150,9 @@ describe('login rate limits behind a proxy (TRUST_PROXY): guessing from many add
 
   it('refuses invalid rate-limit settings where settings are written', async () => {
     const tenants = t.app.get(TenantsService);
-    for (const bad of [{ perAccount: 0 }, { perAddress: 1.5 }, { perAccountAndAddress: '10' }, { perAcount: 10 }, [10], 'strict']) {
-      await expect(tenants.updateSettings(tenant.id, { loginRateLimits: bad })).rejects.toMatchObject({ definition: { status: 400 } });
+    const bads: unknown[] = [{ perAccount: 0 }, { perAddress: 1.5 }, { perAccountAndAddress: '10' }, { perAcount: 10 }, [10], 'strict'];
+    for (const bad of bads) {
+      await expect(tenants.updateSettings(tenant.id, { loginRateLimits: bad as never })).rejects.toMatchObject({ definition: { status: 400 } });
     }
     const ok = await tenants.updateSettings(tenant.id, { loginRateLimits: { perAccount: 500 } });
     expect(ok.settings.loginRateLimits).toEqual({ perAccount: 500 });

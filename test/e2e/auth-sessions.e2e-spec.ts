@@ -3,7 +3,7 @@ import type { TenantCredentials } from '../../src/tenants/tenants.service.js';
 import { givenCommunity } from '../helpers/communities.js';
 import { givenUser, type TestUser } from '../helpers/factories.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
-import { adminUrl } from '../setup/test-database.js';
+import { adminUrl, urlFor } from '../setup/test-database.js';
 
 /** Polls `probe` until it returns true or `boundMs` passes; returns the time it took (or throws). */
 async function within(boundMs: number, probe: () => Promise<boolean>): Promise<number> {
@@ -84,7 +84,7 @@ describe('session tokens end with their session', () => {
     const community = await givenCommunity(t, tenant);
     const u = await givenUser(t, tenant);
     // The window between the DELETE and its notification, held open: the users triggers are off.
-    const admin = new pg.Client({ connectionString: t.dataSource.options.url as string });
+    const admin = new pg.Client({ connectionString: urlFor(t.databaseName) });
     await admin.connect();
     try {
       await admin.query('BEGIN');

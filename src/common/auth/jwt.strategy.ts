@@ -41,6 +41,6 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
     if (this.revocations.isRevoked(payload.sub, payload.sid)) {
       throw new DomainError(CommonErrors.GENERIC_UNAUTHORIZED, 'The session has ended (logged out, or its user no longer exists); log in again');
     }
-    return { id: payload.sub, tenantId: payload.tid, ...(payload.sid !== undefined ? { sessionId: payload.sid } : {}) };
+    return { id: payload.sub, tenantId: payload.tid };
   }
 }

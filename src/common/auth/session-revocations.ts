@@ -111,6 +111,10 @@ export class SessionRevocations implements OnApplicationBootstrap, OnModuleDestr
       return;
     }
     if (down) return;
+    if (this.stopped) {
+      await client.end().catch(() => undefined);
+      return;
+    }
     this.listener = client;
     this.retryMs = RETRY_MIN_MS;
     if (this.pollTimer) this.logger.log('session revocation listener back');
