@@ -521,6 +521,7 @@ async function main(): Promise<void> {
     // The bench logs in thousands of times a second from one address: the login rate limits would refuse it.
     LOGIN_RATE_LIMIT_IP: '1000000000',
     LOGIN_RATE_LIMIT_ACCOUNT: '1000000000',
+    LOGIN_RATE_LIMIT_ACCOUNT_TOTAL: '1000000000',
     ...extra,
   });
   const base = `http://127.0.0.1:${port}`;

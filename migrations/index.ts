@@ -12,6 +12,7 @@ import { QuestsEventsParticipation1795357800008 } from './1795357800008-QuestsEv
 import { PerformanceIndexes1795358000000 } from './1795358000000-PerformanceIndexes.js';
 import { QuestSearchIndex1795370000000 } from './1795370000000-QuestSearchIndex.js';
 import { TenantDomains1795458981029 } from './1795458981029-TenantDomains.js';
+import { SessionRevocations1795460378117 } from './1795460378117-SessionRevocations.js';
 // <imports above>
 
 export const migrations: (new () => MigrationInterface)[] = [
@@ -27,5 +28,6 @@ export const migrations: (new () => MigrationInterface)[] = [
   PerformanceIndexes1795358000000,
   QuestSearchIndex1795370000000,
   TenantDomains1795458981029,
+  SessionRevocations1795460378117,
   // <classes above>
 ];

@@ -4,7 +4,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
 import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
-import { AppConfig } from './config/app-config.js';
+import { AppConfig, trustProxy } from './config/app-config.js';
 import { DomainError } from './common/errors/domain-error.js';
 import { AllExceptionsFilter, errorBody } from './common/errors/all-exceptions.filter.js';
 import { CommonErrors } from './common/errors/error-catalog.js';
@@ -59,7 +59,9 @@ export function setupApp(app: INestApplication, options: { swagger?: boolean } =
   const express = app as NestExpressApplication;
   express.useLogger(app.get(Logger));
   express.disable('x-powered-by');
-  express.set('trust proxy', 'loopback');
+  // X-Forwarded-For is believed only from the proxies TRUST_PROXY names (default none): otherwise
+  // any client could name itself anew on every request and never meet a per-address limit.
+  express.set('trust proxy', trustProxy(config));
   express.useBodyParser('json', { limit: config.BODY_LIMIT, strict: true });
   express.useBodyParser('urlencoded', { limit: config.BODY_LIMIT, extended: false });
   app.use(requestId);

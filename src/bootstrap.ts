@@ -43,7 +43,8 @@ export async function bootstrap(): Promise<void> {
   await app.listen(config.PORT, config.HOST);
   if (!config.STARTUP_TASKS) return; // a cluster worker after the first: the first one speaks
   const base = baseUrl(config);
-  process.stdout.write(`\nCommunity Gaming Service is listening on ${base}\n  Swagger UI: ${base}/docs\n  OpenAPI:    ${base}/docs-json\n  Health:     ${base}/health/ready\n${hint}\n`);
+  const docs = config.SWAGGER_ENABLED ? `  Swagger UI: ${base}/docs\n  OpenAPI:    ${base}/docs-json\n` : '';
+  process.stdout.write(`\nCommunity Gaming Service is listening on ${base}\n${docs}  Health:     ${base}/health/ready\n${hint}\n`);
 
   if (seedDemoTenant) {
     try {

@@ -1511,8 +1511,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Revoke a refresh token (extension)
-         * @description Revokes the given refresh token of the current user, or all of them with `all: true`.
+         * Log out: end a session (extension)
+         * @description Ends the session of the given refresh token of the current user (the refresh token and every session token issued for that login), or every session of the user with `all: true`. Every instance refuses the ended session tokens within about a second.
          */
         post: operations["logout"];
         delete?: never;
@@ -1572,7 +1572,7 @@ export interface paths {
         put?: never;
         /**
          * zkLogin with providerA
-         * @description The `token` is the JWE of spec rule 2, encrypted with the tenant shared secret (hex, 32 bytes); each token logs in once. The first login of `(provider, subjectId)` creates the user (handle from the claim, made unique) and records the referrer. The body `accessToken` and `referrerHandle` take precedence over the claims of the same name. The `idToken` claim is required; the first zkLogin creates the user's Sui zkLogin wallet (GET /v1/user/wallet).
+         * @description The `token` is the JWE of spec rule 2, encrypted with the tenant shared secret (hex, 32 bytes); each token logs in once. The first login of `(provider, subjectId)` creates the user (handle from the claim, made unique) and records the referrer. The body `accessToken` and `referrerHandle` take precedence over the claims of the same name. An optional `provider` claim names the endpoint the token is for (`providerB`, `providerC`, `providerA` for zkLogin, `providerD`): a token naming another one is refused (401 `login_token_provider`). The `idToken` claim is required; the first zkLogin creates the user's Sui zkLogin wallet (GET /v1/user/wallet).
          */
         post: operations["providerAZkLogin"];
         delete?: never;
@@ -1592,7 +1592,7 @@ export interface paths {
         put?: never;
         /**
          * Log in with a providerB token
-         * @description The `token` is the JWE of spec rule 2, encrypted with the tenant shared secret (hex, 32 bytes); each token logs in once. The first login of `(provider, subjectId)` creates the user (handle from the claim, made unique) and records the referrer. The body `accessToken` and `referrerHandle` take precedence over the claims of the same name.
+         * @description The `token` is the JWE of spec rule 2, encrypted with the tenant shared secret (hex, 32 bytes); each token logs in once. The first login of `(provider, subjectId)` creates the user (handle from the claim, made unique) and records the referrer. The body `accessToken` and `referrerHandle` take precedence over the claims of the same name. An optional `provider` claim names the endpoint the token is for (`providerB`, `providerC`, `providerA` for zkLogin, `providerD`): a token naming another one is refused (401 `login_token_provider`).
          */
         post: operations["providerBLogin"];
         delete?: never;
@@ -1612,7 +1612,7 @@ export interface paths {
         put?: never;
         /**
          * Log in with a providerC token
-         * @description The `token` is the JWE of spec rule 2, encrypted with the tenant shared secret (hex, 32 bytes); each token logs in once. The first login of `(provider, subjectId)` creates the user (handle from the claim, made unique) and records the referrer. The body `accessToken` and `referrerHandle` take precedence over the claims of the same name.
+         * @description The `token` is the JWE of spec rule 2, encrypted with the tenant shared secret (hex, 32 bytes); each token logs in once. The first login of `(provider, subjectId)` creates the user (handle from the claim, made unique) and records the referrer. The body `accessToken` and `referrerHandle` take precedence over the claims of the same name. An optional `provider` claim names the endpoint the token is for (`providerB`, `providerC`, `providerA` for zkLogin, `providerD`): a token naming another one is refused (401 `login_token_provider`).
          */
         post: operations["providerCLogin"];
         delete?: never;
@@ -1632,7 +1632,7 @@ export interface paths {
         put?: never;
         /**
          * zkLogin with providerD
-         * @description The `token` is the JWE of spec rule 2, encrypted with the tenant shared secret (hex, 32 bytes); each token logs in once. The first login of `(provider, subjectId)` creates the user (handle from the claim, made unique) and records the referrer. The body `accessToken` and `referrerHandle` take precedence over the claims of the same name. The `idToken` claim is required; the first zkLogin creates the user's Sui zkLogin wallet (GET /v1/user/wallet).
+         * @description The `token` is the JWE of spec rule 2, encrypted with the tenant shared secret (hex, 32 bytes); each token logs in once. The first login of `(provider, subjectId)` creates the user (handle from the claim, made unique) and records the referrer. The body `accessToken` and `referrerHandle` take precedence over the claims of the same name. An optional `provider` claim names the endpoint the token is for (`providerB`, `providerC`, `providerA` for zkLogin, `providerD`): a token naming another one is refused (401 `login_token_provider`). The `idToken` claim is required; the first zkLogin creates the user's Sui zkLogin wallet (GET /v1/user/wallet).
          */
         post: operations["providerDZkLogin"];
         delete?: never;
@@ -3149,9 +3149,9 @@ export interface components {
             unavailableReasons?: string[];
         };
         LogoutDto: {
-            /** @description Revoke every refresh token of the current user (log out everywhere). */
+            /** @description End every session of the current user (log out everywhere). */
             all?: boolean;
-            /** @description The refresh token to revoke. Required unless `all` is true. */
+            /** @description The refresh token of the session to end. Required unless `all` is true. */
             refreshToken?: string;
         };
         MembershipDto: {
@@ -9361,7 +9361,7 @@ export interface operations {
              *
              *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
              *
-             *     `invalid_domain` (10002, message `generic_client_error`): A domain is not a host name (letters, digits, "-" and "."; an IDN is accepted); the message says which and why.
+             *     `invalid_domain` (10002, message `generic_client_error`): A domain is not a host name (letters, digits, "-" and "."; an IDN is accepted); `detail` says which and why.
              */
             400: {
                 headers: {
@@ -9472,6 +9472,8 @@ export interface operations {
              *     `session_token_missing` (10411, message `GENERIC_UNAUTHORIZED`): The route needs a session token: send `Authorization: Bearer <sessionToken>`.
              *
              *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
+             *
+             *     `session_ended` (10416, message `GENERIC_UNAUTHORIZED`): The session was ended: logged out, or its user no longer exists. Log in again.
              *
              *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
              *
@@ -9645,6 +9647,8 @@ export interface operations {
              *     `session_token_missing` (10411, message `GENERIC_UNAUTHORIZED`): The route needs a session token: send `Authorization: Bearer <sessionToken>`.
              *
              *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
+             *
+             *     `session_ended` (10416, message `GENERIC_UNAUTHORIZED`): The session was ended: logged out, or its user no longer exists. Log in again.
              *
              *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
              *
@@ -10066,6 +10070,8 @@ export interface operations {
              *
              *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
              *
+             *     `session_ended` (10416, message `GENERIC_UNAUTHORIZED`): The session was ended: logged out, or its user no longer exists. Log in again.
+             *
              *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
              *
              *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
@@ -10167,6 +10173,8 @@ export interface operations {
              *     `session_token_missing` (10411, message `GENERIC_UNAUTHORIZED`): The route needs a session token: send `Authorization: Bearer <sessionToken>`.
              *
              *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
+             *
+             *     `session_ended` (10416, message `GENERIC_UNAUTHORIZED`): The session was ended: logged out, or its user no longer exists. Log in again.
              *
              *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
              *
@@ -10364,6 +10372,8 @@ export interface operations {
              *
              *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
              *
+             *     `session_ended` (10416, message `GENERIC_UNAUTHORIZED`): The session was ended: logged out, or its user no longer exists. Log in again.
+             *
              *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
              *
              *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
@@ -10480,6 +10490,8 @@ export interface operations {
              *
              *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
              *
+             *     `session_ended` (10416, message `GENERIC_UNAUTHORIZED`): The session was ended: logged out, or its user no longer exists. Log in again.
+             *
              *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
              *
              *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
@@ -10594,6 +10606,8 @@ export interface operations {
              *
              *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
              *
+             *     `session_ended` (10416, message `GENERIC_UNAUTHORIZED`): The session was ended: logged out, or its user no longer exists. Log in again.
+             *
              *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
              *
              *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
@@ -10707,6 +10721,8 @@ export interface operations {
              *     `session_token_missing` (10411, message `GENERIC_UNAUTHORIZED`): The route needs a session token: send `Authorization: Bearer <sessionToken>`.
              *
              *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
+             *
+             *     `session_ended` (10416, message `GENERIC_UNAUTHORIZED`): The session was ended: logged out, or its user no longer exists. Log in again.
              *
              *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
              *
@@ -11002,6 +11018,8 @@ export interface operations {
              *
              *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
              *
+             *     `session_ended` (10416, message `GENERIC_UNAUTHORIZED`): The session was ended: logged out, or its user no longer exists. Log in again.
+             *
              *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
              *
              *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
@@ -11201,6 +11219,8 @@ export interface operations {
              *
              *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
              *
+             *     `session_ended` (10416, message `GENERIC_UNAUTHORIZED`): The session was ended: logged out, or its user no longer exists. Log in again.
+             *
              *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
              *
              *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
@@ -11288,6 +11308,8 @@ export interface operations {
              *     `session_token_missing` (10411, message `GENERIC_UNAUTHORIZED`): The route needs a session token: send `Authorization: Bearer <sessionToken>`.
              *
              *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
+             *
+             *     `session_ended` (10416, message `GENERIC_UNAUTHORIZED`): The session was ended: logged out, or its user no longer exists. Log in again.
              *
              *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
              *
@@ -11394,6 +11416,8 @@ export interface operations {
              *
              *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
              *
+             *     `session_ended` (10416, message `GENERIC_UNAUTHORIZED`): The session was ended: logged out, or its user no longer exists. Log in again.
+             *
              *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
              *
              *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
@@ -11497,6 +11521,8 @@ export interface operations {
              *
              *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
              *
+             *     `session_ended` (10416, message `GENERIC_UNAUTHORIZED`): The session was ended: logged out, or its user no longer exists. Log in again.
+             *
              *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
              *
              *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
@@ -11592,6 +11618,8 @@ export interface operations {
              *     `session_token_missing` (10411, message `GENERIC_UNAUTHORIZED`): The route needs a session token: send `Authorization: Bearer <sessionToken>`.
              *
              *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
+             *
+             *     `session_ended` (10416, message `GENERIC_UNAUTHORIZED`): The session was ended: logged out, or its user no longer exists. Log in again.
              *
              *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
              *
@@ -11698,6 +11726,8 @@ export interface operations {
              *
              *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
              *
+             *     `session_ended` (10416, message `GENERIC_UNAUTHORIZED`): The session was ended: logged out, or its user no longer exists. Log in again.
+             *
              *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
              *
              *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
@@ -11802,6 +11832,8 @@ export interface operations {
              *     `session_token_missing` (10411, message `GENERIC_UNAUTHORIZED`): The route needs a session token: send `Authorization: Bearer <sessionToken>`.
              *
              *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
+             *
+             *     `session_ended` (10416, message `GENERIC_UNAUTHORIZED`): The session was ended: logged out, or its user no longer exists. Log in again.
              *
              *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
              *
@@ -11916,6 +11948,8 @@ export interface operations {
              *
              *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
              *
+             *     `session_ended` (10416, message `GENERIC_UNAUTHORIZED`): The session was ended: logged out, or its user no longer exists. Log in again.
+             *
              *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
              *
              *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
@@ -12026,6 +12060,8 @@ export interface operations {
              *
              *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
              *
+             *     `session_ended` (10416, message `GENERIC_UNAUTHORIZED`): The session was ended: logged out, or its user no longer exists. Log in again.
+             *
              *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
              *
              *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
@@ -12130,6 +12166,8 @@ export interface operations {
              *     `session_token_missing` (10411, message `GENERIC_UNAUTHORIZED`): The route needs a session token: send `Authorization: Bearer <sessionToken>`.
              *
              *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
+             *
+             *     `session_ended` (10416, message `GENERIC_UNAUTHORIZED`): The session was ended: logged out, or its user no longer exists. Log in again.
              *
              *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
              *
@@ -12245,6 +12283,8 @@ export interface operations {
              *     `session_token_missing` (10411, message `GENERIC_UNAUTHORIZED`): The route needs a session token: send `Authorization: Bearer <sessionToken>`.
              *
              *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
+             *
+             *     `session_ended` (10416, message `GENERIC_UNAUTHORIZED`): The session was ended: logged out, or its user no longer exists. Log in again.
              *
              *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
              *
@@ -12372,6 +12412,8 @@ export interface operations {
              *
              *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
              *
+             *     `session_ended` (10416, message `GENERIC_UNAUTHORIZED`): The session was ended: logged out, or its user no longer exists. Log in again.
+             *
              *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
              *
              *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
@@ -12487,6 +12529,8 @@ export interface operations {
              *
              *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
              *
+             *     `session_ended` (10416, message `GENERIC_UNAUTHORIZED`): The session was ended: logged out, or its user no longer exists. Log in again.
+             *
              *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
              *
              *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
@@ -12591,6 +12635,8 @@ export interface operations {
              *     `session_token_missing` (10411, message `GENERIC_UNAUTHORIZED`): The route needs a session token: send `Authorization: Bearer <sessionToken>`.
              *
              *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
+             *
+             *     `session_ended` (10416, message `GENERIC_UNAUTHORIZED`): The session was ended: logged out, or its user no longer exists. Log in again.
              *
              *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
              *
@@ -12707,6 +12753,8 @@ export interface operations {
              *     `session_token_missing` (10411, message `GENERIC_UNAUTHORIZED`): The route needs a session token: send `Authorization: Bearer <sessionToken>`.
              *
              *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
+             *
+             *     `session_ended` (10416, message `GENERIC_UNAUTHORIZED`): The session was ended: logged out, or its user no longer exists. Log in again.
              *
              *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
              *
@@ -12839,6 +12887,8 @@ export interface operations {
              *
              *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
              *
+             *     `session_ended` (10416, message `GENERIC_UNAUTHORIZED`): The session was ended: logged out, or its user no longer exists. Log in again.
+             *
              *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
              *
              *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
@@ -12943,6 +12993,8 @@ export interface operations {
              *     `session_token_missing` (10411, message `GENERIC_UNAUTHORIZED`): The route needs a session token: send `Authorization: Bearer <sessionToken>`.
              *
              *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
+             *
+             *     `session_ended` (10416, message `GENERIC_UNAUTHORIZED`): The session was ended: logged out, or its user no longer exists. Log in again.
              *
              *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
              *
@@ -13050,6 +13102,8 @@ export interface operations {
              *
              *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
              *
+             *     `session_ended` (10416, message `GENERIC_UNAUTHORIZED`): The session was ended: logged out, or its user no longer exists. Log in again.
+             *
              *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
              *
              *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
@@ -13145,6 +13199,8 @@ export interface operations {
              *
              *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
              *
+             *     `session_ended` (10416, message `GENERIC_UNAUTHORIZED`): The session was ended: logged out, or its user no longer exists. Log in again.
+             *
              *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
              *
              *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
@@ -13237,6 +13293,8 @@ export interface operations {
              *     `session_token_missing` (10411, message `GENERIC_UNAUTHORIZED`): The route needs a session token: send `Authorization: Bearer <sessionToken>`.
              *
              *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
+             *
+             *     `session_ended` (10416, message `GENERIC_UNAUTHORIZED`): The session was ended: logged out, or its user no longer exists. Log in again.
              *
              *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
              *
@@ -13334,6 +13392,8 @@ export interface operations {
              *     `session_token_missing` (10411, message `GENERIC_UNAUTHORIZED`): The route needs a session token: send `Authorization: Bearer <sessionToken>`.
              *
              *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
+             *
+             *     `session_ended` (10416, message `GENERIC_UNAUTHORIZED`): The session was ended: logged out, or its user no longer exists. Log in again.
              *
              *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
              *
@@ -13435,7 +13495,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Revoked (or already revoked). */
+            /** @description Ended (or already ended). */
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -13471,6 +13531,8 @@ export interface operations {
              *     `session_token_missing` (10411, message `GENERIC_UNAUTHORIZED`): The route needs a session token: send `Authorization: Bearer <sessionToken>`.
              *
              *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
+             *
+             *     `session_ended` (10416, message `GENERIC_UNAUTHORIZED`): The session was ended: logged out, or its user no longer exists. Log in again.
              *
              *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
              *
@@ -13769,6 +13831,8 @@ export interface operations {
              *
              *     `login_token_replayed` (12006, message `GENERIC_UNAUTHORIZED`): The `_nonce` of this `token` was already used: every token logs in once.
              *
+             *     `login_token_provider` (12008, message `GENERIC_UNAUTHORIZED`): The `token` carries a `provider` claim naming another login endpoint (e.g. a providerC token posted to providerB/login): each token is accepted only where its provider says.
+             *
              *     `tenant_secret_unusable` (12007, message `GENERIC_UNAUTHORIZED`): The tenant shared secret does not decode to a 32-byte key (empty, odd length, not hex, or another length), so every token of the tenant is refused.
              *
              *     `id_token_invalid` (12020, message `GENERIC_UNAUTHORIZED`): The `idToken` claim of a zkLogin token is missing or is not a JWT with string `iss`, `aud` and `sub`.
@@ -13893,6 +13957,8 @@ export interface operations {
              *
              *     `login_token_replayed` (12006, message `GENERIC_UNAUTHORIZED`): The `_nonce` of this `token` was already used: every token logs in once.
              *
+             *     `login_token_provider` (12008, message `GENERIC_UNAUTHORIZED`): The `token` carries a `provider` claim naming another login endpoint (e.g. a providerC token posted to providerB/login): each token is accepted only where its provider says.
+             *
              *     `tenant_secret_unusable` (12007, message `GENERIC_UNAUTHORIZED`): The tenant shared secret does not decode to a 32-byte key (empty, odd length, not hex, or another length), so every token of the tenant is refused.
              */
             401: {
@@ -13998,6 +14064,8 @@ export interface operations {
              *
              *     `login_token_replayed` (12006, message `GENERIC_UNAUTHORIZED`): The `_nonce` of this `token` was already used: every token logs in once.
              *
+             *     `login_token_provider` (12008, message `GENERIC_UNAUTHORIZED`): The `token` carries a `provider` claim naming another login endpoint (e.g. a providerC token posted to providerB/login): each token is accepted only where its provider says.
+             *
              *     `tenant_secret_unusable` (12007, message `GENERIC_UNAUTHORIZED`): The tenant shared secret does not decode to a 32-byte key (empty, odd length, not hex, or another length), so every token of the tenant is refused.
              */
             401: {
@@ -14102,6 +14170,8 @@ export interface operations {
              *     `login_token_claims` (12005, message `GENERIC_UNAUTHORIZED`): The `token` lacks a required claim, has an ill-typed one, or lives longer than 300 seconds.
              *
              *     `login_token_replayed` (12006, message `GENERIC_UNAUTHORIZED`): The `_nonce` of this `token` was already used: every token logs in once.
+             *
+             *     `login_token_provider` (12008, message `GENERIC_UNAUTHORIZED`): The `token` carries a `provider` claim naming another login endpoint (e.g. a providerC token posted to providerB/login): each token is accepted only where its provider says.
              *
              *     `tenant_secret_unusable` (12007, message `GENERIC_UNAUTHORIZED`): The tenant shared secret does not decode to a 32-byte key (empty, odd length, not hex, or another length), so every token of the tenant is refused.
              *
@@ -14258,6 +14328,8 @@ export interface operations {
              *     `session_token_missing` (10411, message `GENERIC_UNAUTHORIZED`): The route needs a session token: send `Authorization: Bearer <sessionToken>`.
              *
              *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
+             *
+             *     `session_ended` (10416, message `GENERIC_UNAUTHORIZED`): The session was ended: logged out, or its user no longer exists. Log in again.
              *
              *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
              *
@@ -14564,6 +14636,8 @@ export interface operations {
              *
              *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
              *
+             *     `session_ended` (10416, message `GENERIC_UNAUTHORIZED`): The session was ended: logged out, or its user no longer exists. Log in again.
+             *
              *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
              *
              *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
@@ -14625,6 +14699,8 @@ export interface operations {
              *     `session_token_missing` (10411, message `GENERIC_UNAUTHORIZED`): The route needs a session token: send `Authorization: Bearer <sessionToken>`.
              *
              *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
+             *
+             *     `session_ended` (10416, message `GENERIC_UNAUTHORIZED`): The session was ended: logged out, or its user no longer exists. Log in again.
              *
              *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
              *
@@ -14702,6 +14778,8 @@ export interface operations {
              *
              *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
              *
+             *     `session_ended` (10416, message `GENERIC_UNAUTHORIZED`): The session was ended: logged out, or its user no longer exists. Log in again.
+             *
              *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
              *
              *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
@@ -14777,6 +14855,8 @@ export interface operations {
              *
              *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
              *
+             *     `session_ended` (10416, message `GENERIC_UNAUTHORIZED`): The session was ended: logged out, or its user no longer exists. Log in again.
+             *
              *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
              *
              *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
@@ -14839,6 +14919,8 @@ export interface operations {
              *     `session_token_missing` (10411, message `GENERIC_UNAUTHORIZED`): The route needs a session token: send `Authorization: Bearer <sessionToken>`.
              *
              *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
+             *
+             *     `session_ended` (10416, message `GENERIC_UNAUTHORIZED`): The session was ended: logged out, or its user no longer exists. Log in again.
              *
              *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
              *
@@ -14973,6 +15055,8 @@ export interface operations {
              *
              *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
              *
+             *     `session_ended` (10416, message `GENERIC_UNAUTHORIZED`): The session was ended: logged out, or its user no longer exists. Log in again.
+             *
              *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
              *
              *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
@@ -15047,6 +15131,8 @@ export interface operations {
              *     `session_token_missing` (10411, message `GENERIC_UNAUTHORIZED`): The route needs a session token: send `Authorization: Bearer <sessionToken>`.
              *
              *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
+             *
+             *     `session_ended` (10416, message `GENERIC_UNAUTHORIZED`): The session was ended: logged out, or its user no longer exists. Log in again.
              *
              *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
              *
@@ -15134,6 +15220,8 @@ export interface operations {
              *     `session_token_missing` (10411, message `GENERIC_UNAUTHORIZED`): The route needs a session token: send `Authorization: Bearer <sessionToken>`.
              *
              *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
+             *
+             *     `session_ended` (10416, message `GENERIC_UNAUTHORIZED`): The session was ended: logged out, or its user no longer exists. Log in again.
              *
              *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
              *
@@ -15225,6 +15313,8 @@ export interface operations {
              *
              *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
              *
+             *     `session_ended` (10416, message `GENERIC_UNAUTHORIZED`): The session was ended: logged out, or its user no longer exists. Log in again.
+             *
              *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
              *
              *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
@@ -15298,6 +15388,8 @@ export interface operations {
              *
              *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
              *
+             *     `session_ended` (10416, message `GENERIC_UNAUTHORIZED`): The session was ended: logged out, or its user no longer exists. Log in again.
+             *
              *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
              *
              *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
@@ -15360,6 +15452,8 @@ export interface operations {
              *     `session_token_missing` (10411, message `GENERIC_UNAUTHORIZED`): The route needs a session token: send `Authorization: Bearer <sessionToken>`.
              *
              *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
+             *
+             *     `session_ended` (10416, message `GENERIC_UNAUTHORIZED`): The session was ended: logged out, or its user no longer exists. Log in again.
              *
              *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
              *

@@ -4,7 +4,7 @@ import { Authenticated, CurrentUser, Public, TenantId } from '../common/auth/aut
 import type { AuthUser } from '../common/auth/request-context.js';
 import { ApiErrors } from '../common/errors/api-errors.decorator.js';
 import { CommonErrors, INPUT_ERRORS, SESSION_ERRORS } from '../common/errors/error-catalog.js';
-import { LoginRateLimit } from '../common/throttling/login-throttler.guard.js';
+import { ClientAddress, LoginRateLimit } from '../common/throttling/login-throttler.guard.js';
 import { TenantErrors } from '../tenants/tenants.errors.js';
 import { UserErrors } from '../users/users.errors.js';
 import { AuthErrors } from './auth.errors.js';
@@ -25,23 +25,23 @@ export class AuthController {
 
   @Post('register/password')
   @Public()
-  @LoginRateLimit('username')
+  @LoginRateLimit()
   @ApiOperation({ summary: 'Register with a username and password', description: 'Creates the user and starts a session.' })
   @ApiCreatedResponse({ type: SessionResultDto })
   @ApiErrors(...tenantErrors, UserErrors.username_taken, CommonErrors.too_many_requests)
-  registerPassword(@TenantId() tenantId: string, @Body() dto: RegisterPasswordDto): Promise<SessionResultDto> {
-    return this.passwords.register(tenantId, dto.username, dto.password);
+  registerPassword(@TenantId() tenantId: string, @Body() dto: RegisterPasswordDto, @ClientAddress() client: string): Promise<SessionResultDto> {
+    return this.passwords.register(tenantId, dto.username, dto.password, client);
   }
 
   @Post('auth/password/login')
   @Public()
-  @LoginRateLimit('username')
+  @LoginRateLimit()
   @HttpCode(HttpStatus.OK)
   @ApiOperation({ summary: 'Log in with a username and password', description: 'A wrong username and a wrong password give the same 401.' })
   @ApiOkResponse({ type: SessionResultDto })
   @ApiErrors(...tenantErrors, AuthErrors.invalid_credentials, CommonErrors.too_many_requests)
-  passwordLogin(@TenantId() tenantId: string, @Body() dto: PasswordLoginDto): Promise<SessionResultDto> {
-    return this.passwords.login(tenantId, dto.username, dto.password);
+  passwordLogin(@TenantId() tenantId: string, @Body() dto: PasswordLoginDto, @ClientAddress() client: string): Promise<SessionResultDto> {
+    return this.passwords.login(tenantId, dto.username, dto.password, client);
   }
 
   @Post('auth/refresh-session')
@@ -66,8 +66,13 @@ export class AuthController {
   @Post('auth/logout')
   @Authenticated()
   @HttpCode(HttpStatus.NO_CONTENT)
-  @ApiOperation({ summary: 'Revoke a refresh token (extension)', description: 'Revokes the given refresh token of the current user, or all of them with `all: true`.' })
-  @ApiNoContentResponse({ description: 'Revoked (or already revoked).' })
+  @ApiOperation({
+    summary: 'Log out: end a session (extension)',
+    description:
+      'Ends the session of the given refresh token of the current user (the refresh token and every session token issued for that login), or every session of the user with `all: true`. ' +
+      'Every instance refuses the ended session tokens within about a second.',
+  })
+  @ApiNoContentResponse({ description: 'Ended (or already ended).' })
   @ApiErrors(...INPUT_ERRORS, ...SESSION_ERRORS)
   async logout(@CurrentUser() user: AuthUser, @Body() dto: LogoutDto): Promise<void> {
     await this.sessions.revoke(user.id, dto.all ? undefined : dto.refreshToken);

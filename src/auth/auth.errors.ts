@@ -9,6 +9,7 @@ export const AuthErrors = defineErrors({
   login_token_not_yet_valid: { status: 401, code: 12004, description: 'The `token` was issued in the future (`iat` beyond the clock tolerance).' },
   login_token_claims: { status: 401, code: 12005, description: 'The `token` lacks a required claim, has an ill-typed one, or lives longer than 300 seconds.' },
   login_token_replayed: { status: 401, code: 12006, description: 'The `_nonce` of this `token` was already used: every token logs in once.' },
+  login_token_provider: { status: 401, code: 12008, description: 'The `token` carries a `provider` claim naming another login endpoint (e.g. a providerC token posted to providerB/login): each token is accepted only where its provider says.' },
   tenant_secret_unusable: { status: 401, code: 12007, description: 'The tenant shared secret does not decode to a 32-byte key (empty, odd length, not hex, or another length), so every token of the tenant is refused.' },
   // providerA credential (OpenID Connect ID token).
   credential_invalid: { status: 401, code: 12010, description: 'The providerA credential is not a valid ID token: bad signature, unknown key id, wrong issuer or audience, or missing subject.' },

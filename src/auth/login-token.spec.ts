@@ -83,11 +83,11 @@ describe('validateLoginClaims', () => {
   const now = 1_700_000_000;
   const valid = { _nonce: '0123456789abcdef', subjectId: 'sub-1', handle: 'ada', idToken: 'x.y.z', accessToken: 'at', refreshToken: 'rt', referrerHandle: null, iat: now, exp: now + 300 };
   it('accepts the claims of spec rule 2 and treats null as absent', () => {
-    expect(validateLoginClaims(valid, now, 30)).toMatchObject({ nonce: '0123456789abcdef', subjectId: 'sub-1', handle: 'ada', referrerHandle: undefined, exp: now + 300 });
+    expect(validateLoginClaims(valid, now, 30, 'providerB')).toMatchObject({ nonce: '0123456789abcdef', subjectId: 'sub-1', handle: 'ada', referrerHandle: undefined, exp: now + 300 });
   });
   it('accepts a token within the clock tolerance on both sides', () => {
-    expect(() => validateLoginClaims(valid, now + 300 + 29, 30)).not.toThrow();
-    expect(() => validateLoginClaims(valid, now - 29, 30)).not.toThrow();
+    expect(() => validateLoginClaims(valid, now + 300 + 29, 30, 'providerB')).not.toThrow();
+    expect(() => validateLoginClaims(valid, now - 29, 30, 'providerB')).not.toThrow();
   });
   it.each([
     ['missing _nonce', { _nonce: undefined }],
@@ -104,15 +104,32 @@ describe('validateLoginClaims', () => {
     ['exp before iat', { exp: now - 1 }],
     ['a lifetime over 300 s', { exp: now + 301 }],
   ])('refuses %s with login_token_claims', (_n, patch) => {
-    expect(errorOf(() => validateLoginClaims({ ...valid, ...patch }, now, 30))).toBe('login_token_claims');
+    expect(errorOf(() => validateLoginClaims({ ...valid, ...patch }, now, 30, 'providerB'))).toBe('login_token_claims');
   });
   it('refuses a payload that is not an object', () => {
-    expect(errorOf(() => validateLoginClaims([1], now, 30))).toBe('login_token_claims');
+    expect(errorOf(() => validateLoginClaims([1], now, 30, 'providerB'))).toBe('login_token_claims');
   });
   it('refuses an expired token beyond the tolerance', () => {
-    expect(errorOf(() => validateLoginClaims(valid, now + 300 + 30, 30))).toBe('login_token_expired');
+    expect(errorOf(() => validateLoginClaims(valid, now + 300 + 30, 30, 'providerB'))).toBe('login_token_expired');
   });
   it('refuses a token issued in the future beyond the tolerance', () => {
-    expect(errorOf(() => validateLoginClaims(valid, now - 31, 30))).toBe('login_token_not_yet_valid');
+    expect(errorOf(() => validateLoginClaims(valid, now - 31, 30, 'providerB'))).toBe('login_token_not_yet_valid');
+  });
+});
+
+describe('the provider claim', () => {
+  const now = 1_800_000_000;
+  const claims = (extra: Record<string, unknown> = {}) => ({ _nonce: '0123456789abcdef', subjectId: 's', handle: 'h', iat: now, exp: now + 300, ...extra });
+
+  it('is optional: a token without it is accepted at any endpoint', () => {
+    expect(validateLoginClaims(claims(), now, 30, 'providerB').provider).toBeUndefined();
+    expect(validateLoginClaims(claims({ provider: null }), now, 30, 'providerC').provider).toBeUndefined();
+  });
+
+  it('must name the endpoint that receives the token', () => {
+    expect(validateLoginClaims(claims({ provider: 'providerB' }), now, 30, 'providerB').provider).toBe('providerB');
+    expect(errorOf(() => validateLoginClaims(claims({ provider: 'providerC' }), now, 30, 'providerB'))).toBe('login_token_provider');
+    expect(errorOf(() => validateLoginClaims(claims({ provider: 'ProviderB' }), now, 30, 'providerB'))).toBe('login_token_provider');
+    expect(errorOf(() => validateLoginClaims(claims({ provider: ['providerB'] }), now, 30, 'providerB'))).toBe('login_token_claims');
   });
 });

@@ -75,6 +75,8 @@ export interface LoginTokenClaims {
   accessToken?: string;
   refreshToken?: string;
   referrerHandle?: string;
+  /** The endpoint the token is for (`providerB`, `providerC`, `providerA`, `providerD`), when the backend says. */
+  provider?: string;
   iat: number;
   exp: number;
 }
@@ -86,9 +88,11 @@ const MAX_CLAIM = 8_192;
  * Validates the decrypted claims against the clock: `_nonce` (8 bytes hex), `subjectId` and
  * `handle` (strings), `iat`/`exp` (integers, `exp` at most 300 s after `iat`, `iat` not in the
  * future and `exp` not past, both with `toleranceSeconds`). `idToken`, `accessToken`,
- * `refreshToken`, `referrerHandle` are strings when present (null counts as absent).
+ * `refreshToken`, `referrerHandle` are strings when present (null counts as absent). `provider`,
+ * when present, must be `endpointProvider`: a token minted for one login endpoint is refused at
+ * the others (the shared secret is the same for all of a tenant's providers).
  */
-export function validateLoginClaims(payload: unknown, nowSeconds: number, toleranceSeconds: number): LoginTokenClaims {
+export function validateLoginClaims(payload: unknown, nowSeconds: number, toleranceSeconds: number, endpointProvider: string): LoginTokenClaims {
   if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) throw new DomainError(AuthErrors.login_token_claims, 'The token payload is not a JSON object');
   const c = payload as Record<string, unknown>;
   const str = (name: string, required: boolean, nonEmpty = false): string | undefined => {
@@ -121,9 +125,13 @@ export function validateLoginClaims(payload: unknown, nowSeconds: number, tolera
     accessToken: str('accessToken', false),
     refreshToken: str('refreshToken', false),
     referrerHandle: str('referrerHandle', false),
+    provider: str('provider', false),
     iat: int('iat'),
     exp: int('exp'),
   };
+  if (claims.provider !== undefined && claims.provider !== endpointProvider) {
+    throw new DomainError(AuthErrors.login_token_provider, `The token is for ${JSON.stringify(claims.provider.slice(0, 32))}, not ${endpointProvider}; post it to that provider's login endpoint`);
+  }
   if (claims.exp <= claims.iat) throw new DomainError(AuthErrors.login_token_claims, 'The token exp is not after its iat');
   if (claims.exp - claims.iat > LOGIN_TOKEN_LIFETIME_SECONDS) {
     throw new DomainError(AuthErrors.login_token_claims, `The token lives ${claims.exp - claims.iat} s; at most ${LOGIN_TOKEN_LIFETIME_SECONDS} s are accepted`);

@@ -4,7 +4,7 @@ import { generateNonce } from 'siwe';
 import { Public, TenantId } from '../common/auth/auth.decorators.js';
 import { ApiErrors } from '../common/errors/api-errors.decorator.js';
 import { CommonErrors, INPUT_ERRORS } from '../common/errors/error-catalog.js';
-import { LoginRateLimit } from '../common/throttling/login-throttler.guard.js';
+import { ClientAddress, LoginRateLimit } from '../common/throttling/login-throttler.guard.js';
 import { TenantErrors } from '../tenants/tenants.errors.js';
 import { UserErrors } from '../users/users.errors.js';
 import { AuthErrors } from './auth.errors.js';
@@ -22,12 +22,14 @@ const tokenErrors = [
   AuthErrors.login_token_not_yet_valid,
   AuthErrors.login_token_claims,
   AuthErrors.login_token_replayed,
+  AuthErrors.login_token_provider,
   AuthErrors.tenant_secret_unusable,
 ];
 const TOKEN_DOC =
   'The `token` is the JWE of spec rule 2, encrypted with the tenant shared secret (hex, 32 bytes); each token logs in once. ' +
   'The first login of `(provider, subjectId)` creates the user (handle from the claim, made unique) and records the referrer. ' +
-  'The body `accessToken` and `referrerHandle` take precedence over the claims of the same name.';
+  'The body `accessToken` and `referrerHandle` take precedence over the claims of the same name. ' +
+  'An optional `provider` claim names the endpoint the token is for (`providerB`, `providerC`, `providerA` for zkLogin, `providerD`): a token naming another one is refused (401 `login_token_provider`).';
 
 /** The OAuth, zkLogin and SIWE logins. Every one answers the session result. */
 @ApiTags('Authentication')
@@ -46,8 +48,8 @@ export class LoginController {
   @ApiOperation({ summary: 'Log in with a providerA credential', description: 'The credential is providerA\'s OpenID Connect ID token, verified against its JWKS (issuer, audience = tenant setting providerAClientId, expiry). Not configured: 503 provider_not_configured.' })
   @ApiOkResponse({ type: SessionResultDto })
   @ApiErrors(...common, AuthErrors.credential_invalid, AuthErrors.credential_expired, AuthErrors.provider_not_configured, AuthErrors.jwks_unavailable)
-  providerALogin(@TenantId() tenantId: string, @Body() dto: CredentialLoginDto): Promise<SessionResultDto> {
-    return this.credentials.login(tenantId, dto);
+  providerALogin(@TenantId() tenantId: string, @Body() dto: CredentialLoginDto, @ClientAddress() client: string): Promise<SessionResultDto> {
+    return this.credentials.login(tenantId, dto, client);
   }
 
   @Post('providerB/login')
@@ -57,8 +59,8 @@ export class LoginController {
   @ApiOperation({ summary: 'Log in with a providerB token', description: TOKEN_DOC })
   @ApiOkResponse({ type: SessionResultDto })
   @ApiErrors(...common, ...tokenErrors)
-  providerBLogin(@TenantId() tenantId: string, @Body() dto: TokenLoginDto): Promise<SessionResultDto> {
-    return this.tokens.tokenLogin(tenantId, 'providerB', dto);
+  providerBLogin(@TenantId() tenantId: string, @Body() dto: TokenLoginDto, @ClientAddress() client: string): Promise<SessionResultDto> {
+    return this.tokens.tokenLogin(tenantId, 'providerB', dto, client);
   }
 
   @Post('providerC/login')
@@ -68,8 +70,8 @@ export class LoginController {
   @ApiOperation({ summary: 'Log in with a providerC token', description: TOKEN_DOC })
   @ApiOkResponse({ type: SessionResultDto })
   @ApiErrors(...common, ...tokenErrors)
-  providerCLogin(@TenantId() tenantId: string, @Body() dto: TokenLoginDto): Promise<SessionResultDto> {
-    return this.tokens.tokenLogin(tenantId, 'providerC', dto);
+  providerCLogin(@TenantId() tenantId: string, @Body() dto: TokenLoginDto, @ClientAddress() client: string): Promise<SessionResultDto> {
+    return this.tokens.tokenLogin(tenantId, 'providerC', dto, client);
   }
 
   @Post('providerA/zklogin')
@@ -79,8 +81,8 @@ export class LoginController {
   @ApiOperation({ summary: 'zkLogin with providerA', description: `${TOKEN_DOC} The \`idToken\` claim is required; the first zkLogin creates the user's Sui zkLogin wallet (GET /v1/user/wallet).` })
   @ApiOkResponse({ type: SessionResultDto })
   @ApiErrors(...common, ...tokenErrors, AuthErrors.id_token_invalid, AuthErrors.primary_account_required)
-  providerAZkLogin(@TenantId() tenantId: string, @Body() dto: TokenLoginDto): Promise<SessionResultDto> {
-    return this.tokens.zkLogin(tenantId, 'providerA', dto);
+  providerAZkLogin(@TenantId() tenantId: string, @Body() dto: TokenLoginDto, @ClientAddress() client: string): Promise<SessionResultDto> {
+    return this.tokens.zkLogin(tenantId, 'providerA', dto, client);
   }
 
   @Post('providerD/zklogin')
@@ -90,8 +92,8 @@ export class LoginController {
   @ApiOperation({ summary: 'zkLogin with providerD', description: `${TOKEN_DOC} The \`idToken\` claim is required; the first zkLogin creates the user's Sui zkLogin wallet (GET /v1/user/wallet).` })
   @ApiOkResponse({ type: SessionResultDto })
   @ApiErrors(...common, ...tokenErrors, AuthErrors.id_token_invalid, AuthErrors.primary_account_required)
-  providerDZkLogin(@TenantId() tenantId: string, @Body() dto: TokenLoginDto): Promise<SessionResultDto> {
-    return this.tokens.zkLogin(tenantId, 'providerD', dto);
+  providerDZkLogin(@TenantId() tenantId: string, @Body() dto: TokenLoginDto, @ClientAddress() client: string): Promise<SessionResultDto> {
+    return this.tokens.zkLogin(tenantId, 'providerD', dto, client);
   }
 
   @Post('siwe/login')
@@ -113,8 +115,8 @@ export class LoginController {
     AuthErrors.siwe_nonce_replayed,
     AuthErrors.siwe_signature_invalid,
   )
-  siweLogin(@TenantId() tenantId: string, @Body() dto: SiweLoginDto): Promise<SessionResultDto> {
-    return this.siwe.login(tenantId, dto);
+  siweLogin(@TenantId() tenantId: string, @Body() dto: SiweLoginDto, @ClientAddress() client: string): Promise<SessionResultDto> {
+    return this.siwe.login(tenantId, dto, client);
   }
 
   @Get('siwe/nonce')

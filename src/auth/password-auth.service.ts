@@ -5,6 +5,7 @@ import { AppConfig } from '../config/app-config.js';
 import { hashPassword, verifyPassword } from '../common/crypto/hashing.js';
 import { DomainError } from '../common/errors/domain-error.js';
 import { CommonErrors } from '../common/errors/error-catalog.js';
+import { LoginRateLimiter } from '../common/throttling/login-rate-limiter.service.js';
 import { UsersService } from '../users/users.service.js';
 import { AuthErrors } from './auth.errors.js';
 import { SessionTokenService, type SessionResult } from './session-token.service.js';
@@ -18,24 +19,31 @@ export class PasswordAuthService {
     private readonly config: AppConfig,
     private readonly users: UsersService,
     private readonly sessions: SessionTokenService,
+    private readonly limiter: LoginRateLimiter,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
-  async register(tenantId: string, username: string, password: string): Promise<SessionResult> {
+  async register(tenantId: string, username: string, password: string, client: string): Promise<SessionResult> {
+    await this.limiter.hitAccount(tenantId, 'username', username, client);
     const passwordHash = await hashPassword(password, this.config.PASSWORD_SCRYPT_COST);
-    return this.dataSource.transaction(async (em) => {
+    const session = await this.dataSource.transaction(async (em) => {
       const user = await this.users.create(em, { tenantId, username, handle: username, passwordHash });
       return this.sessions.startSession(user.id, tenantId, em);
     });
+    await this.limiter.succeeded(tenantId, 'username', username, client);
+    return session;
   }
 
-  async login(tenantId: string, username: string, password: string): Promise<SessionResult> {
+  async login(tenantId: string, username: string, password: string, client: string): Promise<SessionResult> {
+    await this.limiter.hitAccount(tenantId, 'username', username, client);
     const user = await this.users.findByUsername(tenantId, username);
     const stored = user?.passwordHash ?? (await (this.dummyHash ??= hashPassword('dummy-password', this.config.PASSWORD_SCRYPT_COST)));
     const ok = await verifyPassword(password, stored);
     if (!user?.passwordHash || !ok) {
       throw new DomainError(AuthErrors.invalid_credentials, 'Invalid username or password');
     }
-    return this.sessions.startSession(user.id, tenantId);
+    const session = await this.sessions.startSession(user.id, tenantId);
+    await this.limiter.succeeded(tenantId, 'username', username, client);
+    return session;
   }
 }

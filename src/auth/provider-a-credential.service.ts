@@ -73,10 +73,10 @@ export class ProviderACredentialService {
     }
   }
 
-  async login(tenantId: string, body: { credential: string; referrerHandle?: string }): Promise<SessionResult> {
+  async login(tenantId: string, body: { credential: string; referrerHandle?: string }, client: string): Promise<SessionResult> {
     const claims = await this.verify(tenantId, body.credential);
-    await this.limiter.hitAccount(tenantId, 'providerA', claims.sub);
-    return this.identities.login({
+    await this.limiter.hitAccount(tenantId, 'providerA', claims.sub, client);
+    const session = await this.identities.login({
       tenantId,
       provider: 'providerA',
       subjectId: claims.sub,
@@ -84,6 +84,8 @@ export class ProviderACredentialService {
       tokens: { idToken: body.credential },
       referrerHandle: body.referrerHandle,
     });
+    await this.limiter.succeeded(tenantId, 'providerA', claims.sub, client);
+    return session;
   }
 }
 

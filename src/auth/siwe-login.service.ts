@@ -41,7 +41,7 @@ export class SiweLoginService {
     private readonly limiter: LoginRateLimiter,
   ) {}
 
-  async login(tenantId: string, body: { message: string; signature: string; referrerHandle?: string }): Promise<SessionResult> {
+  async login(tenantId: string, body: { message: string; signature: string; referrerHandle?: string }, client: string): Promise<SessionResult> {
     let msg: SiweMessage;
     try {
       msg = new SiweMessage(body.message);
@@ -55,7 +55,7 @@ export class SiweLoginService {
     const issuedAt = this.checkTimes(msg);
 
     const address = getAddress(msg.address);
-    await this.limiter.hitAccount(tenantId, 'siwe', address);
+    await this.limiter.hitAccount(tenantId, 'siwe', address, client);
     let signer: string;
     try {
       signer = verifyMessage(body.message, body.signature);
@@ -65,7 +65,7 @@ export class SiweLoginService {
     if (signer !== address) throw new DomainError(AuthErrors.siwe_signature_invalid, 'The message was not signed by its address');
 
     const tolerance = this.config.LOGIN_CLOCK_TOLERANCE_SECONDS;
-    return this.identities.login({
+    const session = await this.identities.login({
       tenantId,
       provider: 'siwe',
       subjectId: address,
@@ -77,6 +77,8 @@ export class SiweLoginService {
         await this.wallets.ensure(em, { tenantId, userId: user.id, provider: 'siwe', chain: evmChain(msg.chainId), address });
       },
     });
+    await this.limiter.succeeded(tenantId, 'siwe', address, client);
+    return session;
   }
 
   private checkOrigin(msg: SiweMessage, allowed: unknown): void {

@@ -51,8 +51,8 @@ export class TokenLoginService {
     private readonly limiter: LoginRateLimiter,
   ) {}
 
-  /** Decrypts and validates a `token` of this tenant. Never logs it. */
-  async readToken(tenantId: string, token: string): Promise<LoginTokenClaims> {
+  /** Decrypts and validates a `token` of this tenant for the endpoint of `provider`. Never logs it. */
+  async readToken(tenantId: string, token: string, provider: TokenLoginProvider | ZkLoginProvider): Promise<LoginTokenClaims> {
     checkCompactJweHeader(token);
     const tenant = await this.tenants.getById(tenantId);
     const key = await this.tokenKey(await this.tenants.sharedSecret(tenant));
@@ -68,7 +68,7 @@ export class TokenLoginService {
     } catch {
       throw new DomainError(AuthErrors.login_token_claims, 'The token payload is not JSON');
     }
-    return validateLoginClaims(payload, this.clock.nowSeconds(), this.config.LOGIN_CLOCK_TOLERANCE_SECONDS);
+    return validateLoginClaims(payload, this.clock.nowSeconds(), this.config.LOGIN_CLOCK_TOLERANCE_SECONDS, provider);
   }
 
   private tokenKey(secret: string): Promise<webcrypto.CryptoKey> {
@@ -82,10 +82,12 @@ export class TokenLoginService {
   }
 
   /** providerB / providerC login. */
-  async tokenLogin(tenantId: string, provider: TokenLoginProvider, body: TokenLoginBody): Promise<SessionResult> {
-    const claims = await this.readToken(tenantId, body.token);
-    await this.limiter.hitAccount(tenantId, provider, claims.subjectId);
-    return this.identities.login(this.identityLogin(tenantId, provider, claims, body));
+  async tokenLogin(tenantId: string, provider: TokenLoginProvider, body: TokenLoginBody, client: string): Promise<SessionResult> {
+    const claims = await this.readToken(tenantId, body.token, provider);
+    await this.limiter.hitAccount(tenantId, provider, claims.subjectId, client);
+    const session = await this.identities.login(this.identityLogin(tenantId, provider, claims, body));
+    await this.limiter.succeeded(tenantId, provider, claims.subjectId, client);
+    return session;
   }
 
   /**
@@ -94,10 +96,10 @@ export class TokenLoginService {
    * the identity's derived salt. Primary account login (tenant setting): a later zkLogin of the
    * same user with another provider account is refused, so the wallet address never changes.
    */
-  async zkLogin(tenantId: string, provider: ZkLoginProvider, body: TokenLoginBody): Promise<SessionResult> {
-    const claims = await this.readToken(tenantId, body.token);
+  async zkLogin(tenantId: string, provider: ZkLoginProvider, body: TokenLoginBody, client: string): Promise<SessionResult> {
+    const claims = await this.readToken(tenantId, body.token, provider);
     const account = zkLoginAccount(claims.idToken);
-    await this.limiter.hitAccount(tenantId, provider, claims.subjectId);
+    await this.limiter.hitAccount(tenantId, provider, claims.subjectId, client);
     const tenant = await this.tenants.getById(tenantId);
     const primaryAccountLogin = tenant.settings?.primaryAccountLogin === true;
     let address: string;
@@ -106,7 +108,7 @@ export class TokenLoginService {
     } catch {
       throw new DomainError(AuthErrors.id_token_invalid, 'The idToken claims cannot give a zkLogin address (iss, aud or sub too long or invalid)');
     }
-    return this.identities.login({
+    const session = await this.identities.login({
       ...this.identityLogin(tenantId, provider, claims, body),
       afterUser: async (em, user) => {
         const existing = await this.wallets.find(em, tenantId, user.id, provider, SUI_CHAIN);
@@ -120,6 +122,8 @@ export class TokenLoginService {
         await this.wallets.ensure(em, { tenantId, userId: user.id, provider, chain: SUI_CHAIN, address, claimIss: account.iss, claimAud: account.aud, claimSub: account.sub });
       },
     });
+    await this.limiter.succeeded(tenantId, provider, claims.subjectId, client);
+    return session;
   }
 
   private identityLogin(tenantId: string, provider: IdentityProvider, claims: LoginTokenClaims, body: TokenLoginBody) {

@@ -1,4 +1,5 @@
 import { plainToInstance, Transform } from 'class-transformer';
+import { isIP } from 'node:net';
 import {
   IsBoolean,
   IsIn,
@@ -10,8 +11,10 @@ import {
   Min,
   validateSync,
   ValidationError,
+  ValidateBy,
 } from 'class-validator';
 import { IsBlockchainsJson } from './blockchains.config.js';
+import { secretWeakness } from './secret-strength.js';
 
 const toInt = ({ value }: { value: unknown }) =>
   value === undefined || value === '' ? undefined : Number(value);
@@ -75,9 +78,17 @@ export class AppConfig {
   @Transform(toInt) @IsInt() @Min(1024) @Max(1048576)
   PASSWORD_SCRYPT_COST = 32768;
 
-  /** Serve Swagger UI at /docs and the document at /docs-json. */
-  @Transform(toBool) @IsBoolean()
-  SWAGGER_ENABLED = true;
+  /** Serve Swagger UI at /docs and the document at /docs-json. Default: true, but false when NODE_ENV=production. */
+  @IsOptional() @Transform(toBool) @IsBoolean()
+  SWAGGER_ENABLED: boolean;
+
+  /**
+   * The proxies whose `X-Forwarded-For` is believed (Express `trust proxy`): a hop count, or a
+   * comma-separated list of `loopback`, `linklocal`, `uniquelocal`, addresses and CIDRs. Absent
+   * (the default) or `false`: no proxy, the socket address is the client. `true` (everyone) is refused.
+   */
+  @IsOptional() @IsTrustProxy()
+  TRUST_PROXY?: string;
 
   /**
    * Extra social account types accepted by `POST /v1/user/socials`, comma-separated, added to the
@@ -114,13 +125,24 @@ export class AppConfig {
   @Transform(toInt) @IsInt() @Min(1) @Max(86400)
   LOGIN_RATE_WINDOW_SECONDS = 60;
 
-  /** Login/registration requests per IP address per window. Default 30 (1000000 when NODE_ENV=test). */
+  /** Login/registration requests per client address (IPv6: per /64) per window, all login routes of a tenant. Default 300 (1000000 when NODE_ENV=test). */
   @IsOptional() @Transform(toInt) @IsInt() @Min(1)
   LOGIN_RATE_LIMIT_IP?: number;
 
-  /** Login/registration attempts per account (username, provider subject, address) per window. Default 10 (1000000 when NODE_ENV=test). */
+  /** Login/registration attempts per account (username, provider subject, SIWE address) and client address per window. Default 10 (1000000 when NODE_ENV=test). */
   @IsOptional() @Transform(toInt) @IsInt() @Min(1)
   LOGIN_RATE_LIMIT_ACCOUNT?: number;
+
+  /**
+   * Attempts per account from all addresses per window. Over it, only addresses the account logged
+   * in from in the last LOGIN_KNOWN_CLIENT_DAYS may try, for one window. Default 100 (1000000 when NODE_ENV=test).
+   */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  LOGIN_RATE_LIMIT_ACCOUNT_TOTAL?: number;
+
+  /** How long an address an account logged in from stays "known" to it (it may still log in when the account's ceiling is reached). */
+  @Transform(toInt) @IsInt() @Min(1) @Max(365)
+  LOGIN_KNOWN_CLIENT_DAYS = 30;
 
   /**
    * Blockchains the avatar can be minted on, by name, as JSON:
@@ -195,13 +217,54 @@ export class AppConfig {
   STARTUP_TASKS = true;
 }
 
+const NAMED_PROXY_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** One entry of TRUST_PROXY: a named range, an address, or an address/prefix-length. */
+function isProxyEntry(entry: string): boolean {
+  if (NAMED_PROXY_RANGES.has(entry)) return true;
+  const [address, prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/** Express `trust proxy` of the configuration: false (no proxy), a hop count, or the trusted addresses. */
+export function trustProxy(config: Pick<AppConfig, 'TRUST_PROXY'>): false | number | string[] {
+  const value = config.TRUST_PROXY?.trim();
+  if (!value || value === 'false') return false;
+  if (/^\d+$/.test(value)) return Number(value) === 0 ? false : Number(value);
+  return value.split(',').map((e) => e.trim());
+}
+
+function IsTrustProxy() {
+  return ValidateBy({
+    name: 'isTrustProxy',
+    validator: {
+      validate: (value: unknown) => {
+        if (typeof value !== 'string') return false;
+        const v = value.trim();
+        if (v === 'false' || /^\d{1,2}$/.test(v)) return true;
+        return v.split(',').every((e) => isProxyEntry(e.trim()));
+      },
+      defaultMessage: () => 'TRUST_PROXY must be false, a hop count, or a comma-separated list of loopback, linklocal, uniquelocal, IP addresses and CIDRs (never true: that trusts every client)',
+    },
+  });
+}
+
 export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
   const defined = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
   const config = plainToInstance(AppConfig, defined, { exposeDefaultValues: true });
   const errors = validateSync(config, { whitelist: false, forbidUnknownValues: false });
+  config.SWAGGER_ENABLED ??= config.NODE_ENV !== 'production';
   if (config.NODE_ENV === 'production') {
     for (const key of ['SESSION_SECRET', 'ENCRYPTION_KEY', 'DATABASE_URL'] as const) {
       if (!config[key]) errors.push(Object.assign(new ValidationError(), { property: key, constraints: { required: `${key} is required in production` } }));
+    }
+    // A secret anyone can know (published, patterned, low entropy) lets them forge sessions.
+    for (const key of ['SESSION_SECRET', 'ENCRYPTION_KEY'] as const) {
+      const weakness = config[key] && !errors.some((e) => e.property === key) ? secretWeakness(key, config[key]) : undefined;
+      if (weakness) errors.push(Object.assign(new ValidationError(), { property: key, constraints: { weak: weakness } }));
     }
   }
   if (errors.length > 0) {

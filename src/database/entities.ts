@@ -6,6 +6,7 @@ import { Referral } from '../users/entities/referral.entity.js';
 import { RefreshToken } from '../auth/entities/refresh-token.entity.js';
 import { Identity } from '../auth/entities/identity.entity.js';
 import { UsedNonce } from '../auth/entities/used-nonce.entity.js';
+import { SessionRevocation } from '../auth/entities/session-revocation.entity.js';
 import { Wallet } from '../wallets/entities/wallet.entity.js';
 import { Community } from '../communities/entities/community.entity.js';
 import { CommunityMember } from '../communities/entities/community-member.entity.js';
@@ -58,6 +59,7 @@ export const entities = [
   UserProfile,
   Identity,
   UsedNonce,
+  SessionRevocation,
   Wallet,
   InventorySlot,
   InventoryItem,

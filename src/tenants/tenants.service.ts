@@ -9,6 +9,7 @@ import { CommonErrors } from '../common/errors/error-catalog.js';
 import { AppConfig } from '../config/app-config.js';
 import { parseDomain, requestHostKey } from './domain-name.js';
 import { TenantDomain } from './entities/tenant-domain.entity.js';
+import { loginRateLimitSettingsProblem } from '../common/throttling/login-rate-limits.js';
 import { Tenant, type TenantSettings } from './entities/tenant.entity.js';
 import { TenantErrors } from './tenants.errors.js';
 
@@ -215,6 +216,7 @@ export class TenantsService {
   }
 
   async create(input: { slug: string; name?: string; settings?: TenantSettings; sharedSecret?: string }): Promise<TenantCredentials> {
+    checkSettings(input.settings ?? {});
     const apiKey = randomToken('cgs_key');
     const sharedSecret = input.sharedSecret ?? randomBytes(32).toString('hex');
     const tenant = this.repo.create({
@@ -253,6 +255,7 @@ export class TenantsService {
   async updateSettings(ref: string, settings: TenantSettings): Promise<Tenant> {
     const tenant = await this.findByRef(ref);
     if (!tenant) throw new DomainError(TenantErrors.unknown_tenant, `No tenant ${ref}`);
+    checkSettings(settings);
     tenant.settings = { ...tenant.settings, ...settings };
     await this.repo.save(tenant);
     this.cache.clear();
@@ -271,4 +274,10 @@ export class TenantsService {
       print(creds);
     });
   }
+}
+
+/** Settings are checked where they are written (the CLI `tenant:settings`, tenant creation). */
+function checkSettings(settings: TenantSettings): void {
+  const problem = loginRateLimitSettingsProblem(settings.loginRateLimits);
+  if (problem) throw new DomainError(TenantErrors.invalid_tenant_settings, problem);
 }

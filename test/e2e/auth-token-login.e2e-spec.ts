@@ -117,6 +117,17 @@ describe('OAuth token logins (providerB, providerC): the encrypted token of spec
     const encrypt = (payload: object, key: Uint8Array, header: Record<string, unknown> = { alg: 'dir', enc: 'A256GCM' }) =>
       new CompactEncrypt(new TextEncoder().encode(JSON.stringify(payload))).setProtectedHeader(header as { alg: string; enc: string }).encrypt(key);
 
+    it('a token whose provider claim names another endpoint; the nonce stays usable where it belongs', async () => {
+      const token = await loginToken(t, tenant.sharedSecret, { provider: 'providerC' });
+      expectError(await login('providerB', { token }), 401, 12008, 'login_token_provider');
+      expect((await login('providerC', { token })).status).toBe(200);
+      const zk = await t.http().post('/v1/user/auth/providerA/zklogin').set('X-Tenant-Id', tenant.id).send({ token: await loginToken(t, tenant.sharedSecret, { provider: 'providerB' }) });
+      expectError(zk, 401, 12008, 'login_token_provider');
+      // a token without the claim is still accepted everywhere (the claim is optional)
+      expect((await login('providerB', { token: await loginToken(t, tenant.sharedSecret, { provider: undefined }) })).status).toBe(200);
+      expectError(await login('providerB', { token: await loginToken(t, tenant.sharedSecret, { provider: 42 }) }), 401, 12005, 'login_token_claims');
+    });
+
     it('a token encrypted with another key', async () => {
       expectError(await login('providerB', { token: await loginToken(t, tenant.sharedSecret, {}, { key: randomBytes(32) }) }), 401, 12001, 'login_token_invalid');
     });

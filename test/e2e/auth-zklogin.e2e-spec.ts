@@ -101,6 +101,11 @@ describe('zkLogin (providerA, providerD) and the user wallet', () => {
       expectError(await zk('providerD', { token: await loginToken(t, tenant.sharedSecret, { idToken: twoAud }) }), 401, 12020, 'id_token_invalid');
     });
 
+    it('a token minted for the other zkLogin provider', async () => {
+      expectError(await zk('providerA', { token: await loginToken(t, tenant.sharedSecret, { provider: 'providerD' }) }), 401, 12008, 'login_token_provider');
+      expect((await zk('providerD', { token: await loginToken(t, tenant.sharedSecret, { provider: 'providerD' }) })).status).toBe(200);
+    });
+
     it('a replayed zkLogin token', async () => {
       const token = await loginToken(t, tenant.sharedSecret);
       expect((await zk('providerA', { token })).status).toBe(200);

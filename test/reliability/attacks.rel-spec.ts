@@ -234,7 +234,9 @@ describe('attacks: forgery, replay, expiry, cross-tenant, IDOR, privilege, mass 
   });
 
   describe('brute force', () => {
-    it('blocks password guessing on one account with 429, whatever address it comes from, across instances', async () => {
+    // Without TRUST_PROXY the rotating X-Forwarded-For is ignored: every guess counts for one address.
+    // Guessing from many real addresses: attacks-sessions.rel-spec.ts (the owner is not locked out).
+    it('blocks password guessing on one account with 429, whatever X-Forwarded-For it sends, across instances', async () => {
       const target = await register(a, A);
       const statuses: number[] = [];
       for (let i = 0; i < 6; i++) {

@@ -4,7 +4,8 @@ import { createTestDatabase } from '../setup/test-database.js';
 import { startCluster, type AppInstance, type Cluster } from '../helpers/processes.js';
 import { countBy, register, report, scale } from './support.js';
 
-const LIMITS = { LOGIN_RATE_LIMIT_IP: '8', LOGIN_RATE_LIMIT_ACCOUNT: '3', LOGIN_RATE_WINDOW_SECONDS: '60' };
+// The test client stands for a proxy on loopback: X-Forwarded-For names the client.
+const LIMITS = { TRUST_PROXY: 'loopback', LOGIN_RATE_LIMIT_IP: '8', LOGIN_RATE_LIMIT_ACCOUNT: '3', LOGIN_RATE_LIMIT_ACCOUNT_TOTAL: '10', LOGIN_RATE_WINDOW_SECONDS: '60' };
 
 /** This file's own Redis database (1–15) on the run's Redis, emptied first, so other files' counters never mix in. */
 function isolatedRedisUrl(): string {
@@ -39,8 +40,8 @@ describe('login rate limits across instances sharing Redis', () => {
     await c?.close();
   });
 
-  // A distinct client address per test (the app trusts X-Forwarded-For from loopback, as behind a local proxy).
-  const fromIp = () => ({ 'X-Tenant-Id': c.tenant.id, 'X-Forwarded-For': `10.${randomBytes(3).join('.')}` });
+  // A distinct client address per call (TRUST_PROXY=loopback: as behind a local proxy).
+  const fromIp = (address = `10.${randomBytes(3).join('.')}`) => ({ 'X-Tenant-Id': c.tenant.id, 'X-Forwarded-For': address });
 
   it('the per-IP count is shared: requests spread over both instances are limited together', async () => {
     const ip = fromIp();
@@ -55,16 +56,37 @@ describe('login rate limits across instances sharing Redis', () => {
     expect(Number(ninthB.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 
-  it('the per-account count is shared: 3 attempts anywhere, the 4th is 429 on either instance, whatever the address', async () => {
+  it('the per account and address count is shared: 3 attempts from one address, the 4th is 429 on either instance', async () => {
     const user = await register(a, c.tenant);
-    const attempt = (app: AppInstance, password = 'wrong-password') => app.call('POST', '/v1/user/auth/password/login', { headers: fromIp(), body: { username: user.username, password } });
-    // the registration counted once for the account
-    expect((await attempt(b)).status).toBe(401);
-    expect((await attempt(a)).status).toBe(401);
-    const blocked = await attempt(b, user.password);
+    const attacker = fromIp();
+    const attempt = (app: AppInstance, headers: Record<string, string>, password = 'wrong-password') =>
+      app.call('POST', '/v1/user/auth/password/login', { headers, body: { username: user.username, password } });
+    expect((await attempt(b, attacker)).status).toBe(401);
+    expect((await attempt(a, attacker)).status).toBe(401);
+    expect((await attempt(b, attacker)).status).toBe(401);
+    const blocked = await attempt(a, attacker, user.password);
     expect(blocked.status).toBe(429);
     expect(blocked.body).toMatchObject({ code: 10029, error: 'too_many_requests' });
-    expect((await attempt(a, user.password)).status).toBe(429);
+    expect((await attempt(b, attacker, user.password)).status).toBe(429);
+    // the owner from another address is not blocked by that address's guessing
+    expect((await attempt(b, fromIp(), user.password)).status).toBe(200);
+  });
+
+  it('the per-account ceiling is shared: many addresses over both instances trip it, the owner from a known address still gets in on the other', async () => {
+    const home = fromIp();
+    const user = await register(a, c.tenant);
+    // the owner logs in from home on instance a: home becomes a known address of the account
+    expect((await a.call('POST', '/v1/user/auth/password/login', { headers: home, body: { username: user.username, password: user.password } })).status).toBe(200);
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i++) {
+      const r = await (i % 2 ? a : b).call('POST', '/v1/user/auth/password/login', { headers: fromIp(), body: { username: user.username, password: `guess-${i}` } });
+      statuses.push(r.status);
+    }
+    // registration (from the socket address) + login + 8 guesses = 10 = the ceiling; then new addresses are refused
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 401, 401, 401, 429, 429, 429, 429]);
+    expect((await b.call('POST', '/v1/user/auth/password/login', { headers: fromIp(), body: { username: user.username, password: user.password } })).status).toBe(429);
+    expect((await b.call('POST', '/v1/user/auth/password/login', { headers: home, body: { username: user.username, password: user.password } })).status).toBe(200);
+    figures.ceilingOverTwoInstances = { guesses: statuses.length, refusedNewAddresses: statuses.filter((s) => s === 429).length + 1, ownerFromKnownAddress: 200 };
   });
 
   it('concurrent bursts over both instances let exactly the limit through', async () => {

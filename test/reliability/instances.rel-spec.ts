@@ -45,6 +45,52 @@ describe('several instances on one database', () => {
     figures.sessionChecks = apps.length + 2;
   });
 
+  /** Polls every instance until each refuses `token`; returns the slowest instance's time (ms from `since`). */
+  const refusedEverywhere = async (token: string, since: number, boundMs = 10_000) => {
+    const times = await Promise.all(apps.map(async (app) => {
+      for (;;) {
+        const r = await app.call('GET', '/v1/user/auth/session', { headers: { Authorization: `Bearer ${token}` } });
+        if (r.status === 401) {
+          expect(r.body).toMatchObject({ code: 10416, message: 'GENERIC_UNAUTHORIZED', error: 'session_ended' });
+          return Date.now() - since;
+        }
+        expect(r.status).toBe(200);
+        if (Date.now() - since > boundMs) throw new Error(`${app.name} still accepts the session token ${boundMs} ms after the logout`);
+        await new Promise((done) => setTimeout(done, 20));
+      }
+    }));
+    return Math.max(...times);
+  };
+
+  it('ends the session token of a logout on every instance within a second or two, not 10 minutes later', async () => {
+    const ends: number[] = [];
+    for (let i = 0; i < scale(5, 30); i++) {
+      const u = await register(apps[i % 3], c.tenant);
+      const other = await register(apps[i % 3], c.tenant);
+      for (const app of apps) expect((await app.call('GET', '/v1/user/auth/session', { headers: asUser(u) })).status).toBe(200);
+      const since = Date.now();
+      const body = i % 2 ? { all: true } : { refreshToken: u.refreshToken };
+      expectOk(await apps[(i + 1) % 3].call('POST', '/v1/user/auth/logout', { headers: asUser(u), body }), 204, 'logout');
+      ends.push(await refusedEverywhere(u.sessionToken, since));
+      for (const app of apps) expect((await app.call('GET', '/v1/user/auth/session', { headers: asUser(other) })).status).toBe(200);
+    }
+    figures.logoutsPropagated = ends.length;
+    figures.logoutRefusedEverywhereMs = { median: ends.sort((x, y) => x - y)[Math.floor(ends.length / 2)], slowest: Math.max(...ends) };
+    expect(Math.max(...ends)).toBeLessThan(5000);
+  });
+
+  it('keeps propagating logouts after the LISTEN connections are cut; no process dies', async () => {
+    const pids = apps.map((a) => a.pid());
+    const cut = await c.sql.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'cgs-session-revocations'`);
+    expect(cut.rowCount).toBe(apps.length);
+    const u = await register(apps[0], c.tenant);
+    const since = Date.now();
+    expectOk(await apps[0].call('POST', '/v1/user/auth/logout', { headers: asUser(u), body: { all: true } }), 204, 'logout');
+    figures.logoutAfterListenCutMs = await refusedEverywhere(u.sessionToken, since);
+    expect(apps.map((a) => a.pid())).toEqual(pids);
+    expect(apps.map((a) => a.exitCode())).toEqual([null, null, null]);
+  });
+
   it('accepts a JWE login token once: a replay on another instance is 401, concurrent replays log in once', async () => {
     const token = await loginToken(c.tenant.sharedSecret);
     expectOk(await apps[0].call('POST', '/v1/user/auth/providerB/login', { headers: tenantHeader(), body: { token } }), 200, 'first login');

@@ -38,13 +38,13 @@ export class CurrentSessionDto {
 }
 
 export class LogoutDto {
-  /** The refresh token to revoke. Required unless `all` is true. */
+  /** The refresh token of the session to end. Required unless `all` is true. */
   @ValidateIf((o: LogoutDto) => !o.all)
   @IsString()
   @Length(1, 256)
   refreshToken?: string;
 
-  /** Revoke every refresh token of the current user (log out everywhere). */
+  /** End every session of the current user (log out everywhere). */
   @IsOptional()
   @IsBoolean()
   all?: boolean;

@@ -2,15 +2,24 @@ import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import { ExtractJwt, Strategy } from 'passport-jwt';
 import { SecretsService } from '../crypto/secrets.service.js';
+import { DomainError } from '../errors/domain-error.js';
+import { CommonErrors } from '../errors/error-catalog.js';
 import type { AuthUser } from './request-context.js';
+import { SessionRevocations } from './session-revocations.js';
 import { SESSION_ALG, SESSION_AUDIENCE, SESSION_ISSUER } from './session.constants.js';
 
-interface SessionClaims { sub?: unknown; tid?: unknown }
+interface SessionClaims { sub?: unknown; tid?: unknown; sid?: unknown }
 
-/** Verifies `Authorization: Bearer <session token>` (signature, issuer, audience, expiry). */
+/**
+ * Verifies `Authorization: Bearer <session token>` (signature, issuer, audience, expiry) and that
+ * its session has not ended (logout, deleted user): a lookup in memory, no database read.
+ */
 @Injectable()
 export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
-  constructor(secrets: SecretsService) {
+  constructor(
+    secrets: SecretsService,
+    private readonly revocations: SessionRevocations,
+  ) {
     super({
       jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
       // A KeyObject, not the Buffer: given a Buffer, jsonwebtoken first tries to parse it as a
@@ -28,6 +37,10 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
 
   validate(payload: SessionClaims): AuthUser | false {
     if (typeof payload.sub !== 'string' || typeof payload.tid !== 'string') return false;
+    if (payload.sid !== undefined && typeof payload.sid !== 'string') return false;
+    if (this.revocations.isRevoked(payload.sub, payload.sid)) {
+      throw new DomainError(CommonErrors.session_ended, 'The session has ended (logged out, or its user no longer exists); log in again');
+    }
     return { id: payload.sub, tenantId: payload.tid };
   }
 }

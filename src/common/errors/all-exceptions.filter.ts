@@ -1,5 +1,6 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { sessionUserGone } from '../auth/session-user-gone.js';
 import { DomainError } from './domain-error.js';
 import { CommonErrors, type ErrorDefinition } from './error-catalog.js';
 
@@ -67,6 +68,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const ctx = host.switchToHttp();
     const res = ctx.getResponse<Response>();
     const req = ctx.getRequest<Request>();
+    exception = sessionUserGone(exception, (req as Request & { user?: { id?: string } }).user?.id) ?? exception;
     const requestId = (req as Request & { id?: string }).id;
 
     let def: ErrorDefinition;

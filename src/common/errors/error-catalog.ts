@@ -90,6 +90,7 @@ export const CommonErrors = defineErrors({
   },
   session_token_missing: { status: 401, code: 10411, description: 'The route needs a session token: send `Authorization: Bearer <sessionToken>`.' },
   session_token_invalid: { status: 401, code: 10412, description: 'The session token is malformed, tampered with, signed with another key or revoked.' },
+  session_ended: { status: 401, code: 10416, description: 'The session was ended: logged out, or its user no longer exists. Log in again.' },
   api_key_missing: { status: 401, code: 10413, description: 'The management route needs the tenant API key in `X-Api-Key`.' },
   api_key_invalid: { status: 401, code: 10414, description: 'The API key is not the key of any tenant (or was rotated).' },
   tenant_mismatch: { status: 401, code: 10415, description: 'The credentials belong to another tenant than the one `X-Tenant-Id` names.' },
@@ -108,6 +109,6 @@ export const CommonErrors = defineErrors({
 /** The 400 cases every validated route can answer with (documentation lists). */
 export const INPUT_ERRORS = [CommonErrors.generic_client_error, CommonErrors.validation_failed];
 /** The 401 cases of every route that needs a session token. */
-export const SESSION_ERRORS = [CommonErrors.session_token_missing, CommonErrors.session_token_invalid, CommonErrors.SESSION_TOKEN_EXPIRED, CommonErrors.tenant_mismatch];
+export const SESSION_ERRORS = [CommonErrors.session_token_missing, CommonErrors.session_token_invalid, CommonErrors.session_ended, CommonErrors.SESSION_TOKEN_EXPIRED, CommonErrors.tenant_mismatch];
 /** The 401 cases of every management route (API key). */
 export const API_KEY_ERRORS = [CommonErrors.api_key_missing, CommonErrors.api_key_invalid, CommonErrors.tenant_mismatch];

@@ -1,39 +1,66 @@
-import { applyDecorators, type CanActivate, type ExecutionContext, Injectable, SetMetadata, UseGuards } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
+import {
+  applyDecorators,
+  type CallHandler,
+  type CanActivate,
+  createParamDecorator,
+  type ExecutionContext,
+  Injectable,
+  type NestInterceptor,
+  UseGuards,
+  UseInterceptors,
+} from '@nestjs/common';
 import type { Response } from 'express';
+import { catchError, type Observable, throwError } from 'rxjs';
 import type { AuthenticatedRequest } from '../auth/request-context.js';
 import { DomainError } from '../errors/domain-error.js';
 import { LoginRateLimiter } from './login-rate-limiter.service.js';
 
-const ACCOUNT_FIELD = 'cgs:login-account-field';
+/**
+ * Rate limit of a login or registration route: per client address here (the guard), per account
+ * and address in the service once it knows the account (`LoginRateLimiter.hitAccount`, with the
+ * address from `@ClientAddress()`). Runs after the global AccessGuard (the tenant is known).
+ * Over a limit: 429 `too_many_requests` with `Retry-After`.
+ */
+export const LoginRateLimit = () => applyDecorators(UseGuards(LoginThrottlerGuard), UseInterceptors(RetryAfterInterceptor));
 
 /**
- * Rate limit of a login or registration route: per client IP and, when `accountField` names a
- * body field (e.g. `username`), per account. Token logins count their account in the service
- * once the token names it. Runs after the global AccessGuard (the tenant is known).
- * Over the limit: 429 `too_many_requests` with `Retry-After`.
+ * The client's address: `req.ip`, which is the socket address unless TRUST_PROXY names the proxies
+ * whose `X-Forwarded-For` is believed (src/app.setup.ts).
  */
-export const LoginRateLimit = (accountField?: string) => applyDecorators(SetMetadata(ACCOUNT_FIELD, accountField), UseGuards(LoginThrottlerGuard));
+export const ClientAddress = createParamDecorator((_: unknown, ctx: ExecutionContext): string => clientAddressOf(ctx.switchToHttp().getRequest<AuthenticatedRequest>()));
+
+const clientAddressOf = (req: AuthenticatedRequest): string => req.ip ?? req.socket.remoteAddress ?? 'unknown';
+
+const setRetryAfter = (context: ExecutionContext, e: unknown) => {
+  const retry = e instanceof DomainError ? e.details?.retryAfterSeconds : undefined;
+  if (retry !== undefined) context.switchToHttp().getResponse<Response>().setHeader('Retry-After', String(retry));
+};
 
 @Injectable()
 export class LoginThrottlerGuard implements CanActivate {
-  constructor(
-    private readonly reflector: Reflector,
-    private readonly limiter: LoginRateLimiter,
-  ) {}
+  constructor(private readonly limiter: LoginRateLimiter) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const req = context.switchToHttp().getRequest<AuthenticatedRequest>();
     try {
-      await this.limiter.hitIp(req.ip ?? req.socket.remoteAddress ?? 'unknown');
-      const field = this.reflector.get<string | undefined>(ACCOUNT_FIELD, context.getHandler());
-      const value = field ? (req.body as Record<string, unknown> | undefined)?.[field] : undefined;
-      if (field && typeof value === 'string' && value !== '') await this.limiter.hitAccount(req.tenantId ?? '-', field, value.slice(0, 256));
+      await this.limiter.hitAddress(req.tenantId ?? '-', clientAddressOf(req));
     } catch (e) {
-      const retry = e instanceof DomainError ? e.details?.retryAfterSeconds : undefined;
-      if (retry !== undefined) context.switchToHttp().getResponse<Response>().setHeader('Retry-After', String(retry));
+      setRetryAfter(context, e);
       throw e;
     }
     return true;
+  }
+}
+
+/** `Retry-After` on the 429s the login services throw (per account and address, per account). */
+@Injectable()
+export class RetryAfterInterceptor implements NestInterceptor {
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    return next.handle().pipe(
+      catchError((e: unknown) => {
+        setRetryAfter(context, e);
+        return throwError(() => e);
+      }),
+    );
   }
 }

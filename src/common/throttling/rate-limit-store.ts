@@ -1,5 +1,6 @@
 import { Logger, type OnModuleDestroy } from '@nestjs/common';
 import { Redis } from 'ioredis';
+import { LRUCache } from 'lru-cache';
 import type { Clock } from '../clock/clock.js';
 
 /** The outcome of one counted hit (same shape as @nestjs/throttler's storage record). */
@@ -18,6 +19,10 @@ export interface RateLimitRecord {
  */
 export abstract class RateLimitStore {
   abstract increment(key: string, ttlMs: number, limit: number, blockDurationMs: number): Promise<RateLimitRecord>;
+  /** Marks `key` for `ttlMs` (an address an account logged in from). */
+  abstract remember(key: string, ttlMs: number): Promise<void>;
+  /** Whether `key` is marked. */
+  abstract has(key: string): Promise<boolean>;
 }
 
 const secs = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
@@ -25,9 +30,20 @@ const secs = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 /** One instance: counters in memory, on the injectable clock. */
 export class MemoryRateLimitStore extends RateLimitStore {
   private readonly entries = new Map<string, { hits: number; windowEnd: number; blockedUntil: number }>();
+  /** Bounded: the least recently used marks go first. */
+  private readonly marks = new LRUCache<string, number>({ max: 200_000 });
 
   constructor(private readonly clock: Clock) {
     super();
+  }
+
+  async remember(key: string, ttlMs: number): Promise<void> {
+    this.marks.set(key, this.clock.now().getTime() + ttlMs);
+  }
+
+  async has(key: string): Promise<boolean> {
+    const until = this.marks.get(key);
+    return until !== undefined && until > this.clock.now().getTime();
   }
 
   async increment(key: string, ttlMs: number, limit: number, blockDurationMs: number): Promise<RateLimitRecord> {
@@ -80,6 +96,14 @@ export class RedisRateLimitStore extends RateLimitStore implements OnModuleDestr
   async increment(key: string, ttlMs: number, limit: number, blockDurationMs: number): Promise<RateLimitRecord> {
     const [hits, ttl, blocked, blockTtl] = (await this.redis.eval(SCRIPT, 2, key, `${key}:blocked`, ttlMs, limit, blockDurationMs)) as number[];
     return { totalHits: hits, timeToExpire: secs(ttl), isBlocked: blocked === 1, timeToBlockExpire: blocked === 1 ? secs(blockTtl) : 0 };
+  }
+
+  async remember(key: string, ttlMs: number): Promise<void> {
+    await this.redis.set(key, '1', 'PX', ttlMs);
+  }
+
+  async has(key: string): Promise<boolean> {
+    return (await this.redis.exists(key)) === 1;
   }
 
   async onModuleDestroy(): Promise<void> {

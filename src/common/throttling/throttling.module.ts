@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { Clock } from '../clock/clock.js';
 import { AppConfig } from '../../config/app-config.js';
 import { LoginRateLimiter } from './login-rate-limiter.service.js';
-import { LoginThrottlerGuard } from './login-throttler.guard.js';
+import { LoginThrottlerGuard, RetryAfterInterceptor } from './login-throttler.guard.js';
 import { MemoryRateLimitStore, RateLimitStore, RedisRateLimitStore } from './rate-limit-store.js';
 
 /**
@@ -18,7 +18,8 @@ import { MemoryRateLimitStore, RateLimitStore, RedisRateLimitStore } from './rat
     },
     LoginRateLimiter,
     LoginThrottlerGuard,
+    RetryAfterInterceptor,
   ],
-  exports: [LoginRateLimiter, LoginThrottlerGuard],
+  exports: [LoginRateLimiter, LoginThrottlerGuard, RetryAfterInterceptor],
 })
 export class ThrottlingModule {}

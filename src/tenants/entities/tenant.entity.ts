@@ -1,4 +1,5 @@
 import { Column, Entity, Index } from 'typeorm';
+import type { LoginRateLimitSettings } from '../../common/throttling/login-rate-limits.js';
 import { BaseEntity } from '../../database/base.entity.js';
 
 /** Per-tenant settings that logins and other modules read. */
@@ -11,6 +12,8 @@ export interface TenantSettings {
   siweAllowedChainIds?: number[];
   /** OpenID client id (the `aud`) expected in providerA credentials. */
   providerAClientId?: string;
+  /** Login rate limits of this tenant, over the configured ones (docs/decisions.md); null removes them. */
+  loginRateLimits?: LoginRateLimitSettings | null;
   [key: string]: unknown;
 }
 
