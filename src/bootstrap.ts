@@ -4,6 +4,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule } from './app.module.js';
 import { setupApp } from './app.setup.js';
 import { AppConfig } from './config/app-config.js';
+import { hardenPrototypes } from './common/security/prototypes.js';
 import { DEMO, renderDemoSummary, seedDemo } from './seed/demo-seed.js';
 import { TenantsService } from './tenants/tenants.service.js';
 
@@ -37,6 +38,8 @@ export async function bootstrap(): Promise<void> {
     }
   }
 
+  await app.init();
+  hardenPrototypes(); // once everything is loaded, before the first request (src/common/security/prototypes.ts)
   await app.listen(config.PORT, config.HOST);
   if (!config.STARTUP_TASKS) return; // a cluster worker after the first: the first one speaks
   const base = baseUrl(config);

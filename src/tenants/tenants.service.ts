@@ -5,6 +5,7 @@ import { Repository } from 'typeorm';
 import { EncryptionService } from '../common/crypto/encryption.service.js';
 import { randomToken, sha256Hex } from '../common/crypto/hashing.js';
 import { DomainError } from '../common/errors/domain-error.js';
+import { assertSafeInput } from '../common/validation/safe-input.js';
 import { Tenant, type TenantSettings } from './entities/tenant.entity.js';
 import { TenantErrors } from './tenants.errors.js';
 
@@ -86,6 +87,7 @@ export class TenantsService {
   }
 
   async create(input: { slug: string; name?: string; settings?: TenantSettings; sharedSecret?: string }): Promise<TenantCredentials> {
+    assertSafeInput(input.settings, 'settings'); // operator JSON (CLI): no prototype keys, as for any client input
     const apiKey = randomToken('cgs_key');
     const sharedSecret = input.sharedSecret ?? randomBytes(32).toString('hex');
     const tenant = this.repo.create({
@@ -124,6 +126,7 @@ export class TenantsService {
   async updateSettings(ref: string, settings: TenantSettings): Promise<Tenant> {
     const tenant = await this.findByRef(ref);
     if (!tenant) throw new DomainError(TenantErrors.unknown_tenant, `No tenant ${ref}`);
+    assertSafeInput(settings, 'settings');
     tenant.settings = { ...tenant.settings, ...settings };
     await this.repo.save(tenant);
     this.cache.clear();
