@@ -50,14 +50,28 @@ describe('client keys that reach a prototype', () => {
     expect((await join('{}')).status).toBe(201);
   });
 
-  it('answers 503 on /health/ready while Object.prototype carries a property, so that an orchestrator restarts a poisoned process', async () => {
+  it('answers 503 on /health/ready while Object.prototype carries a property or a replaced built-in, so that an orchestrator restarts a poisoned process', async () => {
+    const ready = async () => {
+      const res = await t.http().get('/health/ready');
+      return { status: res.status, code: res.body.code, error: res.body.error };
+    };
+    const notReady = { status: 503, code: 10503, error: 'service_unavailable' };
     await t.http().get('/health/ready').expect(200);
     (Object.prototype as Record<string, unknown>).polluted = 1;
     try {
-      const res = await t.http().get('/health/ready');
-      expect({ status: res.status, code: res.body.code, error: res.body.error }).toEqual({ status: 503, code: 10503, error: 'service_unavailable' });
+      expect(await ready()).toEqual(notReady);
     } finally {
       delete (Object.prototype as Record<string, unknown>).polluted;
+    }
+    // An assignment keeps a built-in non-enumerable: only a comparison with the original tells it.
+    const original = Object.getOwnPropertyDescriptor(Object.prototype, 'toLocaleString')!;
+    Object.prototype.toLocaleString = function toLocaleString(this: object) {
+      return String(this);
+    };
+    try {
+      expect(await ready()).toEqual(notReady);
+    } finally {
+      Object.defineProperty(Object.prototype, 'toLocaleString', original);
     }
     await t.http().get('/health/ready').expect(200);
   });
