@@ -57,7 +57,8 @@ export function applyGlobalPrefix(app: INestApplication): void {
 
 /**
  * Everything that makes the HTTP surface: `/v1` prefix (health outside it), query parser, input
- * checks, validation, error filter, security headers, body limit, Swagger. `bootstrap.ts` and every e2e test call this.
+ * checks, validation, error filter, security headers, body limit, Swagger. `bootstrap.ts` and
+ * every e2e test call this.
  */
 export function setupApp(app: INestApplication, options: { swagger?: boolean } = {}): INestApplication {
   const config = app.get(AppConfig);
