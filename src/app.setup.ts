@@ -10,6 +10,8 @@ import { AllExceptionsFilter, errorBody } from './common/errors/all-exceptions.f
 import { CommonErrors } from './common/errors/error-catalog.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { assertSafeInput } from './common/validation/safe-input.js';
+import { parseQuery } from './common/validation/query-parser.js';
+import { checkRequestInput } from './common/validation/request-input.middleware.js';
 import { requestId } from './common/logging/request-id.js';
 
 interface Violation { field: string; message: string }
@@ -21,10 +23,13 @@ function flatten(errors: ValidationError[], parent = ''): Violation[] {
   });
 }
 
-/** ValidationPipe that first refuses too deeply nested input and NUL characters (400, not a 500 below). */
+/**
+ * ValidationPipe that first refuses NUL characters in query and path values (400, not a 500 below).
+ * Bodies and query names were checked once as the request came in (`checkRequestInput`).
+ */
 class SafeValidationPipe extends ValidationPipe {
   override transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
-    if (metadata.type === 'body' || metadata.type === 'query' || metadata.type === 'param') assertSafeInput(value, metadata.type === 'param' ? 'path' : metadata.type);
+    if (metadata.type === 'query' || metadata.type === 'param') assertSafeInput(value, metadata.type === 'param' ? 'path' : metadata.type);
     return super.transform(value, metadata);
   }
 }
@@ -51,8 +56,9 @@ export function applyGlobalPrefix(app: INestApplication): void {
 }
 
 /**
- * Everything that makes the HTTP surface: `/v1` prefix (health outside it), validation,
- * error filter, security headers, body limit, Swagger. `bootstrap.ts` and every e2e test call this.
+ * Everything that makes the HTTP surface: `/v1` prefix (health outside it), query parser, input
+ * checks, validation, error filter, security headers, body limit, Swagger. `bootstrap.ts` and
+ * every e2e test call this.
  */
 export function setupApp(app: INestApplication, options: { swagger?: boolean } = {}): INestApplication {
   const config = app.get(AppConfig);
@@ -62,10 +68,12 @@ export function setupApp(app: INestApplication, options: { swagger?: boolean } =
   // X-Forwarded-For is believed only from the proxies TRUST_PROXY names (default none): otherwise
   // any client could name itself anew on every request and never meet a per-address limit.
   express.set('trust proxy', trustProxy(config));
+  express.set('query parser', parseQuery);
   express.useBodyParser('json', { limit: config.BODY_LIMIT, strict: true });
   express.useBodyParser('urlencoded', { limit: config.BODY_LIMIT, extended: false });
   app.use(requestId);
   app.use(helmet());
+  app.use(checkRequestInput);
   answerClientErrorsInJson(app.getHttpServer() as Server);
   applyGlobalPrefix(app);
   app.useGlobalPipes(validationPipe);

@@ -4,6 +4,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule } from './app.module.js';
 import { setupApp } from './app.setup.js';
 import { AppConfig } from './config/app-config.js';
+import { hardenPrototypes } from './common/security/prototypes.js';
 import { DEMO, renderDemoSummary, seedDemo } from './seed/demo-seed.js';
 import { TenantsService } from './tenants/tenants.service.js';
 
@@ -40,6 +41,8 @@ export async function bootstrap(): Promise<void> {
   // DEFAULT_TENANT must name a tenant; a fresh embedded database gets its only one, the demo, after listening.
   if (config.STARTUP_TASKS) await tenants.checkDefaultTenant(seedDemoTenant ? [DEMO.tenant] : []);
 
+  await app.init();
+  hardenPrototypes(); // once everything is loaded, before the first request (src/common/security/prototypes.ts)
   await app.listen(config.PORT, config.HOST);
   if (!config.STARTUP_TASKS) return; // a cluster worker after the first: the first one speaks
   const base = baseUrl(config);

@@ -25,7 +25,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness: the database answers */
+        /** Readiness: the database answers and the process is not poisoned */
         get: operations["ready"];
         put?: never;
         post?: never;
@@ -5352,7 +5352,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `service_unavailable` (10503): the database does not answer. */
+            /** @description `service_unavailable` (10503): the database does not answer, or `Object.prototype` was written to. */
             503: {
                 headers: {
                     [name: string]: unknown;

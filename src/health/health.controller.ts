@@ -1,8 +1,9 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
-import { HealthCheck, HealthCheckService, TypeOrmHealthIndicator, type HealthCheckResult } from '@nestjs/terminus';
+import { HealthCheck, HealthCheckService, TypeOrmHealthIndicator, type HealthCheckResult, type HealthIndicatorResult } from '@nestjs/terminus';
 import { Infrastructure } from '../common/auth/auth.decorators.js';
 import { ErrorBodyDto } from '../common/errors/error-body.dto.js';
+import { prototypePollution } from '../common/security/prototypes.js';
 
 @ApiTags('Health')
 @Controller('health')
@@ -22,10 +23,19 @@ export class HealthController {
 
   @Get('ready')
   @HealthCheck({ swaggerDocumentation: false })
-  @ApiOperation({ summary: 'Readiness: the database answers' })
+  @ApiOperation({ summary: 'Readiness: the database answers and the process is not poisoned' })
   @ApiOkResponse({ schema: { type: 'object', properties: { status: { type: 'string', example: 'ok' } } } })
-  @ApiServiceUnavailableResponse({ type: ErrorBodyDto, description: '`service_unavailable` (10503): the database does not answer.' })
+  @ApiServiceUnavailableResponse({ type: ErrorBodyDto, description: '`service_unavailable` (10503): the database does not answer, or `Object.prototype` was written to.' })
   ready(): Promise<HealthCheckResult> {
-    return this.health.check([() => this.db.pingCheck('database', { timeout: 1500 })]);
+    return this.health.check([() => this.db.pingCheck('database', { timeout: 1500 }), prototypesCheck]);
   }
+}
+
+/**
+ * A process whose shared prototypes were written to (prototype pollution) fails requests of every
+ * tenant until it restarts: not ready, so an orchestrator restarts it.
+ */
+function prototypesCheck(): HealthIndicatorResult<'prototypes'> {
+  const polluted = prototypePollution();
+  return { prototypes: polluted.length === 0 ? { status: 'up' } : { status: 'down', polluted: polluted.slice(0, 10) } };
 }

@@ -9,7 +9,6 @@ import { CommunityErrors } from '../communities/communities.errors.js';
 import { LeaderboardEntryDto } from '../communities/dto/ranking.dto.js';
 import { InventoryErrors } from '../inventory/inventory.errors.js';
 import { QuestDto } from '../quests/dto/quest.dto.js';
-import { DeepObjectQuery, DeepQueryValidation } from './deep-object-query.js';
 import { ListQuestEventsQueryDto, QuestEventDto, QuestEventFilterDto } from './dto/quest-event.dto.js';
 import { ClaimRewardDto, RewardAllocationDto, RewardClaimDto } from './dto/reward.dto.js';
 import { QuestEventErrors } from './quest-events.errors.js';
@@ -43,7 +42,7 @@ export class QuestEventsController {
   @ApiQuery({ name: 'resourceId', required: false, type: String, description: 'Events scored with, or rewarding, this resource type.' })
   @ApiOkResponse({ type: Paginated(QuestEventDto) })
   @ApiErrors(...userErrors, CommunityErrors.community_not_found)
-  listQuestEvents(@CurrentUser() user: AuthUser, @DeepObjectQuery(DeepQueryValidation) q: ListQuestEventsQueryDto): Promise<Page<QuestEventDto>> {
+  listQuestEvents(@CurrentUser() user: AuthUser, @Query() q: ListQuestEventsQueryDto): Promise<Page<QuestEventDto>> {
     return this.events.list(user.tenantId, user.id, q);
   }
 

@@ -10,6 +10,7 @@ import { AppConfig } from '../config/app-config.js';
 import { parseDomain, requestHostKey } from './domain-name.js';
 import { TenantDomain } from './entities/tenant-domain.entity.js';
 import { loginRateLimitSettingsProblem } from '../common/throttling/login-rate-limits.js';
+import { assertSafeInput } from '../common/validation/safe-input.js';
 import { Tenant, type TenantSettings } from './entities/tenant.entity.js';
 import { TenantErrors } from './tenants.errors.js';
 
@@ -276,8 +277,12 @@ export class TenantsService {
   }
 }
 
-/** Settings are checked where they are written (the CLI `tenant:settings`, tenant creation). */
+/**
+ * Settings are checked where they are written (the CLI `tenant:settings`, tenant creation): operator
+ * JSON, checked as any client input (no prototype keys), then the settings that have rules.
+ */
 function checkSettings(settings: TenantSettings): void {
+  assertSafeInput(settings, 'settings');
   const problem = loginRateLimitSettingsProblem(settings.loginRateLimits);
   if (problem) throw new DomainError(TenantErrors.invalid_tenant_settings, problem);
 }

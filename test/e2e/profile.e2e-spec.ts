@@ -33,6 +33,14 @@ describe('profile, public profile and referrals', () => {
       expect(repeated.body.username).toBe(u.username);
     });
 
+    it('reads fields[]=a&fields[]=b (axios and most HTTP clients send arrays so) like fields=a&fields=b and fields=a,b', async () => {
+      const u = await givenUser(t, tenant);
+      for (const query of ['?fields[]=id&fields[]=handle', '?fields%5B%5D=id&fields%5B%5D=handle', '?fields[0]=id&fields[1]=handle', '?fields=id&fields=handle', '?fields=id,handle', '?fields[]=id,handle']) {
+        const res = await getProfile(u, query);
+        expect({ query, status: res.status, body: res.body }).toEqual({ query, status: 200, body: { id: u.userId, handle: u.username } });
+      }
+    });
+
     it('returns every documented field when all are asked for, with empty values before any update', async () => {
       const u = await givenUser(t, tenant);
       const res = await getProfile(u, '?fields=id,username,handle,displayName,biography,dateOfBirth,address,socials,createdAt').expect(200);
@@ -145,7 +153,7 @@ describe('profile, public profile and referrals', () => {
         ['an empty displayName', { displayName: '' }],
         ['a displayName too long', { displayName: 'x'.repeat(65) }],
         ['a biography too long', { biography: 'x'.repeat(1001) }],
-        ['a biography with NUL', { biography: 'a\u0000b' }, 'generic_client_error'],
+        ['a biography with NUL', { biography: 'a\u0000b' }, 'unsafe_input'],
         ['a date of birth as a string', { dateOfBirth: '1990-01-01' }],
         ['a date of birth as an array', { dateOfBirth: [1990, 1, 1] }],
         ['a date of birth missing the day', { dateOfBirth: { year: 1990, month: 1 } }],

@@ -48,6 +48,10 @@ describe('quest events: list filters, completion exactly once, claims under cont
     expect(await list('?filter[features]=solo,score-based')).toEqual([open.id]);
     expect(await list('?filter[status]=active')).toEqual([other.id]);
     expect(await list('?filter[status]=active&filter[status]=registration_open')).toEqual(sorted(other.id, open.id));
+    expect(await list('?filter[status]=active,registration_open')).toEqual(sorted(other.id, open.id));
+    // axios' default spelling of an array, inside the deepObject
+    expect(await list('?filter[status][]=active&filter[status][]=registration_open')).toEqual(sorted(other.id, open.id));
+    expect(await list('?filter%5Bstatus%5D%5B%5D=active')).toEqual([other.id]);
     expect(await list('?filter[status]=upcoming')).toEqual([later.id]);
     expect(await list(`?resourceId=${xp.id}`)).toEqual([later.id]);
     expect(await list(`?resourceId=${open.scoreTypeId}`)).toEqual([open.id]);

@@ -60,6 +60,13 @@ describe('community quests and quest tags', () => {
     expect(await names('tags=nothing&questTypes=&featured=&query=&page=1&limit=20')).toEqual([]);
   });
 
+  it('reads tags[]= and questTypes[]= (axios and most HTTP clients send arrays so) like repeats and commas', async () => {
+    expect(await names('tags[]=ONCHAIN&tags[]=daily&questTypes=&featured=&query=&page=1&limit=20')).toEqual(['Mint a badge', 'Daily login']);
+    expect(await names('tags%5B%5D=onchain&tags%5B%5D=daily&questTypes[]=&featured=&query=&page=1&limit=20')).toEqual(['Mint a badge', 'Daily login']);
+    expect(await names('tags[]=&questTypes[]=daily&questTypes[]=onchain&featured=&query=&page=1&limit=20')).toEqual(['Mint a badge', 'Daily login']);
+    expect(await names('tags[]=twitter&questTypes[]=social&featured=&query=&page=1&limit=20')).toEqual(['Follow us on X', 'Retweet the launch']);
+  });
+
   it('filters by questTypes', async () => {
     expect(await names('tags=&questTypes=onchain&featured=&query=&page=1&limit=20')).toEqual(['Mint a badge']);
     expect(await names('tags=&questTypes=daily,onchain&featured=&query=&page=1&limit=20')).toEqual(['Mint a badge', 'Daily login']);

@@ -34,7 +34,7 @@ function rawHttp(port: number, text: string): Promise<{ status: number; body: st
  * Part 6: an attack catalogue against two real instances and two tenants. Every case must be
  * refused with the status given, in the {code, message} shape, and must change nothing it targets.
  */
-describe('attacks: forgery, replay, expiry, cross-tenant, IDOR, privilege, mass assignment, injection, size, brute force', () => {
+describe('attacks: forgery, replay, expiry, cross-tenant, IDOR, privilege, mass assignment, injection, size, prototype pollution, brute force', () => {
   let c: Cluster;
   let a: AppInstance;
   let b: AppInstance;
@@ -230,6 +230,21 @@ describe('attacks: forgery, replay, expiry, cross-tenant, IDOR, privilege, mass 
     it('treats SQL injection strings as data', async () => {
       expectRefused('SQL injection in a login', await a.call('POST', '/v1/user/auth/password/login', { headers: { 'X-Tenant-Id': A.id, 'X-Forwarded-For': '10.9.9.9' }, body: { username: "' OR '1'='1' --", password: "' OR '1'='1" } }), 401);
       expectRefused('SQL injection in a path', await a.call('GET', `/v1/community/${encodeURIComponent("x' OR '1'='1")}`, { headers: { 'X-Tenant-Id': A.id } }), 404);
+    });
+  });
+
+  describe('prototype pollution (issue 15)', () => {
+    const json = (headers: Record<string, string>, text: string) => ({ headers: { ...headers, 'content-type': 'application/json' }, rawBody: text });
+    it('refuses prototype keys in a query, a deepObject and nested in a body on both instances, and the other tenant is still served', async () => {
+      expectRefused('the outage request: __proto__[polluted] in a query', await b.call('GET', '/v1/quest-event?__proto__[polluted]=1', { headers: asUser(mallory) }), 400, 10002);
+      expectRefused('constructor[prototype] in a public query', await a.call('GET', `/v1/community/${fixture.community}?constructor[prototype][polluted]=1`, { headers: { 'X-Tenant-Id': A.id } }), 400, 10002);
+      expectRefused('percent-encoded __proto__ as a deepObject child', await b.call('GET', '/v1/quest-event?filter%5B__proto__%5D%5Bpolluted%5D=1', { headers: asUser(mallory) }), 400, 10002);
+      expectRefused('__proto__ nested in social extraArgs', await a.call('POST', '/v1/user/socials', json(asUser(mallory), '{"accountType":"discord","subjectId":"x","public":true,"extraArgs":{"__proto__":{"polluted":1}}}')), 400, 10002);
+      expectRefused('constructor.prototype nested in purchase requirement data', await b.call('POST', `/v1/store/purchase/${fixture.listing}`, json(asUser(mallory), '{"nonce":"proto-1","requirementData":[{"requirementId":"x","data":{"constructor":{"prototype":{"polluted":1}}}}]}')), 400, 10002);
+      for (const app of [a, b]) {
+        expectOk(await app.call('POST', '/v1/user/auth/password/login', { headers: { 'X-Tenant-Id': B.id }, body: { username: bob.username, password: bob.password } }), 200, 'login of another tenant');
+        expectOk(await app.call('GET', '/health/ready'), 200, 'readiness (a clean Object.prototype)');
+      }
     });
   });
 

@@ -1,10 +1,14 @@
 import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { TenantCredentials } from '../../src/tenants/tenants.service.js';
 import { createTestDatabase } from '../setup/test-database.js';
-import { setTenantSettings, startCluster, type Cluster, type HttpResult } from '../helpers/processes.js';
+import { createTenantWithCli, setTenantSettings, startApp, startCluster, type AppInstance, type Cluster, type HttpResult } from '../helpers/processes.js';
 import { startOidcProvider, type TestOidcProvider } from '../helpers/auth.js';
-import { asAdmin, countBy, givenCommunity, givenItem, givenListing, givenPrize, givenResourceType, grant, pool, register, report, rowCounts, scale, type User } from './support.js';
+import { asAdmin, countBy, givenCommunity, givenItem, givenListing, givenPrize, givenResourceType, grant, pool, register, report, rowCounts, scale, unique, type User } from './support.js';
+import { interfaceMessage } from '../helpers/errors.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Schema = Record<string, any>;
@@ -88,7 +92,8 @@ type Mutation =
   | { kind: 'raw'; text: string; contentType: string }
   | { kind: 'query'; name: string; value: string; repeat: boolean }
   | { kind: 'paging'; name: string; value: string }
-  | { kind: 'path'; index: number; value: string };
+  | { kind: 'path'; index: number; value: string }
+  | ProtoCase;
 
 const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   fc.record({ kind: fc.constant('drop' as const), index: fc.nat(), value: fc.constant(undefined) }),
@@ -105,16 +110,90 @@ const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   fc.record({ kind: fc.constant('path' as const), index: fc.nat(), value: badId }),
 );
 
+// ---- the prototype-key class (issue 15): every position of every operation, not sampled ----------
+const PROTO_KEYS = ['__proto__', 'constructor', 'prototype'] as const;
+type ProtoKey = (typeof PROTO_KEYS)[number];
+/** What a key carries: the shape a recursive merge follows onto Object.prototype. */
+const protoPayload = (key: ProtoKey) => (key === 'constructor' ? { prototype: { polluted: 'yes' } } : { polluted: 'yes' });
+/** Query names with a prototype name as a parameter, a deepObject parent or child, an array; `raw:` ones percent-encoded by hand. */
+const PROTO_QUERY_NAMES = [
+  '__proto__', '__proto__[polluted]', '__proto__[]', 'constructor', 'constructor[prototype][polluted]', 'prototype[polluted]',
+  'x[__proto__]', 'x[constructor][prototype]', 'filter[__proto__]', 'filter[status][__proto__]', 'filter[constructor][prototype]',
+  'raw:%5F%5Fproto%5F%5F%5Bpolluted%5D', 'raw:constructor%5Bprototype%5D%5Bpolluted%5D',
+];
+
+type ProtoCase =
+  | { kind: 'protoBody'; at: (string | number)[]; key: ProtoKey }
+  | { kind: 'protoQuery'; name: string }
+  | { kind: 'protoPath'; name: string; key: ProtoKey }
+  | { kind: 'protoHeader'; key: ProtoKey };
+
+/** Where a key can be added in a body: the object itself and every object nested in it (in arrays too). */
+function objectPaths(value: unknown, at: (string | number)[] = []): (string | number)[][] {
+  if (Array.isArray(value)) return value.flatMap((v, i) => objectPaths(v, [...at, i]));
+  if (value === null || typeof value !== 'object') return [];
+  return [at, ...Object.entries(value).flatMap(([k, v]) => objectPaths(v, [...at, k]))];
+}
+
+/** `key` as an own property (an assignment of `__proto__` would set the prototype instead), as JSON.parse makes it. */
+const defineOwn = (target: object, key: string, value: unknown) => Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+
+/**
+ * The prototype-key cases of one operation: each key as a body key at the top and inside every
+ * object of the example body (extraArgs, data, requirementData[i].data, address, dateOfBirth, ...),
+ * as a query name in every form (also under each documented query parameter), as every path
+ * parameter, and as a header name.
+ */
+function protoCases(o: Operation, params: Schema[], body: unknown): ProtoCase[] {
+  const bodyPaths = body !== null && typeof body === 'object' && !Array.isArray(body) ? objectPaths(body) : [[]];
+  const queryNames = [...PROTO_QUERY_NAMES, ...params.filter((p) => p.in === 'query').flatMap((p) => [`${p.name}[__proto__]`, `${p.name}[constructor][prototype]`, `${p.name}[prototype]`])];
+  return [
+    ...bodyPaths.flatMap((at) => PROTO_KEYS.map((key) => ({ kind: 'protoBody' as const, at, key }))),
+    ...queryNames.map((name) => ({ kind: 'protoQuery' as const, name })),
+    ...params.filter((p) => p.in === 'path').flatMap((p) => PROTO_KEYS.map((key) => ({ kind: 'protoPath' as const, name: p.name as string, key }))),
+    ...PROTO_KEYS.map((key) => ({ kind: 'protoHeader' as const, key })),
+  ];
+}
+
+/** What a prototype-key case must get: body and query keys are refused (400); a path segment is 4xx; a header anything but 5xx. */
+function protoAnswerProblem(m: ProtoCase, status: number): string | null {
+  if (m.kind === 'protoBody' || m.kind === 'protoQuery') return status === 400 ? null : `expected 400, got ${status}`;
+  if (m.kind === 'protoPath') return status >= 400 && status < 500 ? null : `expected 4xx, got ${status}`;
+  return status < 500 ? null : `got ${status}`;
+}
+
+/** Another tenant's view of the service: a password login, a public read, an admin read, and readiness (a clean Object.prototype). */
+interface Bystander { tenant: TenantCredentials; user: User; community: { id: string; slug: string } }
+async function bystanderProblems(app: AppInstance, b: Bystander): Promise<string[]> {
+  const checks: [string, Promise<HttpResult>][] = [
+    ['password login', app.call('POST', '/v1/user/auth/password/login', { headers: { 'X-Tenant-Id': b.tenant.id }, body: { username: b.user.username, password: b.user.password } })],
+    ['public read', app.call('GET', `/v1/community/${b.community.slug}`, { headers: { 'X-Tenant-Id': b.tenant.id } })],
+    ['admin read', app.call('GET', '/v1/admin/communities', { headers: asAdmin(b.tenant) })],
+    ['readiness', app.call('GET', '/health/ready')],
+  ];
+  const out: string[] = [];
+  for (const [what, call] of checks) {
+    const r = await call;
+    if (r.status !== 200) out.push(`${what} -> ${r.status} ${JSON.stringify(r.body).slice(0, 200)}`);
+  }
+  return out;
+}
+
 /**
  * Part 5: a fuzzer driven by the committed openapi.json. For every operation it takes a valid-looking
  * request (schema examples, real ids) and breaks it one way: a missing, ill-typed or extra field
  * (including mass-assignment names), a body of the wrong shape, invalid or deep JSON, huge strings
  * and arrays, unicode, negative and enormous numbers, bad ids, bad pagination, unknown or repeated
- * query parameters. Never a 5xx; every 4xx is {code, message}; a refused request changes no row.
+ * query parameters; then it sends the prototype keys (`__proto__`, `constructor`, `prototype`) in
+ * every position of the operation. Never a 5xx; every 4xx is the interface's {code, message} with error and detail; a refused request
+ * changes no row; prototype keys in a body or query are refused; and after each operation's batch
+ * another tenant still logs in, reads and administers, and the process is ready (its Object.prototype
+ * is clean): a 200 to an attack is no proof that it harmed nobody.
  */
-describe(`fuzzer: ${operations.length} operations from openapi.json × ${CASES_PER_OPERATION} malformed requests`, () => {
+describe(`fuzzer: ${operations.length} operations from openapi.json × ${CASES_PER_OPERATION} malformed requests + the prototype keys in every position`, () => {
   let c: Cluster;
   let user: User;
+  let bystander: Bystander;
   let oidc: TestOidcProvider;
   const ids: Record<string, string> = {};
 
@@ -135,21 +214,31 @@ describe(`fuzzer: ${operations.length} operations from openapi.json × ${CASES_P
       ckey: community.slug, communityId: community.id, id: community.id, slug: xp.slug, resourceTypeId: xp.id, itemId: item.id, slotId: item.slotId,
       listingId: listing.id, prizeId: prize.id, tenantId: c.tenant.id, username: user.userId, type: 'discord',
     });
+    const other = createTenantWithCli(c.databaseUrl, unique('bystander-'));
+    bystander = { tenant: other, user: await register(app, other), community: await givenCommunity(app, other) };
   }, 120_000);
   afterAll(async () => {
     await c?.close();
     await oidc?.close();
   });
 
-  it('answers every malformed request with a 4xx {code, message}, never a 5xx, and refused requests change nothing', async () => {
+  it('answers every malformed request with a 4xx {code, message}, never a 5xx, refuses prototype keys, and refused requests change nothing and harm no one else', async () => {
     const app = c.apps[0];
     const fiveHundreds: string[] = [];
     const badErrorBodies: string[] = [];
     const stateChanges: string[] = [];
+    const protoNotRefused: string[] = [];
+    const unhealthyAfter: string[] = [];
     const statuses: Record<string, number> = {};
     const mutationKinds: Record<string, number> = {};
+    const protoStatuses: Record<string, Record<string, number>> = {};
     let sent = 0;
+    let protoSent = 0;
     let writesAccepted = 0;
+
+    // The request of the outage: a 200 that poisoned every tenant.
+    const outage = await app.call('GET', '/v1/quest-event?__proto__[polluted]=1', { headers: { Authorization: user.auth } });
+    expect({ status: outage.status, code: outage.body?.code, error: outage.body?.error }).toEqual({ status: 400, code: 10002, error: 'unsafe_input' });
 
     for (const [k, o] of operations.entries()) {
       const params = ((o.op.parameters ?? []) as Schema[]).map((p) => (p.$ref ? deref(p) : p));
@@ -161,7 +250,7 @@ describe(`fuzzer: ${operations.length} operations from openapi.json × ${CASES_P
       if (secured.includes('session')) headers.Authorization = user.auth;
       if (secured.includes('api-key')) Object.assign(headers, asAdmin(c.tenant));
 
-      const cases = fc.sample(mutation, { numRuns: CASES_PER_OPERATION, seed: SEED + k });
+      const cases: Mutation[] = [...fc.sample(mutation, { numRuns: CASES_PER_OPERATION, seed: SEED + k }), ...protoCases(o, params, bodySchema ? exampleOf(bodySchema) : undefined)];
       const before = await rowCounts(c.sql);
       let acceptedWrite = false;
       const results = await pool(6, cases.length, async (i): Promise<HttpResult & { m: Mutation }> => {
@@ -169,6 +258,7 @@ describe(`fuzzer: ${operations.length} operations from openapi.json × ${CASES_P
         // the valid-looking request
         let path = o.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(ids[name] ?? randomUUID()));
         const qs = new URLSearchParams();
+        const rawQuery: string[] = [];
         for (const p of query) {
           const v = exampleOf(p.schema);
           for (const one of Array.isArray(v) ? v : [v]) qs.append(p.name, String(one));
@@ -176,6 +266,7 @@ describe(`fuzzer: ${operations.length} operations from openapi.json × ${CASES_P
         let body: unknown = bodySchema ? exampleOf(bodySchema) : undefined;
         let raw: string | undefined;
         const h = { ...headers };
+        let sendBody = o.method !== 'GET' && o.method !== 'DELETE';
         // one way of breaking it
         const fields = body && typeof body === 'object' && !Array.isArray(body) ? Object.keys(body) : [];
         switch (m.kind) {
@@ -202,17 +293,36 @@ describe(`fuzzer: ${operations.length} operations from openapi.json × ${CASES_P
               path = o.path.replace(/\{(\w+)\}/g, (_, n: string) => (n === name ? encodeSegment(m.value) : encodeURIComponent(ids[n] ?? randomUUID())));
             } else qs.append('id', m.value);
             break;
+          case 'protoBody': {
+            // also on GET and DELETE: the body is checked where it is parsed, whatever the route reads
+            body = body !== null && typeof body === 'object' && !Array.isArray(body) ? body : {};
+            const target = m.at.reduce<any>((node, step) => node[step], body);
+            defineOwn(target, m.key, protoPayload(m.key));
+            sendBody = true;
+            break;
+          }
+          case 'protoQuery':
+            if (m.name.startsWith('raw:')) rawQuery.push(`${m.name.slice(4)}=1`);
+            else qs.append(m.name, '1');
+            break;
+          case 'protoPath':
+            path = o.path.replace(/\{(\w+)\}/g, (_, n: string) => (n === m.name ? m.key : encodeURIComponent(ids[n] ?? randomUUID())));
+            break;
+          case 'protoHeader':
+            defineOwn(h, m.key, 'polluted');
+            break;
         }
-        const url = `${path}${qs.size ? `?${qs.toString()}` : ''}`;
-        const hasBody = o.method !== 'GET' && o.method !== 'DELETE';
-        if (hasBody && raw === undefined && body !== undefined) {
+        const search = [qs.toString(), ...rawQuery].filter(Boolean).join('&');
+        const url = `${path}${search ? `?${search}` : ''}`;
+        if (sendBody && raw === undefined && body !== undefined) {
           raw = toJson(body);
           h['content-type'] = 'application/json';
         }
-        const r = await app.call(o.method, url, { headers: h, ...(hasBody && raw !== undefined ? { rawBody: raw } : {}) });
+        const r = await app.call(o.method, url, { headers: h, ...(sendBody && raw !== undefined ? { rawBody: raw } : {}) });
         return { ...r, m };
       });
       const after = await rowCounts(c.sql);
+      for (const problem of await bystanderProblems(app, bystander)) unhealthyAfter.push(`after ${o.method} ${o.path}: ${problem}`);
 
       for (const r of results) {
         sent++;
@@ -220,8 +330,15 @@ describe(`fuzzer: ${operations.length} operations from openapi.json × ${CASES_P
         statuses[String(r.status)] = (statuses[String(r.status)] ?? 0) + 1;
         const label = `${o.method} ${o.path} [${r.m.kind} ${String(JSON.stringify(r.m, (_, v) => (v instanceof Deep ? `deep(${v.depth})` : typeof v === 'string' && v.length > 60 ? `${v.slice(0, 20)}…(${v.length})` : v))).slice(0, 160)}]`;
         if (r.status >= 500) fiveHundreds.push(`${label} -> ${r.status} ${JSON.stringify(r.body).slice(0, 200)}`);
-        if (r.status >= 400 && !(typeof r.body?.code === 'number' && typeof r.body?.message === 'string')) badErrorBodies.push(`${label} -> ${r.status} ${String(JSON.stringify(r.body)).slice(0, 200)}`);
+        if (r.status >= 400 && !(typeof r.body?.code === 'number' && typeof r.body?.error === 'string' && r.body.message === interfaceMessage(r.status, r.body.error) && typeof r.body?.detail === 'string')) badErrorBodies.push(`${label} -> ${r.status} ${String(JSON.stringify(r.body)).slice(0, 200)}`);
         if (r.status < 300 && o.method !== 'GET') acceptedWrite = true;
+        if (r.m.kind.startsWith('proto')) {
+          protoSent++;
+          const byStatus = (protoStatuses[r.m.kind] ??= {});
+          byStatus[String(r.status)] = (byStatus[String(r.status)] ?? 0) + 1;
+          const problem = protoAnswerProblem(r.m as ProtoCase, r.status);
+          if (problem) protoNotRefused.push(`${label}: ${problem} ${JSON.stringify(r.body).slice(0, 160)}`);
+        }
       }
       if (acceptedWrite) writesAccepted++;
       else {
@@ -238,12 +355,37 @@ describe(`fuzzer: ${operations.length} operations from openapi.json × ${CASES_P
       statuses,
       mutationKinds,
       fiveHundreds: fiveHundreds.length,
-      errorBodiesWithoutCodeAndMessage: badErrorBodies.length,
+      errorBodiesNotInTheInterfaceShape: badErrorBodies.length,
       operationsWithAnAcceptedWrite: writesAccepted,
       rowCountChangesFromRefusedRequests: stateChanges.length,
+      outageRequestOfIssue15: outage.status,
+      prototypeKeyRequests: protoSent,
+      prototypeKeyStatuses: protoStatuses,
+      prototypeKeysNotRefused: protoNotRefused.length,
+      bystanderChecks: `${operations.length} batches × 4 (login, public read, admin read, readiness): ${unhealthyAfter.length} failed`,
     });
     if (process.env.RELIABILITY_APP_LOG) console.log(app.output().split('\n').filter((l) => l.includes('unhandled')).map((l) => l.slice(l.indexOf('"err"'), l.indexOf('"err"') + 700)).join('\n')); // eslint-disable-line no-console
-    expect({ fiveHundreds, badErrorBodies, stateChanges }).toEqual({ fiveHundreds: [], badErrorBodies: [], stateChanges: [] });
+    expect({ fiveHundreds, badErrorBodies, stateChanges, protoNotRefused, unhealthyAfter }).toEqual({ fiveHundreds: [], badErrorBodies: [], stateChanges: [], protoNotRefused: [], unhealthyAfter: [] });
     expect(countBy(Object.keys(statuses), (s) => s[0])['5']).toBeUndefined();
   }, 900_000);
+
+  it('keeps a process healthy for everyone when its own code merges client JSON into a plain object (the next such bug)', async () => {
+    // test/reliability/fixtures/pollute-on-signal.mjs is loaded into the app process and, on SIGWINCH,
+    // runs the recursive merge of issue 15 over `__proto__` and `constructor.prototype` payloads.
+    const preload = pathToFileURL(resolve('test/reliability/fixtures/pollute-on-signal.mjs')).href;
+    const buggy = await startApp({ databaseUrl: c.databaseUrl, name: 'buggy', env: { NODE_OPTIONS: `--import=${preload}` } });
+    try {
+      process.kill(buggy.pid()!, 'SIGWINCH');
+      const deadline = Date.now() + 10_000;
+      let line: RegExpExecArray | null = null;
+      while (!(line = /\[pollute-on-signal\] (.*)/.exec(buggy.output())) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(line).not.toBeNull();
+      const seen = JSON.parse(line![1]) as { merges: string[]; polluted: unknown; inheritedFromSwap: unknown };
+      const unhealthy = await bystanderProblems(buggy, bystander);
+      report('5b. a pollution bug inside the process', { merges: seen.merges, objectPrototypePolluted: seen.polluted !== null, prototypeSwappedThroughProto: seen.inheritedFromSwap !== null, bystanderChecksFailed: unhealthy.length });
+      expect({ polluted: seen.polluted, inheritedFromSwap: seen.inheritedFromSwap, unhealthy }).toEqual({ polluted: null, inheritedFromSwap: null, unhealthy: [] });
+    } finally {
+      await buggy.kill();
+    }
+  }, 120_000);
 });

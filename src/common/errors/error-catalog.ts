@@ -73,6 +73,10 @@ export const CommonErrors = defineErrors({
     description: 'A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.',
   },
   invalid_json: { status: 400, description: 'The body is not valid JSON.' },
+  unsafe_input: {
+    status: 400,
+    description: 'The request holds what the service never accepts from a client: a reserved key (`__proto__`, `constructor`, `prototype`) anywhere in the body, query or settings, nesting deeper than 32 levels, a NUL character, or a query string beyond its limits (depth, array size, parameter count).',
+  },
   GENERIC_UNAUTHORIZED: {
     status: 401,
     code: 10401,

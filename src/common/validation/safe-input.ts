@@ -19,14 +19,14 @@ export function assertSafeInput(value: unknown, where = 'request'): void {
   while (stack.length > 0) {
     const { v, depth } = stack.pop()!;
     if (typeof v === 'string') {
-      if (v.includes('\u0000')) throw new DomainError(CommonErrors.generic_client_error, `The ${where} contains a NUL character`);
+      if (v.includes('\u0000')) throw new DomainError(CommonErrors.unsafe_input, `The ${where} contains a NUL character`);
       continue;
     }
     if (v === null || typeof v !== 'object') continue;
-    if (depth >= MAX_INPUT_DEPTH) throw new DomainError(CommonErrors.generic_client_error, `The ${where} is nested more than ${MAX_INPUT_DEPTH} levels deep`);
+    if (depth >= MAX_INPUT_DEPTH) throw new DomainError(CommonErrors.unsafe_input, `The ${where} is nested more than ${MAX_INPUT_DEPTH} levels deep`);
     for (const [k, child] of Object.entries(v as Record<string, unknown>)) {
-      if (k.includes('\u0000')) throw new DomainError(CommonErrors.generic_client_error, `The ${where} contains a NUL character`);
-      if (isPrototypeKey(k)) throw new DomainError(CommonErrors.generic_client_error, `The ${where} contains the reserved key "${k}"`);
+      if (k.includes('\u0000')) throw new DomainError(CommonErrors.unsafe_input, `The ${where} contains a NUL character`);
+      if (isPrototypeKey(k)) throw new DomainError(CommonErrors.unsafe_input, `The ${where} contains the reserved key "${k}"`);
       stack.push({ v: child, depth: depth + 1 });
     }
   }

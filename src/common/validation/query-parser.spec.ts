@@ -1,0 +1,61 @@
+import { DomainError } from '../errors/domain-error.js';
+import { MAX_QUERY_ARRAY, MAX_QUERY_PARAMETERS, parseQuery } from './query-parser.js';
+
+const refusal = (search: string): DomainError => {
+  try {
+    parseQuery(search);
+  } catch (err) {
+    if (err instanceof DomainError) return err;
+    throw err;
+  }
+  throw new Error(`${search} was accepted`);
+};
+
+describe('parseQuery', () => {
+  it('reads repeated, bracketed and indexed array spellings alike, and keeps commas for ToArray', () => {
+    expect(parseQuery('fields=a&fields=b')).toEqual({ fields: ['a', 'b'] });
+    expect(parseQuery('fields[]=a&fields[]=b')).toEqual({ fields: ['a', 'b'] });
+    expect(parseQuery('fields%5B%5D=a&fields%5B%5D=b')).toEqual({ fields: ['a', 'b'] });
+    expect(parseQuery('fields[0]=a&fields[1]=b')).toEqual({ fields: ['a', 'b'] });
+    expect(parseQuery('fields=a,b')).toEqual({ fields: 'a,b' });
+    expect(parseQuery('tags=&questTypes=&page=1')).toEqual({ tags: '', questTypes: '', page: '1' });
+  });
+
+  it('folds deepObject parameters, with arrays inside them', () => {
+    expect(parseQuery('filter[containerId]=x&filter[status]=active&filter[status]=completed')).toEqual({ filter: { containerId: 'x', status: ['active', 'completed'] } });
+    expect(parseQuery('filter[status][]=active&filter[status][]=completed')).toEqual({ filter: { status: ['active', 'completed'] } });
+  });
+
+  it('builds only null-prototype objects', () => {
+    const q = parseQuery('filter[a]=1&b=2');
+    expect(Object.getPrototypeOf(q)).toBeNull();
+    expect(Object.getPrototypeOf(q.filter)).toBeNull();
+  });
+
+  it.each([
+    '__proto__=1',
+    '__proto__[polluted]=1',
+    '__proto__[]=1',
+    'constructor[prototype][polluted]=1',
+    'prototype[polluted]=1',
+    'x[__proto__]=1',
+    'filter[constructor]=1',
+    'filter[status][prototype]=1',
+    '%5F%5Fproto%5F%5F%5Bpolluted%5D=1',
+    'a=1&__proto__%5Bpolluted%5D=1',
+  ])('refuses a prototype name in any segment of a name with 400: %s', (search) => {
+    expect(refusal(search).definition).toMatchObject({ status: 400, message: 'generic_client_error', error: 'unsafe_input' });
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('accepts prototype names as values and names that merely contain them', () => {
+    expect(parseQuery('q=__proto__&constructorName=constructor')).toEqual({ q: '__proto__', constructorName: 'constructor' });
+  });
+
+  it('refuses huge arrays and indexes, deep nesting and too many parameters with 400', () => {
+    expect(parseQuery(`a[${MAX_QUERY_ARRAY - 1}]=x`)).toEqual({ a: ['x'] });
+    for (const search of [`a[${MAX_QUERY_ARRAY}]=x`, 'a[999999]=x', Array.from({ length: MAX_QUERY_ARRAY + 1 }, () => 'a=1').join('&'), 'a[b][c][d]=1', Array.from({ length: MAX_QUERY_PARAMETERS + 1 }, (_, i) => `p${i}=1`).join('&')]) {
+      expect(refusal(search).definition.status).toBe(400);
+    }
+  });
+});

@@ -1,0 +1,30 @@
+import type { NextFunction, Request, Response } from 'express';
+import { assertSafeInput } from './safe-input.js';
+
+const pinQuery = (req: Request, query: unknown) => Object.defineProperty(req, 'query', { value: query, writable: true, configurable: true, enumerable: true });
+
+/**
+ * The one place where what a client sent as a query or a body is checked, right after parsing and
+ * before any guard, interceptor, pipe or handler reads it (guards run before pipes and some read
+ * the body). The query is parsed once here (`parseQuery` refuses prototype names) and kept: Express
+ * 5 would parse it again, and throw again, on every read of `req.query`, logging included. The body
+ * goes through `assertSafeInput` (depth, NUL, prototype keys at any depth): `JSON.parse` keeps
+ * `"__proto__"` as an own key, which a later assignment-based copy (`Object.assign`,
+ * class-transformer) would turn into a prototype change.
+ */
+export function checkRequestInput(req: Request, _res: Response, next: NextFunction): void {
+  let query: unknown;
+  try {
+    query = req.query;
+  } catch (err) {
+    pinQuery(req, Object.create(null));
+    return next(err);
+  }
+  pinQuery(req, query);
+  try {
+    if (req.body !== undefined) assertSafeInput(req.body, 'body');
+  } catch (err) {
+    return next(err);
+  }
+  next();
+}
