@@ -1,6 +1,7 @@
 import type { DataSourceOptions } from 'typeorm';
 import { migrations } from '../../migrations/index.js';
 import { entities } from './entities.js';
+import { watchPooledClient } from './pg-connections.js';
 import { SnakeNamingStrategy } from './snake-naming.strategy.js';
 
 /**
@@ -28,6 +29,8 @@ export function dataSourceOptions(url: string, overrides: { poolSize?: number; m
       idleTimeoutMillis: 30000,
       // Fail a statement rather than hang a request forever.
       statement_timeout: 15000,
+      // An 'error' listener on every client for its whole life (src/database/pg-connections.ts).
+      onConnect: watchPooledClient,
       application_name: 'community-gaming-service',
       // No JIT compilation: the service runs short OLTP statements whose estimated cost can pass
       // jit_above_cost (rank counters: 200k estimated, 2 ms real) while compiling takes ~100 ms.
