@@ -1,8 +1,9 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
-import { HealthCheck, HealthCheckService, TypeOrmHealthIndicator, type HealthCheckResult } from '@nestjs/terminus';
+import { HealthCheck, HealthCheckService, type HealthCheckResult } from '@nestjs/terminus';
 import { Infrastructure } from '../common/auth/auth.decorators.js';
 import { ErrorBodyDto } from '../common/errors/error-body.dto.js';
+import { DatabaseHealthIndicator } from './database.health.js';
 
 @ApiTags('Health')
 @Controller('health')
@@ -10,7 +11,7 @@ import { ErrorBodyDto } from '../common/errors/error-body.dto.js';
 export class HealthController {
   constructor(
     private readonly health: HealthCheckService,
-    private readonly db: TypeOrmHealthIndicator,
+    private readonly db: DatabaseHealthIndicator,
   ) {}
 
   @Get()
@@ -26,6 +27,6 @@ export class HealthController {
   @ApiOkResponse({ schema: { type: 'object', properties: { status: { type: 'string', example: 'ok' } } } })
   @ApiServiceUnavailableResponse({ type: ErrorBodyDto, description: '`service_unavailable` (10503): the database does not answer.' })
   ready(): Promise<HealthCheckResult> {
-    return this.health.check([() => this.db.pingCheck('database', { timeout: 1500 })]);
+    return this.health.check([() => this.db.isHealthy('database')]);
   }
 }
