@@ -28,7 +28,19 @@ function isDatabaseUnavailable(err: unknown): boolean {
     return true;
   }
   const msg = e.message ?? '';
-  return /Connection terminated|Client was closed and is not queryable|Query read timeout|Cannot use a pool after calling end|not currently accepting connections|too many clients|connect ECONNREFUSED|timeout exceeded when trying to connect|Client has encountered a connection error|the database system is (starting up|shutting down)/i.test(msg);
+  return /Connection terminated|Client was closed and is not queryable|Cannot use a pool after calling end|not currently accepting connections|too many clients|connect ECONNREFUSED|timeout exceeded when trying to connect|Client has encountered a connection error|the database system is (starting up|shutting down)/i.test(msg);
+}
+
+/**
+ * The database answered too late: a lock wait past `lock_timeout` (55P03), a statement past
+ * `statement_timeout` (57014), or no answer within the client's read timeout. Nothing was applied
+ * (the statement, and so its transaction, failed) and the same request may be retried.
+ */
+function isDatabaseTimeout(err: unknown): boolean {
+  const e = err as { code?: string; message?: string; driverError?: { code?: string; message?: string } } | undefined;
+  if (!e || typeof e !== 'object') return false;
+  const code = e.code ?? e.driverError?.code;
+  return code === '55P03' || code === '57014' || /^Query read timeout/.test(e.driverError?.message ?? e.message ?? '');
 }
 
 /** A deadlock or serialization failure: the request lost a race and may simply be retried. */
@@ -97,6 +109,10 @@ export class AllExceptionsFilter implements ExceptionFilter {
       def = CommonErrors.write_conflict;
       message = def.description;
       this.logger.warn({ err: exception, requestId }, 'write conflict');
+    } else if (isDatabaseTimeout(exception)) {
+      def = CommonErrors.database_timeout;
+      message = def.description;
+      this.logger.warn({ err: exception, requestId }, 'database timeout');
     } else if (isDatabaseUnavailable(exception)) {
       def = CommonErrors.service_unavailable;
       message = def.description;
