@@ -23,12 +23,16 @@ describe('configuration', () => {
     expect(() => loadConfig({ WEB_CONCURRENCY: '0' })).toThrow(/WEB_CONCURRENCY/);
     expect(() => loadConfig({ READ_CACHE_MS: 'soon' })).toThrow(/READ_CACHE_MS/);
     expect(() => loadConfig({ READ_CACHE_MS: '-1' })).toThrow(/READ_CACHE_MS/);
+    expect(() => loadConfig({ DB_LOCK_TIMEOUT_MS: 'short' })).toThrow(/DB_LOCK_TIMEOUT_MS/);
+    expect(() => loadConfig({ DB_LOCK_TIMEOUT_MS: '600000' })).toThrow(/DB_LOCK_TIMEOUT_MS/);
   });
 
   it('is one process with its start-up tasks unless told otherwise', () => {
     expect(loadConfig({})).toMatchObject({ WEB_CONCURRENCY: 1, STARTUP_TASKS: true });
     expect(loadConfig({ WEB_CONCURRENCY: '4', STARTUP_TASKS: 'false' })).toMatchObject({ WEB_CONCURRENCY: 4, STARTUP_TASKS: false });
     expect(loadConfig({}).READ_CACHE_MS).toBe(1000);
+    expect(loadConfig({}).DB_LOCK_TIMEOUT_MS).toBe(3000);
+    expect(loadConfig({ DB_LOCK_TIMEOUT_MS: '0' }).DB_LOCK_TIMEOUT_MS).toBe(0);
     expect(loadConfig({ READ_CACHE_MS: '0' }).READ_CACHE_MS).toBe(0);
   });
 });

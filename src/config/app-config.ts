@@ -49,6 +49,15 @@ export class AppConfig {
   @Transform(toInt) @IsInt() @Min(1) @Max(200)
   DB_POOL_SIZE = 10;
 
+  /**
+   * Longest wait of a database statement for a row or table lock another transaction holds, in
+   * milliseconds (0: no limit but the 15 s statement timeout). A request that waits longer answers
+   * 503 `database_timeout` with Retry-After, having changed nothing, so one row held by a stuck
+   * session cannot take every pooled connection. Start-up migrations are bound by it too.
+   */
+  @Transform(toInt) @IsInt() @Min(0) @Max(60000)
+  DB_LOCK_TIMEOUT_MS = 3000;
+
   /** Shared cache and rate-limit store for several instances. Optional. */
   @IsOptional() @Matches(/^rediss?:\/\//, { message: 'REDIS_URL must be a redis:// URL' })
   REDIS_URL?: string;

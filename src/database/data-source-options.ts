@@ -1,13 +1,16 @@
 import type { DataSourceOptions } from 'typeorm';
 import { migrations } from '../../migrations/index.js';
 import { entities } from './entities.js';
+import { watchPooledClient } from './pg-connections.js';
 import { SnakeNamingStrategy } from './snake-naming.strategy.js';
 
 /**
  * The one data-source configuration, shared by the app, the migration scripts and the tests.
- * `synchronize` is never on: the schema comes from `migrations/` only.
+ * `synchronize` is never on: the schema comes from `migrations/` only. `lockTimeoutMs` (the app's
+ * DB_LOCK_TIMEOUT_MS) bounds every lock wait of the pool's sessions; without it (the CLI) lock
+ * waits are bounded only by the statement timeout.
  */
-export function dataSourceOptions(url: string, overrides: { poolSize?: number; migrationsRun?: boolean } = {}): DataSourceOptions {
+export function dataSourceOptions(url: string, overrides: { poolSize?: number; migrationsRun?: boolean; lockTimeoutMs?: number } = {}): DataSourceOptions {
   return {
     type: 'postgres',
     url,
@@ -28,6 +31,12 @@ export function dataSourceOptions(url: string, overrides: { poolSize?: number; m
       idleTimeoutMillis: 30000,
       // Fail a statement rather than hang a request forever.
       statement_timeout: 15000,
+      // A statement waiting on a row another transaction holds (a hot listing, balance or event
+      // row) fails after this instead of holding its pooled connection until the statement
+      // timeout: one stuck row cannot drain the pool. 0 = no limit.
+      ...(overrides.lockTimeoutMs ? { lock_timeout: overrides.lockTimeoutMs } : {}),
+      // An 'error' listener on every client for its whole life (src/database/pg-connections.ts).
+      onConnect: watchPooledClient,
       application_name: 'community-gaming-service',
       // No JIT compilation: the service runs short OLTP statements whose estimated cost can pass
       // jit_above_cost (rank counters: 200k estimated, 2 ms real) while compiling takes ~100 ms.

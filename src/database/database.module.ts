@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { AppConfig } from '../config/app-config.js';
 import { dataSourceOptions } from './data-source-options.js';
 import { EmbeddedDatabase } from './embedded-postgres.js';
+import { HotRows } from './hot-rows.js';
 
 export const DATABASE_URL = Symbol('DATABASE_URL');
 export const EMBEDDED_DATABASE = Symbol('EMBEDDED_DATABASE');
@@ -14,10 +15,11 @@ export const EMBEDDED_DATABASE = Symbol('EMBEDDED_DATABASE');
     TypeOrmModule.forRootAsync({
       inject: [AppConfig, DATABASE_URL],
       useFactory: (config: AppConfig, url: string) =>
-        dataSourceOptions(url, { poolSize: config.DB_POOL_SIZE, migrationsRun: config.MIGRATIONS_RUN }),
+        dataSourceOptions(url, { poolSize: config.DB_POOL_SIZE, migrationsRun: config.MIGRATIONS_RUN, lockTimeoutMs: config.DB_LOCK_TIMEOUT_MS }),
     }),
   ],
   providers: [
+    HotRows,
     {
       provide: EMBEDDED_DATABASE,
       inject: [AppConfig],
@@ -41,7 +43,7 @@ export const EMBEDDED_DATABASE = Symbol('EMBEDDED_DATABASE');
       },
     },
   ],
-  exports: [DATABASE_URL, EMBEDDED_DATABASE],
+  exports: [DATABASE_URL, EMBEDDED_DATABASE, HotRows],
 })
 export class DatabaseModule implements OnApplicationShutdown {
   constructor(@Inject(EMBEDDED_DATABASE) private readonly embedded: EmbeddedDatabase | null) {}

@@ -50,6 +50,7 @@ function portOpen(port: number): Promise<boolean> {
  */
 export class EmbeddedDatabase {
   private pg?: EmbeddedPostgres;
+  private dir?: string;
 
   constructor(private readonly options: EmbeddedOptions) {}
 
@@ -87,7 +88,7 @@ export class EmbeddedDatabase {
   }
 
   async start(): Promise<string> {
-    const dir = this.dataDirectory();
+    const dir = (this.dir = this.dataDirectory());
     const log = this.options.log ?? (() => undefined);
     const alreadyRunning = existsSync(join(dir, 'postmaster.pid')) && (await portOpen(this.options.port)) && this.pidAlive(dir);
     if (!alreadyRunning) {
@@ -132,6 +133,8 @@ export class EmbeddedDatabase {
 
   private async ensureDatabase(): Promise<void> {
     const client = new pg.Client({ connectionString: this.adminUrl() });
+    // The connection rule (pg-connections.ts): a server stopping under it fails the query, not the process.
+    client.on('error', (err) => this.options.log?.(`admin connection lost: ${err.message}`));
     await client.connect();
     try {
       const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [this.options.database]);
@@ -141,12 +144,25 @@ export class EmbeddedDatabase {
     }
   }
 
-  /** Stops the server if this process started it. */
-  async stop(): Promise<void> {
-    if (this.pg) {
-      const p = this.pg;
-      this.pg = undefined;
-      await p.stop();
+  /**
+   * Stops the server if this process started it, as `pg_ctl -m <mode> stop` would: `fast` (SIGINT:
+   * sessions are terminated with 57P01, then a clean shutdown) or `immediate` (SIGQUIT: every
+   * process quits at once, the next start recovers from the WAL), what a failover or a crash does.
+   */
+  async stop(mode: 'fast' | 'immediate' = 'fast'): Promise<void> {
+    if (!this.pg) return;
+    const p = this.pg;
+    this.pg = undefined;
+    if (mode === 'fast') return p.stop();
+    const pid = Number(readFileSync(join(this.dir!, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    process.kill(pid, 'SIGQUIT');
+    for (const deadline = Date.now() + 30_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 20))) {
+      try {
+        process.kill(pid, 0);
+      } catch {
+        return;
+      }
     }
+    throw new Error(`embedded PostgreSQL (pid ${pid}) did not stop within 30 s of SIGQUIT`);
   }
 }

@@ -1,9 +1,10 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
-import { HealthCheck, HealthCheckService, TypeOrmHealthIndicator, type HealthCheckResult, type HealthIndicatorResult } from '@nestjs/terminus';
+import { HealthCheck, HealthCheckService, type HealthCheckResult, type HealthIndicatorResult } from '@nestjs/terminus';
 import { Infrastructure } from '../common/auth/auth.decorators.js';
 import { ErrorBodyDto } from '../common/errors/error-body.dto.js';
 import { prototypePollution } from '../common/security/prototypes.js';
+import { DatabaseHealthIndicator } from './database.health.js';
 
 @ApiTags('Health')
 @Controller('health')
@@ -11,7 +12,7 @@ import { prototypePollution } from '../common/security/prototypes.js';
 export class HealthController {
   constructor(
     private readonly health: HealthCheckService,
-    private readonly db: TypeOrmHealthIndicator,
+    private readonly db: DatabaseHealthIndicator,
   ) {}
 
   @Get()
@@ -27,7 +28,7 @@ export class HealthController {
   @ApiOkResponse({ schema: { type: 'object', properties: { status: { type: 'string', example: 'ok' } } } })
   @ApiServiceUnavailableResponse({ type: ErrorBodyDto, description: '`service_unavailable` (10503): the database does not answer, or `Object.prototype` was written to.' })
   ready(): Promise<HealthCheckResult> {
-    return this.health.check([() => this.db.pingCheck('database', { timeout: 1500 }), prototypesCheck]);
+    return this.health.check([() => this.db.isHealthy('database'), prototypesCheck]);
   }
 }
 

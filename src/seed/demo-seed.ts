@@ -120,10 +120,13 @@ class DemoSeeder {
     const lock = this.ds.createQueryRunner();
     await lock.connect();
     try {
+      // Waiting for the other seeder is meant to take as long as its seed: no DB_LOCK_TIMEOUT_MS here.
+      await lock.query('SET lock_timeout = 0');
       await lock.query('SELECT pg_advisory_lock(874512)');
       return await this.seed(options);
     } finally {
       await lock.query('SELECT pg_advisory_unlock(874512)').catch(() => undefined);
+      await lock.query('RESET lock_timeout').catch(() => undefined);
       await lock.release();
     }
   }

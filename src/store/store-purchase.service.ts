@@ -5,6 +5,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { Clock } from '../common/clock/clock.js';
 import { EncryptionService } from '../common/crypto/encryption.service.js';
 import { DomainError } from '../common/errors/domain-error.js';
+import { HotRows } from '../database/hot-rows.js';
 import { CommunitiesService } from '../communities/communities.service.js';
 import { InventoryService } from '../inventory/inventory.service.js';
 import { InventoryErrors } from '../inventory/inventory.errors.js';
@@ -42,7 +43,8 @@ const isDomain = (e: unknown, def: { error: string }) => e instanceof DomainErro
  * 7. the listing's supply and window: one conditional UPDATE of the hot listing row, last, so the
  *    row is locked only from there to the commit.
  *
- * Any failure throws and rolls everything back: nothing is charged.
+ * Any failure throws and rolls everything back: nothing is charged. A lock wait past
+ * DB_LOCK_TIMEOUT_MS is such a failure (503 `database_timeout`, retried with the same nonce).
  */
 @Injectable()
 export class StorePurchaseService {
@@ -57,6 +59,7 @@ export class StorePurchaseService {
     private readonly notifications: NotificationsService,
     private readonly encryption: EncryptionService,
     private readonly clock: Clock,
+    private readonly hotRows: HotRows,
   ) {}
 
   async purchase(tenantId: string, userId: string, listingId: string, body: PurchaseBodyDto, containerId?: string): Promise<PurchaseResultDto> {
@@ -91,7 +94,8 @@ export class StorePurchaseService {
       ? await this.encryption.encrypt(JSON.stringify(resolved.map((r) => ({ requirementId: r.requirement.id, data: r.data }))), purchaseDataContext(purchaseId))
       : null;
 
-    return this.dataSource.transaction(async (tx) => {
+    // Every purchase of the listing updates its row (step 7): at most half the pool waits on it.
+    return this.hotRows.run(`listing:${listing.id}`, () => this.dataSource.transaction(async (tx) => {
       // 1. The nonce.
       const inserted: { created_at: Date }[] = await tx.query(
         `INSERT INTO store_purchases (id, tenant_id, user_id, listing_id, community_id, nonce, fingerprint, kind, item_id, prize_id, resource_type_id, quantity, price, requirement_data_encrypted, created_at)
@@ -178,7 +182,7 @@ export class StorePurchaseService {
         prizeId: listing.prizeId, resourceTypeId: listing.resourceTypeId, quantity: listing.quantity, price: listing.price, createdAt: inserted[0].created_at,
       });
       return { ...toPurchaseDto(row, listing.name), replayed: false };
-    });
+    }));
   }
 
   private async findReplay(em: EntityManager, tenantId: string, userId: string, nonce: string, fingerprint: string, listingId: string): Promise<PurchaseResultDto | null> {

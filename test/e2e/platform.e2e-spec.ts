@@ -89,7 +89,7 @@ describe('platform', () => {
     try {
       const down = await t.http().get('/health/ready');
       expect(down.status).toBe(503);
-      expect(down.body).toMatchObject({ code: 10503, error: 'service_unavailable' });
+      expect(down.body).toMatchObject({ code: 10503, message: 'service_unavailable', error: 'service_unavailable', detail: 'Not ready: database down' });
       const login = await t.http().post('/v1/user/auth/password/login').set('X-Tenant-Id', 'whatever').send({ username: 'a', password: 'b' });
       expect(login.status).toBe(503);
       expect(JSON.stringify(login.body)).not.toMatch(/ECONN|SELECT|at .*\.js/);

@@ -53,9 +53,9 @@ describe('client keys that reach a prototype', () => {
   it('answers 503 on /health/ready while Object.prototype carries a property or a replaced built-in, so that an orchestrator restarts a poisoned process', async () => {
     const ready = async () => {
       const res = await t.http().get('/health/ready');
-      return { status: res.status, code: res.body.code, error: res.body.error };
+      return { status: res.status, code: res.body.code, error: res.body.error, detail: res.body.detail };
     };
-    const notReady = { status: 503, code: 10503, error: 'service_unavailable' };
+    const notReady = { status: 503, code: 10503, error: 'service_unavailable', detail: 'Not ready: prototypes down' };
     await t.http().get('/health/ready').expect(200);
     (Object.prototype as Record<string, unknown>).polluted = 1;
     try {

@@ -1,5 +1,5 @@
 import type { ArgumentsHost } from '@nestjs/common';
-import { QueryRunnerProviderAlreadyReleasedError } from 'typeorm';
+import { QueryFailedError, QueryRunnerProviderAlreadyReleasedError } from 'typeorm';
 import { AllExceptionsFilter } from './all-exceptions.filter.js';
 
 function respond(exception: unknown): { status: number; body: Record<string, unknown>; headers: Record<string, string> } {
@@ -58,11 +58,28 @@ describe('AllExceptionsFilter: lost races are a retryable 409, never 500', () =>
 describe('AllExceptionsFilter: a connection lost inside a transaction is 503', () => {
   it.each([
     ['a closed pg client', new Error('Client was closed and is not queryable')],
-    ['a read timeout', new Error('Query read timeout')],
     ['a transaction whose connection died before COMMIT', Object.assign(new Error('Transaction is not started yet'), { name: 'TransactionNotStartedError' })],
   ])('maps %s to 503 service_unavailable', (_name, err) => {
     const r = respond(err);
     expect(r.status).toBe(503);
     expect(r.body).toMatchObject({ code: 10503, error: 'service_unavailable' });
+  });
+});
+
+// Regression (issue 15.6): a purchase waiting on a listing row held by another session answered 500
+// `canceling statement due to statement timeout` (57014).
+describe('AllExceptionsFilter: database timeouts are a retryable 503, never 500', () => {
+  const pgError = (message: string, code: string) => Object.assign(new Error(message), { code });
+  it.each([
+    ['a lock wait past lock_timeout (55P03)', new QueryFailedError('UPDATE store_listings SET sold = sold + 1', [], pgError('canceling statement due to lock timeout', '55P03'))],
+    ['a statement past statement_timeout (57014)', new QueryFailedError('UPDATE store_listings SET sold = sold + 1', [], pgError('canceling statement due to statement timeout', '57014'))],
+    ['a pg error outside TypeORM (57014)', pgError('canceling statement due to statement timeout', '57014')],
+    ['the client\'s read timeout', new Error('Query read timeout')],
+  ])('maps %s to 503 database_timeout with Retry-After', (_name, err) => {
+    const r = respond(err);
+    expect(r.status).toBe(503);
+    expect(r.body).toMatchObject({ code: 10504, error: 'database_timeout' });
+    expect(r.headers['Retry-After']).toBe('1');
+    expect(JSON.stringify(r.body)).not.toContain('canceling statement');
   });
 });

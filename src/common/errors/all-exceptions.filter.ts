@@ -29,7 +29,19 @@ function isDatabaseUnavailable(err: unknown): boolean {
     return true;
   }
   const msg = e.message ?? '';
-  return /Connection terminated|Client was closed and is not queryable|Query read timeout|Cannot use a pool after calling end|not currently accepting connections|too many clients|connect ECONNREFUSED|timeout exceeded when trying to connect|Client has encountered a connection error|the database system is (starting up|shutting down)/i.test(msg);
+  return /Connection terminated|Client was closed and is not queryable|Cannot use a pool after calling end|not currently accepting connections|too many clients|connect ECONNREFUSED|timeout exceeded when trying to connect|Client has encountered a connection error|the database system is (starting up|shutting down)/i.test(msg);
+}
+
+/**
+ * The database answered too late: a lock wait past `lock_timeout` (55P03), a statement past
+ * `statement_timeout` (57014), or no answer within the client's read timeout. Nothing was applied
+ * (the statement, and so its transaction, failed) and the same request may be retried.
+ */
+function isDatabaseTimeout(err: unknown): boolean {
+  const e = err as { code?: string; message?: string; driverError?: { code?: string; message?: string } } | undefined;
+  if (!e || typeof e !== 'object') return false;
+  const code = e.code ?? e.driverError?.code;
+  return code === '55P03' || code === '57014' || /^Query read timeout/.test(e.driverError?.message ?? e.message ?? '');
 }
 
 /** A deadlock or serialization failure: the request lost a race and may simply be retried. */
@@ -44,6 +56,12 @@ function isUnstorableValue(err: unknown): boolean {
   const e = err as { code?: string; driverError?: { code?: string } } | undefined;
   const code = e?.code ?? e?.driverError?.code;
   return code === '22021' || code === '22P05';
+}
+
+/** The checks a failed readiness probe names (@nestjs/terminus answers `{status, error: {<check>: ...}}`). */
+function failedHealthChecks(ex: HttpException): string[] {
+  const error = (ex.getResponse() as { error?: unknown } | undefined)?.error;
+  return error && typeof error === 'object' ? Object.keys(error) : [];
 }
 
 function httpExceptionMessage(ex: HttpException): string {
@@ -86,6 +104,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
       if (isBodyParserError(cause)) def = bodyParserDefinition(cause, def);
       else if (status === 400 && cause instanceof SyntaxError) def = CommonErrors.invalid_json;
       if (status === 404 && /^Cannot /.test(exception.message)) detail = `No route ${req.method} ${req.originalUrl.split('?')[0]}`;
+      else if (status === 503 && failedHealthChecks(exception).length) detail = `Not ready: ${failedHealthChecks(exception).join(', ')} down`;
       else if (status >= 500) detail = def.description;
       else if (isBodyParserError(cause)) detail = bodyParserDetail(cause, def);
       else if (status === 400 && cause instanceof SyntaxError) detail = 'The request body is not valid JSON';
@@ -101,6 +120,10 @@ export class AllExceptionsFilter implements ExceptionFilter {
       def = CommonErrors.write_conflict;
       detail = def.description;
       this.logger.warn({ err: exception, requestId }, 'write conflict');
+    } else if (isDatabaseTimeout(exception)) {
+      def = CommonErrors.database_timeout;
+      detail = def.description;
+      this.logger.warn({ err: exception, requestId }, 'database timeout');
     } else if (isDatabaseUnavailable(exception)) {
       def = CommonErrors.service_unavailable;
       detail = def.description;

@@ -108,6 +108,11 @@ export const CommonErrors = defineErrors({
   too_many_requests: { status: 429, code: 10029, description: 'Rate limit exceeded; retry after the number of seconds in the Retry-After header.' },
   internal_error: { status: 500, code: 10001, description: 'An unexpected error. Details are logged under the request id, never returned.' },
   service_unavailable: { status: 503, code: 10503, description: 'A dependency (the database) is unavailable; retry later.' },
+  database_timeout: {
+    status: 503,
+    code: 10504,
+    description: 'The database did not finish in time: a row this request needs is held by another transaction, or a statement ran past its limit. Nothing was applied; retry after the Retry-After seconds (a purchase or grant with the same nonce or idempotency key).',
+  },
 });
 
 /** The 400 cases every validated route can answer with (documentation lists). */
