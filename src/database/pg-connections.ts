@@ -38,6 +38,8 @@ export interface DedicatedConnectionOptions {
   onConnect?: (client: pg.Client) => Promise<void>;
   /** Keep a connection open at all times (e.g. for `LISTEN`): reconnect after a loss, with backoff, instead of on the next use. */
   keepConnected?: boolean;
+  /** Called when the connection is lost or a connection attempt fails (e.g. to fall back to polling until `onConnect` runs again). */
+  onLost?: (err?: unknown) => void;
 }
 
 /**
@@ -117,6 +119,7 @@ export class DedicatedConnection {
       client.end().catch(() => undefined);
       if (!this.failing) this.log.warn(`cannot connect: ${describe(err)}`);
       this.failing = true;
+      if (!this.closed) this.options.onLost?.(err);
       this.reconnectLater();
       throw err;
     }
@@ -132,7 +135,10 @@ export class DedicatedConnection {
     if (this.connected !== client) return;
     this.connected = undefined;
     client.end().catch(() => undefined);
-    if (!this.closed) this.log.warn(`connection lost, dropped: ${err ? describe(err) : 'closed by the server'}`);
+    if (!this.closed) {
+      this.log.warn(`connection lost, dropped: ${err ? describe(err) : 'closed by the server'}`);
+      this.options.onLost?.(err);
+    }
     this.reconnectLater();
   }
 

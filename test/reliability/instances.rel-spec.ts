@@ -81,7 +81,7 @@ describe('several instances on one database', () => {
 
   it('keeps propagating logouts after the LISTEN connections are cut; no process dies', async () => {
     const pids = apps.map((a) => a.pid());
-    const cut = await c.sql.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'cgs-session-revocations'`);
+    const cut = await c.sql.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'cgs:session-revocations'`);
     expect(cut.rowCount).toBe(apps.length);
     const u = await register(apps[0], c.tenant);
     const since = Date.now();

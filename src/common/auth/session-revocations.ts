@@ -1,17 +1,15 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import pg from 'pg';
 import type { DataSource } from 'typeorm';
 import { DATABASE_URL } from '../../database/database.module.js';
+import { DedicatedConnection } from '../../database/pg-connections.js';
 
 /** The PostgreSQL channel revocations are announced on (the logout transaction, the users trigger). */
 export const REVOCATION_CHANNEL = 'cgs_session_revocations';
-/** The LISTEN connection's `application_name` (operators and tests find it in pg_stat_activity). */
-export const REVOCATION_LISTENER_NAME = 'cgs-session-revocations';
+/** Name of the LISTEN connection (`DedicatedConnection` shows it as `application_name` `cgs:<name>`). */
+export const REVOCATION_LISTENER_NAME = 'session-revocations';
 /** While the LISTEN connection is down the list is reloaded this often. */
 const POLL_MS = 1000;
-const RETRY_MIN_MS = 250;
-const RETRY_MAX_MS = 10_000;
 /** A connection that died without a word (failover, network) is noticed by this heartbeat. */
 const HEARTBEAT_MS = 15_000;
 
@@ -32,27 +30,40 @@ const ids = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is str
  * session token costs a map lookup and no database read. The database (`session_revocations`) is
  * the source of truth: loaded at start (only unexpired rows: session tokens live 10 minutes, so the
  * list stays small), kept current by PostgreSQL LISTEN/NOTIFY (sent on commit, so never ahead of
- * the row), and reloaded every second while the LISTEN connection is down, which is never fatal:
- * it has an error listener and is replaced with backoff.
+ * the row) on a `DedicatedConnection`, and reloaded every second while that connection is down.
  */
 @Injectable()
 export class SessionRevocations implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(SessionRevocations.name);
   private readonly sessions = new Map<string, number>();
   private readonly users = new Map<string, number>();
-  private listener?: pg.Client;
-  private stopped = false;
-  private retryMs = RETRY_MIN_MS;
-  private reconnectTimer?: NodeJS.Timeout;
+  private readonly listener: DedicatedConnection;
   private pollTimer?: NodeJS.Timeout;
   private heartbeatTimer?: NodeJS.Timeout;
   private pruneTimer?: NodeJS.Timeout;
   private reloading?: Promise<void>;
 
   constructor(
-    @Inject(DATABASE_URL) private readonly url: string,
+    @Inject(DATABASE_URL) url: string,
     @InjectDataSource() private readonly dataSource: DataSource,
-  ) {}
+  ) {
+    this.listener = new DedicatedConnection({
+      url,
+      name: REVOCATION_LISTENER_NAME,
+      connectTimeoutMs: 5000,
+      keepConnected: true,
+      // LISTEN first, then load: a revocation committed in between is in the load or in a notice.
+      onConnect: async (client) => {
+        client.on('notification', (msg) => {
+          if (msg.channel === REVOCATION_CHANNEL) this.onNotice(msg.payload);
+        });
+        await client.query(`LISTEN ${REVOCATION_CHANNEL}`);
+        await this.reload();
+        this.stopPolling();
+      },
+      onLost: () => this.startPolling(),
+    });
+  }
 
   /** Whether a session token of this user and session id must be refused. */
   isRevoked(userId: string, sessionId: string | undefined): boolean {
@@ -68,59 +79,28 @@ export class SessionRevocations implements OnApplicationBootstrap, OnModuleDestr
 
   async onApplicationBootstrap(): Promise<void> {
     this.pruneTimer = setInterval(() => this.prune(), 60_000).unref();
-    await this.connect();
+    this.heartbeatTimer = setInterval(() => void this.listener.query('SELECT 1', [], 5000).catch(() => undefined), HEARTBEAT_MS).unref();
+    // Serve with the list loaded when the database answers; otherwise the poll loads it when it does.
+    await this.listener.query('SELECT 1', [], 5000).catch(() => undefined);
   }
 
   async onModuleDestroy(): Promise<void> {
-    this.stopped = true;
-    for (const t of [this.reconnectTimer, this.pollTimer, this.heartbeatTimer, this.pruneTimer]) clearTimeout(t);
-    const l = this.listener;
-    this.listener = undefined;
-    await l?.end().catch(() => undefined);
+    for (const t of [this.pollTimer, this.heartbeatTimer, this.pruneTimer]) clearInterval(t);
+    this.pollTimer = undefined;
+    await this.listener.close();
   }
 
-  /** LISTEN first, then load: a revocation committed in between is in the load or in a notice. */
-  private async connect(): Promise<void> {
-    this.reconnectTimer = undefined;
-    if (this.stopped) return;
-    const client = new pg.Client({ connectionString: this.url, application_name: REVOCATION_LISTENER_NAME, connectionTimeoutMillis: 5000, query_timeout: 5000, keepAlive: true });
-    let down = false;
-    const onDown = (err?: unknown) => {
-      if (down) return;
-      down = true;
-      if (this.listener === client) this.listener = undefined;
-      clearInterval(this.heartbeatTimer);
-      client.end().catch(() => undefined);
-      if (this.stopped) return;
-      if (!this.pollTimer) this.logger.warn(`session revocation listener down (${err instanceof Error ? err.message : 'connection ended'}); reloading every ${POLL_MS} ms until it is back`);
-      this.pollTimer ??= setInterval(() => void this.reload().catch(() => undefined), POLL_MS).unref();
-      this.reconnectTimer ??= setTimeout(() => void this.connect(), this.retryMs).unref();
-      this.retryMs = Math.min(this.retryMs * 2, RETRY_MAX_MS);
-    };
-    client.on('error', onDown);
-    client.on('end', () => onDown());
-    client.on('notification', (msg) => {
-      if (msg.channel === REVOCATION_CHANNEL) this.onNotice(msg.payload);
-    });
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${REVOCATION_CHANNEL}`);
-      await this.reload();
-    } catch (err) {
-      onDown(err);
-      return;
-    }
-    if (down) return;
-    if (this.stopped) {
-      await client.end().catch(() => undefined);
-      return;
-    }
-    this.listener = client;
-    this.retryMs = RETRY_MIN_MS;
-    if (this.pollTimer) this.logger.log('session revocation listener back');
+  private startPolling(): void {
+    if (this.pollTimer) return;
+    this.logger.warn(`session revocation listener down; reloading every ${POLL_MS} ms until it is back`);
+    this.pollTimer = setInterval(() => void this.reload().catch(() => undefined), POLL_MS).unref();
+  }
+
+  private stopPolling(): void {
+    if (!this.pollTimer) return;
     clearInterval(this.pollTimer);
     this.pollTimer = undefined;
-    this.heartbeatTimer = setInterval(() => void client.query('SELECT 1').catch(onDown), HEARTBEAT_MS).unref();
+    this.logger.log('session revocation listener back');
   }
 
   private onNotice(payload: string | undefined): void {
