@@ -1,6 +1,7 @@
 import { type ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
+import { decodeJwt } from 'jose';
 import { type TenantClues, TenantsService } from '../../tenants/tenants.service.js';
 import { DomainError } from '../errors/domain-error.js';
 import { CommonErrors } from '../errors/error-catalog.js';
@@ -11,6 +12,26 @@ const header = (req: AuthenticatedRequest, name: string): string | undefined => 
   const v = req.headers[name];
   return Array.isArray(v) ? v[0] : v;
 };
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The tenant a session token names, read without verifying it: on a public route the token is a
+ * hint of the same weight as `X-Tenant-Id` (public data of any tenant can be asked for with the
+ * header alike), no user is derived from it, and an expired token still names its tenant (a client
+ * refreshing its session sends the expired one). Verifying it here made every public read with a
+ * session pay for passport (docs/performance.md). Routes that need a session verify it in full.
+ */
+function sessionTenantHint(req: AuthenticatedRequest): string | undefined {
+  const auth = header(req, 'authorization');
+  if (!auth || !/^bearer\s/i.test(auth)) return undefined;
+  try {
+    const tid = decodeJwt(auth.slice(7).trim()).tid;
+    return typeof tid === 'string' && UUID.test(tid) ? tid.toLowerCase() : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * The one global guard. Every route is `user` (session token) unless it says otherwise with
@@ -35,7 +56,7 @@ export class AccessGuard extends AuthGuard('jwt') {
       case 'infrastructure':
         return true;
       case 'public':
-        req.tenantId = await this.tenants.resolveForRequest(this.tenantClues(req, await this.optionalSessionTenant(context, req)));
+        req.tenantId = await this.tenants.resolveForRequest(this.tenantClues(req, sessionTenantHint(req)));
         return true;
       case 'apiKey': {
         const key = header(req, 'x-api-key');
@@ -61,22 +82,6 @@ export class AccessGuard extends AuthGuard('jwt') {
     // headers, such as NFT token URIs.
     const path = typeof req.params?.tenantId === 'string' ? req.params.tenantId : undefined;
     return { session, header: header(req, 'x-tenant-id'), path, host: req.hostname };
-  }
-
-  /**
-   * A public route needs no session, but a valid one names the tenant. An invalid, expired or
-   * revoked token is ignored (a client refreshing its session still sends the expired one) and
-   * never picks a tenant; a failure to check it (database down) is not ignored.
-   */
-  private async optionalSessionTenant(context: ExecutionContext, req: AuthenticatedRequest): Promise<string | undefined> {
-    if (!/^bearer\s/i.test(header(req, 'authorization') ?? '')) return undefined;
-    try {
-      await super.canActivate(context);
-    } catch (err) {
-      if (err instanceof DomainError && err.definition.status === 401) return undefined;
-      throw err;
-    }
-    return (req.user as AuthUser).tenantId;
   }
 
   override handleRequest<TUser = AuthUser>(err: unknown, user: TUser | false, info: unknown): TUser {
