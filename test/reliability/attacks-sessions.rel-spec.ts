@@ -40,7 +40,10 @@ describe('attacks on sessions, rate limits and secrets (production mode)', () =>
   let tenant: TenantCredentials;
   const secrets = fresh();
   const figures: Record<string, unknown> = {};
-  const production = { NODE_ENV: 'production', ...secrets, SWAGGER_ENABLED: '' };
+  // Each instance counts its own limits (different per instance here; REDIS_URL, set in the long
+  // run, would share the counters of 127.0.0.1 between them): Redis sharing is
+  // instances-redis.redis-spec.ts's part.
+  const production = { NODE_ENV: 'production', ...secrets, SWAGGER_ENABLED: '', REDIS_URL: '' };
 
   beforeAll(async () => {
     db = await createTestDatabase();
