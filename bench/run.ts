@@ -128,6 +128,13 @@ async function measure(c: Ctx, label: string, requests: LoadRequest[], warmup = 
   return m;
 }
 
+/** What a reused bench database was seeded with (BENCH_REUSE_DB), if it was. */
+interface KeptSeed { sizes: string; tenant: Tenant; communityId: string; ids: Record<string, string> }
+async function keptSeed(db: pg.Client): Promise<KeptSeed | undefined> {
+  const exists = (await db.query<{ t: string | null }>(`SELECT to_regclass('bench_meta') AS t`)).rows[0].t;
+  return exists ? (await db.query<{ meta: KeptSeed }>('SELECT meta FROM bench_meta')).rows[0]?.meta : undefined;
+}
+
 /** Round-robin requests for a sample of users, each with its session token. */
 async function asUsers(c: Ctx, userIds: string[], path: (i: number) => string): Promise<LoadRequest[]> {
   const tokens = await Promise.all(userIds.map((id) => c.token(id)));
@@ -145,7 +152,7 @@ const scenarios: Scenario[] = [
   {
     name: 'baseline-nest',
     needs: [],
-    run: async (c) => {
+    run: async (_c) => {
       const port = await freePort();
       const child = startChild(process.execPath, ['dist/bench/baseline-app.js'], { PORT: String(port) });
       try {
@@ -289,7 +296,7 @@ const scenarios: Scenario[] = [
       // The store invariants (store issue) after the run: let the requests still in flight when
       // the load stopped commit, then read every count in one statement (one snapshot).
       await sleep(2000);
-      const [inv] = (await c.db.query(
+      const [inv] = (await c.db.query<Record<string, number | string>>(
         `SELECT (SELECT COUNT(*) FROM store_purchases WHERE listing_id = $1)::int AS purchases,
                 (SELECT sold FROM store_listings WHERE id = $1)::int AS sold,
                 (SELECT COUNT(*) FROM resource_ledger WHERE resource_type_id = $2 AND reason = 'store_purchase')::int AS debits,
@@ -341,7 +348,7 @@ const scenarios: Scenario[] = [
   {
     name: 'cold-start',
     needs: [],
-    run: async (c) => {
+    run: async (_c) => {
       // `npm start` as on a fresh clone: no DATABASE_URL, an empty data directory (so initdb of the
       // embedded PostgreSQL, all migrations and the default tenant), timed to the first 200 of
       // /health/ready (the database answers); then idle RSS of the Node process after 10 s.
@@ -390,7 +397,7 @@ async function seed(c: Ctx, needs: Set<Need>): Promise<void> {
        VALUES ($1, $2, 'bench-event', 'Bench event', '{score-based}', 'published', $3, $4, $5, $6) RETURNING id`,
       [tenant.id, c.communityId, new Date(now - 10 * day), new Date(now + 5 * day), new Date(now - 5 * day), new Date(now + 30 * day)],
     );
-    c.ids.eventId = ev.rows[0].id;
+    c.ids.eventId = (ev.rows[0] as { id: string }).id;
     c.ids.eventScore = await resourceType(db, tenant.id, c.communityId, 'bench-event-score', 'scoped', c.ids.eventId);
     await db.query('UPDATE quest_events SET score_resource_type_id = $1 WHERE id = $2', [c.ids.eventScore, c.ids.eventId]);
     await seedBalances(db, tenant.id, c.ids.eventScore, LARGE, 100_000);
@@ -532,7 +539,7 @@ async function main(): Promise<void> {
     log(`  service ready in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     await db.connect();
     const sizes = JSON.stringify({ LARGE, EVENTS, QUESTS, needs: [...needs].sort() });
-    const kept = reuse ? ((await db.query(`SELECT to_regclass('bench_meta') AS t`)).rows[0].t ? (await db.query('SELECT meta FROM bench_meta')).rows[0]?.meta : undefined) : undefined;
+    const kept = reuse ? await keptSeed(db) : undefined;
     if (reuse && kept && kept.sizes !== sizes) throw new Error(`BENCH_REUSE_DB ${reuse} was seeded for ${kept.sizes}, not ${sizes}: drop it first`);
     let tenant: Tenant;
     let communityId: string;
@@ -545,7 +552,7 @@ async function main(): Promise<void> {
       tenant = { id: grab('tenant id')!, apiKey: grab('API key')!, sharedSecret: grab('shared secret')! };
       if (!tenant.id || !tenant.apiKey || !tenant.sharedSecret) throw new Error(`could not read the default tenant's credentials from the service output:\n${out.slice(-2000)}`);
       const community = await db.query(`INSERT INTO communities (tenant_id, slug, name, description, links) VALUES ($1, 'bench', 'Bench', 'The bench community', '[{"label":"site","url":"https://example.com"}]') RETURNING id`, [tenant.id]);
-      communityId = community.rows[0].id;
+      communityId = (community.rows[0] as { id: string }).id;
     }
     const key = Buffer.from(reuse ? `bench-session-secret-${reuse}-0123456789abcdef` : SESSION_SECRET, 'utf8');
     const rows = new Map<string, Row>();

@@ -11,7 +11,7 @@ export interface Child {
 }
 
 export function startChild(command: string, args: string[], env: Record<string, string | undefined>, cwd = process.cwd()): Child {
-  const proc = spawn(command, args, { cwd, env: { ...process.env, ...env } as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   const keep = (b: Buffer) => {
     out += b.toString();

@@ -54,11 +54,11 @@ export async function seedBalances(db: pg.Client, tenantId: string, resourceType
 }
 
 export async function resourceType(db: pg.Client, tenantId: string, communityId: string, slug: string, kind: 'global' | 'scoped', questEventId: string | null = null): Promise<string> {
-  const r = await db.query(
+  const r = await db.query<{ id: string }>(
     `INSERT INTO resource_types (tenant_id, community_id, slug, name, kind, quest_event_id) VALUES ($1, $2, $3, $3, $4, $5) RETURNING id`,
     [tenantId, communityId, slug, kind, questEventId],
   );
-  return r.rows[0].id as string;
+  return r.rows[0].id;
 }
 
 export const EVENT_FEATURES = ['score-based', 'team', 'weekly', 'tournament', 'casual'];

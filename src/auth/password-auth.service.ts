@@ -4,7 +4,6 @@ import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config.js';
 import { hashPassword, verifyPassword } from '../common/crypto/hashing.js';
 import { DomainError } from '../common/errors/domain-error.js';
-import { CommonErrors } from '../common/errors/error-catalog.js';
 import { LoginRateLimiter } from '../common/throttling/login-rate-limiter.service.js';
 import { UsersService } from '../users/users.service.js';
 import { AuthErrors } from './auth.errors.js';

@@ -152,7 +152,7 @@ export function zkLoginAccount(idToken: string | undefined): ZkLoginAccount {
   } catch {
     throw new DomainError(AuthErrors.id_token_invalid, 'The idToken claim is not a JWT');
   }
-  const aud = Array.isArray(claims.aud) && claims.aud.length === 1 ? claims.aud[0] : claims.aud;
+  const aud: unknown = Array.isArray(claims.aud) && claims.aud.length === 1 ? claims.aud[0] : claims.aud;
   const { iss, sub } = claims;
   if (typeof iss !== 'string' || !iss || typeof aud !== 'string' || !aud || typeof sub !== 'string' || !sub) {
     throw new DomainError(AuthErrors.id_token_invalid, 'The idToken must carry string iss, aud (one audience) and sub claims');

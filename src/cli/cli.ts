@@ -10,7 +10,6 @@ import { loadConfig } from '../config/app-config.js';
 import { dataSourceOptions } from '../database/data-source-options.js';
 import { EmbeddedDatabase } from '../database/embedded-postgres.js';
 import { buildOpenApiDocument, ERROR_BODY_TEXT, errorTableMarkdown } from '../openapi.js';
-import { errorCatalog } from '../common/errors/error-catalog.js';
 import { TenantsService } from '../tenants/tenants.service.js';
 import { renderDemoSummary, seedDemo } from '../seed/demo-seed.js';
 

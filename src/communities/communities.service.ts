@@ -142,12 +142,12 @@ export class CommunitiesService {
       JOIN community_members m ON m.community_id = r.community_id AND m.user_id = r.referred_id
       WHERE r.tenant_id = $1 AND r.community_id = $2 AND r.referrer_id = $3`;
     const [rows, count] = await Promise.all([
-      this.members.query(
+      this.members.query<CommunityReferralDto[]>(
         `SELECT u.id AS "userId", u.handle, u.display_name AS "displayName", m.joined_at AS "joinedAt" ${from}
          ORDER BY m.joined_at DESC, u.id ASC OFFSET $4 LIMIT $5`,
         [...params, page.offset, page.limit],
-      ) as Promise<CommunityReferralDto[]>,
-      this.members.query(`SELECT COUNT(*)::int AS n ${from}`, params) as Promise<{ n: number }[]>,
+      ),
+      this.members.query<{ n: number }[]>(`SELECT COUNT(*)::int AS n ${from}`, params),
     ]);
     return toPage(rows, count[0].n, page);
   }

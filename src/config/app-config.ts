@@ -19,7 +19,7 @@ import { secretWeakness } from './secret-strength.js';
 const toInt = ({ value }: { value: unknown }) =>
   value === undefined || value === '' ? undefined : Number(value);
 const toBool = ({ value }: { value: unknown }) =>
-  value === undefined || value === '' ? undefined : ['1', 'true', 'yes', 'on'].includes(String(value).toLowerCase());
+  value === undefined || value === '' ? undefined : typeof value === 'string' ? ['1', 'true', 'yes', 'on'].includes(value.toLowerCase()) : value;
 
 /**
  * The whole configuration of the service, read from the environment once at start-up and

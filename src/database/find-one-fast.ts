@@ -48,9 +48,9 @@ export async function findPageFast<T extends ObjectLiteral & { id: string }>(
   target: EntityTarget<T>,
   q: { alias: string; from: string; order: string; params: unknown[]; page: { offset: number; limit: number } },
 ): Promise<{ rows: T[]; total: number }> {
-  const [ids, count]: [{ id: string }[], { n: number }[]] = await Promise.all([
-    em.query(`SELECT ${q.alias}.id ${q.from} ORDER BY ${q.order} OFFSET ${q.page.offset} LIMIT ${q.page.limit}`, q.params),
-    em.query(`SELECT COUNT(*)::int AS n ${q.from}`, q.params),
+  const [ids, count] = await Promise.all([
+    em.query<{ id: string }[]>(`SELECT ${q.alias}.id ${q.from} ORDER BY ${q.order} OFFSET ${q.page.offset} LIMIT ${q.page.limit}`, q.params),
+    em.query<{ n: number }[]>(`SELECT COUNT(*)::int AS n ${q.from}`, q.params),
   ]);
   const byId = new Map((await findByIdsFast(em, target, ids.map((r) => r.id))).map((row) => [row.id, row]));
   return { rows: ids.flatMap((r) => byId.get(r.id) ?? []), total: count[0].n };
@@ -59,7 +59,7 @@ export async function findPageFast<T extends ObjectLiteral & { id: string }>(
 function statement<T extends ObjectLiteral>(em: EntityManager, target: EntityTarget<T>, name: string, condition: (q: (n: string) => string, metadata: EntityMetadata) => string): Statement {
   const metadata = em.connection.getMetadata(target);
   let byName = statements.get(metadata);
-  if (!byName) statements.set(metadata, (byName = new Map()));
+  if (!byName) statements.set(metadata, (byName = new Map<string, Statement>()));
   let st = byName.get(name);
   if (!st) {
     const q = (n: string) => `"${n.replace(/"/g, '""')}"`;

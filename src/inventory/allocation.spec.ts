@@ -1,4 +1,4 @@
-import { DomainError } from '../common/errors/domain-error.js';
+import { type DomainError } from '../common/errors/domain-error.js';
 import { planAllocation, type PlanItem } from './allocation.js';
 
 const slots = [

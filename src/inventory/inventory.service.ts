@@ -305,12 +305,12 @@ export class InventoryService {
       LEFT JOIN avatar_slots a ON a.user_id = $3 AND a.slot_id = i.slot_id AND a.item_id = i.id
       WHERE ${where}`;
     const [rows, count] = await Promise.all([
-      this.dataSource.query(
+      this.dataSource.query<ItemRow[]>(
         `SELECT ${ITEM_COLUMNS}, COALESCE(ui.quantity, 0)::int AS owned, (a.item_id IS NOT NULL) AS allocated ${from}
          ORDER BY s.position, s.key, i.name, i.id OFFSET $${params.length + 1} LIMIT $${params.length + 2}`,
         [...params, page.offset, page.limit],
-      ) as Promise<ItemRow[]>,
-      this.dataSource.query(`SELECT COUNT(*)::int AS n ${from}`, params) as Promise<{ n: number }[]>,
+      ),
+      this.dataSource.query<{ n: number }[]>(`SELECT COUNT(*)::int AS n ${from}`, params),
     ]);
     return toPage(rows.map(rowToUserItemDto), count[0].n, page);
   }

@@ -66,12 +66,12 @@ export class ParticipationService {
     const event = await this.events.resolve(tenantId, eventRef);
     const from = 'FROM quest_event_participants p JOIN users u ON u.id = p.user_id WHERE p.event_id = $1 AND p.status = 1';
     const [rows, count] = await Promise.all([
-      this.dataSource.query(
+      this.dataSource.query<(ParticipantListItemDto & { score: string })[]>(
         `SELECT p.user_id AS "userId", u.handle, u.display_name AS "displayName", p.score, p.registered_at AS "registeredAt" ${from}
          ORDER BY p.registered_at ASC, p.user_id ASC OFFSET $2 LIMIT $3`,
         [event.id, page.offset, page.limit],
-      ) as Promise<(ParticipantListItemDto & { score: string })[]>,
-      this.dataSource.query(`SELECT COUNT(*)::int AS n ${from}`, [event.id]) as Promise<{ n: number }[]>,
+      ),
+      this.dataSource.query<{ n: number }[]>(`SELECT COUNT(*)::int AS n ${from}`, [event.id]),
     ]);
     return toPage(rows.map((r) => ({ ...r, score: Number(r.score) })), count[0].n, page);
   }
@@ -111,7 +111,7 @@ export class ParticipationService {
         if (!isRegistrationOpen(fresh, now)) throw this.registrationClosed(fresh, now);
         throw new DomainError(ParticipationErrors.event_full, `The event is full (${fresh.capacity} participants)`);
       }
-      const rows = await em.query(
+      const rows = await em.query<{ id: string }[]>(
         `INSERT INTO quest_event_participants (tenant_id, event_id, user_id, status, score, registered_at, status_changed_at)
          VALUES ($1, $2, $3, $4, 0, $5, $5)
          ON CONFLICT (event_id, user_id) DO UPDATE SET status = EXCLUDED.status, status_changed_at = EXCLUDED.status_changed_at

@@ -208,14 +208,14 @@ export class PrizesService {
   }
 
   private async ownerPage(prizeId: string, page: PageRequest): Promise<Page<PrizeOwnerDto>> {
-    const [rows, [{ n }]]: [{ user_id: string; handle: string; q: number; first: Date }[], { n: number }[]] = await Promise.all([
-      this.dataSource.query(
+    const [rows, [{ n }]] = await Promise.all([
+      this.dataSource.query<{ user_id: string; handle: string; q: number; first: Date }[]>(
         `SELECT a.user_id, u.handle, SUM(a.quantity)::int AS q, MIN(a.created_at) AS first
          FROM prize_awards a JOIN users u ON u.id = a.user_id WHERE a.prize_id = $1
          GROUP BY a.user_id, u.handle ORDER BY first, a.user_id LIMIT $2 OFFSET $3`,
         [prizeId, page.limit, page.offset],
       ),
-      this.dataSource.query('SELECT COUNT(DISTINCT user_id)::int AS n FROM prize_awards WHERE prize_id = $1', [prizeId]),
+      this.dataSource.query<{ n: number }[]>('SELECT COUNT(DISTINCT user_id)::int AS n FROM prize_awards WHERE prize_id = $1', [prizeId]),
     ]);
     return toPage(rows.map((r) => ({ userId: r.user_id, handle: r.handle, quantity: r.q, firstAwardedAt: r.first })), n, page);
   }
@@ -226,9 +226,9 @@ export class PrizesService {
   async listForUser(tenantId: string, userId: string, ownedOnly: boolean, page: PageRequest): Promise<Page<UserPrizeDto>> {
     const owned = `(SELECT prize_id, SUM(quantity)::int AS q FROM prize_awards WHERE tenant_id = $1 AND user_id = $2 GROUP BY prize_id)`;
     const join = ownedOnly ? `JOIN ${owned} o ON o.prize_id = p.id` : `LEFT JOIN ${owned} o ON o.prize_id = p.id`;
-    const [rows, [{ n }]]: [{ id: string; q: number | null }[], { n: number }[]] = await Promise.all([
-      this.dataSource.query(`SELECT p.id, o.q FROM prizes p ${join} WHERE p.tenant_id = $1 ORDER BY p.created_at, p.id LIMIT $3 OFFSET $4`, [tenantId, userId, page.limit, page.offset]),
-      this.dataSource.query(`SELECT COUNT(*)::int AS n FROM prizes p ${join} WHERE p.tenant_id = $1`, [tenantId, userId]),
+    const [rows, [{ n }]] = await Promise.all([
+      this.dataSource.query<{ id: string; q: number | null }[]>(`SELECT p.id, o.q FROM prizes p ${join} WHERE p.tenant_id = $1 ORDER BY p.created_at, p.id LIMIT $3 OFFSET $4`, [tenantId, userId, page.limit, page.offset]),
+      this.dataSource.query<{ n: number }[]>(`SELECT COUNT(*)::int AS n FROM prizes p ${join} WHERE p.tenant_id = $1`, [tenantId, userId]),
     ]);
     const prizes = rows.length ? await this.dataSource.getRepository(Prize).createQueryBuilder('p').where('p.tenantId = :tenantId AND p.id IN (:...ids)', { tenantId, ids: rows.map((r) => r.id) }).getMany() : [];
     const byId = new Map(prizes.map((p) => [p.id, p]));

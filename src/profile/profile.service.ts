@@ -50,7 +50,7 @@ export class ProfileService {
     const socials = wanted.has('socials') ? await this.socials.listSocials(tenantId, userId) : undefined;
     const full = toProfile(user, row, socials);
     // Authored order of PROFILE_FIELDS, whatever order they were asked in.
-    return Object.fromEntries(PROFILE_FIELDS.filter((f) => wanted.has(f)).map((f) => [f, full[f]])) as ProfileDto;
+    return Object.fromEntries(PROFILE_FIELDS.filter((f) => wanted.has(f)).map((f) => [f, full[f]]));
   }
 
   /** Updates the given fields in one transaction and returns the whole profile. */

@@ -151,7 +151,7 @@ export class RewardsService {
         ),
       );
       if (spent.length === 0) {
-        const left = await em.query('SELECT tickets - tickets_spent AS left FROM quest_event_reward_allocations WHERE id = $1', [allocation.id]);
+        const left = await em.query<{ left: number }[]>('SELECT tickets - tickets_spent AS left FROM quest_event_reward_allocations WHERE id = $1', [allocation.id]);
         throw new DomainError(QuestEventErrors.not_enough_tickets, `The allocation has ${left[0].left} ticket(s) left; "${reward.name}" costs ${reward.ticketCost}`);
       }
       const supplied = updatedRows<{ claimed: number }>(

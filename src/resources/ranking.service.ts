@@ -123,7 +123,7 @@ export class RankingService implements OnApplicationBootstrap, OnApplicationShut
   /** Folds pending counter deltas into the counters. Returns how many deltas were folded. */
   async compact(): Promise<number> {
     return this.dataSource.transaction(async (tx) => {
-      const [{ locked }] = await tx.query('SELECT pg_try_advisory_xact_lock($1) AS locked', [COMPACT_LOCK]);
+      const [{ locked }] = await tx.query<{ locked: boolean }[]>('SELECT pg_try_advisory_xact_lock($1) AS locked', [COMPACT_LOCK]);
       if (!locked) return 0;
       const res: { n: string }[] = await tx.query(
         `WITH moved AS (

@@ -108,7 +108,7 @@ class DemoSeeder {
     label: string,
     make: () => Promise<R>,
   ): Promise<string> {
-    const found = await this.ds.getRepository(entity).findOneBy({ tenantId: this.tenantId, ...where } as FindOptionsWhere<E>);
+    const found = await this.ds.getRepository(entity).findOneBy({ tenantId: this.tenantId, ...where });
     if (found) return (found as unknown as { id: string }).id;
     const made = await make();
     this.note(label);

@@ -39,4 +39,5 @@ export function IsBoundedJsonObject(bounds: JsonBounds, options?: ValidationOpti
 }
 
 /** PostgreSQL text cannot hold the NUL character; refuse it with a 400 instead of failing later. */
+// eslint-disable-next-line no-control-regex -- the NUL character is exactly what this refuses
 export const NO_NUL = /^[^\u0000]*$/;

@@ -138,7 +138,7 @@ export class StorePurchaseService {
         } catch (e) {
           if (!isDomain(e, ResourceErrors.insufficient_balance)) throw e;
           const details = (e as DomainError).details ?? {};
-          throw new DomainError(ResourceErrors.insufficient_balance, `Not enough of resource type ${p.resourceTypeId}: the price is ${p.amount}, the balance ${String(details.balance ?? 0)}`, {
+          throw new DomainError(ResourceErrors.insufficient_balance, `Not enough of resource type ${p.resourceTypeId}: the price is ${p.amount}, the balance ${typeof details.balance === 'number' ? details.balance : 0}`, {
             ...details,
             resourceTypeId: p.resourceTypeId,
           });

@@ -51,6 +51,7 @@ export function requestHostKey(hostname: string | undefined): string | undefined
   const lower = hostname.toLowerCase();
   if (/^[a-z0-9.-]+$/.test(lower)) return lower.endsWith('.') ? lower.slice(0, -1) : lower;
   // Node reads header bytes as latin1: a client that sent a raw UTF-8 name gets it back.
+  // eslint-disable-next-line no-control-regex -- the whole latin1 range, NUL included
   const parsed = parseDomain(/[^\u0000-\u00ff]/.test(hostname) ? hostname : Buffer.from(hostname, 'latin1').toString('utf8'));
   return 'domain' in parsed ? parsed.domain : undefined;
 }

@@ -103,7 +103,7 @@ describe('session tokens end with their session', () => {
   it('keeps the list current when its LISTEN connection is cut and cannot come back (short poll), and reconnects', async () => {
     const u = await givenUser(t, tenant);
     const listener = async () =>
-      (await t.dataSource.query(`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'cgs:session-revocations'`)) as { pid: number }[];
+      await t.dataSource.query<{ pid: number }[]>(`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'cgs:session-revocations'`);
     const [before] = await listener();
     expect(before?.pid).toEqual(expect.any(Number));
     const [{ sid }] = await t.dataSource.query('SELECT id AS sid FROM refresh_tokens WHERE user_id = $1', [u.userId]);

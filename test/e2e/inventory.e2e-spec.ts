@@ -112,7 +112,7 @@ describe('inventory: slots, items, grants, allocation and reads', () => {
 
   it('grantItem inside a caller\'s transaction leaves nothing behind when refused, even if the caller goes on', async () => {
     const service = t.app.get(InventoryService);
-    const before = (await t.dataSource.query('SELECT COUNT(*)::int AS n FROM item_grants')) as { n: number }[];
+    const before = await t.dataSource.query<{ n: number }[]>('SELECT COUNT(*)::int AS n FROM item_grants');
     await t.dataSource.transaction(async (em) => {
       await expect(service.grantItem(em, { tenantId: tenant.id, userId: bob.userId, itemId: items.armour.id, quantity: 2, reason: 'quest_reward', reference: 'q-1' })).rejects.toMatchObject({
         definition: { error: 'supply_exhausted' },
@@ -120,7 +120,7 @@ describe('inventory: slots, items, grants, allocation and reads', () => {
       const ok = await service.grantItem(em, { tenantId: tenant.id, userId: bob.userId, itemId: items.hat.id, quantity: 1, reason: 'quest_reward', reference: 'q-1' });
       expect(ok).toMatchObject({ communityId: community.id, ownedQuantity: 1, replayed: false });
     });
-    const after = (await t.dataSource.query('SELECT COUNT(*)::int AS n FROM item_grants')) as { n: number }[];
+    const after = await t.dataSource.query<{ n: number }[]>('SELECT COUNT(*)::int AS n FROM item_grants');
     expect(after[0].n).toBe(before[0].n + 1);
     expect((await t.http().get(inv(`/items/${items.armour.id}`)).set('X-Tenant-Id', tenant.id)).body.granted).toBe(0);
     // the ledger matches the holdings
@@ -137,7 +137,7 @@ describe('inventory: slots, items, grants, allocation and reads', () => {
     expect(res.body.communityId).toBe(community.id);
     expect(res.body.slots.map((s: { key: string }) => s.key)).toEqual(['background', 'body', 'head']);
     expect(res.body.itemCount).toBe(5);
-    const crowns = (await t.dataSource.query('SELECT quantity FROM user_items WHERE item_id = $1 AND user_id = $2', [items.crown.id, alice.userId])) as { quantity: number }[];
+    const crowns = await t.dataSource.query<{ quantity: number }[]>('SELECT quantity FROM user_items WHERE item_id = $1 AND user_id = $2', [items.crown.id, alice.userId]);
     const aliceCrowns = crowns[0]?.quantity ?? 0;
     expect(res.body.user).toEqual({ userId: alice.userId, ownedItems: 3 + (aliceCrowns > 0 ? 1 : 0), totalQuantity: 4 + aliceCrowns, allocatedSlots: 0, avatarVersion: 0 });
     expect((await t.http().get(inv()).set('X-Tenant-Id', tenant.id)).status).toBe(401);
@@ -231,7 +231,7 @@ describe('inventory: slots, items, grants, allocation and reads', () => {
     expect(head.status).toBe(200);
     expect(head.body.items.map((i: { name: string }) => i.name)).toEqual(['crown', 'hat']);
     const bobOwned = await t.http().get(inv(`/slots/${slots.head.id}/items?onlyOwned=true`)).set('Authorization', bob.auth);
-    const bobCrowns = ((await t.dataSource.query('SELECT quantity FROM user_items WHERE item_id = $1 AND user_id = $2', [items.crown.id, bob.userId])) as unknown[]).length;
+    const bobCrowns = (await t.dataSource.query<unknown[]>('SELECT quantity FROM user_items WHERE item_id = $1 AND user_id = $2', [items.crown.id, bob.userId])).length;
     // bob got a hat in the grantItem test, and crowns if he won any of the concurrent grants
     expect(bobOwned.body.items.map((i: { name: string }) => i.name)).toEqual(bobCrowns > 0 ? ['crown', 'hat'] : ['hat']);
     expect((await t.http().get(inv('/slots/feet/items?onlyOwned=true')).set('Authorization', bob.auth)).body.error).toBe('slot_not_found');

@@ -118,7 +118,7 @@ describe('notifications', () => {
     ).rejects.toThrow('the change failed');
     const res = await list(u).expect(200);
     expect(res.body).toMatchObject({ total: 0, unreadCount: 0 });
-    const rows = (await t.dataSource.query('SELECT count(*)::int AS n FROM notifications WHERE user_id = $1', [u.userId])) as { n: number }[];
+    const rows = await t.dataSource.query<{ n: number }[]>('SELECT count(*)::int AS n FROM notifications WHERE user_id = $1', [u.userId]);
     expect(rows[0].n).toBe(0);
   });
 
@@ -198,7 +198,7 @@ describe('notifications', () => {
       ['an unknown parameter', { containerId: 'x', unread: 'true' }],
     ])('%s is 400', async (_name, query) => {
       const u = await givenUser(t, tenant);
-      const res = await list(u, query as Record<string, string>);
+      const res = await list(u, query);
       expect(res.status).toBe(400);
       expect(res.body.code).toBe(10002);
     });

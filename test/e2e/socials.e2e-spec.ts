@@ -61,7 +61,7 @@ describe('socials: linked accounts of the current user', () => {
 
   it('stores tokens encrypted: the row holds no plaintext token', async () => {
     const res = await link(alice, { accountType: 'twitch', subjectId: nextSubject(), public: false, userToken: 'plain-twitch-token-XYZ', refreshToken: 'plain-refresh-ABC' }).expect(201);
-    const [row] = (await t.dataSource.query('SELECT * FROM social_accounts WHERE id = $1', [res.body.id])) as Record<string, unknown>[];
+    const [row] = await t.dataSource.query<Record<string, unknown>[]>('SELECT * FROM social_accounts WHERE id = $1', [res.body.id]);
     const dump = JSON.stringify(row);
     expect(dump).not.toContain('plain-twitch-token-XYZ');
     expect(dump).not.toContain('plain-refresh-ABC');
@@ -99,7 +99,7 @@ describe('socials: linked accounts of the current user', () => {
 
     const again = await link(alice, { accountType: 'STEAM', subjectId, public: true, handle: 'new', userToken: 'tok' }).expect(201);
     expect(again.body).toMatchObject({ id: first.body.id, public: true, handle: 'new', hasUserToken: true });
-    const rows = (await t.dataSource.query('SELECT count(*)::int AS n FROM social_accounts WHERE subject_id = $1', [subjectId])) as { n: number }[];
+    const rows = await t.dataSource.query<{ n: number }[]>('SELECT count(*)::int AS n FROM social_accounts WHERE subject_id = $1', [subjectId]);
     expect(rows[0].n).toBe(1);
   });
 
@@ -107,7 +107,7 @@ describe('socials: linked accounts of the current user', () => {
     const subjectId = nextSubject();
     const results = await Promise.all([link(alice, { accountType: 'github', subjectId, public: true }), link(bob, { accountType: 'github', subjectId, public: true })]);
     expect(results.map((r) => r.status).sort()).toEqual([201, 409]);
-    const rows = (await t.dataSource.query('SELECT count(*)::int AS n FROM social_accounts WHERE subject_id = $1', [subjectId])) as { n: number }[];
+    const rows = await t.dataSource.query<{ n: number }[]>('SELECT count(*)::int AS n FROM social_accounts WHERE subject_id = $1', [subjectId]);
     expect(rows[0].n).toBe(1);
   });
 
@@ -142,7 +142,7 @@ describe('socials: linked accounts of the current user', () => {
     const res = await update(alice, { socialId: created.body.id, handle: 'h2', public: true, refreshToken: null, extraArgs: null, expiryDate: '2027-01-01' });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id: created.body.id, handle: 'h2', server: 's1', public: true, hasUserToken: true, hasRefreshToken: false, extraArgs: null, expiryDate: '2027-01-01T00:00:00.000Z' });
-    const [row] = (await t.dataSource.query('SELECT refresh_token_encrypted, user_token_encrypted FROM social_accounts WHERE id = $1', [created.body.id])) as Record<string, string | null>[];
+    const [row] = await t.dataSource.query<Record<string, string | null>[]>('SELECT refresh_token_encrypted, user_token_encrypted FROM social_accounts WHERE id = $1', [created.body.id]);
     expect(row.refresh_token_encrypted).toBeNull();
     expect(row.user_token_encrypted).toMatch(/^v1\./);
 

@@ -76,7 +76,7 @@ function rpc(url: string, method: string): Promise<unknown> {
         try {
           resolvePromise((JSON.parse(data) as { result: unknown }).result);
         } catch (e) {
-          reject(e as Error);
+          reject(e instanceof Error ? e : new Error(String(e)));
         }
       });
     });

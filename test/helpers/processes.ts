@@ -172,8 +172,8 @@ export async function startApp(opts: StartOptions): Promise<AppInstance> {
     const p = spawn(process.execPath, [MAIN], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     proc = p;
     live.add(p);
-    p.stdout!.on('data', (d: Buffer) => { out += d.toString(); });
-    p.stderr!.on('data', (d: Buffer) => { out += d.toString(); });
+    p.stdout.on('data', (d: Buffer) => { out += d.toString(); });
+    p.stderr.on('data', (d: Buffer) => { out += d.toString(); });
     exited = new Promise<void>((done) => p.once('exit', () => { live.delete(p); done(); }));
     const deadline = Date.now() + (opts.readyTimeoutMs ?? 60_000);
     while (Date.now() < deadline) {

@@ -8,7 +8,7 @@ const unique = (prefix: string) => `${prefix}-${++n}-${Math.random().toString(36
 
 const expectStatus = (res: { status: number; body: unknown }, status: number, what: string) => {
   if (res.status !== status) throw new Error(`${what} failed: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body as Record<string, any>;
+  return res.body as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- response bodies of the management API, read field by field by the tests
 };
 
 /** The JSON schema of a shipping address (the interface's Address shape, lines 1 and city/country required). */

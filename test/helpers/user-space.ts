@@ -5,7 +5,7 @@ let n = 0;
 
 /** A community row, written directly (the tests of socials, profile and notifications need only its id and slug). */
 export async function givenCommunityRow(t: TestApp, tenant: TenantCredentials, slug = `c${++n}-${Math.random().toString(36).slice(2, 7)}`): Promise<{ id: string; slug: string }> {
-  const [row] = (await t.dataSource.query('INSERT INTO communities (tenant_id, slug, name) VALUES ($1, $2, $3) RETURNING id', [tenant.id, slug, `Community ${slug}`])) as { id: string }[];
+  const [row] = await t.dataSource.query<{ id: string }[]>('INSERT INTO communities (tenant_id, slug, name) VALUES ($1, $2, $3) RETURNING id', [tenant.id, slug, `Community ${slug}`]);
   return { id: row.id, slug };
 }
 

@@ -34,7 +34,7 @@ describe(`slow database: a hot listing row held FOR UPDATE for ${HOLD_MS / 1000}
   });
 
   it('answers the blocked purchases 503 database_timeout before the row is released, everything else 2xx and readiness 200', async () => {
-    const [a, b] = c.apps;
+    const [a] = c.apps;
     const tenant = c.tenant;
     const community = await givenCommunity(a, tenant);
     const other = await givenCommunity(a, tenant);

@@ -13,7 +13,7 @@ export const scale = (short: number, long: number) => (LONG ? long : short);
 /** Prints one part's figures in a form the note (docs/reliability.md) quotes. */
 export function report(part: string, figures: Record<string, unknown>): void {
   // eslint-disable-next-line no-console
-  console.log(`[reliability] ${part} (${LONG ? 'long' : 'short'} run)\n${Object.entries(figures).map(([k, v]) => `  ${k}: ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`).join('\n')}`);
+  console.log(`[reliability] ${part} (${LONG ? 'long' : 'short'} run)\n${Object.entries(figures).map(([k, v]) => `  ${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`).join('\n')}`);
 }
 
 let n = 0;

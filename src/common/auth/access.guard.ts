@@ -91,7 +91,7 @@ export class AccessGuard extends AuthGuard('jwt') {
     if (name === 'TokenExpiredError') {
       throw new DomainError(CommonErrors.SESSION_TOKEN_EXPIRED, 'The session token has expired; refresh it with POST /v1/user/auth/refresh-session');
     }
-    if (err) throw err;
+    if (err) throw err instanceof Error ? err : new Error('session token check failed', { cause: err });
     // A failure to obtain the key (e.g. database down) is not the client's fault.
     if (info instanceof Error && !/^(JsonWebTokenError|NotBeforeError)$/.test(info.name) && info.message !== 'No auth token') throw info;
     if (info instanceof Error && info.message === 'No auth token') throw new DomainError(CommonErrors.session_token_missing, 'Missing bearer session token');

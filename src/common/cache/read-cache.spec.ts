@@ -18,7 +18,7 @@ function fakeDataSource() {
     const em = { queryRunner: qr } as unknown as EntityManager;
     const emit = (event: 'afterTransactionCommit' | 'afterTransactionRollback', outermost: boolean) => {
       if (outermost) qr.isTransactionActive = false;
-      for (const s of subscribers) s[event]?.({ queryRunner: qr } as never);
+      for (const s of subscribers) void s[event]?.({ queryRunner: qr } as never);
     };
     return {
       em,

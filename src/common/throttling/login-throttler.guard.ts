@@ -33,7 +33,7 @@ const clientAddressOf = (req: AuthenticatedRequest): string => req.ip ?? req.soc
 
 const setRetryAfter = (context: ExecutionContext, e: unknown) => {
   const retry = e instanceof DomainError ? e.details?.retryAfterSeconds : undefined;
-  if (retry !== undefined) context.switchToHttp().getResponse<Response>().setHeader('Retry-After', String(retry));
+  if (typeof retry === 'number') context.switchToHttp().getResponse<Response>().setHeader('Retry-After', String(retry));
 };
 
 @Injectable()

@@ -47,7 +47,7 @@ const OPTIONS: qs.IParseOptions = {
  */
 export function parseQuery(search: string): Record<string, unknown> {
   try {
-    return qs.parse(search, OPTIONS) as Record<string, unknown>;
+    return qs.parse(search, OPTIONS);
   } catch (err) {
     // qs reports every limit it enforces as a RangeError.
     if (err instanceof RangeError) throw refuse(`The query string is refused: ${err.message}`);

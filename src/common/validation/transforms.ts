@@ -20,6 +20,6 @@ export const ToBoolean = () => Transform(({ value }: { value: unknown }) => pars
 export const ToArray = () =>
   Transform(({ value }: { value: unknown }) => {
     if (value === undefined || value === null) return value;
-    const list = Array.isArray(value) ? value : [value];
+    const list: unknown[] = Array.isArray(value) ? value : [value];
     return list.flatMap((v) => (typeof v === 'string' ? v.split(',') : [v])).map((v) => (typeof v === 'string' ? v.trim() : v)).filter((v) => v !== '');
   });

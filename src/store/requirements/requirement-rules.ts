@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
+import type * as AjvModule from 'ajv';
 import type { Ajv as AjvInstance, ErrorObject, ValidateFunction } from 'ajv';
 
 // ajv and ajv-formats are CommonJS; require() sidesteps their default-export interop under ESM.
 const require = createRequire(import.meta.url);
-const { Ajv } = require('ajv') as typeof import('ajv');
+const { Ajv } = require('ajv') as typeof AjvModule;
 const addFormats = require('ajv-formats') as (ajv: AjvInstance) => AjvInstance;
 
 /** Largest requirement data object accepted, as JSON. */
@@ -32,7 +33,7 @@ export function compileRequirementSchema(schema: unknown): RequirementValidator 
   try {
     fn = ajv.compile(schema);
   } catch (e) {
-    throw new Error(`invalid JSON schema: ${e instanceof Error ? e.message : String(e)}`);
+    throw new Error(`invalid JSON schema: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
   }
   return { validate: (data) => (fn(data) ? [] : formatErrors(fn.errors ?? [])) };
 }
