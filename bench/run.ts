@@ -46,8 +46,11 @@ const BUYERS = 2_000;
 const SAMPLE = 1_000;
 const SESSION_SECRET = randomBytes(32).toString('hex');
 // Fixed when a database is reused (secrets at rest must still decrypt); random otherwise.
-const ENCRYPTION_KEY = env.BENCH_REUSE_DB ? 'be7c4be7c4be7c4be7c4be7c4be7c4be7c4be7c4be7c4be7c4be7c4be7c4be7c' : randomBytes(32).toString('hex');
-const human = (n: number) => (n >= 1_000_000 && n % 1_000_000 === 0 ? `${n / 1_000_000}m` : n >= 1000 && n % 1000 === 0 ? `${n / 1000}k` : String(n));
+const ENCRYPTION_KEY = env.BENCH_REUSE_DB
+  ? 'be7c4be7c4be7c4be7c4be7c4be7c4be7c4be7c4be7c4be7c4be7c4be7c4be7c'
+  : randomBytes(32).toString('hex');
+const human = (n: number) =>
+  n >= 1_000_000 && n % 1_000_000 === 0 ? `${n / 1_000_000}m` : n >= 1000 && n % 1000 === 0 ? `${n / 1000}k` : String(n);
 
 // ---------------------------------------------------------------------------------------------
 
@@ -86,7 +89,14 @@ interface Scenario {
   run: (c: Ctx) => Promise<Row>;
 }
 
-const row = (scenario: string, m: Pick<Measured, 'rps' | 'p50' | 'p99'>, c: Ctx | null, goal: string, met: boolean | null, note = ''): Row => ({
+const row = (
+  scenario: string,
+  m: Pick<Measured, 'rps' | 'p50' | 'p99'>,
+  c: Ctx | null,
+  goal: string,
+  met: boolean | null,
+  note = '',
+): Row => ({
   scenario,
   rps: m.rps,
   p50: m.p50,
@@ -122,14 +132,24 @@ async function measure(c: Ctx, label: string, requests: LoadRequest[], warmup = 
   await profileMark(c, null);
   const m = await load(c.base, requests, DURATION, CONNECTIONS);
   await profileMark(c, label);
-  const codes = Object.entries(m.statuses).map(([k, v]) => `${k}×${v}`).join(' ');
+  const codes = Object.entries(m.statuses)
+    .map(([k, v]) => `${k}×${v}`)
+    .join(' ');
   log(`  ${label}: ${m.rps.toFixed(0)} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms (${codes}${m.failed ? `, ${m.failed} failed` : ''})`);
-  if (m.failed > 0) throw new Error(`${label}: ${m.failed} of ${m.total} requests failed (${codes}); the service said:\n${c.service.output().slice(-2000)}`);
+  if (m.failed > 0)
+    throw new Error(
+      `${label}: ${m.failed} of ${m.total} requests failed (${codes}); the service said:\n${c.service.output().slice(-2000)}`,
+    );
   return m;
 }
 
 /** What a reused bench database was seeded with (BENCH_REUSE_DB), if it was. */
-interface KeptSeed { sizes: string; tenant: Tenant; communityId: string; ids: Record<string, string> }
+interface KeptSeed {
+  sizes: string;
+  tenant: Tenant;
+  communityId: string;
+  ids: Record<string, string>;
+}
 async function keptSeed(db: pg.Client): Promise<KeptSeed | undefined> {
   const exists = (await db.query<{ t: string | null }>(`SELECT to_regclass('bench_meta') AS t`)).rows[0].t;
   return exists ? (await db.query<{ meta: KeptSeed }>('SELECT meta FROM bench_meta')).rows[0]?.meta : undefined;
@@ -138,11 +158,17 @@ async function keptSeed(db: pg.Client): Promise<KeptSeed | undefined> {
 /** Round-robin requests for a sample of users, each with its session token. */
 async function asUsers(c: Ctx, userIds: string[], path: (i: number) => string): Promise<LoadRequest[]> {
   const tokens = await Promise.all(userIds.map((id) => c.token(id)));
-  return tokens.map((tok, i) => ({ method: 'GET', path: path(i), headers: { authorization: `Bearer ${tok}`, 'x-tenant-id': c.tenant.id } }));
+  return tokens.map((tok, i) => ({
+    method: 'GET',
+    path: path(i),
+    headers: { authorization: `Bearer ${tok}`, 'x-tenant-id': c.tenant.id },
+  }));
 }
 
 const sampleOf = async (c: Ctx, typeId: string): Promise<string[]> =>
-  (await c.db.query('SELECT user_id FROM resource_balances WHERE resource_type_id = $1 ORDER BY random() LIMIT $2', [typeId, SAMPLE])).rows.map((r: { user_id: string }) => r.user_id);
+  (
+    await c.db.query('SELECT user_id FROM resource_balances WHERE resource_type_id = $1 ORDER BY random() LIMIT $2', [typeId, SAMPLE])
+  ).rows.map((r: { user_id: string }) => r.user_id);
 
 const ratioGoal = (c: Ctx, m: Measured, k: number) => m.rps >= k * c.bare().rps;
 
@@ -190,7 +216,9 @@ const scenarios: Scenario[] = [
     name: 'community',
     needs: [],
     run: async (c) => {
-      const users = (await c.db.query('SELECT id FROM users WHERE tenant_id = $1 LIMIT $2', [c.tenant.id, SAMPLE])).rows.map((r: { id: string }) => r.id);
+      const users = (await c.db.query('SELECT id FROM users WHERE tenant_id = $1 LIMIT $2', [c.tenant.id, SAMPLE])).rows.map(
+        (r: { id: string }) => r.id,
+      );
       const m = await measure(c, 'community', await asUsers(c, users, () => `/v1/community/${c.communityId}`));
       return row('community', m, c, '≥ 0.5× bare req/s', ratioGoal(c, m, 0.5), 'GET /v1/community/{id} with a session token');
     },
@@ -199,8 +227,19 @@ const scenarios: Scenario[] = [
     name: 'ranking-10k',
     needs: ['small'],
     run: async (c) => {
-      const m = await measure(c, 'ranking-10k', await asUsers(c, await sampleOf(c, c.ids.xpSmall), () => `/v1/community/${c.communityId}/ranking/xp-small`));
-      return row('ranking-10k', m, c, '(reference for ranking-1m)', null, `GET /v1/community/{id}/ranking/{slug}, ${SMALL.toLocaleString('en')} ranked users`);
+      const m = await measure(
+        c,
+        'ranking-10k',
+        await asUsers(c, await sampleOf(c, c.ids.xpSmall), () => `/v1/community/${c.communityId}/ranking/xp-small`),
+      );
+      return row(
+        'ranking-10k',
+        m,
+        c,
+        '(reference for ranking-1m)',
+        null,
+        `GET /v1/community/{id}/ranking/{slug}, ${SMALL.toLocaleString('en')} ranked users`,
+      );
     },
   },
   {
@@ -208,7 +247,11 @@ const scenarios: Scenario[] = [
     needs: ['large'],
     after: ['ranking-10k'],
     run: async (c) => {
-      const m = await measure(c, 'ranking-1m', await asUsers(c, await sampleOf(c, c.ids.xpLarge), () => `/v1/community/${c.communityId}/ranking/xp-large`));
+      const m = await measure(
+        c,
+        'ranking-1m',
+        await asUsers(c, await sampleOf(c, c.ids.xpLarge), () => `/v1/community/${c.communityId}/ranking/xp-large`),
+      );
       const small = c.rows.get('ranking-10k');
       const rps = ratioGoal(c, m, 0.4);
       const p99 = m.p99 <= 2 * c.bare().p99;
@@ -223,8 +266,23 @@ const scenarios: Scenario[] = [
     run: async (c) => {
       // Pages spread over the whole board: the first ones and deep ones (OFFSET grows with the page).
       const pages = [1, 2, 3, 10, 100, 1000];
-      const m = await measure(c, 'leaderboard-1m', pages.map((p) => ({ method: 'GET', path: `/v1/community/${c.communityId}/leaderboard/xp-large?limit=50&page=${p}`, headers: { 'x-tenant-id': c.tenant.id } })));
-      return row(`leaderboard-${human(LARGE)}`, m, c, '≥ 0.3× bare req/s', ratioGoal(c, m, 0.3), 'community leaderboard, limit 50, pages 1,2,3,10,100,1000');
+      const m = await measure(
+        c,
+        'leaderboard-1m',
+        pages.map((p) => ({
+          method: 'GET',
+          path: `/v1/community/${c.communityId}/leaderboard/xp-large?limit=50&page=${p}`,
+          headers: { 'x-tenant-id': c.tenant.id },
+        })),
+      );
+      return row(
+        `leaderboard-${human(LARGE)}`,
+        m,
+        c,
+        '≥ 0.3× bare req/s',
+        ratioGoal(c, m, 0.3),
+        'community leaderboard, limit 50, pages 1,2,3,10,100,1000',
+      );
     },
   },
   {
@@ -233,8 +291,23 @@ const scenarios: Scenario[] = [
     run: async (c) => {
       const users = await sampleOf(c, c.ids.eventScore);
       const pages = [1, 2, 3, 10, 100, 1000];
-      const m = await measure(c, 'event-leaderboard-1m', await asUsers(c, users.slice(0, 60), (i) => `/v1/quest-event/${c.ids.eventId}/leaderboard?limit=50&page=${pages[i % pages.length]}`));
-      return row(`event-leaderboard-${human(LARGE)}`, m, c, '≥ 0.3× bare req/s', ratioGoal(c, m, 0.3), 'quest event leaderboard, limit 50, pages 1,2,3,10,100,1000');
+      const m = await measure(
+        c,
+        'event-leaderboard-1m',
+        await asUsers(
+          c,
+          users.slice(0, 60),
+          (i) => `/v1/quest-event/${c.ids.eventId}/leaderboard?limit=50&page=${pages[i % pages.length]}`,
+        ),
+      );
+      return row(
+        `event-leaderboard-${human(LARGE)}`,
+        m,
+        c,
+        '≥ 0.3× bare req/s',
+        ratioGoal(c, m, 0.3),
+        'quest event leaderboard, limit 50, pages 1,2,3,10,100,1000',
+      );
     },
   },
   {
@@ -251,19 +324,32 @@ const scenarios: Scenario[] = [
         const now = Math.floor(Date.now() / 1000);
         const out: string[] = [];
         for (let i = 0; i < n; i++) {
-          const payload = { _nonce: randomBytes(8).toString('hex'), subjectId: `bench-sub-${(offset + i) % 1000}`, handle: `bencher${(offset + i) % 1000}`, idToken, accessToken: 'provider-access-token', refreshToken: 'provider-refresh-token', iat: now, exp: now + 300 };
-          out.push(await new CompactEncrypt(enc.encode(JSON.stringify(payload))).setProtectedHeader({ alg: 'dir', enc: 'A256GCM' }).encrypt(key));
+          const payload = {
+            _nonce: randomBytes(8).toString('hex'),
+            subjectId: `bench-sub-${(offset + i) % 1000}`,
+            handle: `bencher${(offset + i) % 1000}`,
+            idToken,
+            accessToken: 'provider-access-token',
+            refreshToken: 'provider-refresh-token',
+            iat: now,
+            exp: now + 300,
+          };
+          out.push(
+            await new CompactEncrypt(enc.encode(JSON.stringify(payload))).setProtectedHeader({ alg: 'dir', enc: 'A256GCM' }).encrypt(key),
+          );
         }
         return out;
       };
       const requestsOf = (tokens: string[]): LoadRequest[] => {
         let i = 0;
-        return [{
-          method: 'POST',
-          path: '/v1/user/auth/providerB/login',
-          headers: { 'content-type': 'application/json', 'x-tenant-id': c.tenant.id },
-          setupRequest: (req) => ({ ...req, body: JSON.stringify({ token: tokens[i++ % tokens.length] }) }),
-        }];
+        return [
+          {
+            method: 'POST',
+            path: '/v1/user/auth/providerB/login',
+            headers: { 'content-type': 'application/json', 'x-tenant-id': c.tenant.id },
+            setupRequest: (req) => ({ ...req, body: JSON.stringify({ token: tokens[i++ % tokens.length] }) }),
+          },
+        ];
       };
       const t0 = process.hrtime.bigint();
       const warm = await make(Math.max(2000, 1500 * WARMUP), 0);
@@ -272,7 +358,14 @@ const scenarios: Scenario[] = [
       await load(c.base, requestsOf(warm), WARMUP, CONNECTIONS);
       const m = await measure(c, 'token-login', requestsOf(measured), 0);
       if (m.total > measured.length) throw new Error('token-login: more requests than precomputed tokens (replays); raise the token count');
-      return row('token-login', m, c, '≥ 0.15× bare req/s', ratioGoal(c, m, 0.15), 'POST /v1/user/auth/providerB/login, JWE with a fresh _nonce, returning users');
+      return row(
+        'token-login',
+        m,
+        c,
+        '≥ 0.15× bare req/s',
+        ratioGoal(c, m, 0.15),
+        'POST /v1/user/auth/providerB/login, JWE with a fresh _nonce, returning users',
+      );
     },
   },
   {
@@ -280,24 +373,33 @@ const scenarios: Scenario[] = [
     needs: ['store'],
     run: async (c) => {
       const listingId = c.ids.listingId;
-      const buyers = (await c.db.query('SELECT user_id FROM resource_balances WHERE resource_type_id = $1', [c.ids.gems])).rows.map((r: { user_id: string }) => r.user_id);
+      const buyers = (await c.db.query('SELECT user_id FROM resource_balances WHERE resource_type_id = $1', [c.ids.gems])).rows.map(
+        (r: { user_id: string }) => r.user_id,
+      );
       const tokens = await Promise.all(buyers.map((id) => c.token(id)));
       let i = 0;
-      const requests: LoadRequest[] = [{
-        method: 'POST',
-        path: `/v1/store/purchase/${listingId}`,
-        headers: { 'content-type': 'application/json' },
-        setupRequest: (req) => {
-          const k = i++ % tokens.length;
-          return { ...req, headers: { ...req.headers, authorization: `Bearer ${tokens[k]}` }, body: JSON.stringify({ nonce: randomUUID() }) };
+      const requests: LoadRequest[] = [
+        {
+          method: 'POST',
+          path: `/v1/store/purchase/${listingId}`,
+          headers: { 'content-type': 'application/json' },
+          setupRequest: (req) => {
+            const k = i++ % tokens.length;
+            return {
+              ...req,
+              headers: { ...req.headers, authorization: `Bearer ${tokens[k]}` },
+              body: JSON.stringify({ nonce: randomUUID() }),
+            };
+          },
         },
-      }];
+      ];
       const m = await measure(c, 'purchase', requests);
       // The store invariants (store issue) after the run: let the requests still in flight when
       // the load stopped commit, then read every count in one statement (one snapshot).
       await sleep(2000);
-      const [inv] = (await c.db.query<Record<string, number | string>>(
-        `SELECT (SELECT COUNT(*) FROM store_purchases WHERE listing_id = $1)::int AS purchases,
+      const [inv] = (
+        await c.db.query<Record<string, number | string>>(
+          `SELECT (SELECT COUNT(*) FROM store_purchases WHERE listing_id = $1)::int AS purchases,
                 (SELECT sold FROM store_listings WHERE id = $1)::int AS sold,
                 (SELECT COUNT(*) FROM resource_ledger WHERE resource_type_id = $2 AND reason = 'store_purchase')::int AS debits,
                 (SELECT -COALESCE(SUM(delta), 0) FROM resource_ledger WHERE resource_type_id = $2 AND reason = 'store_purchase')::bigint AS spent,
@@ -305,21 +407,37 @@ const scenarios: Scenario[] = [
                    ON l.user_id = b.user_id WHERE b.resource_type_id = $2 AND b.balance IS DISTINCT FROM l.s)::int AS drift,
                 (SELECT granted FROM inventory_items WHERE id = $3)::int AS granted,
                 (SELECT COALESCE(SUM(quantity), 0) FROM user_items WHERE item_id = $3)::int AS held`,
-        [listingId, c.ids.gems, c.ids.itemId],
-      )).rows;
+          [listingId, c.ids.gems, c.ids.itemId],
+        )
+      ).rows;
       const { purchases, sold, debits, drift, granted, held } = inv as Record<string, number>;
       const spent = Number(inv.spent);
-      const ok = purchases === sold && debits === purchases && spent === purchases * 10 && drift === 0 && granted === purchases && held === purchases;
+      const ok =
+        purchases === sold &&
+        debits === purchases &&
+        spent === purchases * 10 &&
+        drift === 0 &&
+        granted === purchases &&
+        held === purchases;
       const note = `invariants ${ok ? 'hold' : 'BROKEN'}: ${purchases} purchases = sold ${sold} = debits ${debits} = items granted ${granted} = held ${held}; spent ${spent}; balances ≠ Σ ledger: ${drift}`;
       log(`  purchase: ${note}`);
-      return row('purchase', m, c, '≥ 500 purchases/s, invariants hold', m.rps >= 500 && ok, `POST /v1/store/purchase/{id}, one hot listing, ${BUYERS} buyers, new nonces; ${note}`);
+      return row(
+        'purchase',
+        m,
+        c,
+        '≥ 500 purchases/s, invariants hold',
+        m.rps >= 500 && ok,
+        `POST /v1/store/purchase/{id}, one hot listing, ${BUYERS} buyers, new nonces; ${note}`,
+      );
     },
   },
   {
     name: 'quest-events',
     needs: ['quests'],
     run: async (c) => {
-      const users = (await c.db.query('SELECT id FROM users WHERE tenant_id = $1 LIMIT 200', [c.tenant.id])).rows.map((r: { id: string }) => r.id);
+      const users = (await c.db.query('SELECT id FROM users WHERE tenant_id = $1 LIMIT 200', [c.tenant.id])).rows.map(
+        (r: { id: string }) => r.id,
+      );
       const queries = [
         'page=1&limit=20',
         `filter[containerId]=${c.communityId}&filter[status]=active&filter[status]=registration_open&limit=20`,
@@ -327,22 +445,42 @@ const scenarios: Scenario[] = [
         'participating=false&filter[status]=completed&page=5&limit=20',
       ];
       const m = await measure(c, 'quest-events', await asUsers(c, users, (i) => `/v1/quest-event?${queries[i % queries.length]}`));
-      return row('quest-events', m, c, '≥ 0.3× bare req/s', ratioGoal(c, m, 0.3), `GET /v1/quest-event with filters, ${EVENTS.toLocaleString('en')} events`);
+      return row(
+        'quest-events',
+        m,
+        c,
+        '≥ 0.3× bare req/s',
+        ratioGoal(c, m, 0.3),
+        `GET /v1/quest-event with filters, ${EVENTS.toLocaleString('en')} events`,
+      );
     },
   },
   {
     name: 'community-quests',
     needs: ['quests'],
     run: async (c) => {
-      const users = (await c.db.query('SELECT id FROM users WHERE tenant_id = $1 LIMIT 200', [c.tenant.id])).rows.map((r: { id: string }) => r.id);
+      const users = (await c.db.query('SELECT id FROM users WHERE tenant_id = $1 LIMIT 200', [c.tenant.id])).rows.map(
+        (r: { id: string }) => r.id,
+      );
       const queries = [
         'tags=daily&questTypes=&featured=&query=&page=1&limit=20',
         'tags=&questTypes=social&featured=true&query=&page=1&limit=20',
         'tags=twitter,discord&questTypes=quiz,visit&featured=&query=&page=3&limit=20',
         'tags=&questTypes=&featured=&query=raid&page=1&limit=20',
       ];
-      const m = await measure(c, 'community-quests', await asUsers(c, users, (i) => `/v1/community/${c.communityId}/quests?${queries[i % queries.length]}`));
-      return row('community-quests', m, c, '≥ 0.3× bare req/s', ratioGoal(c, m, 0.3), `GET /v1/community/{id}/quests with filters, ${QUESTS.toLocaleString('en')} quests`);
+      const m = await measure(
+        c,
+        'community-quests',
+        await asUsers(c, users, (i) => `/v1/community/${c.communityId}/quests?${queries[i % queries.length]}`),
+      );
+      return row(
+        'community-quests',
+        m,
+        c,
+        '≥ 0.3× bare req/s',
+        ratioGoal(c, m, 0.3),
+        `GET /v1/community/{id}/quests with filters, ${QUESTS.toLocaleString('en')} quests`,
+      );
     },
   },
   {
@@ -358,7 +496,15 @@ const scenarios: Scenario[] = [
       const { DATABASE_URL: _omit, ...rest } = process.env;
       void _omit;
       const t0 = Date.now();
-      const child = startChild('npm', ['start', '--silent'], { ...rest, DATABASE_URL: undefined, NODE_ENV: 'development', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: join(dir, 'data'), EMBEDDED_PG_PORT: String(await freePort()) });
+      const child = startChild('npm', ['start', '--silent'], {
+        ...rest,
+        DATABASE_URL: undefined,
+        NODE_ENV: 'development',
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: join(dir, 'data'),
+        EMBEDDED_PG_PORT: String(await freePort()),
+      });
       try {
         await waitFor200(`http://127.0.0.1:${port}/health/ready`, child, 60_000);
         const seconds = (Date.now() - t0) / 1000;
@@ -368,7 +514,16 @@ const scenarios: Scenario[] = [
         const rss = pid ? rssMb(pid) : NaN;
         log(`  cold-start: idle RSS ${rss.toFixed(0)} MB`);
         const met = seconds <= 10 && rss <= 250;
-        return { scenario: 'cold-start', rps: 0, p50: 0, p99: 0, ratio: null, goal: '≤ 10 s to the first 200; idle RSS ≤ 250 MB', met, note: `${seconds.toFixed(2)} s to the first 200 (initdb + migrations); idle RSS ${rss.toFixed(0)} MB (npm start as a new user runs it: one process, WEB_CONCURRENCY=1)` };
+        return {
+          scenario: 'cold-start',
+          rps: 0,
+          p50: 0,
+          p99: 0,
+          ratio: null,
+          goal: '≤ 10 s to the first 200; idle RSS ≤ 250 MB',
+          met,
+          note: `${seconds.toFixed(2)} s to the first 200 (initdb + migrations); idle RSS ${rss.toFixed(0)} MB (npm start as a new user runs it: one process, WEB_CONCURRENCY=1)`,
+        };
       } finally {
         const pid = findDescendant(child.proc.pid!, 'dist/src/main.js');
         if (pid) process.kill(pid, 'SIGTERM');
@@ -387,8 +542,10 @@ async function seed(c: Ctx, needs: Set<Need>): Promise<void> {
   log('seeding...');
   const big = needs.has('large') || needs.has('event');
   await seedUsers(db, tenant.id, Math.max(big ? LARGE : SMALL, BUYERS));
-  if (needs.has('small')) await seedBalances(db, tenant.id, (c.ids.xpSmall = await resourceType(db, tenant.id, c.communityId, 'xp-small', 'global')), SMALL);
-  if (needs.has('large')) await seedBalances(db, tenant.id, (c.ids.xpLarge = await resourceType(db, tenant.id, c.communityId, 'xp-large', 'global')), LARGE);
+  if (needs.has('small'))
+    await seedBalances(db, tenant.id, (c.ids.xpSmall = await resourceType(db, tenant.id, c.communityId, 'xp-small', 'global')), SMALL);
+  if (needs.has('large'))
+    await seedBalances(db, tenant.id, (c.ids.xpLarge = await resourceType(db, tenant.id, c.communityId, 'xp-large', 'global')), LARGE);
   if (needs.has('event')) {
     const now = Date.now();
     const day = 86_400_000;
@@ -412,7 +569,11 @@ async function seed(c: Ctx, needs: Set<Need>): Promise<void> {
   if (needs.has('quests')) await seedQuests(db, tenant.id, c.communityId, EVENTS, QUESTS);
   if (needs.has('store')) {
     const admin = async (path: string, body: object) => {
-      const res = await fetch(`${c.base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': tenant.apiKey }, body: JSON.stringify(body) });
+      const res = await fetch(`${c.base}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': tenant.apiKey },
+        body: JSON.stringify(body),
+      });
       if (res.status !== 201) throw new Error(`${path}: ${res.status} ${await res.text()}`);
       return ((await res.json()) as { id: string }).id;
     };
@@ -420,14 +581,25 @@ async function seed(c: Ctx, needs: Set<Need>): Promise<void> {
     const slot = await admin('/v1/admin/inventory/slots', { communityId: c.communityId, key: 'hand', name: 'Hand' });
     c.ids.itemId = await admin('/v1/admin/inventory/items', { communityId: c.communityId, slotId: slot, name: 'Sword' });
     c.ids.listingId = await admin('/v1/admin/store/listings', {
-      communityId: c.communityId, name: 'Sword', kind: 'item', itemId: c.ids.itemId, price: [{ resourceTypeId: c.ids.gems, amount: 10 }], totalSupply: 100_000_000,
+      communityId: c.communityId,
+      name: 'Sword',
+      kind: 'item',
+      itemId: c.ids.itemId,
+      price: [{ resourceTypeId: c.ids.gems, amount: 10 }],
+      totalSupply: 100_000_000,
     });
     await db.query(
       `CREATE TEMP TABLE buyers AS SELECT id AS user_id FROM users WHERE tenant_id = $1 ORDER BY handle_normalized DESC LIMIT $2`,
       [tenant.id, BUYERS],
     );
-    await db.query(`INSERT INTO resource_balances (resource_type_id, user_id, tenant_id, balance, earned, earned_at, updated_at) SELECT $1, user_id, $2, 1000000000, 1000000000, now(), now() FROM buyers`, [c.ids.gems, tenant.id]);
-    await db.query(`INSERT INTO resource_ledger (tenant_id, resource_type_id, user_id, delta, earned_delta, reason, created_at) SELECT $2, $1, user_id, 1000000000, 1000000000, 'bench_seed', now() FROM buyers`, [c.ids.gems, tenant.id]);
+    await db.query(
+      `INSERT INTO resource_balances (resource_type_id, user_id, tenant_id, balance, earned, earned_at, updated_at) SELECT $1, user_id, $2, 1000000000, 1000000000, now(), now() FROM buyers`,
+      [c.ids.gems, tenant.id],
+    );
+    await db.query(
+      `INSERT INTO resource_ledger (tenant_id, resource_type_id, user_id, delta, earned_delta, reason, created_at) SELECT $2, $1, user_id, 1000000000, 1000000000, 'bench_seed', now() FROM buyers`,
+      [c.ids.gems, tenant.id],
+    );
     await db.query(
       `INSERT INTO resource_rank_buckets (resource_type_id, level, bucket, count)
        SELECT $1, l, 1000000000::bigint >> (4 * l), COUNT(*) FROM buyers, generate_series(0, 13) AS l WHERE (1000000000::bigint >> (4 * l)) > 0 GROUP BY 2, 3`,
@@ -479,7 +651,9 @@ async function main(): Promise<void> {
   const needs = new Set((env.BENCH_REUSE_DB ? scenarios : chosen).flatMap((s) => s.needs));
   const started = Date.now();
   log(`bench: ${chosen.map((s) => s.name).join(', ')}`);
-  log(`  ${CONNECTIONS} connections, ${DURATION} s per scenario after a ${WARMUP} s warm-up; large = ${LARGE.toLocaleString('en')}; service WEB_CONCURRENCY=${WORKERS}`);
+  log(
+    `  ${CONNECTIONS} connections, ${DURATION} s per scenario after a ${WARMUP} s warm-up; large = ${LARGE.toLocaleString('en')}; service WEB_CONCURRENCY=${WORKERS}`,
+  );
 
   // 1. A database server and a fresh database.
   let embedded: { stop: () => Promise<void> } | undefined;
@@ -510,7 +684,12 @@ async function main(): Promise<void> {
 
   // 2. The service, as a child process (migrations and the default tenant at start).
   const port = await freePort();
-  const extra = Object.fromEntries((env.BENCH_SERVICE_ENV ?? '').split(/\s+/).filter(Boolean).map((kv) => [kv.split('=')[0], kv.slice(kv.indexOf('=') + 1)]));
+  const extra = Object.fromEntries(
+    (env.BENCH_SERVICE_ENV ?? '')
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((kv) => [kv.split('=')[0], kv.slice(kv.indexOf('=') + 1)]),
+  );
   log('starting the service (node dist/src/main.js)...');
   const t0 = Date.now();
   const nodeArgs = PROFILE ? ['--import', './scripts/bench-cpu-prof.mjs'] : [];
@@ -540,7 +719,8 @@ async function main(): Promise<void> {
     await db.connect();
     const sizes = JSON.stringify({ LARGE, EVENTS, QUESTS, needs: [...needs].sort() });
     const kept = reuse ? await keptSeed(db) : undefined;
-    if (reuse && kept && kept.sizes !== sizes) throw new Error(`BENCH_REUSE_DB ${reuse} was seeded for ${kept.sizes}, not ${sizes}: drop it first`);
+    if (reuse && kept && kept.sizes !== sizes)
+      throw new Error(`BENCH_REUSE_DB ${reuse} was seeded for ${kept.sizes}, not ${sizes}: drop it first`);
     let tenant: Tenant;
     let communityId: string;
     if (kept) {
@@ -550,8 +730,12 @@ async function main(): Promise<void> {
       const out = service.output();
       const grab = (label: string) => new RegExp(`${label}:\\s+(\\S+)`).exec(out)?.[1];
       tenant = { id: grab('tenant id')!, apiKey: grab('API key')!, sharedSecret: grab('shared secret')! };
-      if (!tenant.id || !tenant.apiKey || !tenant.sharedSecret) throw new Error(`could not read the default tenant's credentials from the service output:\n${out.slice(-2000)}`);
-      const community = await db.query(`INSERT INTO communities (tenant_id, slug, name, description, links) VALUES ($1, 'bench', 'Bench', 'The bench community', '[{"label":"site","url":"https://example.com"}]') RETURNING id`, [tenant.id]);
+      if (!tenant.id || !tenant.apiKey || !tenant.sharedSecret)
+        throw new Error(`could not read the default tenant's credentials from the service output:\n${out.slice(-2000)}`);
+      const community = await db.query(
+        `INSERT INTO communities (tenant_id, slug, name, description, links) VALUES ($1, 'bench', 'Bench', 'The bench community', '[{"label":"site","url":"https://example.com"}]') RETURNING id`,
+        [tenant.id],
+      );
       communityId = (community.rows[0] as { id: string }).id;
     }
     const key = Buffer.from(reuse ? `bench-session-secret-${reuse}-0123456789abcdef` : SESSION_SECRET, 'utf8');
@@ -605,10 +789,26 @@ async function main(): Promise<void> {
     const minutes = (Date.now() - started) / 60_000;
     log(`whole run: ${minutes.toFixed(1)} min`);
     const at = new Date().toISOString().replace(/[:.]/g, '-');
-    const meta = { at: new Date().toISOString(), workers: WORKERS, connections: CONNECTIONS, durationSeconds: DURATION, warmupSeconds: WARMUP, large: LARGE, events: EVENTS, quests: QUESTS, node: process.version, minutes, serviceRssMb: serviceRss, database: env.DATABASE_URL ? 'DATABASE_URL' : 'embedded' };
+    const meta = {
+      at: new Date().toISOString(),
+      workers: WORKERS,
+      connections: CONNECTIONS,
+      durationSeconds: DURATION,
+      warmupSeconds: WARMUP,
+      large: LARGE,
+      events: EVENTS,
+      quests: QUESTS,
+      node: process.version,
+      minutes,
+      serviceRssMb: serviceRss,
+      database: env.DATABASE_URL ? 'DATABASE_URL' : 'embedded',
+    };
     mkdirSync('bench/results', { recursive: true });
     const json = JSON.stringify({ ...meta, rows: all }, null, 2);
-    const markdown = `# Bench ${meta.at}\n\n${CONNECTIONS} connections, ${DURATION} s per scenario, Node ${process.version}, ${meta.database} PostgreSQL, service WEB_CONCURRENCY=${WORKERS}.\n\n${md}\n\n${all.filter((r) => r.note).map((r) => `- ${r.scenario}: ${r.note}`).join('\n')}\n`;
+    const markdown = `# Bench ${meta.at}\n\n${CONNECTIONS} connections, ${DURATION} s per scenario, Node ${process.version}, ${meta.database} PostgreSQL, service WEB_CONCURRENCY=${WORKERS}.\n\n${md}\n\n${all
+      .filter((r) => r.note)
+      .map((r) => `- ${r.scenario}: ${r.note}`)
+      .join('\n')}\n`;
     for (const name of [at, 'latest']) {
       writeFileSync(`bench/results/${name}.json`, json);
       writeFileSync(`bench/results/${name}.md`, markdown);

@@ -34,7 +34,12 @@ if (process.argv[1]?.endsWith('bench-cpu-prof.mjs') && process.argv[2]) {
     const fn = `${cf.functionName || '(anon)'} ${bucket(cf.url)}:${cf.lineNumber + 1}`;
     byFn.set(fn, (byFn.get(fn) ?? 0) + c);
   }
-  const top = (m, k) => [...m.entries()].sort((a, b) => b[1] - a[1]).slice(0, k).map(([n, c]) => `${((100 * c) / total).toFixed(1).padStart(5)} %  ${n}`).join('\n');
+  const top = (m, k) =>
+    [...m.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, k)
+      .map(([n, c]) => `${((100 * c) / total).toFixed(1).padStart(5)} %  ${n}`)
+      .join('\n');
   process.stdout.write(`${total} samples\n\nself time by package:\n${top(byPkg, 25)}\n\nself time by function:\n${top(byFn, 30)}\n`);
 } else if (!globalThis.__benchCpuProf) {
   // Once per process, even if the module is evaluated twice.
@@ -50,13 +55,13 @@ if (process.argv[1]?.endsWith('bench-cpu-prof.mjs') && process.argv[2]) {
     if (busy) return;
     busy = true;
     try {
-    const { profile } = await session.post('Profiler.stop');
-    const dir = process.env.CPU_PROF_DIR ?? 'bench/results';
-    mkdirSync(dir, { recursive: true });
-    const file = join(dir, `service-${process.pid}-${++n}.cpuprofile`);
-    writeFileSync(file, JSON.stringify(profile));
-    process.stderr.write(`cpu profile written: ${file}\n`);
-    await session.post('Profiler.start');
+      const { profile } = await session.post('Profiler.stop');
+      const dir = process.env.CPU_PROF_DIR ?? 'bench/results';
+      mkdirSync(dir, { recursive: true });
+      const file = join(dir, `service-${process.pid}-${++n}.cpuprofile`);
+      writeFileSync(file, JSON.stringify(profile));
+      process.stderr.write(`cpu profile written: ${file}\n`);
+      await session.post('Profiler.start');
     } catch (e) {
       process.stderr.write(`cpu profile failed: ${String(e)}\n`);
     } finally {

@@ -16,7 +16,13 @@ const newest = (dir) => {
 };
 const marker = 'dist/.build-stamp';
 // bench/ is compiled too (npm run bench runs dist/bench), so a bench-only change rebuilds as well.
-const sources = Math.max(newest('src'), newest('migrations'), newest('bench'), statSync('tsconfig.json').mtimeMs, statSync('package.json').mtimeMs);
+const sources = Math.max(
+  newest('src'),
+  newest('migrations'),
+  newest('bench'),
+  statSync('tsconfig.json').mtimeMs,
+  statSync('package.json').mtimeMs,
+);
 if (!existsSync('node_modules/.bin/nest')) process.exit(0); // production install without dev tools: dist is shipped
 if (existsSync(marker) && statSync(marker).mtimeMs >= sources) process.exit(0);
 process.stdout.write('building (nest build)...\n');

@@ -20,6 +20,26 @@ import { TenantsModule } from './tenants/tenants.module.js';
 import { UsersModule } from './users/users.module.js';
 
 @Module({
-  imports: [ConfigModule, LoggingModule, DatabaseModule, CommonModule, TenantsModule, UsersModule, HealthModule, AuthModule, CommunitiesModule, ResourcesModule, NotificationsModule, SocialsModule, ProfileModule, InventoryModule, PrizesModule, StoreModule, QuestEventsModule, ParticipationModule, QuestsModule],
+  imports: [
+    ConfigModule,
+    LoggingModule,
+    DatabaseModule,
+    CommonModule,
+    TenantsModule,
+    UsersModule,
+    HealthModule,
+    AuthModule,
+    CommunitiesModule,
+    ResourcesModule,
+    NotificationsModule,
+    SocialsModule,
+    ProfileModule,
+    InventoryModule,
+    PrizesModule,
+    StoreModule,
+    QuestEventsModule,
+    ParticipationModule,
+    QuestsModule,
+  ],
 })
 export class AppModule {}

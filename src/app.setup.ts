@@ -14,7 +14,10 @@ import { parseQuery } from './common/validation/query-parser.js';
 import { checkRequestInput } from './common/validation/request-input.middleware.js';
 import { requestId } from './common/logging/request-id.js';
 
-interface Violation { field: string; message: string }
+interface Violation {
+  field: string;
+  message: string;
+}
 function flatten(errors: ValidationError[], parent = ''): Violation[] {
   return errors.flatMap((e) => {
     const field = parent ? `${parent}.${e.property}` : e.property;
@@ -52,7 +55,12 @@ export const validationPipe = new SafeValidationPipe({
 
 /** `/v1` on every route but the health checks. */
 export function applyGlobalPrefix(app: INestApplication): void {
-  app.setGlobalPrefix('v1', { exclude: [{ path: 'health', method: RequestMethod.GET }, { path: 'health/ready', method: RequestMethod.GET }] });
+  app.setGlobalPrefix('v1', {
+    exclude: [
+      { path: 'health', method: RequestMethod.GET },
+      { path: 'health/ready', method: RequestMethod.GET },
+    ],
+  });
 }
 
 /**
@@ -96,14 +104,17 @@ export function setupApp(app: INestApplication, options: { swagger?: boolean } =
 function answerClientErrorsInJson(server: Server): void {
   if (!server || typeof server.on !== 'function' || server.listenerCount('clientError') > 0) return;
   server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
-    if (!socket.writable || (err.code === 'ECONNRESET')) {
+    if (!socket.writable || err.code === 'ECONNRESET') {
       socket.destroy();
       return;
     }
     const def = err.code === 'HPE_HEADER_OVERFLOW' ? CommonErrors.headers_too_large : CommonErrors.generic_client_error;
-    const detail = def === CommonErrors.headers_too_large ? 'The request line or headers exceed the size limit' : 'The request is not valid HTTP';
+    const detail =
+      def === CommonErrors.headers_too_large ? 'The request line or headers exceed the size limit' : 'The request is not valid HTTP';
     const body = JSON.stringify(errorBody(def, detail));
     const reason = def.status === 431 ? 'Request Header Fields Too Large' : 'Bad Request';
-    socket.end(`HTTP/1.1 ${def.status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    socket.end(
+      `HTTP/1.1 ${def.status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
   });
 }

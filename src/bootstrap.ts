@@ -54,7 +54,9 @@ export async function bootstrap(): Promise<void> {
       const summary = await seedDemo(app, { log: (line) => process.stdout.write(`${line}\n`) });
       process.stdout.write(`${renderDemoSummary(summary, base)}\n`);
     } catch (err) {
-      process.stderr.write(`Seeding the demo tenant failed (the service keeps running; \`npm run seed\` tries again): ${err instanceof Error ? err.message : String(err)}\n`);
+      process.stderr.write(
+        `Seeding the demo tenant failed (the service keeps running; \`npm run seed\` tries again): ${err instanceof Error ? err.message : String(err)}\n`,
+      );
     }
   }
 }

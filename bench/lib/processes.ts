@@ -39,7 +39,8 @@ export function startChild(command: string, args: string[], env: Record<string, 
 export async function waitFor200(url: string, child: Child, timeoutMs: number, headers: Record<string, string> = {}): Promise<number> {
   const t0 = Date.now();
   for (;;) {
-    if (child.proc.exitCode !== null) throw new Error(`process exited (${child.proc.exitCode}) before ${url} answered:\n${child.output().slice(-3000)}`);
+    if (child.proc.exitCode !== null)
+      throw new Error(`process exited (${child.proc.exitCode}) before ${url} answered:\n${child.output().slice(-3000)}`);
     try {
       const res = await fetch(url, { headers, signal: AbortSignal.timeout(2000) });
       if (res.status === 200) return Date.now() - t0;
@@ -90,4 +91,5 @@ function nodeDescendants(pid: number, needle: string): number[] {
 export const findDescendant = (pid: number, needle: string): number | undefined => nodeDescendants(pid, needle)[0];
 
 /** RSS of `pid` and of its Node descendants running `needle` (a cluster primary and its workers), in MB. */
-export const treeRssMb = (pid: number, needle: string): number => [pid, ...nodeDescendants(pid, needle)].reduce((sum, p) => sum + rssMb(p), 0);
+export const treeRssMb = (pid: number, needle: string): number =>
+  [pid, ...nodeDescendants(pid, needle)].reduce((sum, p) => sum + rssMb(p), 0);

@@ -27,7 +27,13 @@ export async function seedUsers(db: pg.Client, tenantId: string, count: number):
  * Balances of a resource type for `count` users (skewed scores with many ties at the bottom, as a
  * real XP curve), one ledger row each, and the rank counters computed from them.
  */
-export async function seedBalances(db: pg.Client, tenantId: string, resourceTypeId: string, count: number, maxScore = 1_000_000): Promise<void> {
+export async function seedBalances(
+  db: pg.Client,
+  tenantId: string,
+  resourceTypeId: string,
+  count: number,
+  maxScore = 1_000_000,
+): Promise<void> {
   const t0 = process.hrtime.bigint();
   await db.query(
     `CREATE TEMP TABLE seed AS SELECT id AS user_id, (1 + floor(power(random(), 3) * $3))::bigint AS score,
@@ -53,7 +59,14 @@ export async function seedBalances(db: pg.Client, tenantId: string, resourceType
   log(`  seeded ${count.toLocaleString('en')} balances, ledger rows and rank counters in ${(since(t0) / 1000).toFixed(1)} s`);
 }
 
-export async function resourceType(db: pg.Client, tenantId: string, communityId: string, slug: string, kind: 'global' | 'scoped', questEventId: string | null = null): Promise<string> {
+export async function resourceType(
+  db: pg.Client,
+  tenantId: string,
+  communityId: string,
+  slug: string,
+  kind: 'global' | 'scoped',
+  questEventId: string | null = null,
+): Promise<string> {
   const r = await db.query<{ id: string }>(
     `INSERT INTO resource_types (tenant_id, community_id, slug, name, kind, quest_event_id) VALUES ($1, $2, $3, $3, $4, $5) RETURNING id`,
     [tenantId, communityId, slug, kind, questEventId],
@@ -96,5 +109,7 @@ export async function seedQuests(db: pg.Client, tenantId: string, communityId: s
      FROM generate_series(1, $5::int) g`,
     [tenantId, communityId, QUEST_TYPES, QUEST_TAGS, quests],
   );
-  log(`  seeded ${events.toLocaleString('en')} quest events and ${quests.toLocaleString('en')} quests in ${(since(t0) / 1000).toFixed(1)} s`);
+  log(
+    `  seeded ${events.toLocaleString('en')} quest events and ${quests.toLocaleString('en')} quests in ${(since(t0) / 1000).toFixed(1)} s`,
+  );
 }

@@ -33,7 +33,10 @@ export function serializeQuery(query: Record<string, unknown>): string {
   const out = new URLSearchParams();
   const add = (name: string, value: unknown) => {
     if (value === undefined || value === null) return;
-    out.append(name, typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : JSON.stringify(value));
+    out.append(
+      name,
+      typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : JSON.stringify(value),
+    );
   };
   for (const [name, value] of Object.entries(query)) {
     if (Array.isArray(value)) {

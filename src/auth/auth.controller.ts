@@ -29,7 +29,11 @@ export class AuthController {
   @ApiOperation({ summary: 'Register with a username and password', description: 'Creates the user and starts a session.' })
   @ApiCreatedResponse({ type: SessionResultDto })
   @ApiErrors(...tenantErrors, UserErrors.username_taken, CommonErrors.too_many_requests)
-  registerPassword(@TenantId() tenantId: string, @Body() dto: RegisterPasswordDto, @ClientAddress() client: string): Promise<SessionResultDto> {
+  registerPassword(
+    @TenantId() tenantId: string,
+    @Body() dto: RegisterPasswordDto,
+    @ClientAddress() client: string,
+  ): Promise<SessionResultDto> {
     return this.passwords.register(tenantId, dto.username, dto.password, client);
   }
 
@@ -56,7 +60,10 @@ export class AuthController {
 
   @Get('auth/session')
   @Authenticated()
-  @ApiOperation({ summary: 'The current session (extension)', description: 'Who the session token belongs to. Not in the interface; useful to check a token.' })
+  @ApiOperation({
+    summary: 'The current session (extension)',
+    description: 'Who the session token belongs to. Not in the interface; useful to check a token.',
+  })
   @ApiOkResponse({ type: CurrentSessionDto })
   @ApiErrors(...SESSION_ERRORS)
   currentSession(@CurrentUser() user: AuthUser): CurrentSessionDto {

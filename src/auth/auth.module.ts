@@ -18,7 +18,15 @@ import { TokenLoginService } from './token-login.service.js';
 @Module({
   imports: [TypeOrmModule.forFeature([RefreshToken, Identity, UsedNonce]), ThrottlingModule, WalletsModule],
   controllers: [AuthController, LoginController],
-  providers: [PasswordAuthService, SessionTokenService, NonceService, IdentityLoginService, TokenLoginService, ProviderACredentialService, SiweLoginService],
+  providers: [
+    PasswordAuthService,
+    SessionTokenService,
+    NonceService,
+    IdentityLoginService,
+    TokenLoginService,
+    ProviderACredentialService,
+    SiweLoginService,
+  ],
   exports: [SessionTokenService, IdentityLoginService],
 })
 export class AuthModule {}

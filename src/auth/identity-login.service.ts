@@ -81,7 +81,16 @@ export class IdentityLoginService {
          WHERE tenant_id = $1 AND provider = $2 AND subject_id = $3 AND EXISTS (SELECT 1 FROM n)
          RETURNING user_id)
        SELECT EXISTS (SELECT 1 FROM n) AS fresh, (SELECT user_id FROM i) AS user_id`,
-      [input.tenantId, input.provider, input.subjectId, now, enc.idToken, enc.accessToken, enc.refreshToken, ...(input.nonce ? [input.nonce.kind, input.nonce.value, input.nonce.expiresAt] : [])],
+      [
+        input.tenantId,
+        input.provider,
+        input.subjectId,
+        now,
+        enc.idToken,
+        enc.accessToken,
+        enc.refreshToken,
+        ...(input.nonce ? [input.nonce.kind, input.nonce.value, input.nonce.expiresAt] : []),
+      ],
     );
     if (!step.fresh) {
       throw input.nonce!.kind === 'siwe'
@@ -99,7 +108,16 @@ export class IdentityLoginService {
         .createQueryBuilder()
         .insert()
         .into(Identity)
-        .values({ tenantId: input.tenantId, provider: input.provider, subjectId: input.subjectId, userId: user.id, idTokenEnc: enc.idToken, accessTokenEnc: enc.accessToken, refreshTokenEnc: enc.refreshToken, lastLoginAt: now })
+        .values({
+          tenantId: input.tenantId,
+          provider: input.provider,
+          subjectId: input.subjectId,
+          userId: user.id,
+          idTokenEnc: enc.idToken,
+          accessTokenEnc: enc.accessToken,
+          refreshTokenEnc: enc.refreshToken,
+          lastLoginAt: now,
+        })
         .orIgnore()
         .returning(['id'])
         .execute();
@@ -121,7 +139,11 @@ export class IdentityLoginService {
   }
 
   /** The stored provider tokens of an identity, decrypted (for modules that call the provider). */
-  async providerTokens(tenantId: string, provider: IdentityProvider, subjectId: string): Promise<Partial<Record<TokenField, string>> | null> {
+  async providerTokens(
+    tenantId: string,
+    provider: IdentityProvider,
+    subjectId: string,
+  ): Promise<Partial<Record<TokenField, string>> | null> {
     const identity = await this.dataSource.manager.findOneBy(Identity, { tenantId, provider, subjectId });
     if (!identity) return null;
     const out: Partial<Record<TokenField, string>> = {};

@@ -81,9 +81,25 @@ describe('checkCompactJweHeader', () => {
 
 describe('validateLoginClaims', () => {
   const now = 1_700_000_000;
-  const valid = { _nonce: '0123456789abcdef', subjectId: 'sub-1', handle: 'ada', idToken: 'x.y.z', accessToken: 'at', refreshToken: 'rt', referrerHandle: null, iat: now, exp: now + 300 };
+  const valid = {
+    _nonce: '0123456789abcdef',
+    subjectId: 'sub-1',
+    handle: 'ada',
+    idToken: 'x.y.z',
+    accessToken: 'at',
+    refreshToken: 'rt',
+    referrerHandle: null,
+    iat: now,
+    exp: now + 300,
+  };
   it('accepts the claims of spec rule 2 and treats null as absent', () => {
-    expect(validateLoginClaims(valid, now, 30, 'providerB')).toMatchObject({ nonce: '0123456789abcdef', subjectId: 'sub-1', handle: 'ada', referrerHandle: undefined, exp: now + 300 });
+    expect(validateLoginClaims(valid, now, 30, 'providerB')).toMatchObject({
+      nonce: '0123456789abcdef',
+      subjectId: 'sub-1',
+      handle: 'ada',
+      referrerHandle: undefined,
+      exp: now + 300,
+    });
   });
   it('accepts a token within the clock tolerance on both sides', () => {
     expect(() => validateLoginClaims(valid, now + 300 + 29, 30, 'providerB')).not.toThrow();
@@ -119,7 +135,14 @@ describe('validateLoginClaims', () => {
 
 describe('the provider claim', () => {
   const now = 1_800_000_000;
-  const claims = (extra: Record<string, unknown> = {}) => ({ _nonce: '0123456789abcdef', subjectId: 's', handle: 'h', iat: now, exp: now + 300, ...extra });
+  const claims = (extra: Record<string, unknown> = {}) => ({
+    _nonce: '0123456789abcdef',
+    subjectId: 's',
+    handle: 'h',
+    iat: now,
+    exp: now + 300,
+    ...extra,
+  });
 
   it('is optional: a token without it is accepted at any endpoint', () => {
     expect(validateLoginClaims(claims(), now, 30, 'providerB').provider).toBeUndefined();

@@ -46,8 +46,13 @@ export function tokenKeyFromSecret(secret: string): Uint8Array {
  */
 export function checkCompactJweHeader(token: string): void {
   const parts = token.split('.');
-  if (parts.length === 3) throw new DomainError(AuthErrors.login_token_algorithm, 'The token is a compact JWS (signed, not encrypted); a JWE with alg dir and enc A256GCM is required');
-  if (parts.length !== 5) throw new DomainError(AuthErrors.login_token_invalid, 'The token is not a compact JWE (five dot-separated parts)');
+  if (parts.length === 3)
+    throw new DomainError(
+      AuthErrors.login_token_algorithm,
+      'The token is a compact JWS (signed, not encrypted); a JWE with alg dir and enc A256GCM is required',
+    );
+  if (parts.length !== 5)
+    throw new DomainError(AuthErrors.login_token_invalid, 'The token is not a compact JWE (five dot-separated parts)');
   if (!parts.every((p, i) => /^[A-Za-z0-9_-]*$/.test(p) && (i === 1 || p.length > 0))) {
     throw new DomainError(AuthErrors.login_token_invalid, 'The token is not a compact JWE (bad base64url part)');
   }
@@ -58,12 +63,22 @@ export function checkCompactJweHeader(token: string): void {
   } catch {
     throw new DomainError(AuthErrors.login_token_invalid, 'The token protected header is not JSON');
   }
-  if (typeof header !== 'object' || header === null || Array.isArray(header)) throw new DomainError(AuthErrors.login_token_invalid, 'The token protected header is not a JSON object');
+  if (typeof header !== 'object' || header === null || Array.isArray(header))
+    throw new DomainError(AuthErrors.login_token_invalid, 'The token protected header is not a JSON object');
   const h = header as Record<string, unknown>;
-  if (h.alg !== LOGIN_TOKEN_ALG) throw new DomainError(AuthErrors.login_token_algorithm, `The token alg is ${JSON.stringify(h.alg) ?? 'missing'}; only "dir" is accepted`);
-  if (h.enc !== LOGIN_TOKEN_ENC) throw new DomainError(AuthErrors.login_token_algorithm, `The token enc is ${JSON.stringify(h.enc) ?? 'missing'}; only "A256GCM" is accepted`);
+  if (h.alg !== LOGIN_TOKEN_ALG)
+    throw new DomainError(
+      AuthErrors.login_token_algorithm,
+      `The token alg is ${JSON.stringify(h.alg) ?? 'missing'}; only "dir" is accepted`,
+    );
+  if (h.enc !== LOGIN_TOKEN_ENC)
+    throw new DomainError(
+      AuthErrors.login_token_algorithm,
+      `The token enc is ${JSON.stringify(h.enc) ?? 'missing'}; only "A256GCM" is accepted`,
+    );
   if (h.zip !== undefined) throw new DomainError(AuthErrors.login_token_algorithm, 'Compressed tokens (zip) are not accepted');
-  if (h.crit !== undefined) throw new DomainError(AuthErrors.login_token_algorithm, 'Tokens with critical header parameters are not accepted');
+  if (h.crit !== undefined)
+    throw new DomainError(AuthErrors.login_token_algorithm, 'Tokens with critical header parameters are not accepted');
 }
 
 /** The claims of the OAuth `token`, validated. Optional claims are `undefined` when absent or null. */
@@ -92,8 +107,14 @@ const MAX_CLAIM = 8_192;
  * when present, must be `endpointProvider`: a token minted for one login endpoint is refused at
  * the others (the shared secret is the same for all of a tenant's providers).
  */
-export function validateLoginClaims(payload: unknown, nowSeconds: number, toleranceSeconds: number, endpointProvider: string): LoginTokenClaims {
-  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) throw new DomainError(AuthErrors.login_token_claims, 'The token payload is not a JSON object');
+export function validateLoginClaims(
+  payload: unknown,
+  nowSeconds: number,
+  toleranceSeconds: number,
+  endpointProvider: string,
+): LoginTokenClaims {
+  if (typeof payload !== 'object' || payload === null || Array.isArray(payload))
+    throw new DomainError(AuthErrors.login_token_claims, 'The token payload is not a JSON object');
   const c = payload as Record<string, unknown>;
   const str = (name: string, required: boolean, nonEmpty = false): string | undefined => {
     const v = c[name];
@@ -109,13 +130,15 @@ export function validateLoginClaims(payload: unknown, nowSeconds: number, tolera
   const int = (name: string): number => {
     const v = c[name];
     if (v === undefined || v === null) throw new DomainError(AuthErrors.login_token_claims, `The token lacks the claim ${name}`);
-    if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) throw new DomainError(AuthErrors.login_token_claims, `The token claim ${name} must be a whole number of seconds`);
+    if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0)
+      throw new DomainError(AuthErrors.login_token_claims, `The token claim ${name} must be a whole number of seconds`);
     return v;
   };
   const nonce = str('_nonce', true)!;
   if (!NONCE.test(nonce)) throw new DomainError(AuthErrors.login_token_claims, 'The token claim _nonce must be 8 bytes in hexadecimal');
   const subjectId = str('subjectId', true, true)!;
-  if (subjectId.length > 255) throw new DomainError(AuthErrors.login_token_claims, 'The token claim subjectId is longer than 255 characters');
+  if (subjectId.length > 255)
+    throw new DomainError(AuthErrors.login_token_claims, 'The token claim subjectId is longer than 255 characters');
   const handle = str('handle', true)!;
   const claims: LoginTokenClaims = {
     nonce: nonce.toLowerCase(),
@@ -130,13 +153,20 @@ export function validateLoginClaims(payload: unknown, nowSeconds: number, tolera
     exp: int('exp'),
   };
   if (claims.provider !== undefined && claims.provider !== endpointProvider) {
-    throw new DomainError(AuthErrors.login_token_provider, `The token is for ${JSON.stringify(claims.provider.slice(0, 32))}, not ${endpointProvider}; post it to that provider's login endpoint`);
+    throw new DomainError(
+      AuthErrors.login_token_provider,
+      `The token is for ${JSON.stringify(claims.provider.slice(0, 32))}, not ${endpointProvider}; post it to that provider's login endpoint`,
+    );
   }
   if (claims.exp <= claims.iat) throw new DomainError(AuthErrors.login_token_claims, 'The token exp is not after its iat');
   if (claims.exp - claims.iat > LOGIN_TOKEN_LIFETIME_SECONDS) {
-    throw new DomainError(AuthErrors.login_token_claims, `The token lives ${claims.exp - claims.iat} s; at most ${LOGIN_TOKEN_LIFETIME_SECONDS} s are accepted`);
+    throw new DomainError(
+      AuthErrors.login_token_claims,
+      `The token lives ${claims.exp - claims.iat} s; at most ${LOGIN_TOKEN_LIFETIME_SECONDS} s are accepted`,
+    );
   }
-  if (claims.iat > nowSeconds + toleranceSeconds) throw new DomainError(AuthErrors.login_token_not_yet_valid, 'The token was issued in the future');
+  if (claims.iat > nowSeconds + toleranceSeconds)
+    throw new DomainError(AuthErrors.login_token_not_yet_valid, 'The token was issued in the future');
   if (claims.exp <= nowSeconds - toleranceSeconds) throw new DomainError(AuthErrors.login_token_expired, 'The token has expired');
   return claims;
 }

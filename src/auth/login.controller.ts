@@ -14,7 +14,13 @@ import { ProviderACredentialService } from './provider-a-credential.service.js';
 import { SiweLoginService } from './siwe-login.service.js';
 import { TokenLoginService } from './token-login.service.js';
 
-const common = [...INPUT_ERRORS, TenantErrors.tenant_required, TenantErrors.unknown_tenant, UserErrors.self_referral, CommonErrors.too_many_requests];
+const common = [
+  ...INPUT_ERRORS,
+  TenantErrors.tenant_required,
+  TenantErrors.unknown_tenant,
+  UserErrors.self_referral,
+  CommonErrors.too_many_requests,
+];
 const tokenErrors = [
   AuthErrors.login_token_invalid,
   AuthErrors.login_token_algorithm,
@@ -45,10 +51,24 @@ export class LoginController {
   @Public()
   @LoginRateLimit()
   @HttpCode(HttpStatus.OK)
-  @ApiOperation({ summary: 'Log in with a providerA credential', description: 'The credential is providerA\'s OpenID Connect ID token, verified against its JWKS (issuer, audience = tenant setting providerAClientId, expiry). Not configured: 503 provider_not_configured.' })
+  @ApiOperation({
+    summary: 'Log in with a providerA credential',
+    description:
+      "The credential is providerA's OpenID Connect ID token, verified against its JWKS (issuer, audience = tenant setting providerAClientId, expiry). Not configured: 503 provider_not_configured.",
+  })
   @ApiOkResponse({ type: SessionResultDto })
-  @ApiErrors(...common, AuthErrors.credential_invalid, AuthErrors.credential_expired, AuthErrors.provider_not_configured, AuthErrors.jwks_unavailable)
-  providerALogin(@TenantId() tenantId: string, @Body() dto: CredentialLoginDto, @ClientAddress() client: string): Promise<SessionResultDto> {
+  @ApiErrors(
+    ...common,
+    AuthErrors.credential_invalid,
+    AuthErrors.credential_expired,
+    AuthErrors.provider_not_configured,
+    AuthErrors.jwks_unavailable,
+  )
+  providerALogin(
+    @TenantId() tenantId: string,
+    @Body() dto: CredentialLoginDto,
+    @ClientAddress() client: string,
+  ): Promise<SessionResultDto> {
     return this.credentials.login(tenantId, dto, client);
   }
 
@@ -78,7 +98,10 @@ export class LoginController {
   @Public()
   @LoginRateLimit()
   @HttpCode(HttpStatus.OK)
-  @ApiOperation({ summary: 'zkLogin with providerA', description: `${TOKEN_DOC} The \`idToken\` claim is required; the first zkLogin creates the user's Sui zkLogin wallet (GET /v1/user/wallet).` })
+  @ApiOperation({
+    summary: 'zkLogin with providerA',
+    description: `${TOKEN_DOC} The \`idToken\` claim is required; the first zkLogin creates the user's Sui zkLogin wallet (GET /v1/user/wallet).`,
+  })
   @ApiOkResponse({ type: SessionResultDto })
   @ApiErrors(...common, ...tokenErrors, AuthErrors.id_token_invalid, AuthErrors.primary_account_required)
   providerAZkLogin(@TenantId() tenantId: string, @Body() dto: TokenLoginDto, @ClientAddress() client: string): Promise<SessionResultDto> {
@@ -89,7 +112,10 @@ export class LoginController {
   @Public()
   @LoginRateLimit()
   @HttpCode(HttpStatus.OK)
-  @ApiOperation({ summary: 'zkLogin with providerD', description: `${TOKEN_DOC} The \`idToken\` claim is required; the first zkLogin creates the user's Sui zkLogin wallet (GET /v1/user/wallet).` })
+  @ApiOperation({
+    summary: 'zkLogin with providerD',
+    description: `${TOKEN_DOC} The \`idToken\` claim is required; the first zkLogin creates the user's Sui zkLogin wallet (GET /v1/user/wallet).`,
+  })
   @ApiOkResponse({ type: SessionResultDto })
   @ApiErrors(...common, ...tokenErrors, AuthErrors.id_token_invalid, AuthErrors.primary_account_required)
   providerDZkLogin(@TenantId() tenantId: string, @Body() dto: TokenLoginDto, @ClientAddress() client: string): Promise<SessionResultDto> {
@@ -102,7 +128,8 @@ export class LoginController {
   @HttpCode(HttpStatus.OK)
   @ApiOperation({
     summary: 'Sign-In With Ethereum',
-    description: 'An EIP-4361 message for an allowed origin and chain of the tenant, issued in the last 10 minutes, with a nonce never used before in the tenant (from GET /v1/user/auth/siwe/nonce or chosen by the client), and its signature. The identity is the checksummed address; its wallet is that address on the message chain.',
+    description:
+      'An EIP-4361 message for an allowed origin and chain of the tenant, issued in the last 10 minutes, with a nonce never used before in the tenant (from GET /v1/user/auth/siwe/nonce or chosen by the client), and its signature. The identity is the checksummed address; its wallet is that address on the message chain.',
   })
   @ApiOkResponse({ type: SessionResultDto })
   @ApiErrors(
@@ -121,7 +148,10 @@ export class LoginController {
 
   @Get('siwe/nonce')
   @Public()
-  @ApiOperation({ summary: 'A fresh SIWE nonce (extension)', description: 'Optional helper: a random nonce for a SIWE message. Nothing is stored; the nonce becomes used when a login accepts it.' })
+  @ApiOperation({
+    summary: 'A fresh SIWE nonce (extension)',
+    description: 'Optional helper: a random nonce for a SIWE message. Nothing is stored; the nonce becomes used when a login accepts it.',
+  })
   @ApiOkResponse({ type: SiweNonceDto })
   @ApiErrors(TenantErrors.tenant_required, TenantErrors.unknown_tenant)
   getSiweNonce(): SiweNonceDto {

@@ -41,7 +41,8 @@ export class ProviderACredentialService {
       try {
         return await jwks(...args);
       } catch (e) {
-        if (e instanceof errors.JWKSNoMatchingKey || e instanceof errors.JWKSMultipleMatchingKeys || e instanceof errors.JOSENotSupported) throw e;
+        if (e instanceof errors.JWKSNoMatchingKey || e instanceof errors.JWKSMultipleMatchingKeys || e instanceof errors.JOSENotSupported)
+          throw e;
         throw new JwksFetchFailed();
       }
     };
@@ -50,8 +51,16 @@ export class ProviderACredentialService {
   async verify(tenantId: string, credential: string): Promise<JWTPayload & { sub: string }> {
     const { PROVIDER_A_JWKS_URL: url, PROVIDER_A_ISSUER: issuer } = this.config;
     const clientId = (await this.tenants.getById(tenantId)).settings?.providerAClientId;
-    if (!url || !issuer) throw new DomainError(AuthErrors.provider_not_configured, 'providerA credential login is not configured on this service (PROVIDER_A_JWKS_URL, PROVIDER_A_ISSUER)');
-    if (typeof clientId !== 'string' || !clientId) throw new DomainError(AuthErrors.provider_not_configured, 'providerA credential login is not configured for this tenant (settings.providerAClientId)');
+    if (!url || !issuer)
+      throw new DomainError(
+        AuthErrors.provider_not_configured,
+        'providerA credential login is not configured on this service (PROVIDER_A_JWKS_URL, PROVIDER_A_ISSUER)',
+      );
+    if (typeof clientId !== 'string' || !clientId)
+      throw new DomainError(
+        AuthErrors.provider_not_configured,
+        'providerA credential login is not configured for this tenant (settings.providerAClientId)',
+      );
     try {
       const { payload } = await jwtVerify(credential, this.keySet(url), {
         issuer,
@@ -61,14 +70,21 @@ export class ProviderACredentialService {
         clockTolerance: this.config.LOGIN_CLOCK_TOLERANCE_SECONDS,
         requiredClaims: ['exp', 'sub'],
       });
-      if (typeof payload.sub !== 'string' || !payload.sub || payload.sub.length > 255) throw new DomainError(AuthErrors.credential_invalid, 'The credential has no usable sub claim');
+      if (typeof payload.sub !== 'string' || !payload.sub || payload.sub.length > 255)
+        throw new DomainError(AuthErrors.credential_invalid, 'The credential has no usable sub claim');
       return payload as JWTPayload & { sub: string };
     } catch (e) {
       if (e instanceof DomainError) throw e;
-      if (e instanceof JwksFetchFailed) throw new DomainError(AuthErrors.jwks_unavailable, 'The providerA key set could not be fetched; retry later');
+      if (e instanceof JwksFetchFailed)
+        throw new DomainError(AuthErrors.jwks_unavailable, 'The providerA key set could not be fetched; retry later');
       if (e instanceof errors.JWTExpired) throw new DomainError(AuthErrors.credential_expired, 'The providerA credential has expired');
-      if (e instanceof errors.JWKSNoMatchingKey) throw new DomainError(AuthErrors.credential_invalid, 'The credential is signed with a key providerA does not publish (unknown kid)');
-      if (e instanceof errors.JWTClaimValidationFailed) throw new DomainError(AuthErrors.credential_invalid, `The credential ${e.claim} claim is not acceptable (${e.reason})`);
+      if (e instanceof errors.JWKSNoMatchingKey)
+        throw new DomainError(
+          AuthErrors.credential_invalid,
+          'The credential is signed with a key providerA does not publish (unknown kid)',
+        );
+      if (e instanceof errors.JWTClaimValidationFailed)
+        throw new DomainError(AuthErrors.credential_invalid, `The credential ${e.claim} claim is not acceptable (${e.reason})`);
       throw new DomainError(AuthErrors.credential_invalid, 'The credential is not a valid providerA ID token');
     }
   }
@@ -91,7 +107,13 @@ export class ProviderACredentialService {
 
 /** A handle from the usual OpenID profile claims, else `user`. */
 export function handleFromClaims(c: JWTPayload): string {
-  for (const v of [c.preferred_username, c.nickname, c.given_name, c.name, typeof c.email === 'string' ? c.email.split('@')[0] : undefined]) {
+  for (const v of [
+    c.preferred_username,
+    c.nickname,
+    c.given_name,
+    c.name,
+    typeof c.email === 'string' ? c.email.split('@')[0] : undefined,
+  ]) {
     if (typeof v === 'string' && v.trim()) return v.trim();
   }
   return 'user';

@@ -4,7 +4,13 @@ import { SignJWT } from 'jose';
 import { randomUUID } from 'node:crypto';
 import { EntityManager, Repository } from 'typeorm';
 import { REVOCATION_CHANNEL, SessionRevocations, type RevocationNotice } from '../common/auth/session-revocations.js';
-import { SESSION_ALG, SESSION_AUDIENCE, SESSION_ISSUER, SESSION_TOKEN_TTL_SECONDS, REFRESH_TOKEN_TTL_SECONDS } from '../common/auth/session.constants.js';
+import {
+  SESSION_ALG,
+  SESSION_AUDIENCE,
+  SESSION_ISSUER,
+  SESSION_TOKEN_TTL_SECONDS,
+  REFRESH_TOKEN_TTL_SECONDS,
+} from '../common/auth/session.constants.js';
 import { Clock } from '../common/clock/clock.js';
 import { randomToken, sha256Hex } from '../common/crypto/hashing.js';
 import { SecretsService } from '../common/crypto/secrets.service.js';
@@ -99,7 +105,8 @@ export class SessionTokenService {
         params,
       );
       const ended = row.ended ?? [];
-      const notice: RevocationNotice = ended.length > MAX_IDS_PER_NOTICE ? { reload: true } : { sessionIds: ended, expiresAt: row.expires_at?.getTime() };
+      const notice: RevocationNotice =
+        ended.length > MAX_IDS_PER_NOTICE ? { reload: true } : { sessionIds: ended, expiresAt: row.expires_at?.getTime() };
       if (ended.length > 0) await em.query('SELECT pg_notify($1, $2)', [REVOCATION_CHANNEL, JSON.stringify(notice)]);
       // Forgotten rows are purged now and then (about one logout in a hundred).
       if (Math.random() < 0.01) await em.query(`DELETE FROM session_revocations WHERE expires_at < now() - interval '1 minute'`);

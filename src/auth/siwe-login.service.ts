@@ -41,7 +41,11 @@ export class SiweLoginService {
     private readonly limiter: LoginRateLimiter,
   ) {}
 
-  async login(tenantId: string, body: { message: string; signature: string; referrerHandle?: string }, client: string): Promise<SessionResult> {
+  async login(
+    tenantId: string,
+    body: { message: string; signature: string; referrerHandle?: string },
+    client: string,
+  ): Promise<SessionResult> {
     let msg: SiweMessage;
     try {
       msg = new SiweMessage(body.message);
@@ -50,8 +54,12 @@ export class SiweLoginService {
     }
     const tenant = await this.tenants.getById(tenantId);
     this.checkOrigin(msg, tenant.settings?.siweAllowedOrigins);
-    const chains = Array.isArray(tenant.settings?.siweAllowedChainIds) && tenant.settings.siweAllowedChainIds.length > 0 ? tenant.settings.siweAllowedChainIds : DEFAULT_SIWE_CHAIN_IDS;
-    if (!chains.includes(msg.chainId)) throw new DomainError(AuthErrors.siwe_chain_not_allowed, `Chain ${msg.chainId} is not allowed in this tenant`);
+    const chains =
+      Array.isArray(tenant.settings?.siweAllowedChainIds) && tenant.settings.siweAllowedChainIds.length > 0
+        ? tenant.settings.siweAllowedChainIds
+        : DEFAULT_SIWE_CHAIN_IDS;
+    if (!chains.includes(msg.chainId))
+      throw new DomainError(AuthErrors.siwe_chain_not_allowed, `Chain ${msg.chainId} is not allowed in this tenant`);
     const issuedAt = this.checkTimes(msg);
 
     const address = getAddress(msg.address);
@@ -82,12 +90,18 @@ export class SiweLoginService {
   }
 
   private checkOrigin(msg: SiweMessage, allowed: unknown): void {
-    const origins = (Array.isArray(allowed) ? allowed : []).filter((o): o is string => typeof o === 'string').map(originOf).filter((u): u is URL => u !== null);
-    if (origins.length === 0) throw new DomainError(AuthErrors.siwe_domain_not_allowed, 'This tenant allows no SIWE origin (settings.siweAllowedOrigins)');
+    const origins = (Array.isArray(allowed) ? allowed : [])
+      .filter((o): o is string => typeof o === 'string')
+      .map(originOf)
+      .filter((u): u is URL => u !== null);
+    if (origins.length === 0)
+      throw new DomainError(AuthErrors.siwe_domain_not_allowed, 'This tenant allows no SIWE origin (settings.siweAllowedOrigins)');
     const domainOk = origins.some((o) => o.host === msg.domain.toLowerCase() && (!msg.scheme || `${msg.scheme}:` === o.protocol));
-    if (!domainOk) throw new DomainError(AuthErrors.siwe_domain_not_allowed, `The message domain ${msg.domain} is not an allowed origin of this tenant`);
+    if (!domainOk)
+      throw new DomainError(AuthErrors.siwe_domain_not_allowed, `The message domain ${msg.domain} is not an allowed origin of this tenant`);
     const uri = originOf(msg.uri);
-    if (!uri || !origins.some((o) => o.origin === uri.origin)) throw new DomainError(AuthErrors.siwe_domain_not_allowed, 'The message URI is not under an allowed origin of this tenant');
+    if (!uri || !origins.some((o) => o.origin === uri.origin))
+      throw new DomainError(AuthErrors.siwe_domain_not_allowed, 'The message URI is not under an allowed origin of this tenant');
   }
 
   /** Returns `issuedAt` in ms. */
@@ -101,12 +115,17 @@ export class SiweLoginService {
     if (issuedAt === undefined || Number.isNaN(issuedAt) || Number.isNaN(notBefore) || Number.isNaN(expiration)) {
       throw new DomainError(AuthErrors.siwe_message_malformed, 'The message times are not ISO 8601');
     }
-    if (expiration !== undefined && expiration <= now - tol) throw new DomainError(AuthErrors.siwe_message_expired, 'The message has expired (expirationTime)');
+    if (expiration !== undefined && expiration <= now - tol)
+      throw new DomainError(AuthErrors.siwe_message_expired, 'The message has expired (expirationTime)');
     if (issuedAt < now - this.config.SIWE_MAX_AGE_SECONDS * 1000 - tol) {
-      throw new DomainError(AuthErrors.siwe_message_expired, `The message was issued more than ${this.config.SIWE_MAX_AGE_SECONDS} s ago; sign a new one`);
+      throw new DomainError(
+        AuthErrors.siwe_message_expired,
+        `The message was issued more than ${this.config.SIWE_MAX_AGE_SECONDS} s ago; sign a new one`,
+      );
     }
     if (issuedAt > now + tol) throw new DomainError(AuthErrors.siwe_message_not_yet_valid, 'The message issuedAt is in the future');
-    if (notBefore !== undefined && notBefore > now + tol) throw new DomainError(AuthErrors.siwe_message_not_yet_valid, 'The message is not valid yet (notBefore)');
+    if (notBefore !== undefined && notBefore > now + tol)
+      throw new DomainError(AuthErrors.siwe_message_not_yet_valid, 'The message is not valid yet (notBefore)');
     return issuedAt;
   }
 }

@@ -58,9 +58,16 @@ export class TokenLoginService {
     const key = await this.tokenKey(await this.tenants.sharedSecret(tenant));
     let plaintext: Uint8Array;
     try {
-      ({ plaintext } = await compactDecrypt(token, key, { keyManagementAlgorithms: [LOGIN_TOKEN_ALG], contentEncryptionAlgorithms: [LOGIN_TOKEN_ENC], maxDecompressedLength: 0 }));
+      ({ plaintext } = await compactDecrypt(token, key, {
+        keyManagementAlgorithms: [LOGIN_TOKEN_ALG],
+        contentEncryptionAlgorithms: [LOGIN_TOKEN_ENC],
+        maxDecompressedLength: 0,
+      }));
     } catch {
-      throw new DomainError(AuthErrors.login_token_invalid, 'The token does not decrypt with this tenant shared secret (wrong key, another tenant, or tampered)');
+      throw new DomainError(
+        AuthErrors.login_token_invalid,
+        'The token does not decrypt with this tenant shared secret (wrong key, another tenant, or tampered)',
+      );
     }
     let payload: unknown;
     try {
@@ -106,7 +113,10 @@ export class TokenLoginService {
     try {
       address = await this.wallets.zkLoginAddress(tenantId, provider, claims.subjectId, account);
     } catch {
-      throw new DomainError(AuthErrors.id_token_invalid, 'The idToken claims cannot give a zkLogin address (iss, aud or sub too long or invalid)');
+      throw new DomainError(
+        AuthErrors.id_token_invalid,
+        'The idToken claims cannot give a zkLogin address (iss, aud or sub too long or invalid)',
+      );
     }
     const session = await this.identities.login({
       ...this.identityLogin(tenantId, provider, claims, body),
@@ -115,11 +125,23 @@ export class TokenLoginService {
         if (existing) {
           const same = existing.claimIss === account.iss && existing.claimAud === account.aud && existing.claimSub === account.sub;
           if (!same && primaryAccountLogin) {
-            throw new DomainError(AuthErrors.primary_account_required, `Log in with the ${provider} account you registered with; this tenant enforces primary account login`);
+            throw new DomainError(
+              AuthErrors.primary_account_required,
+              `Log in with the ${provider} account you registered with; this tenant enforces primary account login`,
+            );
           }
           return;
         }
-        await this.wallets.ensure(em, { tenantId, userId: user.id, provider, chain: SUI_CHAIN, address, claimIss: account.iss, claimAud: account.aud, claimSub: account.sub });
+        await this.wallets.ensure(em, {
+          tenantId,
+          userId: user.id,
+          provider,
+          chain: SUI_CHAIN,
+          address,
+          claimIss: account.iss,
+          claimAud: account.aud,
+          claimSub: account.sub,
+        });
       },
     });
     await this.limiter.succeeded(tenantId, provider, claims.subjectId, client);
@@ -135,7 +157,11 @@ export class TokenLoginService {
       // The body's accessToken and referrerHandle, when given, take precedence over the claims.
       tokens: { idToken: claims.idToken, accessToken: body.accessToken ?? claims.accessToken, refreshToken: claims.refreshToken },
       referrerHandle: body.referrerHandle ?? claims.referrerHandle,
-      nonce: { kind: 'login_token' as const, value: claims.nonce, expiresAt: new Date((claims.exp + this.config.LOGIN_CLOCK_TOLERANCE_SECONDS) * 1000) },
+      nonce: {
+        kind: 'login_token' as const,
+        value: claims.nonce,
+        expiresAt: new Date((claims.exp + this.config.LOGIN_CLOCK_TOLERANCE_SECONDS) * 1000),
+      },
     };
   }
 }

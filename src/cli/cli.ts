@@ -118,8 +118,12 @@ async function generateMigration(name: string): Promise<number> {
     const ts = Date.now();
     const cls = `${name}${ts}`;
     const q = (s: string) => JSON.stringify(s);
-    const up = sql.upQueries.map((x) => `    await queryRunner.query(${q(x.query)}${x.parameters?.length ? `, ${JSON.stringify(x.parameters)}` : ''});`);
-    const down = sql.downQueries.reverse().map((x) => `    await queryRunner.query(${q(x.query)}${x.parameters?.length ? `, ${JSON.stringify(x.parameters)}` : ''});`);
+    const up = sql.upQueries.map(
+      (x) => `    await queryRunner.query(${q(x.query)}${x.parameters?.length ? `, ${JSON.stringify(x.parameters)}` : ''});`,
+    );
+    const down = sql.downQueries
+      .reverse()
+      .map((x) => `    await queryRunner.query(${q(x.query)}${x.parameters?.length ? `, ${JSON.stringify(x.parameters)}` : ''});`);
     const file = `${ts}-${name}`;
     writeFileSync(
       resolve(ROOT, `migrations/${file}.ts`),
@@ -160,10 +164,17 @@ async function main(argv: string[]): Promise<number> {
   const json = values.json ?? false;
   switch (command) {
     case 'tenant:create': {
-      if (!values.slug || !/^[a-z0-9][a-z0-9-]{1,62}$/.test(values.slug)) throw new Error('--slug is required: 2-63 lowercase letters, digits and "-"');
-      if (values['shared-secret'] !== undefined && !/^([0-9a-fA-F]{2})*$/.test(values['shared-secret'])) throw new Error('--shared-secret must be hex');
+      if (!values.slug || !/^[a-z0-9][a-z0-9-]{1,62}$/.test(values.slug))
+        throw new Error('--slug is required: 2-63 lowercase letters, digits and "-"');
+      if (values['shared-secret'] !== undefined && !/^([0-9a-fA-F]{2})*$/.test(values['shared-secret']))
+        throw new Error('--shared-secret must be hex');
       const creds = await withApp((t) => t.create({ slug: values.slug!, name: values.name, sharedSecret: values['shared-secret'] }));
-      print(json, creds, () => `created tenant ${creds.slug}\n  id:            ${creds.id}\n  API key:       ${creds.apiKey}   (shown once)\n  shared secret: ${creds.sharedSecret}`);
+      print(
+        json,
+        creds,
+        () =>
+          `created tenant ${creds.slug}\n  id:            ${creds.id}\n  API key:       ${creds.apiKey}   (shown once)\n  shared secret: ${creds.sharedSecret}`,
+      );
       return 0;
     }
     case 'tenant:list': {
@@ -174,10 +185,14 @@ async function main(argv: string[]): Promise<number> {
     }
     case 'tenant:rotate': {
       if (!values.tenant) throw new Error('--tenant is required');
-      const secretArg = rest.includes('--shared-secret') ? (values['shared-secret'] || true) : undefined;
+      const secretArg = rest.includes('--shared-secret') ? values['shared-secret'] || true : undefined;
       if (!values['api-key'] && secretArg === undefined) throw new Error('say what to rotate: --api-key and/or --shared-secret');
       const out = await withApp((t) => t.rotate(values.tenant!, { apiKey: values['api-key'], sharedSecret: secretArg }));
-      print(json, out, () => Object.entries(out).map(([k, v]) => `${k}: ${v}`).join('\n'));
+      print(json, out, () =>
+        Object.entries(out)
+          .map(([k, v]) => `${k}: ${v}`)
+          .join('\n'),
+      );
       return 0;
     }
     case 'tenant:settings': {
@@ -197,7 +212,10 @@ async function main(argv: string[]): Promise<number> {
     case 'seed': {
       const app = await NestFactory.createApplicationContext(AppModule, { logger: ['error'] });
       try {
-        const summary = await seedDemo(app, { rotateApiKey: values['rotate-api-key'], log: json ? undefined : (line) => process.stdout.write(`${line}\n`) });
+        const summary = await seedDemo(app, {
+          rotateApiKey: values['rotate-api-key'],
+          log: json ? undefined : (line) => process.stdout.write(`${line}\n`),
+        });
         print(json, summary, () => renderDemoSummary(summary));
       } finally {
         await app.close();

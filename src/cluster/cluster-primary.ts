@@ -26,7 +26,8 @@ export async function runClusterPrimary(config: AppConfig): Promise<void> {
     await embedded.start();
   }
 
-  if (!config.REDIS_URL) say(`no REDIS_URL: each of the ${config.WEB_CONCURRENCY} workers counts the login rate limits on its own; set REDIS_URL to share them`);
+  if (!config.REDIS_URL)
+    say(`no REDIS_URL: each of the ${config.WEB_CONCURRENCY} workers counts the login rate limits on its own; set REDIS_URL to share them`);
   const follower = { MIGRATIONS_RUN: 'false', STARTUP_TASKS: 'false', MINT_WORKER_ENABLED: 'false', QUEST_EVENT_WORKER_ENABLED: 'false' };
   const roles = new Map<Worker, number>();
   let stopping = false;

@@ -46,8 +46,17 @@ export class CommunitiesAdminController {
   @ApiKeyAuth()
   @ApiOperation({ summary: 'Update a community', description: 'Any of slug, name, description, images and links.' })
   @ApiOkResponse({ type: CommunityDto })
-  @ApiErrors(...adminErrors, CommunityErrors.community_not_found, CommunityErrors.invalid_community_slug, CommunityErrors.community_slug_taken)
-  updateCommunity(@TenantId() tenantId: string, @Param('communityId') communityId: string, @Body() dto: UpdateCommunityDto): Promise<CommunityDto> {
+  @ApiErrors(
+    ...adminErrors,
+    CommunityErrors.community_not_found,
+    CommunityErrors.invalid_community_slug,
+    CommunityErrors.community_slug_taken,
+  )
+  updateCommunity(
+    @TenantId() tenantId: string,
+    @Param('communityId') communityId: string,
+    @Body() dto: UpdateCommunityDto,
+  ): Promise<CommunityDto> {
     return this.communities.update(tenantId, communityId, dto);
   }
 }

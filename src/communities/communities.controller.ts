@@ -41,11 +41,17 @@ export class CommunitiesController {
   @Authenticated()
   @ApiOperation({
     summary: "The current user's ranking for a resource",
-    description: 'Rank, earned amount, spendable balance and neighbours for the resource type `slug` (or id) of the community `id` (id or slug). Equal amounts share a rank; `rank` is null while the user has earned nothing.',
+    description:
+      'Rank, earned amount, spendable balance and neighbours for the resource type `slug` (or id) of the community `id` (id or slug). Equal amounts share a rank; `rank` is null while the user has earned nothing.',
   })
   @ApiOkResponse({ type: RankingDto })
   @ApiErrors(...userErrors, CommunityErrors.community_not_found, ResourceErrors.resource_type_not_found)
-  getCommunityRanking(@CurrentUser() user: AuthUser, @Param('id') id: string, @Param('slug') slug: string, @Query() q: NeighboursQueryDto): Promise<RankingDto> {
+  getCommunityRanking(
+    @CurrentUser() user: AuthUser,
+    @Param('id') id: string,
+    @Param('slug') slug: string,
+    @Query() q: NeighboursQueryDto,
+  ): Promise<RankingDto> {
     return this.rankings.userRanking(user.tenantId, id, slug, user.id, q.neighbours ?? 2);
   }
 
@@ -53,11 +59,17 @@ export class CommunitiesController {
   @Public()
   @ApiOperation({
     summary: 'The leaderboard of a resource',
-    description: 'Users with an earned amount > 0, highest first. Equal amounts share a rank (1, 2, 2, 4) and are listed by who reached the amount first, then by user id. Paginated.',
+    description:
+      'Users with an earned amount > 0, highest first. Equal amounts share a rank (1, 2, 2, 4) and are listed by who reached the amount first, then by user id. Paginated.',
   })
   @ApiOkResponse({ type: Paginated(LeaderboardEntryDto) })
   @ApiErrors(...publicErrors, CommunityErrors.community_not_found, ResourceErrors.resource_type_not_found)
-  getCommunityLeaderboard(@TenantId() tenantId: string, @Param('id') id: string, @Param('slug') slug: string, @Query() q: PageQueryDto): Promise<Page<LeaderboardEntryDto>> {
+  getCommunityLeaderboard(
+    @TenantId() tenantId: string,
+    @Param('id') id: string,
+    @Param('slug') slug: string,
+    @Query() q: PageQueryDto,
+  ): Promise<Page<LeaderboardEntryDto>> {
     return this.rankings.leaderboard(tenantId, id, slug, pageRequest(q));
   }
 
@@ -65,12 +77,18 @@ export class CommunitiesController {
   @Authenticated()
   @ApiOperation({
     summary: 'Join a community',
-    description: 'Idempotent: 201 when the membership is created, 200 (same body, `created: false`) when the user already is a member. `referrerHandle` is required; an empty value means no referrer.',
+    description:
+      'Idempotent: 201 when the membership is created, 200 (same body, `created: false`) when the user already is a member. `referrerHandle` is required; an empty value means no referrer.',
   })
   @ApiCreatedResponse({ type: MembershipDto, description: 'Joined.' })
   @ApiOkResponse({ type: MembershipDto, description: 'Already a member; nothing changed.' })
   @ApiErrors(...userErrors, UserErrors.self_referral, UserErrors.unknown_referrer, CommunityErrors.community_not_found)
-  async joinCommunity(@CurrentUser() user: AuthUser, @Param('communityId') communityId: string, @Query() q: JoinCommunityQueryDto, @Res({ passthrough: true }) res: Response): Promise<MembershipDto> {
+  async joinCommunity(
+    @CurrentUser() user: AuthUser,
+    @Param('communityId') communityId: string,
+    @Query() q: JoinCommunityQueryDto,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<MembershipDto> {
     const membership = await this.communities.join(user.tenantId, communityId, user.id, q.referrerHandle);
     res.status(membership.created ? 201 : 200);
     return membership;
@@ -78,10 +96,17 @@ export class CommunitiesController {
 
   @Get(':communityId/referrals')
   @Authenticated()
-  @ApiOperation({ summary: "The user's referrals into a community", description: 'Members the current user referred into the community, newest first. Paginated.' })
+  @ApiOperation({
+    summary: "The user's referrals into a community",
+    description: 'Members the current user referred into the community, newest first. Paginated.',
+  })
   @ApiOkResponse({ type: Paginated(CommunityReferralDto) })
   @ApiErrors(...userErrors, CommunityErrors.community_not_found)
-  listCommunityReferrals(@CurrentUser() user: AuthUser, @Param('communityId') communityId: string, @Query() q: PageQueryDto): Promise<Page<CommunityReferralDto>> {
+  listCommunityReferrals(
+    @CurrentUser() user: AuthUser,
+    @Param('communityId') communityId: string,
+    @Query() q: PageQueryDto,
+  ): Promise<Page<CommunityReferralDto>> {
     return this.communities.referralsOf(user.tenantId, communityId, user.id, pageRequest(q));
   }
 }

@@ -47,7 +47,13 @@ export class CommunitiesService {
     @InjectDataSource() dataSource: DataSource,
     config: AppConfig,
   ) {
-    this.refs = new ReadCache({ ttlMs: config.READ_CACHE_MS, max: 5_000, clock, dataSource, load: ({ tenantId, ref }) => this.resolve(tenantId, ref) });
+    this.refs = new ReadCache({
+      ttlMs: config.READ_CACHE_MS,
+      max: 5_000,
+      clock,
+      dataSource,
+      load: ({ tenantId, ref }) => this.resolve(tenantId, ref),
+    });
     this.onChanged((tenantId) => this.refs.drop(tenantId));
   }
 
@@ -124,7 +130,13 @@ export class CommunitiesService {
       if (inserted.length > 0) {
         await em.query('UPDATE communities SET member_count = member_count + 1 WHERE id = $1', [community.id]);
         if (referrer) await this.referrals.record(em, { tenantId, referrerId: referrer.id, referredId: userId, communityId: community.id });
-        return { communityId: community.id, userId, joinedAt: inserted[0].joined_at, referrerHandle: referrer?.handle ?? null, created: true };
+        return {
+          communityId: community.id,
+          userId,
+          joinedAt: inserted[0].joined_at,
+          referrerHandle: referrer?.handle ?? null,
+          created: true,
+        };
       }
       const existing: { joined_at: Date; handle: string | null }[] = await em.query(
         `SELECT m.joined_at, u.handle FROM community_members m LEFT JOIN users u ON u.id = m.referrer_id WHERE m.community_id = $1 AND m.user_id = $2`,
@@ -157,7 +169,12 @@ export class CommunitiesService {
   }
 
   async list(tenantId: string, page: PageRequest): Promise<Page<CommunityDto>> {
-    const [rows, total] = await this.communities.findAndCount({ where: { tenantId }, order: { createdAt: 'ASC', id: 'ASC' }, skip: page.offset, take: page.limit });
+    const [rows, total] = await this.communities.findAndCount({
+      where: { tenantId },
+      order: { createdAt: 'ASC', id: 'ASC' },
+      skip: page.offset,
+      take: page.limit,
+    });
     return toPage(rows.map(toCommunityDto), total, page);
   }
 
@@ -190,13 +207,16 @@ export class CommunitiesService {
     if (dto.links !== undefined) community.links = dto.links.map((l) => ({ label: l.label, url: l.url }));
     // memberCount is maintained by join with an atomic increment: never write it back.
     const { slug, name, description, imageUrl, bannerUrl, links } = community;
-    await this.communities.update({ id: community.id, tenantId }, { slug, name, description, imageUrl, bannerUrl, links }).catch((e: unknown) => this.rethrowSlug(e, slug));
+    await this.communities
+      .update({ id: community.id, tenantId }, { slug, name, description, imageUrl, bannerUrl, links })
+      .catch((e: unknown) => this.rethrowSlug(e, slug));
     for (const listener of this.changeListeners) listener(tenantId);
     return toCommunityDto(await this.resolve(tenantId, community.id));
   }
 
   private checkSlug(slug: string): void {
-    if (UUID_RE.test(slug) || RESERVED_SLUGS.has(slug)) throw new DomainError(CommunityErrors.invalid_community_slug, `"${slug}" cannot be a community slug`);
+    if (UUID_RE.test(slug) || RESERVED_SLUGS.has(slug))
+      throw new DomainError(CommunityErrors.invalid_community_slug, `"${slug}" cannot be a community slug`);
   }
 
   private async saveUnique(c: Community): Promise<Community> {

@@ -39,7 +39,8 @@ describe('configuration', () => {
 
 // Made for each run: a secret written in the repository would be a published one.
 const GOOD = { SESSION_SECRET: randomBytes(24).toString('base64url'), ENCRYPTION_KEY: randomBytes(32).toString('hex') };
-const production = (env: Record<string, string> = {}) => loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgres://h/db', ...GOOD, ...env });
+const production = (env: Record<string, string> = {}) =>
+  loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgres://h/db', ...GOOD, ...env });
 
 describe('production configuration', () => {
   it('requires the keys and a database server', () => {
@@ -48,9 +49,17 @@ describe('production configuration', () => {
   });
 
   it.each([
-    ['the SESSION_SECRET of docker/compose.yml', { SESSION_SECRET: 'change-me-to-a-long-random-string-of-64-chars-0123456789abcdef' }, /SESSION_SECRET is a published value/],
+    [
+      'the SESSION_SECRET of docker/compose.yml',
+      { SESSION_SECRET: 'change-me-to-a-long-random-string-of-64-chars-0123456789abcdef' },
+      /SESSION_SECRET is a published value/,
+    ],
     ['the ENCRYPTION_KEY of docker/compose.yml', { ENCRYPTION_KEY: '0'.repeat(64) }, /ENCRYPTION_KEY/],
-    ['the secrets of the test helpers', { SESSION_SECRET: `reliability-session-secret-${'x'.repeat(32)}` }, /SESSION_SECRET is a published value/],
+    [
+      'the secrets of the test helpers',
+      { SESSION_SECRET: `reliability-session-secret-${'x'.repeat(32)}` },
+      /SESSION_SECRET is a published value/,
+    ],
     ['one repeated character', { SESSION_SECRET: 'x'.repeat(48) }, /SESSION_SECRET is one character repeated/],
     ['a repeated pattern', { ENCRYPTION_KEY: '5e'.repeat(32) }, /ENCRYPTION_KEY repeats/],
     ['a longer repeated pattern', { SESSION_SECRET: 'Secret-2024!'.repeat(3) }, /SESSION_SECRET repeats/],
@@ -91,7 +100,13 @@ describe('TRUST_PROXY', () => {
   it('takes a hop count, or named ranges, addresses and CIDRs as Express does', () => {
     expect(trustProxy(loadConfig({ TRUST_PROXY: '1' }))).toBe(1);
     expect(trustProxy(loadConfig({ TRUST_PROXY: 'loopback' }))).toEqual(['loopback']);
-    expect(trustProxy(loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8 ,fd00::/8,192.168.1.7,uniquelocal' }))).toEqual(['loopback', '10.0.0.0/8', 'fd00::/8', '192.168.1.7', 'uniquelocal']);
+    expect(trustProxy(loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8 ,fd00::/8,192.168.1.7,uniquelocal' }))).toEqual([
+      'loopback',
+      '10.0.0.0/8',
+      'fd00::/8',
+      '192.168.1.7',
+      'uniquelocal',
+    ]);
   });
 
   it.each(['true', 'everyone', '10.0.0.0/33', '300.1.1.1', 'fd00::/129', '-1', 'loopback,,'])('refuses %s', (value) => {
@@ -101,13 +116,25 @@ describe('TRUST_PROXY', () => {
 
 describe('login rate limits', () => {
   it('defaults to a high per-address limit, a per account and address limit, and a much higher per-account ceiling', () => {
-    expect(loginRateLimits(loadConfig({}))).toEqual({ windowMs: 60_000, perAddress: 300, perAccountAndAddress: 10, perAccount: 100, knownClientMs: 30 * 24 * 3600 * 1000 });
-    expect(loginRateLimits(loadConfig({ LOGIN_RATE_LIMIT_IP: '50', LOGIN_RATE_LIMIT_ACCOUNT: '5', LOGIN_RATE_LIMIT_ACCOUNT_TOTAL: '40' }))).toMatchObject({ perAddress: 50, perAccountAndAddress: 5, perAccount: 40 });
+    expect(loginRateLimits(loadConfig({}))).toEqual({
+      windowMs: 60_000,
+      perAddress: 300,
+      perAccountAndAddress: 10,
+      perAccount: 100,
+      knownClientMs: 30 * 24 * 3600 * 1000,
+    });
+    expect(
+      loginRateLimits(loadConfig({ LOGIN_RATE_LIMIT_IP: '50', LOGIN_RATE_LIMIT_ACCOUNT: '5', LOGIN_RATE_LIMIT_ACCOUNT_TOTAL: '40' })),
+    ).toMatchObject({ perAddress: 50, perAccountAndAddress: 5, perAccount: 40 });
   });
 
   it('lets a tenant set its own limits; invalid stored values fall back to the configuration', () => {
     const config = loadConfig({});
-    expect(loginRateLimits(config, { perAccount: 1000, perAddress: 2000 })).toMatchObject({ perAddress: 2000, perAccountAndAddress: 10, perAccount: 1000 });
+    expect(loginRateLimits(config, { perAccount: 1000, perAddress: 2000 })).toMatchObject({
+      perAddress: 2000,
+      perAccountAndAddress: 10,
+      perAccount: 1000,
+    });
     expect(loginRateLimits(config, { perAccount: -1, perAddress: 'x' } as never)).toMatchObject({ perAddress: 300, perAccount: 100 });
   });
 });
@@ -117,6 +144,6 @@ describe('docker/compose.yml', () => {
     const compose = readFileSync(new URL('../../docker/compose.yml', import.meta.url), 'utf8');
     const lines = compose.split('\n').filter((l) => /^\s*(SESSION_SECRET|ENCRYPTION_KEY):/.test(l));
     expect(lines.length).toBeGreaterThanOrEqual(2);
-    for (const line of lines) expect(line.trim()).toMatch(/^(SESSION_SECRET|ENCRYPTION_KEY): "\$\{\1:\?[^}]+\}"$/);
+    for (const line of lines) expect(line.trim()).toMatch(/^(SESSION_SECRET|ENCRYPTION_KEY): (["'])\$\{\1:\?[^}]+\}\2$/);
   });
 });

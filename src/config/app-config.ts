@@ -16,10 +16,13 @@ import {
 import { IsBlockchainsJson } from './blockchains.config.js';
 import { secretWeakness } from './secret-strength.js';
 
-const toInt = ({ value }: { value: unknown }) =>
-  value === undefined || value === '' ? undefined : Number(value);
+const toInt = ({ value }: { value: unknown }) => (value === undefined || value === '' ? undefined : Number(value));
 const toBool = ({ value }: { value: unknown }) =>
-  value === undefined || value === '' ? undefined : typeof value === 'string' ? ['1', 'true', 'yes', 'on'].includes(value.toLowerCase()) : value;
+  value === undefined || value === ''
+    ? undefined
+    : typeof value === 'string'
+      ? ['1', 'true', 'yes', 'on'].includes(value.toLowerCase())
+      : value;
 
 /**
  * The whole configuration of the service, read from the environment once at start-up and
@@ -29,24 +32,34 @@ export class AppConfig {
   @IsIn(['development', 'production', 'test'])
   NODE_ENV: 'development' | 'production' | 'test' = 'development';
 
-  @Transform(toInt) @IsInt() @Min(0) @Max(65535)
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
   PORT = 3000;
 
   @IsString()
   HOST = '0.0.0.0';
 
   /** A PostgreSQL connection URL. When absent, an embedded PostgreSQL is started. */
-  @IsOptional() @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgres:// URL' })
+  @IsOptional()
+  @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgres:// URL' })
   DATABASE_URL?: string;
 
   /** Where the embedded PostgreSQL keeps its data (git-ignored). */
   @IsString()
   DATA_DIR = '.data';
 
-  @Transform(toInt) @IsInt() @Min(1024) @Max(65535)
+  @Transform(toInt)
+  @IsInt()
+  @Min(1024)
+  @Max(65535)
   EMBEDDED_PG_PORT = 54329;
 
-  @Transform(toInt) @IsInt() @Min(1) @Max(200)
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(200)
   DB_POOL_SIZE = 10;
 
   /**
@@ -55,25 +68,32 @@ export class AppConfig {
    * 503 `database_timeout` with Retry-After, having changed nothing, so one row held by a stuck
    * session cannot take every pooled connection. Start-up migrations are bound by it too.
    */
-  @Transform(toInt) @IsInt() @Min(0) @Max(60000)
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(60000)
   DB_LOCK_TIMEOUT_MS = 3000;
 
   /** Shared cache and rate-limit store for several instances. Optional. */
-  @IsOptional() @Matches(/^rediss?:\/\//, { message: 'REDIS_URL must be a redis:// URL' })
+  @IsOptional()
+  @Matches(/^rediss?:\/\//, { message: 'REDIS_URL must be a redis:// URL' })
   REDIS_URL?: string;
 
   /**
    * HMAC key for session tokens (at least 32 characters). When absent, a random key is generated
    * once and kept in the database, so every instance on that database shares it.
    */
-  @IsOptional() @IsString() @Matches(/^.{32,}$/, { message: 'SESSION_SECRET must have at least 32 characters' })
+  @IsOptional()
+  @IsString()
+  @Matches(/^.{32,}$/, { message: 'SESSION_SECRET must have at least 32 characters' })
   SESSION_SECRET?: string;
 
   /**
    * AES-256-GCM key for secrets at rest (64 hex characters). When absent, a random key is
    * generated once and kept in the database.
    */
-  @IsOptional() @Matches(/^[0-9a-fA-F]{64}$/, { message: 'ENCRYPTION_KEY must be 64 hex characters' })
+  @IsOptional()
+  @Matches(/^[0-9a-fA-F]{64}$/, { message: 'ENCRYPTION_KEY must be 64 hex characters' })
   ENCRYPTION_KEY?: string;
 
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
@@ -84,11 +104,16 @@ export class AppConfig {
   BODY_LIMIT = '100kb';
 
   /** scrypt cost parameter N (a power of two). */
-  @Transform(toInt) @IsInt() @Min(1024) @Max(1048576)
+  @Transform(toInt)
+  @IsInt()
+  @Min(1024)
+  @Max(1048576)
   PASSWORD_SCRYPT_COST = 32768;
 
   /** Serve Swagger UI at /docs and the document at /docs-json. Default: true, but false when NODE_ENV=production. */
-  @IsOptional() @Transform(toBool) @IsBoolean()
+  @IsOptional()
+  @Transform(toBool)
+  @IsBoolean()
   SWAGGER_ENABLED: boolean;
 
   /**
@@ -96,61 +121,92 @@ export class AppConfig {
    * comma-separated list of `loopback`, `linklocal`, `uniquelocal`, addresses and CIDRs. Absent
    * (the default) or `false`: no proxy, the socket address is the client. `true` (everyone) is refused.
    */
-  @IsOptional() @IsTrustProxy()
+  @IsOptional()
+  @IsTrustProxy()
   TRUST_PROXY?: string;
 
   /**
    * Extra social account types accepted by `POST /v1/user/socials`, comma-separated, added to the
    * built-in list (e.g. `kick,bluesky`). Each: lowercase letters, digits, `_`, `-`, up to 32.
    */
-  @IsOptional() @Matches(/^[a-z0-9][a-z0-9_-]{0,31}(,[a-z0-9][a-z0-9_-]{0,31})*$/, { message: 'SOCIAL_ACCOUNT_TYPES must be a comma-separated list of lowercase names' })
+  @IsOptional()
+  @Matches(/^[a-z0-9][a-z0-9_-]{0,31}(,[a-z0-9][a-z0-9_-]{0,31})*$/, {
+    message: 'SOCIAL_ACCOUNT_TYPES must be a comma-separated list of lowercase names',
+  })
   SOCIAL_ACCOUNT_TYPES?: string;
 
   /** JWKS URL of providerA's OpenID Connect keys (providerA credential login). Optional: without it that login answers 503 `provider_not_configured`. */
-  @IsOptional() @Matches(/^https?:\/\//, { message: 'PROVIDER_A_JWKS_URL must be an http(s) URL' })
+  @IsOptional()
+  @Matches(/^https?:\/\//, { message: 'PROVIDER_A_JWKS_URL must be an http(s) URL' })
   PROVIDER_A_JWKS_URL?: string;
 
   /** Expected `iss` of providerA credentials. Optional, like PROVIDER_A_JWKS_URL. */
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   PROVIDER_A_ISSUER?: string;
 
   /** After a fetch of the providerA key set, an unknown key id triggers a new fetch only after this many seconds (key rotation). Keys are cached 10 minutes. */
-  @Transform(toInt) @IsInt() @Min(0) @Max(3600)
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(3600)
   PROVIDER_A_JWKS_COOLDOWN_SECONDS = 30;
 
   /** Master seed (64 hex characters) from which zkLogin salts are derived. When absent, one is generated once and kept in the database. Never change it: the addresses depend on it. */
-  @IsOptional() @Matches(/^[0-9a-fA-F]{64}$/, { message: 'ZKLOGIN_MASTER_SEED must be 64 hex characters' })
+  @IsOptional()
+  @Matches(/^[0-9a-fA-F]{64}$/, { message: 'ZKLOGIN_MASTER_SEED must be 64 hex characters' })
   ZKLOGIN_MASTER_SEED?: string;
 
   /** Clock skew accepted on login tokens (JWE `iat`/`exp`, ID token `exp`/`nbf`, SIWE times), in seconds. */
-  @Transform(toInt) @IsInt() @Min(0) @Max(300)
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(300)
   LOGIN_CLOCK_TOLERANCE_SECONDS = 30;
 
   /** A SIWE message is accepted only while `issuedAt` is at most this many seconds old. */
-  @Transform(toInt) @IsInt() @Min(30) @Max(86400)
+  @Transform(toInt)
+  @IsInt()
+  @Min(30)
+  @Max(86400)
   SIWE_MAX_AGE_SECONDS = 600;
 
   /** Window of the login and registration rate limits, in seconds. */
-  @Transform(toInt) @IsInt() @Min(1) @Max(86400)
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(86400)
   LOGIN_RATE_WINDOW_SECONDS = 60;
 
   /** Login/registration requests per client address (IPv6: per /64) per window, all login routes of a tenant. Default 300 (1000000 when NODE_ENV=test). */
-  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
   LOGIN_RATE_LIMIT_IP?: number;
 
   /** Login/registration attempts per account (username, provider subject, SIWE address) and client address per window. Default 10 (1000000 when NODE_ENV=test). */
-  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
   LOGIN_RATE_LIMIT_ACCOUNT?: number;
 
   /**
    * Attempts per account from all addresses per window. Over it, only addresses the account logged
    * in from in the last LOGIN_KNOWN_CLIENT_DAYS may try, for one window. Default 100 (1000000 when NODE_ENV=test).
    */
-  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
   LOGIN_RATE_LIMIT_ACCOUNT_TOTAL?: number;
 
   /** How long an address an account logged in from stays "known" to it (it may still log in when the account's ceiling is reached). */
-  @Transform(toInt) @IsInt() @Min(1) @Max(365)
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(365)
   LOGIN_KNOWN_CLIENT_DAYS = 30;
 
   /**
@@ -158,7 +214,8 @@ export class AppConfig {
    * `{"<name>": {"rpcUrl", "chainId", "contractAddress", "minterKey", "enabled"}}` (see
    * src/config/blockchains.config.ts). The minter key is never logged. Absent: no blockchain.
    */
-  @IsOptional() @IsBlockchainsJson()
+  @IsOptional()
+  @IsBlockchainsJson()
   BLOCKCHAINS?: string;
 
   /** Public base URL of this service (no trailing slash), used in NFT token URIs. */
@@ -166,27 +223,41 @@ export class AppConfig {
   PUBLIC_BASE_URL = 'http://localhost:3000';
 
   /** Run the avatar mint worker in this instance (polling the mint jobs). */
-  @Transform(toBool) @IsBoolean()
+  @Transform(toBool)
+  @IsBoolean()
   MINT_WORKER_ENABLED = true;
 
   /** How often the mint worker looks for due jobs, in milliseconds. */
-  @Transform(toInt) @IsInt() @Min(10) @Max(600000)
+  @Transform(toInt)
+  @IsInt()
+  @Min(10)
+  @Max(600000)
   MINT_POLL_INTERVAL_MS = 2000;
 
   /** Attempts of a mint job before it is marked failed (transient RPC errors are retried with exponential backoff). */
-  @Transform(toInt) @IsInt() @Min(1) @Max(100)
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(100)
   MINT_MAX_ATTEMPTS = 8;
 
   /** How long the worker waits for a transaction receipt before trying again later, in milliseconds. */
-  @Transform(toInt) @IsInt() @Min(100) @Max(3600000)
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(3600000)
   MINT_RECEIPT_TIMEOUT_MS = 120000;
 
   /** Run the quest event completion worker in this instance (completes events whose end has passed). */
-  @Transform(toBool) @IsBoolean()
+  @Transform(toBool)
+  @IsBoolean()
   QUEST_EVENT_WORKER_ENABLED = true;
 
   /** How often the quest event completion worker looks for ended events, in milliseconds. */
-  @Transform(toInt) @IsInt() @Min(10) @Max(3600000)
+  @Transform(toInt)
+  @IsInt()
+  @Min(10)
+  @Max(3600000)
   QUEST_EVENT_COMPLETION_INTERVAL_MS = 5000;
 
   /**
@@ -195,7 +266,10 @@ export class AppConfig {
    * own state is read fresh), which community or resource type a URL names. Writes through this process show at
    * once; writes through other instances within this long.
    */
-  @Transform(toInt) @IsInt() @Min(0) @Max(60000)
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(60000)
   READ_CACHE_MS = 1000;
 
   /**
@@ -203,11 +277,15 @@ export class AppConfig {
    * `X-Tenant-Id`, no host name assigned to a tenant (docs/decisions.md, Tenants). The service
    * refuses to start when it names no tenant.
    */
-  @IsOptional() @Matches(/^([a-z0-9][a-z0-9-]{1,62}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/, { message: 'DEFAULT_TENANT must be a tenant slug or id' })
+  @IsOptional()
+  @Matches(/^([a-z0-9][a-z0-9-]{1,62}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/, {
+    message: 'DEFAULT_TENANT must be a tenant slug or id',
+  })
   DEFAULT_TENANT?: string;
 
   /** Run pending migrations when the service starts. */
-  @Transform(toBool) @IsBoolean()
+  @Transform(toBool)
+  @IsBoolean()
   MIGRATIONS_RUN = true;
 
   /**
@@ -215,14 +293,18 @@ export class AppConfig {
    * With more, the first worker runs the migrations, the start-up tasks and the background workers
    * (mint, quest event completion); the others only serve requests (docs/decisions.md).
    */
-  @Transform(toInt) @IsInt() @Min(1) @Max(64)
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(64)
   WEB_CONCURRENCY = 1;
 
   /**
    * Create the default tenant (or, on a fresh embedded database, the demo tenant) at start when
    * the database has none. The cluster primary turns it off in all workers but the first.
    */
-  @Transform(toBool) @IsBoolean()
+  @Transform(toBool)
+  @IsBoolean()
   STARTUP_TASKS = true;
 }
 
@@ -256,7 +338,8 @@ function IsTrustProxy() {
         if (v === 'false' || /^\d{1,2}$/.test(v)) return true;
         return v.split(',').every((e) => isProxyEntry(e.trim()));
       },
-      defaultMessage: () => 'TRUST_PROXY must be false, a hop count, or a comma-separated list of loopback, linklocal, uniquelocal, IP addresses and CIDRs (never true: that trusts every client)',
+      defaultMessage: () =>
+        'TRUST_PROXY must be false, a hop count, or a comma-separated list of loopback, linklocal, uniquelocal, IP addresses and CIDRs (never true: that trusts every client)',
     },
   });
 }
@@ -268,7 +351,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   config.SWAGGER_ENABLED ??= config.NODE_ENV !== 'production';
   if (config.NODE_ENV === 'production') {
     for (const key of ['SESSION_SECRET', 'ENCRYPTION_KEY', 'DATABASE_URL'] as const) {
-      if (!config[key]) errors.push(Object.assign(new ValidationError(), { property: key, constraints: { required: `${key} is required in production` } }));
+      if (!config[key])
+        errors.push(Object.assign(new ValidationError(), { property: key, constraints: { required: `${key} is required in production` } }));
     }
     // A secret anyone can know (published, patterned, low entropy) lets them forge sessions.
     for (const key of ['SESSION_SECRET', 'ENCRYPTION_KEY'] as const) {

@@ -31,17 +31,22 @@ export function parseBlockchains(json: string | undefined): Map<string, Blockcha
   }
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new Error('BLOCKCHAINS must be a JSON object');
   for (const [name, value] of Object.entries(raw as Record<string, unknown>)) {
-    if (!NAME_RE.test(name)) throw new Error(`BLOCKCHAINS: "${name.slice(0, 40)}" is not a valid name (lowercase letters, digits, - and _)`);
+    if (!NAME_RE.test(name))
+      throw new Error(`BLOCKCHAINS: "${name.slice(0, 40)}" is not a valid name (lowercase letters, digits, - and _)`);
     const v = value as Record<string, unknown> | null;
     if (typeof v !== 'object' || v === null) throw new Error(`BLOCKCHAINS.${name} must be an object`);
     const rpcUrl = v.rpcUrl;
-    if (typeof rpcUrl !== 'string' || !/^(https?|wss?):\/\/\S+$/.test(rpcUrl)) throw new Error(`BLOCKCHAINS.${name}.rpcUrl must be an http(s) or ws(s) URL`);
+    if (typeof rpcUrl !== 'string' || !/^(https?|wss?):\/\/\S+$/.test(rpcUrl))
+      throw new Error(`BLOCKCHAINS.${name}.rpcUrl must be an http(s) or ws(s) URL`);
     const chainId = v.chainId;
-    if (typeof chainId !== 'number' || !Number.isSafeInteger(chainId) || chainId < 1) throw new Error(`BLOCKCHAINS.${name}.chainId must be a positive integer`);
+    if (typeof chainId !== 'number' || !Number.isSafeInteger(chainId) || chainId < 1)
+      throw new Error(`BLOCKCHAINS.${name}.chainId must be a positive integer`);
     const contractAddress = v.contractAddress;
-    if (typeof contractAddress !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(contractAddress)) throw new Error(`BLOCKCHAINS.${name}.contractAddress must be a 0x address`);
+    if (typeof contractAddress !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(contractAddress))
+      throw new Error(`BLOCKCHAINS.${name}.contractAddress must be a 0x address`);
     const minterKey = v.minterKey;
-    if (typeof minterKey !== 'string' || !/^0x[0-9a-fA-F]{64}$/.test(minterKey)) throw new Error(`BLOCKCHAINS.${name}.minterKey must be a 0x-prefixed 32-byte hex private key`);
+    if (typeof minterKey !== 'string' || !/^0x[0-9a-fA-F]{64}$/.test(minterKey))
+      throw new Error(`BLOCKCHAINS.${name}.minterKey must be a 0x-prefixed 32-byte hex private key`);
     const enabled = v.enabled ?? true;
     if (typeof enabled !== 'boolean') throw new Error(`BLOCKCHAINS.${name}.enabled must be a boolean`);
     out.set(name, { name, rpcUrl, chainId, contractAddress, minterKey, enabled });

@@ -10,7 +10,10 @@ import { SnakeNamingStrategy } from './snake-naming.strategy.js';
  * DB_LOCK_TIMEOUT_MS) bounds every lock wait of the pool's sessions; without it (the CLI) lock
  * waits are bounded only by the statement timeout.
  */
-export function dataSourceOptions(url: string, overrides: { poolSize?: number; migrationsRun?: boolean; lockTimeoutMs?: number } = {}): DataSourceOptions {
+export function dataSourceOptions(
+  url: string,
+  overrides: { poolSize?: number; migrationsRun?: boolean; lockTimeoutMs?: number } = {},
+): DataSourceOptions {
   return {
     type: 'postgres',
     url,

@@ -15,7 +15,11 @@ export const EMBEDDED_DATABASE = Symbol('EMBEDDED_DATABASE');
     TypeOrmModule.forRootAsync({
       inject: [AppConfig, DATABASE_URL],
       useFactory: (config: AppConfig, url: string) =>
-        dataSourceOptions(url, { poolSize: config.DB_POOL_SIZE, migrationsRun: config.MIGRATIONS_RUN, lockTimeoutMs: config.DB_LOCK_TIMEOUT_MS }),
+        dataSourceOptions(url, {
+          poolSize: config.DB_POOL_SIZE,
+          migrationsRun: config.MIGRATIONS_RUN,
+          lockTimeoutMs: config.DB_LOCK_TIMEOUT_MS,
+        }),
     }),
   ],
   providers: [

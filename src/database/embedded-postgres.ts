@@ -38,7 +38,10 @@ const PASSWORD = 'postgres';
 function portOpen(port: number): Promise<boolean> {
   return new Promise((done) => {
     const s = net.connect({ host: '127.0.0.1', port });
-    s.once('connect', () => { s.destroy(); done(true); });
+    s.once('connect', () => {
+      s.destroy();
+      done(true);
+    });
     s.once('error', () => done(false));
   });
 }
@@ -73,7 +76,10 @@ export class EmbeddedDatabase {
     let p = dirname(wanted);
     let reachable = true;
     while (true) {
-      if (existsSync(p) && (statSync(p).mode & 0o001) === 0) { reachable = false; break; }
+      if (existsSync(p) && (statSync(p).mode & 0o001) === 0) {
+        reachable = false;
+        break;
+      }
       const up = dirname(p);
       if (up === p) break;
       p = up;

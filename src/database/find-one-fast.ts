@@ -15,15 +15,30 @@ const statements = new WeakMap<EntityMetadata, Map<string, Statement>>();
  * CPU than PostgreSQL on these one-row reads (docs/performance.md). Only for plain columns:
  * `where` holds column property names with non-null values.
  */
-export async function findOneFast<T extends ObjectLiteral>(em: EntityManager, target: EntityTarget<T>, where: Partial<Record<keyof T & string, unknown>>): Promise<T | null> {
+export async function findOneFast<T extends ObjectLiteral>(
+  em: EntityManager,
+  target: EntityTarget<T>,
+  where: Partial<Record<keyof T & string, unknown>>,
+): Promise<T | null> {
   const keys = Object.keys(where).sort();
-  const st = statement(em, target, keys.join(','), (q, metadata) =>
-    keys.map((k, i) => {
-      const column = metadata.findColumnWithPropertyName(k);
-      if (!column) throw new Error(`findOneFast: ${metadata.name} has no column ${k}`);
-      return `${q(column.databaseName)} = $${i + 1}`;
-    }).join(' AND ') + ' LIMIT 1');
-  const rows = await run(em, st.sql, keys.map((k) => (where as Record<string, unknown>)[k]));
+  const st = statement(
+    em,
+    target,
+    keys.join(','),
+    (q, metadata) =>
+      keys
+        .map((k, i) => {
+          const column = metadata.findColumnWithPropertyName(k);
+          if (!column) throw new Error(`findOneFast: ${metadata.name} has no column ${k}`);
+          return `${q(column.databaseName)} = $${i + 1}`;
+        })
+        .join(' AND ') + ' LIMIT 1',
+  );
+  const rows = await run(
+    em,
+    st.sql,
+    keys.map((k) => (where as Record<string, unknown>)[k]),
+  );
   return rows.length ? hydrate<T>(em, st.metadata, rows[0]) : null;
 }
 
@@ -49,14 +64,30 @@ export async function findPageFast<T extends ObjectLiteral & { id: string }>(
   q: { alias: string; from: string; order: string; params: unknown[]; page: { offset: number; limit: number } },
 ): Promise<{ rows: T[]; total: number }> {
   const [ids, count] = await Promise.all([
-    em.query<{ id: string }[]>(`SELECT ${q.alias}.id ${q.from} ORDER BY ${q.order} OFFSET ${q.page.offset} LIMIT ${q.page.limit}`, q.params),
+    em.query<{ id: string }[]>(
+      `SELECT ${q.alias}.id ${q.from} ORDER BY ${q.order} OFFSET ${q.page.offset} LIMIT ${q.page.limit}`,
+      q.params,
+    ),
     em.query<{ n: number }[]>(`SELECT COUNT(*)::int AS n ${q.from}`, q.params),
   ]);
-  const byId = new Map((await findByIdsFast(em, target, ids.map((r) => r.id))).map((row) => [row.id, row]));
+  const byId = new Map(
+    (
+      await findByIdsFast(
+        em,
+        target,
+        ids.map((r) => r.id),
+      )
+    ).map((row) => [row.id, row]),
+  );
   return { rows: ids.flatMap((r) => byId.get(r.id) ?? []), total: count[0].n };
 }
 
-function statement<T extends ObjectLiteral>(em: EntityManager, target: EntityTarget<T>, name: string, condition: (q: (n: string) => string, metadata: EntityMetadata) => string): Statement {
+function statement<T extends ObjectLiteral>(
+  em: EntityManager,
+  target: EntityTarget<T>,
+  name: string,
+  condition: (q: (n: string) => string, metadata: EntityMetadata) => string,
+): Statement {
   const metadata = em.connection.getMetadata(target);
   let byName = statements.get(metadata);
   if (!byName) statements.set(metadata, (byName = new Map<string, Statement>()));

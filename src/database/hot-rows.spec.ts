@@ -20,7 +20,7 @@ describe('HotRows: at most half the pool works on one hot row at once', () => {
     expect(most).toBe(6); // 5 on listing:a, 1 on listing:b
   });
 
-  it('answers database_timeout when no slot frees within DB_LOCK_TIMEOUT_MS, and passes the work\'s own errors through', async () => {
+  it("answers database_timeout when no slot frees within DB_LOCK_TIMEOUT_MS, and passes the work's own errors through", async () => {
     const rows = new HotRows(config({ DB_POOL_SIZE: '2', DB_LOCK_TIMEOUT_MS: '50' }));
     let release!: () => void;
     const held = rows.run('listing:a', () => new Promise<void>((r) => (release = r)));
@@ -29,7 +29,11 @@ describe('HotRows: at most half the pool works on one hot row at once', () => {
     await expect(waited).rejects.toMatchObject({ definition: { status: 503, error: 'database_timeout' } });
     release();
     await held;
-    await expect(rows.run('listing:a', async () => { throw new Error('boom'); })).rejects.toThrow('boom');
+    await expect(
+      rows.run('listing:a', async () => {
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
     expect(await rows.run('listing:a', async () => 'free again')).toBe('free again');
   });
 });

@@ -31,7 +31,11 @@ export class HotRows {
     try {
       return await gate.semaphore.runExclusive(work);
     } catch (err) {
-      if (err === E_TIMEOUT) throw new DomainError(CommonErrors.database_timeout, `Too many requests are waiting for the same record (${key.split(':')[0]}); retry shortly`);
+      if (err === E_TIMEOUT)
+        throw new DomainError(
+          CommonErrors.database_timeout,
+          `Too many requests are waiting for the same record (${key.split(':')[0]}); retry shortly`,
+        );
       throw err;
     } finally {
       if (--gate.users === 0) this.gates.delete(key);

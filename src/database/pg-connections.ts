@@ -72,7 +72,11 @@ export class DedicatedConnection {
    * Runs one statement on the connection, connecting first when there is none. With `timeoutMs`
    * a statement that takes longer fails and its connection is dropped (it may still be busy).
    */
-  async query<R extends pg.QueryResultRow = pg.QueryResultRow>(text: string, values?: unknown[], timeoutMs?: number): Promise<pg.QueryResult<R>> {
+  async query<R extends pg.QueryResultRow = pg.QueryResultRow>(
+    text: string,
+    values?: unknown[],
+    timeoutMs?: number,
+  ): Promise<pg.QueryResult<R>> {
     const client = await this.client();
     try {
       return await client.query<R>({ text, values, ...(timeoutMs ? { query_timeout: timeoutMs } : {}) } as pg.QueryConfig);
@@ -100,7 +104,11 @@ export class DedicatedConnection {
   }
 
   private async connect(): Promise<pg.Client> {
-    const client = new pg.Client({ connectionString: this.options.url, application_name: `cgs:${this.options.name}`, connectionTimeoutMillis: this.options.connectTimeoutMs ?? 2000 });
+    const client = new pg.Client({
+      connectionString: this.options.url,
+      application_name: `cgs:${this.options.name}`,
+      connectionTimeoutMillis: this.options.connectTimeoutMs ?? 2000,
+    });
     // Errors while connecting also reject `connect()`; afterwards they drop the connection.
     client.on('error', (err) => {
       this.broken.add(client);

@@ -26,7 +26,10 @@ export class HealthController {
   @HealthCheck({ swaggerDocumentation: false })
   @ApiOperation({ summary: 'Readiness: the database answers and the process is not poisoned' })
   @ApiOkResponse({ schema: { type: 'object', properties: { status: { type: 'string', example: 'ok' } } } })
-  @ApiServiceUnavailableResponse({ type: ErrorBodyDto, description: '`service_unavailable` (10503): the database does not answer, or `Object.prototype` was written to.' })
+  @ApiServiceUnavailableResponse({
+    type: ErrorBodyDto,
+    description: '`service_unavailable` (10503): the database does not answer, or `Object.prototype` was written to.',
+  })
   ready(): Promise<HealthCheckResult> {
     return this.health.check([() => this.db.isHealthy('database'), prototypesCheck]);
   }

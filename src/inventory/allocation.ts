@@ -43,7 +43,11 @@ export function planAllocation(
     if (itemId !== null) {
       const item = items.get(itemId);
       if (!item) throw new DomainError(InventoryErrors.item_not_found, `No item ${itemId} in this community`);
-      if (item.slotId !== slot.id) throw new DomainError(InventoryErrors.item_slot_mismatch, `Item ${itemId} does not fit slot "${slot.key}"`, { slotId: slot.id, itemId });
+      if (item.slotId !== slot.id)
+        throw new DomainError(InventoryErrors.item_slot_mismatch, `Item ${itemId} does not fit slot "${slot.key}"`, {
+          slotId: slot.id,
+          itemId,
+        });
       if (item.owned < 1) throw new DomainError(InventoryErrors.item_not_owned, `You do not own item ${itemId}`, { itemId });
     }
     if ((current.get(slot.id) ?? null) !== itemId) changes.push({ slotId: slot.id, itemId });

@@ -19,7 +19,10 @@ export class InventoryAdminController {
 
   @Post('slots')
   @ApiKeyAuth()
-  @ApiOperation({ summary: 'Create an inventory slot', description: 'In a community of the API key\'s tenant (`communityId`: id or slug). The key is fixed once created.' })
+  @ApiOperation({
+    summary: 'Create an inventory slot',
+    description: "In a community of the API key's tenant (`communityId`: id or slug). The key is fixed once created.",
+  })
   @ApiCreatedResponse({ type: SlotDto })
   @ApiErrors(...adminErrors, InventoryErrors.invalid_slot_key, CommunityErrors.community_not_found, InventoryErrors.slot_key_taken)
   createInventorySlot(@TenantId() tenantId: string, @Body() dto: CreateSlotDto): Promise<SlotDto> {
@@ -37,7 +40,11 @@ export class InventoryAdminController {
 
   @Post('items')
   @ApiKeyAuth()
-  @ApiOperation({ summary: 'Create an inventory item', description: 'An item fitting one slot (`slotId`: id or key) of the community, with an optional supply (units that can ever be granted).' })
+  @ApiOperation({
+    summary: 'Create an inventory item',
+    description:
+      'An item fitting one slot (`slotId`: id or key) of the community, with an optional supply (units that can ever be granted).',
+  })
   @ApiCreatedResponse({ type: ItemDto })
   @ApiErrors(...adminErrors, CommunityErrors.community_not_found, InventoryErrors.slot_not_found)
   createInventoryItem(@TenantId() tenantId: string, @Body() dto: CreateItemDto): Promise<ItemDto> {
@@ -46,7 +53,10 @@ export class InventoryAdminController {
 
   @Patch('items/:itemId')
   @ApiKeyAuth()
-  @ApiOperation({ summary: 'Update an inventory item', description: 'Everything but the community and slot. `supply` cannot go below the units granted; null makes it unlimited.' })
+  @ApiOperation({
+    summary: 'Update an inventory item',
+    description: 'Everything but the community and slot. `supply` cannot go below the units granted; null makes it unlimited.',
+  })
   @ApiOkResponse({ type: ItemDto })
   @ApiErrors(...adminErrors, InventoryErrors.item_not_found, InventoryErrors.supply_below_granted)
   updateInventoryItem(@TenantId() tenantId: string, @Param('itemId') itemId: string, @Body() dto: UpdateItemDto): Promise<ItemDto> {
@@ -57,10 +67,17 @@ export class InventoryAdminController {
   @ApiKeyAuth()
   @ApiOperation({
     summary: 'Grant an item to a user',
-    description: 'Adds `quantity` (default 1) units to the user\'s inventory, within the item supply (409 `supply_exhausted` otherwise), and notifies the user. Idempotent by `idempotencyKey`.',
+    description:
+      "Adds `quantity` (default 1) units to the user's inventory, within the item supply (409 `supply_exhausted` otherwise), and notifies the user. Idempotent by `idempotencyKey`.",
   })
   @ApiCreatedResponse({ type: ItemGrantResultDto })
-  @ApiErrors(...adminErrors, UserErrors.user_not_found, InventoryErrors.item_not_found, InventoryErrors.supply_exhausted, InventoryErrors.grant_idempotency_key_reused)
+  @ApiErrors(
+    ...adminErrors,
+    UserErrors.user_not_found,
+    InventoryErrors.item_not_found,
+    InventoryErrors.supply_exhausted,
+    InventoryErrors.grant_idempotency_key_reused,
+  )
   grantInventoryItem(@TenantId() tenantId: string, @Body() dto: GrantItemDto): Promise<ItemGrantResultDto> {
     return this.inventory.adminGrant(tenantId, dto);
   }

@@ -88,11 +88,16 @@ export class InventoryService {
   private async grantInTransaction(em: EntityManager, input: GrantItemInput): Promise<GrantItemResult> {
     const { tenantId, userId, itemId } = input;
     const items: { id: string; community_id: string; slot_id: string; name: string }[] = UUID_RE.test(itemId)
-      ? await em.query('SELECT id, community_id, slot_id, name FROM inventory_items WHERE id = $1 AND tenant_id = $2', [itemId.toLowerCase(), tenantId])
+      ? await em.query('SELECT id, community_id, slot_id, name FROM inventory_items WHERE id = $1 AND tenant_id = $2', [
+          itemId.toLowerCase(),
+          tenantId,
+        ])
       : [];
     if (items.length === 0) throw new DomainError(InventoryErrors.item_not_found, `No item ${itemId.slice(0, 64)} in this tenant`);
     const item = items[0];
-    const users: unknown[] = UUID_RE.test(userId) ? await em.query('SELECT 1 FROM users WHERE id = $1 AND tenant_id = $2', [userId, tenantId]) : [];
+    const users: unknown[] = UUID_RE.test(userId)
+      ? await em.query('SELECT 1 FROM users WHERE id = $1 AND tenant_id = $2', [userId, tenantId])
+      : [];
     if (users.length === 0) throw new DomainError(UserErrors.user_not_found, `No user ${userId.slice(0, 64)} in this tenant`);
     const now = this.clock.now();
 
@@ -110,13 +115,22 @@ export class InventoryService {
       if (first.user_id !== userId || first.item_id !== item.id || first.quantity !== input.quantity) {
         throw new DomainError(InventoryErrors.grant_idempotency_key_reused, 'This idempotency key was used for another grant');
       }
-      return { grantId: first.id, userId, itemId: item.id, communityId: item.community_id, quantity: first.quantity, ownedQuantity: await this.ownedQuantity(em, userId, item.id), replayed: true };
+      return {
+        grantId: first.id,
+        userId,
+        itemId: item.id,
+        communityId: item.community_id,
+        quantity: first.quantity,
+        ownedQuantity: await this.ownedQuantity(em, userId, item.id),
+        replayed: true,
+      };
     }
 
     if (!input.supplyTakenByCaller) {
       // TypeORM answers an UPDATE with [rows, affected].
       const [, supplied]: [unknown[], number] = await em.query(this.supplySql('$1', '$2'), [item.id, input.quantity]);
-      if (supplied === 0) throw new DomainError(InventoryErrors.supply_exhausted, `Not enough supply left of "${item.name}" for ${input.quantity} more`);
+      if (supplied === 0)
+        throw new DomainError(InventoryErrors.supply_exhausted, `Not enough supply left of "${item.name}" for ${input.quantity} more`);
     }
 
     const [owned]: { quantity: number }[] = await em.query(
@@ -132,7 +146,15 @@ export class InventoryService {
       title: input.quantity === 1 ? `You received ${item.name}` : `You received ${input.quantity} × ${item.name}`,
       data: { itemId: item.id, slotId: item.slot_id, quantity: input.quantity },
     });
-    return { grantId: inserted[0].id, userId, itemId: item.id, communityId: item.community_id, quantity: input.quantity, ownedQuantity: owned.quantity, replayed: false };
+    return {
+      grantId: inserted[0].id,
+      userId,
+      itemId: item.id,
+      communityId: item.community_id,
+      quantity: input.quantity,
+      ownedQuantity: owned.quantity,
+      replayed: false,
+    };
   }
 
   /**
@@ -144,13 +166,26 @@ export class InventoryService {
   }
 
   /** Management grant: `grantItem` in its own transaction. */
-  async adminGrant(tenantId: string, dto: { userId: string; itemId: string; quantity?: number; reason: string; reference?: string; idempotencyKey?: string }): Promise<ItemGrantResultDto> {
+  async adminGrant(
+    tenantId: string,
+    dto: { userId: string; itemId: string; quantity?: number; reason: string; reference?: string; idempotencyKey?: string },
+  ): Promise<ItemGrantResultDto> {
     const r = await this.dataSource.transaction((em) => this.grantItem(em, { tenantId, ...dto, quantity: dto.quantity ?? 1 }));
-    return { grantId: r.grantId, userId: r.userId, itemId: r.itemId, quantity: r.quantity, ownedQuantity: r.ownedQuantity, replayed: r.replayed };
+    return {
+      grantId: r.grantId,
+      userId: r.userId,
+      itemId: r.itemId,
+      quantity: r.quantity,
+      ownedQuantity: r.ownedQuantity,
+      replayed: r.replayed,
+    };
   }
 
   private async ownedQuantity(em: EntityManager, userId: string, itemId: string): Promise<number> {
-    const rows: { quantity: number }[] = await em.query('SELECT quantity FROM user_items WHERE user_id = $1 AND item_id = $2', [userId, itemId]);
+    const rows: { quantity: number }[] = await em.query('SELECT quantity FROM user_items WHERE user_id = $1 AND item_id = $2', [
+      userId,
+      itemId,
+    ]);
     return rows[0]?.quantity ?? 0;
   }
 
@@ -161,7 +196,16 @@ export class InventoryService {
     if (UUID_RE.test(dto.key)) throw new DomainError(InventoryErrors.invalid_slot_key, 'A slot key cannot look like a uuid');
     const repo = this.dataSource.getRepository(InventorySlot);
     try {
-      const slot = await repo.save(repo.create({ tenantId, communityId: community.id, key: dto.key, name: dto.name, description: dto.description ?? '', position: dto.position ?? 0 }));
+      const slot = await repo.save(
+        repo.create({
+          tenantId,
+          communityId: community.id,
+          key: dto.key,
+          name: dto.name,
+          description: dto.description ?? '',
+          position: dto.position ?? 0,
+        }),
+      );
       return toSlotDto(slot);
     } catch (e) {
       if (e instanceof QueryFailedError && (e.driverError as { constraint?: string }).constraint === 'uq_inventory_slots_community_key') {
@@ -216,8 +260,15 @@ export class InventoryService {
     await this.dataSource.transaction(async (em) => {
       if (Object.keys(changes).length > 0) await em.getRepository(InventoryItem).update({ id: item.id, tenantId }, changes);
       if (dto.supply !== undefined) {
-        const res: [unknown[], number] = await em.query('UPDATE inventory_items SET supply = $2 WHERE id = $1 AND ($2::int IS NULL OR granted <= $2::int)', [item.id, dto.supply]);
-        if (res[1] === 0) throw new DomainError(InventoryErrors.supply_below_granted, `Supply ${dto.supply} is below the ${item.granted} units already granted`);
+        const res: [unknown[], number] = await em.query(
+          'UPDATE inventory_items SET supply = $2 WHERE id = $1 AND ($2::int IS NULL OR granted <= $2::int)',
+          [item.id, dto.supply],
+        );
+        if (res[1] === 0)
+          throw new DomainError(
+            InventoryErrors.supply_below_granted,
+            `Supply ${dto.supply} is below the ${item.granted} units already granted`,
+          );
       }
     });
     return this.item(tenantId, item.communityId, item.id);
@@ -229,7 +280,10 @@ export class InventoryService {
   async resolveSlot(tenantId: string, communityId: string, ref: string): Promise<InventorySlot> {
     const key = ref.trim().toLowerCase();
     const repo = this.dataSource.getRepository(InventorySlot);
-    const slot = key.length > 64 ? null : await repo.findOneBy(UUID_RE.test(key) ? { tenantId, communityId, id: key } : { tenantId, communityId, key });
+    const slot =
+      key.length > 64
+        ? null
+        : await repo.findOneBy(UUID_RE.test(key) ? { tenantId, communityId, id: key } : { tenantId, communityId, key });
     if (!slot) throw new DomainError(InventoryErrors.slot_not_found, `No slot "${ref.slice(0, 64)}" in this community`);
     return slot;
   }
@@ -242,19 +296,26 @@ export class InventoryService {
   async inventory(tenantId: string, ckey: string, userId: string): Promise<InventoryDto> {
     const community = await this.communities.resolve(tenantId, ckey);
     const slots = await this.slotsOf(tenantId, community.id);
-    const [counts]: { items: number; owned: number; total: number; allocated: number; version: number | null }[] = await this.dataSource.query(
-      `SELECT (SELECT COUNT(*)::int FROM inventory_items WHERE tenant_id = $1 AND community_id = $2) AS items,
+    const [counts]: { items: number; owned: number; total: number; allocated: number; version: number | null }[] =
+      await this.dataSource.query(
+        `SELECT (SELECT COUNT(*)::int FROM inventory_items WHERE tenant_id = $1 AND community_id = $2) AS items,
               (SELECT COUNT(*)::int FROM user_items WHERE tenant_id = $1 AND community_id = $2 AND user_id = $3) AS owned,
               (SELECT COALESCE(SUM(quantity), 0)::int FROM user_items WHERE tenant_id = $1 AND community_id = $2 AND user_id = $3) AS total,
               (SELECT COUNT(*)::int FROM avatar_slots WHERE tenant_id = $1 AND community_id = $2 AND user_id = $3) AS allocated,
               (SELECT version FROM avatars WHERE tenant_id = $1 AND community_id = $2 AND user_id = $3) AS version`,
-      [tenantId, community.id, userId],
-    );
+        [tenantId, community.id, userId],
+      );
     return {
       communityId: community.id,
       slots: slots.map(toSlotDto),
       itemCount: counts.items,
-      user: { userId, ownedItems: counts.owned, totalQuantity: counts.total, allocatedSlots: counts.allocated, avatarVersion: counts.version ?? 0 },
+      user: {
+        userId,
+        ownedItems: counts.owned,
+        totalQuantity: counts.total,
+        allocatedSlots: counts.allocated,
+        avatarVersion: counts.version ?? 0,
+      },
     };
   }
 
@@ -275,11 +336,10 @@ export class InventoryService {
   async item(tenantId: string, ckey: string, itemId: string): Promise<ItemDto> {
     const community = await this.communities.resolve(tenantId, ckey);
     const rows: ItemRow[] = UUID_RE.test(itemId)
-      ? await this.dataSource.query(`SELECT ${ITEM_COLUMNS} FROM inventory_items i JOIN inventory_slots s ON s.id = i.slot_id WHERE i.tenant_id = $1 AND i.community_id = $2 AND i.id = $3`, [
-          tenantId,
-          community.id,
-          itemId.toLowerCase(),
-        ])
+      ? await this.dataSource.query(
+          `SELECT ${ITEM_COLUMNS} FROM inventory_items i JOIN inventory_slots s ON s.id = i.slot_id WHERE i.tenant_id = $1 AND i.community_id = $2 AND i.id = $3`,
+          [tenantId, community.id, itemId.toLowerCase()],
+        )
       : [];
     if (rows.length === 0) throw new DomainError(InventoryErrors.item_not_found, `No item ${itemId.slice(0, 64)} in this community`);
     return rowToItemDto(rows[0]);
@@ -289,7 +349,13 @@ export class InventoryService {
    * Items of the community (optionally of one slot) with what `userId` owns of each; with
    * `onlyOwned`, only those the user owns. Ordered by slot position, slot key, item name, id.
    */
-  async userItems(tenantId: string, ckey: string, userId: string, filter: { slotRef?: string; onlyOwned: boolean }, page: PageRequest): Promise<Page<UserItemDto>> {
+  async userItems(
+    tenantId: string,
+    ckey: string,
+    userId: string,
+    filter: { slotRef?: string; onlyOwned: boolean },
+    page: PageRequest,
+  ): Promise<Page<UserItemDto>> {
     const community = await this.communities.resolve(tenantId, ckey);
     await this.users.getById(tenantId, userId);
     const params: unknown[] = [tenantId, community.id, userId];
@@ -343,7 +409,10 @@ export class InventoryService {
               [tenantId, community.id, userId, itemIds],
             );
       const items = new Map<string, PlanItem>(itemRows.map((r) => [r.id, { id: r.id, slotId: r.slot_id, owned: r.owned }]));
-      const currentRows: { slot_id: string; item_id: string }[] = await em.query('SELECT slot_id, item_id FROM avatar_slots WHERE community_id = $1 AND user_id = $2', [community.id, userId]);
+      const currentRows: { slot_id: string; item_id: string }[] = await em.query(
+        'SELECT slot_id, item_id FROM avatar_slots WHERE community_id = $1 AND user_id = $2',
+        [community.id, userId],
+      );
       const changes = planAllocation(dto.slots, slots, items, new Map(currentRows.map((r) => [r.slot_id, r.item_id])));
       if (changes.length === 0) return;
       for (const c of changes) {
@@ -357,7 +426,11 @@ export class InventoryService {
           );
         }
       }
-      await em.query('UPDATE avatars SET version = version + 1, updated_at = $3 WHERE community_id = $1 AND user_id = $2', [community.id, userId, now]);
+      await em.query('UPDATE avatars SET version = version + 1, updated_at = $3 WHERE community_id = $1 AND user_id = $2', [
+        community.id,
+        userId,
+        now,
+      ]);
     });
   }
 }

@@ -24,7 +24,9 @@ export class NotificationsInboxService {
       this.repo
         .createQueryBuilder('n')
         .where('n.tenant_id = :tenantId AND n.user_id = :userId', { tenantId, userId })
-        .andWhere(new Brackets((b) => b.where('n.community_id = :communityId', { communityId: community.id }).orWhere('n.community_id IS NULL')));
+        .andWhere(
+          new Brackets((b) => b.where('n.community_id = :communityId', { communityId: community.id }).orWhere('n.community_id IS NULL')),
+        );
     const [[rows, total], unreadCount] = await Promise.all([
       scoped().orderBy('n.created_at', 'DESC').addOrderBy('n.id', 'DESC').offset(req.offset).limit(req.limit).getManyAndCount(),
       scoped().andWhere('n.read_at IS NULL').getCount(),

@@ -8,7 +8,6 @@ import { CommunityErrors } from '../communities/communities.errors.js';
 import { ListNotificationsQueryDto, NotificationPageDto } from './dto/notification.dto.js';
 import { NotificationsInboxService } from './notifications-inbox.service.js';
 
-
 @ApiTags('Notifications')
 @Controller('user')
 export class NotificationsController {
@@ -18,7 +17,8 @@ export class NotificationsController {
   @Authenticated()
   @ApiOperation({
     summary: "The current user's notifications in a community",
-    description: 'Newest first. Holds the notifications about the community `containerId` (id or slug) and the account-wide ones (no community). `unreadCount` counts the unread ones of the same list.',
+    description:
+      'Newest first. Holds the notifications about the community `containerId` (id or slug) and the account-wide ones (no community). `unreadCount` counts the unread ones of the same list.',
   })
   @ApiOkResponse({ type: NotificationPageDto })
   @ApiErrors(...INPUT_ERRORS, ...SESSION_ERRORS, CommunityErrors.community_not_found)
@@ -29,7 +29,10 @@ export class NotificationsController {
   @Post('notifications/read')
   @Authenticated()
   @HttpCode(HttpStatus.CREATED)
-  @ApiOperation({ summary: "Mark all of the current user's notifications read", description: 'Every community and the account-wide ones. Idempotent.' })
+  @ApiOperation({
+    summary: "Mark all of the current user's notifications read",
+    description: 'Every community and the account-wide ones. Idempotent.',
+  })
   @ApiCreatedResponse({ description: 'Marked read; no content.' })
   @ApiErrors(...SESSION_ERRORS)
   async markNotificationsRead(@CurrentUser() user: AuthUser): Promise<void> {

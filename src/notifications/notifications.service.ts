@@ -31,7 +31,8 @@ export class NotificationsService {
     const data = input.data ?? {};
     if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new Error('notification data must be a JSON object');
     const json = JSON.stringify(data);
-    if (Buffer.byteLength(json) > NOTIFICATION_DATA_MAX_BYTES) throw new Error(`notification data exceeds ${NOTIFICATION_DATA_MAX_BYTES} bytes`);
+    if (Buffer.byteLength(json) > NOTIFICATION_DATA_MAX_BYTES)
+      throw new Error(`notification data exceeds ${NOTIFICATION_DATA_MAX_BYTES} bytes`);
     const title = input.title.length > NOTIFICATION_TITLE_MAX ? `${input.title.slice(0, NOTIFICATION_TITLE_MAX - 1)}…` : input.title;
     const row = em.create(Notification, {
       tenantId: input.tenantId,

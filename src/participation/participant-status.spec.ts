@@ -1,4 +1,12 @@
-import { nextStatus, ParticipantStatus, PARTICIPANT_ACTIONS, PARTICIPANT_STATES, refusalMessage, type ParticipantAction, type ParticipantState } from './participant-status.js';
+import {
+  nextStatus,
+  ParticipantStatus,
+  PARTICIPANT_ACTIONS,
+  PARTICIPANT_STATES,
+  refusalMessage,
+  type ParticipantAction,
+  type ParticipantState,
+} from './participant-status.js';
 
 const { REGISTERED, UNREGISTERED, DROPPED, CANCELLED } = ParticipantStatus;
 
@@ -27,7 +35,9 @@ const expected: Record<string, ParticipantStatus | null> = {
 };
 
 describe('participant transition table', () => {
-  const pairs: [ParticipantState, ParticipantAction][] = PARTICIPANT_STATES.flatMap((s) => PARTICIPANT_ACTIONS.map((a) => [s, a] as [ParticipantState, ParticipantAction]));
+  const pairs: [ParticipantState, ParticipantAction][] = PARTICIPANT_STATES.flatMap((s) =>
+    PARTICIPANT_ACTIONS.map((a) => [s, a] as [ParticipantState, ParticipantAction]),
+  );
 
   it('covers all 20 (state, action) pairs', () => {
     expect(pairs).toHaveLength(20);

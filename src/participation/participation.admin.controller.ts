@@ -18,11 +18,22 @@ export class ParticipationAdminController {
   @HttpCode(200)
   @ApiOperation({
     summary: 'Drop a participant',
-    description: 'REGISTERED → DROPPED (disqualification, unmet entry requirement), until the event is completed. Final; the score is revoked and leaves the leaderboard. Any other status is 400 `participant_transition`.',
+    description:
+      'REGISTERED → DROPPED (disqualification, unmet entry requirement), until the event is completed. Final; the score is revoked and leaves the leaderboard. Any other status is 400 `participant_transition`.',
   })
   @ApiOkResponse({ type: ParticipantDto })
-  @ApiErrors(...INPUT_ERRORS, ...API_KEY_ERRORS, QuestEventErrors.quest_event_not_found, ParticipationErrors.participant_transition, ParticipationErrors.event_already_ended)
-  dropParticipant(@TenantId() tenantId: string, @Param('eventId') eventId: string, @Body() dto: DropParticipantDto): Promise<ParticipantDto> {
+  @ApiErrors(
+    ...INPUT_ERRORS,
+    ...API_KEY_ERRORS,
+    QuestEventErrors.quest_event_not_found,
+    ParticipationErrors.participant_transition,
+    ParticipationErrors.event_already_ended,
+  )
+  dropParticipant(
+    @TenantId() tenantId: string,
+    @Param('eventId') eventId: string,
+    @Body() dto: DropParticipantDto,
+  ): Promise<ParticipantDto> {
     return this.participation.drop(tenantId, eventId, dto.userId.toLowerCase(), dto.reason ?? null);
   }
 }

@@ -38,13 +38,21 @@ export class ParticipationController {
   @ApiOperation({ summary: 'REGISTERED participants of an event', description: 'First registered first. Paginated.' })
   @ApiOkResponse({ type: Paginated(ParticipantListItemDto) })
   @ApiErrors(...userErrors)
-  listParticipants(@CurrentUser() user: AuthUser, @Param('eventId') eventId: string, @Query() q: PageQueryDto): Promise<Page<ParticipantListItemDto>> {
+  listParticipants(
+    @CurrentUser() user: AuthUser,
+    @Param('eventId') eventId: string,
+    @Query() q: PageQueryDto,
+  ): Promise<Page<ParticipantListItemDto>> {
     return this.participation.list(user.tenantId, eventId, pageRequest(q));
   }
 
   @Get('rank')
   @Authenticated()
-  @ApiOperation({ summary: "The user's rank in an event", description: 'Live score and rank on the event leaderboard (same rules as community leaderboards), with two neighbours each side; `rank` null unless REGISTERED with a score > 0.' })
+  @ApiOperation({
+    summary: "The user's rank in an event",
+    description:
+      'Live score and rank on the event leaderboard (same rules as community leaderboards), with two neighbours each side; `rank` null unless REGISTERED with a score > 0.',
+  })
   @ApiOkResponse({ type: ParticipantRankDto })
   @ApiErrors(...userErrors, ParticipationErrors.participant_not_found)
   getParticipantRank(@CurrentUser() user: AuthUser, @Param('eventId') eventId: string): Promise<ParticipantRankDto> {
@@ -55,7 +63,13 @@ export class ParticipationController {
   @Authenticated()
   @ApiOperation({ summary: 'Register for an event', description: `Members of the event's community only. ${TABLE}` })
   @ApiCreatedResponse({ type: ParticipantDto })
-  @ApiErrors(...userErrors, ParticipationErrors.participant_transition, ParticipationErrors.registration_closed, ParticipationErrors.event_full, CommunityErrors.not_a_member)
+  @ApiErrors(
+    ...userErrors,
+    ParticipationErrors.participant_transition,
+    ParticipationErrors.registration_closed,
+    ParticipationErrors.event_full,
+    CommunityErrors.not_a_member,
+  )
   registerParticipant(@CurrentUser() user: AuthUser, @Param('eventId') eventId: string): Promise<ParticipantDto> {
     return this.participation.register(user.tenantId, user.id, eventId);
   }
@@ -64,14 +78,22 @@ export class ParticipationController {
   @Authenticated()
   @ApiOperation({ summary: 'Unregister from an event', description: `Before the start; the user may register again. ${TABLE}` })
   @ApiOkResponse({ type: ParticipantDto })
-  @ApiErrors(...userErrors, ParticipationErrors.participant_transition, ParticipationErrors.event_already_started, ParticipationErrors.event_already_ended)
+  @ApiErrors(
+    ...userErrors,
+    ParticipationErrors.participant_transition,
+    ParticipationErrors.event_already_started,
+    ParticipationErrors.event_already_ended,
+  )
   unregisterParticipant(@CurrentUser() user: AuthUser, @Param('eventId') eventId: string): Promise<ParticipantDto> {
     return this.participation.unregister(user.tenantId, user.id, eventId);
   }
 
   @Put('cancel')
   @Authenticated()
-  @ApiOperation({ summary: 'Cancel participation', description: `Final; before the end; the score is revoked and leaves the leaderboard. ${TABLE}` })
+  @ApiOperation({
+    summary: 'Cancel participation',
+    description: `Final; before the end; the score is revoked and leaves the leaderboard. ${TABLE}`,
+  })
   @ApiOkResponse({ type: ParticipantDto })
   @ApiErrors(...userErrors, ParticipationErrors.participant_transition, ParticipationErrors.event_already_ended)
   cancelParticipation(@CurrentUser() user: AuthUser, @Param('eventId') eventId: string): Promise<ParticipantDto> {
@@ -80,9 +102,18 @@ export class ParticipationController {
 
   @Get('sync')
   @Authenticated()
-  @ApiOperation({ summary: "Sync the user's score", description: "REGISTERED only: copies the earned amount of the event's scoped resource into the participant's score and returns the participation. Idempotent; frozen after completion." })
+  @ApiOperation({
+    summary: "Sync the user's score",
+    description:
+      "REGISTERED only: copies the earned amount of the event's scoped resource into the participant's score and returns the participation. Idempotent; frozen after completion.",
+  })
   @ApiOkResponse({ type: ParticipantDto })
-  @ApiErrors(...userErrors, ParticipationErrors.participant_not_found, ParticipationErrors.participant_transition, ParticipationErrors.event_already_ended)
+  @ApiErrors(
+    ...userErrors,
+    ParticipationErrors.participant_not_found,
+    ParticipationErrors.participant_transition,
+    ParticipationErrors.event_already_ended,
+  )
   syncParticipant(@CurrentUser() user: AuthUser, @Param('eventId') eventId: string): Promise<ParticipantDto> {
     return this.participation.sync(user.tenantId, user.id, eventId);
   }

@@ -14,7 +14,15 @@ import { LedgerService } from '../resources/ledger.service.js';
 import { RankingService } from '../resources/ranking.service.js';
 import type { ParticipantDto, ParticipantListItemDto, ParticipantRankDto } from './dto/participant.dto.js';
 import { Participant } from './entities/participant.entity.js';
-import { fromStatuses, nextStatus, type ParticipantAction, ParticipantStatus, type ParticipantState, refusalMessage, statusName } from './participant-status.js';
+import {
+  fromStatuses,
+  nextStatus,
+  type ParticipantAction,
+  ParticipantStatus,
+  type ParticipantState,
+  refusalMessage,
+  statusName,
+} from './participant-status.js';
 import { ParticipationErrors } from './participation.errors.js';
 
 function updatedRows<T>(res: unknown): T[] {
@@ -73,7 +81,11 @@ export class ParticipationService {
       ),
       this.dataSource.query<{ n: number }[]>(`SELECT COUNT(*)::int AS n ${from}`, [event.id]),
     ]);
-    return toPage(rows.map((r) => ({ ...r, score: Number(r.score) })), count[0].n, page);
+    return toPage(
+      rows.map((r) => ({ ...r, score: Number(r.score) })),
+      count[0].n,
+      page,
+    );
   }
 
   /** The user's rank on the event leaderboard (same rules and mechanism as community leaderboards). */
@@ -83,7 +95,8 @@ export class ParticipationService {
     const base = { eventId: event.id, userId, status: p.status };
     if (!event.scoreResourceTypeId) return { ...base, rank: null, score: 0, totalRanked: 0, above: [], below: [] };
     const r = await this.rankings.userRanking(event.scoreResourceTypeId, userId, 2);
-    if (p.status !== ParticipantStatus.REGISTERED) return { ...base, rank: null, score: 0, totalRanked: r.totalRanked, above: [], below: [] };
+    if (p.status !== ParticipantStatus.REGISTERED)
+      return { ...base, rank: null, score: 0, totalRanked: r.totalRanked, above: [], below: [] };
     return { ...base, rank: r.rank, score: r.amount, totalRanked: r.totalRanked, above: r.above, below: r.below };
   }
 
@@ -138,14 +151,19 @@ export class ParticipationService {
       if (status === 'upcoming' || status === 'registration_open') return null;
       return now >= event.endsAt || status !== 'active'
         ? new DomainError(ParticipationErrors.event_already_ended, `The event is ${status}: participation cannot change any more`)
-        : new DomainError(ParticipationErrors.event_already_started, 'The event has started: unregistering is no longer possible (cancel instead)');
+        : new DomainError(
+            ParticipationErrors.event_already_started,
+            'The event has started: unregistering is no longer possible (cancel instead)',
+          );
     });
   }
 
   /** REGISTERED → CANCELLED while the event has not ended; the score leaves the leaderboard. */
   cancel(tenantId: string, userId: string, eventRef: string): Promise<ParticipantDto> {
     return this.leave(tenantId, userId, eventRef, 'cancel', (status) =>
-      ['upcoming', 'registration_open', 'active'].includes(status) ? null : new DomainError(ParticipationErrors.event_already_ended, `The event is ${status}: participation cannot change any more`),
+      ['upcoming', 'registration_open', 'active'].includes(status)
+        ? null
+        : new DomainError(ParticipationErrors.event_already_ended, `The event is ${status}: participation cannot change any more`),
     );
   }
 
@@ -156,7 +174,10 @@ export class ParticipationService {
       userId,
       eventRef,
       'drop',
-      (status) => (['upcoming', 'registration_open', 'active', 'ended'].includes(status) ? null : new DomainError(ParticipationErrors.event_already_ended, `The event is ${status}: participation cannot change any more`)),
+      (status) =>
+        ['upcoming', 'registration_open', 'active', 'ended'].includes(status)
+          ? null
+          : new DomainError(ParticipationErrors.event_already_ended, `The event is ${status}: participation cannot change any more`),
       { includeDrafts: true, reason },
     );
   }
@@ -170,7 +191,10 @@ export class ParticipationService {
     const event = await this.events.resolve(tenantId, eventRef);
     const p = await this.find(this.dataSource.manager, event.id, userId, true);
     if (p.status !== ParticipantStatus.REGISTERED) {
-      throw new DomainError(ParticipationErrors.participant_transition, `Cannot sync: the participation is ${statusName(p.status)} (sync needs REGISTERED)`);
+      throw new DomainError(
+        ParticipationErrors.participant_transition,
+        `Cannot sync: the participation is ${statusName(p.status)} (sync needs REGISTERED)`,
+      );
     }
     if (event.state === 'cancelled') throw new DomainError(ParticipationErrors.event_already_ended, 'The event is cancelled');
     if (event.state === 'published' && event.scoreResourceTypeId) {
@@ -206,7 +230,7 @@ export class ParticipationService {
         await em.query(
           `UPDATE quest_event_participants SET status = $3, status_changed_at = $4, drop_reason = $5
            WHERE event_id = $1 AND user_id = $2 AND status = ANY($6::smallint[]) RETURNING id`,
-          [event.id, userId, to, now, action === 'drop' ? opts.reason ?? null : null, fromStatuses(action)],
+          [event.id, userId, to, now, action === 'drop' ? (opts.reason ?? null) : null, fromStatuses(action)],
         ),
       );
       if (changed.length === 0) await this.refuse(em, event.id, userId, action);
@@ -240,7 +264,10 @@ export class ParticipationService {
 
   private assertTransition(current: ParticipantState, action: ParticipantAction): void {
     if (nextStatus(current, action) === null) {
-      throw new DomainError(ParticipationErrors.participant_transition, refusalMessage(current, action), { currentStatus: statusName(current), action });
+      throw new DomainError(ParticipationErrors.participant_transition, refusalMessage(current, action), {
+        currentStatus: statusName(current),
+        action,
+      });
     }
   }
 

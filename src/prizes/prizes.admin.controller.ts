@@ -46,7 +46,10 @@ export class PrizesAdminController {
 
   @Patch(':prizeId')
   @ApiKeyAuth()
-  @ApiOperation({ summary: 'Update a prize', description: 'Name, description, image, requirements and total supply (never below the units awarded).' })
+  @ApiOperation({
+    summary: 'Update a prize',
+    description: 'Name, description, image, requirements and total supply (never below the units awarded).',
+  })
   @ApiOkResponse({ type: PrizeDto })
   @ApiErrors(...adminErrors, PrizeErrors.prize_not_found, PrizeErrors.invalid_prize, PrizeErrors.prize_supply_below_awarded)
   updatePrize(@TenantId() tenantId: string, @Param('prizeId') prizeId: string, @Body() dto: UpdatePrizeDto): Promise<PrizeDto> {
@@ -66,10 +69,17 @@ export class PrizesAdminController {
   @ApiKeyAuth()
   @ApiOperation({
     summary: 'Award a prize to a user',
-    description: 'Never beyond the supply (409 `prize_supply_exhausted`). Idempotent by `idempotencyKey` (unique per tenant): a retry awards nothing and returns the first award with `replayed: true`. The user is notified (`prize_awarded`).',
+    description:
+      'Never beyond the supply (409 `prize_supply_exhausted`). Idempotent by `idempotencyKey` (unique per tenant): a retry awards nothing and returns the first award with `replayed: true`. The user is notified (`prize_awarded`).',
   })
   @ApiCreatedResponse({ type: PrizeAwardResultDto })
-  @ApiErrors(...adminErrors, PrizeErrors.prize_not_found, UserErrors.user_not_found, PrizeErrors.prize_supply_exhausted, PrizeErrors.prize_award_key_reused)
+  @ApiErrors(
+    ...adminErrors,
+    PrizeErrors.prize_not_found,
+    UserErrors.user_not_found,
+    PrizeErrors.prize_supply_exhausted,
+    PrizeErrors.prize_award_key_reused,
+  )
   awardPrize(@TenantId() tenantId: string, @Param('prizeId') prizeId: string, @Body() dto: AwardPrizeDto): Promise<PrizeAwardResultDto> {
     return this.prizes.adminAward(tenantId, prizeId, dto);
   }

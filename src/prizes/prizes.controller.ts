@@ -19,7 +19,11 @@ export class PrizesController {
 
   @Get()
   @Authenticated()
-  @ApiOperation({ summary: 'Prizes and achievements', description: 'Every prize of the tenant (`ownedOnly=false`) or only those the current user owns (`ownedOnly=true`), oldest first, with supply and the user\'s units. Paginated.' })
+  @ApiOperation({
+    summary: 'Prizes and achievements',
+    description:
+      "Every prize of the tenant (`ownedOnly=false`) or only those the current user owns (`ownedOnly=true`), oldest first, with supply and the user's units. Paginated.",
+  })
   @ApiOkResponse({ type: Paginated(UserPrizeDto) })
   @ApiErrors(...userErrors)
   listPrizes(@CurrentUser() user: AuthUser, @Query() q: PrizesQueryDto): Promise<Page<UserPrizeDto>> {
@@ -28,7 +32,11 @@ export class PrizesController {
 
   @Get('requirements')
   @Authenticated()
-  @ApiOperation({ summary: 'Requirements of prizes', description: 'The requirement definitions the tenant\'s prizes ask winners for (e.g. a shipping address), each with the data the current user saved for it (or null).' })
+  @ApiOperation({
+    summary: 'Requirements of prizes',
+    description:
+      "The requirement definitions the tenant's prizes ask winners for (e.g. a shipping address), each with the data the current user saved for it (or null).",
+  })
   @ApiOkResponse({ type: UserRequirementDto, isArray: true })
   @ApiErrors(...userErrors)
   listPrizeRequirements(@CurrentUser() user: AuthUser): Promise<UserRequirementDto[]> {
@@ -37,7 +45,7 @@ export class PrizesController {
 
   @Get(':prizeId')
   @Authenticated()
-  @ApiOperation({ summary: 'A prize', description: 'With supply, the current user\'s units, the owner count and the first owners.' })
+  @ApiOperation({ summary: 'A prize', description: "With supply, the current user's units, the owner count and the first owners." })
   @ApiOkResponse({ type: PrizeDetailDto })
   @ApiErrors(...userErrors, PrizeErrors.prize_not_found)
   getPrize(@CurrentUser() user: AuthUser, @Param('prizeId') prizeId: string): Promise<PrizeDetailDto> {

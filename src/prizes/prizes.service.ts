@@ -10,7 +10,17 @@ import { NotificationType } from '../notifications/notification-types.js';
 import type { UserRequirementDto } from '../store/dto/requirement.dto.js';
 import { RequirementsService } from '../store/requirements/requirements.service.js';
 import { UserErrors } from '../users/users.errors.js';
-import type { AwardPrizeDto, CreatePrizeDto, PrizeAwardResultDto, PrizeDetailDto, PrizeDto, PrizeOwnerDto, PrizeSupplyDto, UpdatePrizeDto, UserPrizeDto } from './dto/prize.dto.js';
+import type {
+  AwardPrizeDto,
+  CreatePrizeDto,
+  PrizeAwardResultDto,
+  PrizeDetailDto,
+  PrizeDto,
+  PrizeOwnerDto,
+  PrizeSupplyDto,
+  UpdatePrizeDto,
+  UserPrizeDto,
+} from './dto/prize.dto.js';
 import type { PrizeSource } from './entities/prize-award.entity.js';
 import { Prize } from './entities/prize.entity.js';
 import { PrizeErrors } from './prizes.errors.js';
@@ -92,7 +102,9 @@ export class PrizesService {
     const { tenantId, userId, prizeId, quantity } = input;
     if (!Number.isSafeInteger(quantity) || quantity < 1) throw new Error('award: quantity must be a positive integer');
     const prize = await this.findPrize(em, tenantId, prizeId);
-    const users: unknown[] = UUID_RE.test(userId) ? await em.query('SELECT 1 FROM users WHERE id = $1 AND tenant_id = $2', [userId, tenantId]) : [];
+    const users: unknown[] = UUID_RE.test(userId)
+      ? await em.query('SELECT 1 FROM users WHERE id = $1 AND tenant_id = $2', [userId, tenantId])
+      : [];
     if (users.length === 0) throw new DomainError(UserErrors.user_not_found, `No user ${userId.slice(0, 64)} in this tenant`);
     const now = this.clock.now();
 
@@ -103,17 +115,25 @@ export class PrizesService {
       [tenantId, prize.id, userId, quantity, input.source, input.reason, input.reference ?? null, input.idempotencyKey ?? null, now],
     );
     if (inserted.length === 0) {
-      const [first]: { id: string; prize_id: string; user_id: string; quantity: number; source: PrizeSource; created_at: Date }[] = await em.query(
-        'SELECT id, prize_id, user_id, quantity, source, created_at FROM prize_awards WHERE tenant_id = $1 AND idempotency_key = $2',
-        [tenantId, input.idempotencyKey],
-      );
+      const [first]: { id: string; prize_id: string; user_id: string; quantity: number; source: PrizeSource; created_at: Date }[] =
+        await em.query(
+          'SELECT id, prize_id, user_id, quantity, source, created_at FROM prize_awards WHERE tenant_id = $1 AND idempotency_key = $2',
+          [tenantId, input.idempotencyKey],
+        );
       if (first.prize_id !== prize.id || first.user_id !== userId || first.quantity !== quantity) {
         throw new DomainError(PrizeErrors.prize_award_key_reused, `Idempotency key "${input.idempotencyKey}" was used for another award`);
       }
       const current = await this.findPrize(em, tenantId, prize.id);
       return {
-        awardId: first.id, prizeId: prize.id, userId, quantity, source: first.source, ownedQuantity: await this.ownedQuantity(em, tenantId, userId, prize.id),
-        remainingSupply: current.totalSupply === null ? null : current.totalSupply - current.awarded, createdAt: first.created_at, replayed: true,
+        awardId: first.id,
+        prizeId: prize.id,
+        userId,
+        quantity,
+        source: first.source,
+        ownedQuantity: await this.ownedQuantity(em, tenantId, userId, prize.id),
+        remainingSupply: current.totalSupply === null ? null : current.totalSupply - current.awarded,
+        createdAt: first.created_at,
+        replayed: true,
       };
     }
     const after = updatedRows<{ awarded: number; total_supply: number | null }>(
@@ -122,7 +142,8 @@ export class PrizesService {
         [prize.id, quantity],
       ),
     );
-    if (after.length === 0) throw new DomainError(PrizeErrors.prize_supply_exhausted, `Not enough of "${prize.name}" left for ${quantity} more`);
+    if (after.length === 0)
+      throw new DomainError(PrizeErrors.prize_supply_exhausted, `Not enough of "${prize.name}" left for ${quantity} more`);
     await this.notifications.notify(em, {
       tenantId,
       userId,
@@ -132,15 +153,31 @@ export class PrizesService {
       data: { prizeId: prize.id, quantity },
     });
     return {
-      awardId: inserted[0].id, prizeId: prize.id, userId, quantity, source: input.source, ownedQuantity: await this.ownedQuantity(em, tenantId, userId, prize.id),
-      remainingSupply: after[0].total_supply === null ? null : after[0].total_supply - after[0].awarded, createdAt: inserted[0].created_at, replayed: false,
+      awardId: inserted[0].id,
+      prizeId: prize.id,
+      userId,
+      quantity,
+      source: input.source,
+      ownedQuantity: await this.ownedQuantity(em, tenantId, userId, prize.id),
+      remainingSupply: after[0].total_supply === null ? null : after[0].total_supply - after[0].awarded,
+      createdAt: inserted[0].created_at,
+      replayed: false,
     };
   }
 
   /** Management award: `award` in its own transaction. */
   async adminAward(tenantId: string, prizeId: string, dto: AwardPrizeDto): Promise<PrizeAwardResultDto> {
     return this.dataSource.transaction((em) =>
-      this.award(em, { tenantId, prizeId, userId: dto.userId, quantity: dto.quantity ?? 1, source: dto.source ?? 'admin', reason: dto.reason, reference: dto.reference, idempotencyKey: dto.idempotencyKey }),
+      this.award(em, {
+        tenantId,
+        prizeId,
+        userId: dto.userId,
+        quantity: dto.quantity ?? 1,
+        source: dto.source ?? 'admin',
+        reason: dto.reason,
+        reference: dto.reference,
+        idempotencyKey: dto.idempotencyKey,
+      }),
     );
   }
 
@@ -152,7 +189,10 @@ export class PrizesService {
   }
 
   private async ownedQuantity(em: EntityManager, tenantId: string, userId: string, prizeId: string): Promise<number> {
-    const [row]: { q: number }[] = await em.query('SELECT COALESCE(SUM(quantity), 0)::int AS q FROM prize_awards WHERE tenant_id = $1 AND user_id = $2 AND prize_id = $3', [tenantId, userId, prizeId]);
+    const [row]: { q: number }[] = await em.query(
+      'SELECT COALESCE(SUM(quantity), 0)::int AS q FROM prize_awards WHERE tenant_id = $1 AND user_id = $2 AND prize_id = $3',
+      [tenantId, userId, prizeId],
+    );
     return row.q;
   }
 
@@ -160,10 +200,25 @@ export class PrizesService {
 
   async create(tenantId: string, dto: CreatePrizeDto): Promise<PrizeDto> {
     const communityId = dto.communityId ? (await this.communities.resolve(tenantId, dto.communityId)).id : null;
-    const requirementIds = await this.requirements.assertAllExist(this.dataSource.manager, tenantId, dto.requirementIds ?? [], PrizeErrors.invalid_prize);
+    const requirementIds = await this.requirements.assertAllExist(
+      this.dataSource.manager,
+      tenantId,
+      dto.requirementIds ?? [],
+      PrizeErrors.invalid_prize,
+    );
     const repo = this.dataSource.getRepository(Prize);
     const prize = await repo.save(
-      repo.create({ tenantId, communityId, name: dto.name, description: dto.description ?? '', imageUrl: dto.imageUrl ?? null, kind: dto.kind, totalSupply: dto.totalSupply ?? null, awarded: 0, requirementIds }),
+      repo.create({
+        tenantId,
+        communityId,
+        name: dto.name,
+        description: dto.description ?? '',
+        imageUrl: dto.imageUrl ?? null,
+        kind: dto.kind,
+        totalSupply: dto.totalSupply ?? null,
+        awarded: 0,
+        requirementIds,
+      }),
     );
     return toPrizeDto(prize);
   }
@@ -176,24 +231,31 @@ export class PrizesService {
       if (dto.name !== undefined) fresh.name = dto.name;
       if (dto.description !== undefined) fresh.description = dto.description;
       if (dto.imageUrl !== undefined) fresh.imageUrl = dto.imageUrl;
-      if (dto.requirementIds !== undefined) fresh.requirementIds = await this.requirements.assertAllExist(em, tenantId, dto.requirementIds, PrizeErrors.invalid_prize);
+      if (dto.requirementIds !== undefined)
+        fresh.requirementIds = await this.requirements.assertAllExist(em, tenantId, dto.requirementIds, PrizeErrors.invalid_prize);
       if (dto.totalSupply !== undefined) {
         if (dto.totalSupply !== null && dto.totalSupply < fresh.awarded) {
-          throw new DomainError(PrizeErrors.prize_supply_below_awarded, `${fresh.awarded} already awarded; the supply cannot be ${dto.totalSupply}`);
+          throw new DomainError(
+            PrizeErrors.prize_supply_below_awarded,
+            `${fresh.awarded} already awarded; the supply cannot be ${dto.totalSupply}`,
+          );
         }
         fresh.totalSupply = dto.totalSupply;
       }
       try {
         return toPrizeDto(await em.save(fresh));
       } catch (e) {
-        if (e instanceof QueryFailedError && (e.driverError as { constraint?: string }).constraint === 'ck_prizes_supply') throw new DomainError(PrizeErrors.prize_supply_below_awarded);
+        if (e instanceof QueryFailedError && (e.driverError as { constraint?: string }).constraint === 'ck_prizes_supply')
+          throw new DomainError(PrizeErrors.prize_supply_below_awarded);
         throw e;
       }
     });
   }
 
   async list(tenantId: string, page: PageRequest): Promise<Page<PrizeDto>> {
-    const [rows, total] = await this.dataSource.getRepository(Prize).findAndCount({ where: { tenantId }, order: { createdAt: 'ASC', id: 'ASC' }, skip: page.offset, take: page.limit });
+    const [rows, total] = await this.dataSource
+      .getRepository(Prize)
+      .findAndCount({ where: { tenantId }, order: { createdAt: 'ASC', id: 'ASC' }, skip: page.offset, take: page.limit });
     return toPage(rows.map(toPrizeDto), total, page);
   }
 
@@ -217,7 +279,11 @@ export class PrizesService {
       ),
       this.dataSource.query<{ n: number }[]>('SELECT COUNT(DISTINCT user_id)::int AS n FROM prize_awards WHERE prize_id = $1', [prizeId]),
     ]);
-    return toPage(rows.map((r) => ({ userId: r.user_id, handle: r.handle, quantity: r.q, firstAwardedAt: r.first })), n, page);
+    return toPage(
+      rows.map((r) => ({ userId: r.user_id, handle: r.handle, quantity: r.q, firstAwardedAt: r.first })),
+      n,
+      page,
+    );
   }
 
   // ------------------------------------------------------------------ users
@@ -227,23 +293,44 @@ export class PrizesService {
     const owned = `(SELECT prize_id, SUM(quantity)::int AS q FROM prize_awards WHERE tenant_id = $1 AND user_id = $2 GROUP BY prize_id)`;
     const join = ownedOnly ? `JOIN ${owned} o ON o.prize_id = p.id` : `LEFT JOIN ${owned} o ON o.prize_id = p.id`;
     const [rows, [{ n }]] = await Promise.all([
-      this.dataSource.query<{ id: string; q: number | null }[]>(`SELECT p.id, o.q FROM prizes p ${join} WHERE p.tenant_id = $1 ORDER BY p.created_at, p.id LIMIT $3 OFFSET $4`, [tenantId, userId, page.limit, page.offset]),
+      this.dataSource.query<{ id: string; q: number | null }[]>(
+        `SELECT p.id, o.q FROM prizes p ${join} WHERE p.tenant_id = $1 ORDER BY p.created_at, p.id LIMIT $3 OFFSET $4`,
+        [tenantId, userId, page.limit, page.offset],
+      ),
       this.dataSource.query<{ n: number }[]>(`SELECT COUNT(*)::int AS n FROM prizes p ${join} WHERE p.tenant_id = $1`, [tenantId, userId]),
     ]);
-    const prizes = rows.length ? await this.dataSource.getRepository(Prize).createQueryBuilder('p').where('p.tenantId = :tenantId AND p.id IN (:...ids)', { tenantId, ids: rows.map((r) => r.id) }).getMany() : [];
+    const prizes = rows.length
+      ? await this.dataSource
+          .getRepository(Prize)
+          .createQueryBuilder('p')
+          .where('p.tenantId = :tenantId AND p.id IN (:...ids)', { tenantId, ids: rows.map((r) => r.id) })
+          .getMany()
+      : [];
     const byId = new Map(prizes.map((p) => [p.id, p]));
-    return toPage(rows.map((r) => ({ ...toPrizeDto(byId.get(r.id)!), ownedQuantity: r.q ?? 0 })), n, page);
+    return toPage(
+      rows.map((r) => ({ ...toPrizeDto(byId.get(r.id)!), ownedQuantity: r.q ?? 0 })),
+      n,
+      page,
+    );
   }
 
   async getForUser(tenantId: string, userId: string, prizeId: string): Promise<PrizeDetailDto> {
     const prize = await this.findPrize(this.dataSource.manager, tenantId, prizeId);
-    const [owned, owners] = await Promise.all([this.ownedQuantity(this.dataSource.manager, tenantId, userId, prize.id), this.ownerPage(prize.id, { page: 1, limit: OWNERS_IN_DETAIL, offset: 0 })]);
+    const [owned, owners] = await Promise.all([
+      this.ownedQuantity(this.dataSource.manager, tenantId, userId, prize.id),
+      this.ownerPage(prize.id, { page: 1, limit: OWNERS_IN_DETAIL, offset: 0 }),
+    ]);
     return { ...toPrizeDto(prize), ownedQuantity: owned, ownerCount: owners.total, owners: owners.items };
   }
 
   async supply(tenantId: string, prizeId: string): Promise<PrizeSupplyDto> {
     const p = await this.findPrize(this.dataSource.manager, tenantId, prizeId);
-    return { prizeId: p.id, totalSupply: p.totalSupply, awarded: p.awarded, remainingSupply: p.totalSupply === null ? null : p.totalSupply - p.awarded };
+    return {
+      prizeId: p.id,
+      totalSupply: p.totalSupply,
+      awarded: p.awarded,
+      remainingSupply: p.totalSupply === null ? null : p.totalSupply - p.awarded,
+    };
   }
 
   /** The requirement definitions the tenant's prizes ask for, with the data the user saved. */
@@ -254,8 +341,17 @@ export class PrizesService {
       [tenantId],
     );
     const em = this.dataSource.manager;
-    const defs = await this.requirements.findMany(em, tenantId, rows.map((r) => r.id));
-    const saved = await this.requirements.savedData(em, tenantId, userId, defs.map((d) => d.id));
+    const defs = await this.requirements.findMany(
+      em,
+      tenantId,
+      rows.map((r) => r.id),
+    );
+    const saved = await this.requirements.savedData(
+      em,
+      tenantId,
+      userId,
+      defs.map((d) => d.id),
+    );
     return defs.map((d) => this.requirements.toUserDto(d, saved));
   }
 }

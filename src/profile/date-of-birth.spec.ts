@@ -3,13 +3,12 @@ import { dateOfBirthProblem } from './date-of-birth.js';
 describe('dateOfBirthProblem', () => {
   const today = new Date('2026-03-01T23:30:00Z');
 
-  it.each([
-    [{ year: 2000, month: 2, day: 29 }],
-    [{ year: 1990, month: 12, day: 31 }],
-    [{ year: 2026, month: 2, day: 28 }],
-  ])('accepts the past calendar date %j', (d) => {
-    expect(dateOfBirthProblem(d, today)).toBeNull();
-  });
+  it.each([[{ year: 2000, month: 2, day: 29 }], [{ year: 1990, month: 12, day: 31 }], [{ year: 2026, month: 2, day: 28 }]])(
+    'accepts the past calendar date %j',
+    (d) => {
+      expect(dateOfBirthProblem(d, today)).toBeNull();
+    },
+  );
 
   it.each([
     [{ year: 2001, month: 2, day: 29 }, /not a calendar date/],

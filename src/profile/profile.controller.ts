@@ -12,7 +12,6 @@ import { PublicProfileDto, ReferralDto } from './dto/public-profile.dto.js';
 import { ProfileErrors } from './profile.errors.js';
 import { ProfileService } from './profile.service.js';
 
-
 @ApiTags('Profile')
 @Controller('user')
 export class ProfileController {
@@ -22,7 +21,8 @@ export class ProfileController {
   @Authenticated()
   @ApiOperation({
     summary: "The current user's profile, limited to the requested fields",
-    description: 'Only the fields named in `fields` are returned: `id`, `username`, `handle`, `displayName`, `biography`, `dateOfBirth` (`{year, month, day}`), `address`, `socials`, `createdAt`. An unknown field is a 400.',
+    description:
+      'Only the fields named in `fields` are returned: `id`, `username`, `handle`, `displayName`, `biography`, `dateOfBirth` (`{year, month, day}`), `address`, `socials`, `createdAt`. An unknown field is a 400.',
   })
   @ApiOkResponse({ type: ProfileDto })
   @ApiErrors(...INPUT_ERRORS, ...SESSION_ERRORS)
@@ -35,7 +35,8 @@ export class ProfileController {
   @HttpCode(HttpStatus.OK)
   @ApiOperation({
     summary: "Update the current user's profile",
-    description: 'Absent fields are kept; `null` clears `displayName`, `biography`, `dateOfBirth` or `address`. `handle` is unique in the tenant (409). `dateOfBirth` is a real date before today (UTC), from 1900 on. `biography` at most 1000 characters. Returns the whole profile.',
+    description:
+      'Absent fields are kept; `null` clears `displayName`, `biography`, `dateOfBirth` or `address`. `handle` is unique in the tenant (409). `dateOfBirth` is a real date before today (UTC), from 1900 on. `biography` at most 1000 characters. Returns the whole profile.',
   })
   @ApiOkResponse({ type: ProfileDto })
   @ApiErrors(...INPUT_ERRORS, ProfileErrors.invalid_date_of_birth, ...SESSION_ERRORS, UserErrors.handle_taken)
@@ -47,11 +48,22 @@ export class ProfileController {
   @Public()
   @ApiOperation({
     summary: "A user's public profile in a community",
-    description: '`{username}` is the user\'s login username, handle or user id (case-insensitive; a handle wins over another user\'s username). The username is matched, never shown. Shows the handle, display name, avatar, public socials, and XP and rank in the community `containerId` (id or slug). Never email, address, date of birth, username or tokens.',
+    description:
+      "`{username}` is the user's login username, handle or user id (case-insensitive; a handle wins over another user's username). The username is matched, never shown. Shows the handle, display name, avatar, public socials, and XP and rank in the community `containerId` (id or slug). Never email, address, date of birth, username or tokens.",
   })
   @ApiOkResponse({ type: PublicProfileDto })
-  @ApiErrors(...INPUT_ERRORS, TenantErrors.tenant_required, TenantErrors.unknown_tenant, ProfileErrors.profile_user_not_found, CommunityErrors.community_not_found)
-  getPublicProfile(@TenantId() tenantId: string, @Param() p: PublicProfileParamDto, @Query() q: PublicProfileQueryDto): Promise<PublicProfileDto> {
+  @ApiErrors(
+    ...INPUT_ERRORS,
+    TenantErrors.tenant_required,
+    TenantErrors.unknown_tenant,
+    ProfileErrors.profile_user_not_found,
+    CommunityErrors.community_not_found,
+  )
+  getPublicProfile(
+    @TenantId() tenantId: string,
+    @Param() p: PublicProfileParamDto,
+    @Query() q: PublicProfileQueryDto,
+  ): Promise<PublicProfileDto> {
     return this.profiles.getPublicProfile(tenantId, p.username, q.containerId);
   }
 
@@ -59,7 +71,8 @@ export class ProfileController {
   @Authenticated()
   @ApiOperation({
     summary: 'Users the current user referred',
-    description: 'Sign-up referrals (`communityId` null) and community joins, newest first. A user referred at sign-up and into a community appears once per scope.',
+    description:
+      'Sign-up referrals (`communityId` null) and community joins, newest first. A user referred at sign-up and into a community appears once per scope.',
   })
   @ApiOkResponse({ type: ReferralDto, isArray: true })
   @ApiErrors(...SESSION_ERRORS)

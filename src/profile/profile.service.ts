@@ -100,7 +100,11 @@ export class ProfileService {
       userId: user.id,
       handle: user.handle,
       displayName: user.displayName,
-      avatar: avatar.slots.flatMap((s) => (s.item ? [{ slotKey: s.key, slotName: s.name, itemId: s.item.id, name: s.item.name, imageUrl: s.item.imageUrl, rarity: s.item.rarity }] : [])),
+      avatar: avatar.slots.flatMap((s) =>
+        s.item
+          ? [{ slotKey: s.key, slotName: s.name, itemId: s.item.id, name: s.item.name, imageUrl: s.item.imageUrl, rarity: s.item.rarity }]
+          : [],
+      ),
       socials,
       communityId: community.id,
       member,
@@ -112,7 +116,12 @@ export class ProfileService {
 
   async listReferrals(tenantId: string, userId: string): Promise<ReferralDto[]> {
     const rows = await this.referrals.referredHandles(tenantId, userId);
-    return rows.map((r) => ({ handle: r.handle, userId: r.userId, communityId: r.communityId, referredAt: new Date(r.createdAt).toISOString() }));
+    return rows.map((r) => ({
+      handle: r.handle,
+      userId: r.userId,
+      communityId: r.communityId,
+      referredAt: new Date(r.createdAt).toISOString(),
+    }));
   }
 
   /**
@@ -120,8 +129,14 @@ export class ProfileService {
    * resource type (the oldest one if there are several); `xp` is what its leaderboard ranks
    * (earned, not the spendable balance). No global type: 0 XP, unranked.
    */
-  private async standing(tenantId: string, communityId: string, userId: string): Promise<{ xp: number; rank: number | null; xpResource: string | null }> {
-    const type = await this.dataSource.getRepository(ResourceType).findOne({ where: { tenantId, communityId, kind: 'global' }, order: { createdAt: 'ASC', id: 'ASC' } });
+  private async standing(
+    tenantId: string,
+    communityId: string,
+    userId: string,
+  ): Promise<{ xp: number; rank: number | null; xpResource: string | null }> {
+    const type = await this.dataSource
+      .getRepository(ResourceType)
+      .findOne({ where: { tenantId, communityId, kind: 'global' }, order: { createdAt: 'ASC', id: 'ASC' } });
     if (!type) return { xp: 0, rank: null, xpResource: null };
     const r = await this.ranking.userRanking(type.id, userId, 0);
     return { xp: r.amount, rank: r.rank, xpResource: type.slug };

@@ -102,7 +102,10 @@ export class EventCompletionService implements OnApplicationBootstrap, OnModuleD
       const event = await em.getRepository(QuestEvent).findOneByOrFail({ id: eventId, tenantId });
       if (won.length === 0) {
         if (event.state === 'completed') return { event, completedNow: false, allocationsCreated: 0 };
-        throw new DomainError(QuestEventErrors.quest_event_state, `The event is ${eventStatus(event, now)}: only a started, published event can be completed`);
+        throw new DomainError(
+          QuestEventErrors.quest_event_state,
+          `The event is ${eventStatus(event, now)}: only a started, published event can be completed`,
+        );
       }
 
       // Final scores from the scoped resource (REGISTERED only: cancelled and dropped ones were revoked).
@@ -128,12 +131,26 @@ export class EventCompletionService implements OnApplicationBootstrap, OnModuleD
 
       const tickets = new Map<string, number>();
       for (const a of allocated) tickets.set(a.user_id, (tickets.get(a.user_id) ?? 0) + a.tickets);
-      const registered: { user_id: string }[] = await em.query('SELECT user_id FROM quest_event_participants WHERE event_id = $1 AND status = 1 ORDER BY user_id', [eventId]);
+      const registered: { user_id: string }[] = await em.query(
+        'SELECT user_id FROM quest_event_participants WHERE event_id = $1 AND status = 1 ORDER BY user_id',
+        [eventId],
+      );
       for (const { user_id: userId } of registered) {
         const base = { tenantId, userId, communityId: event.communityId };
-        await this.notifications.notify(em, { ...base, type: NotificationType.EventCompleted, title: `${event.name} is complete`, data: { eventId, eventName: event.name } });
+        await this.notifications.notify(em, {
+          ...base,
+          type: NotificationType.EventCompleted,
+          title: `${event.name} is complete`,
+          data: { eventId, eventName: event.name },
+        });
         const n = tickets.get(userId);
-        if (n) await this.notifications.notify(em, { ...base, type: NotificationType.TicketsAllocated, title: `You received ${n} ticket${n === 1 ? '' : 's'} in ${event.name}`, data: { eventId, tickets: n } });
+        if (n)
+          await this.notifications.notify(em, {
+            ...base,
+            type: NotificationType.TicketsAllocated,
+            title: `You received ${n} ticket${n === 1 ? '' : 's'} in ${event.name}`,
+            data: { eventId, tickets: n },
+          });
       }
       return { event, completedNow: true, allocationsCreated: allocated.length };
     });

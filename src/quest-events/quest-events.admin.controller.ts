@@ -24,9 +24,18 @@ export class QuestEventsAdminController {
 
   @Post()
   @ApiKeyAuth()
-  @ApiOperation({ summary: 'Create a quest event', description: 'Published unless `publish: false` (a draft, invisible to users). Times must be ordered: registration start < registration end <= end, registration start <= start < end.' })
+  @ApiOperation({
+    summary: 'Create a quest event',
+    description:
+      'Published unless `publish: false` (a draft, invisible to users). Times must be ordered: registration start < registration end <= end, registration start <= start < end.',
+  })
   @ApiCreatedResponse({ type: QuestEventDto })
-  @ApiErrors(...adminErrors, CommunityErrors.community_not_found, QuestEventErrors.invalid_quest_event, QuestEventErrors.quest_event_slug_taken)
+  @ApiErrors(
+    ...adminErrors,
+    CommunityErrors.community_not_found,
+    QuestEventErrors.invalid_quest_event,
+    QuestEventErrors.quest_event_slug_taken,
+  )
   createQuestEvent(@TenantId() tenantId: string, @Body() dto: CreateQuestEventDto): Promise<QuestEventDto> {
     return this.events.create(tenantId, dto);
   }
@@ -42,10 +51,22 @@ export class QuestEventsAdminController {
 
   @Patch(':eventId')
   @ApiKeyAuth()
-  @ApiOperation({ summary: 'Update a quest event', description: 'While it is a draft or published and not ended. `publish: true` publishes a draft.' })
+  @ApiOperation({
+    summary: 'Update a quest event',
+    description: 'While it is a draft or published and not ended. `publish: true` publishes a draft.',
+  })
   @ApiOkResponse({ type: QuestEventDto })
-  @ApiErrors(...adminErrors, QuestEventErrors.quest_event_not_found, QuestEventErrors.invalid_quest_event, QuestEventErrors.quest_event_state)
-  updateQuestEvent(@TenantId() tenantId: string, @Param('eventId') eventId: string, @Body() dto: UpdateQuestEventDto): Promise<QuestEventDto> {
+  @ApiErrors(
+    ...adminErrors,
+    QuestEventErrors.quest_event_not_found,
+    QuestEventErrors.invalid_quest_event,
+    QuestEventErrors.quest_event_state,
+  )
+  updateQuestEvent(
+    @TenantId() tenantId: string,
+    @Param('eventId') eventId: string,
+    @Body() dto: UpdateQuestEventDto,
+  ): Promise<QuestEventDto> {
     return this.events.update(tenantId, eventId, dto);
   }
 
@@ -64,7 +85,8 @@ export class QuestEventsAdminController {
   @HttpCode(200)
   @ApiOperation({
     summary: 'Complete a quest event now',
-    description: 'Allowed once the event has started (early close) or ended. Allocates tickets to eligible REGISTERED participants exactly once: a repeated or concurrent call answers `completedNow: false` and changes nothing.',
+    description:
+      'Allowed once the event has started (early close) or ended. Allocates tickets to eligible REGISTERED participants exactly once: a repeated or concurrent call answers `completedNow: false` and changes nothing.',
   })
   @ApiOkResponse({ type: CloseQuestEventResultDto })
   @ApiErrors(...adminErrors, QuestEventErrors.quest_event_not_found, QuestEventErrors.quest_event_state)
@@ -79,7 +101,11 @@ export class QuestEventsAdminController {
   @ApiOperation({ summary: 'Add a reward to a quest event', description: 'Before the event is completed or cancelled.' })
   @ApiCreatedResponse({ type: RewardDto })
   @ApiErrors(...adminErrors, QuestEventErrors.quest_event_not_found, QuestEventErrors.quest_event_state, QuestEventErrors.invalid_reward)
-  createQuestEventReward(@TenantId() tenantId: string, @Param('eventId') eventId: string, @Body() dto: CreateRewardDto): Promise<RewardDto> {
+  createQuestEventReward(
+    @TenantId() tenantId: string,
+    @Param('eventId') eventId: string,
+    @Body() dto: CreateRewardDto,
+  ): Promise<RewardDto> {
     return this.rewards.createReward(tenantId, eventId, dto);
   }
 

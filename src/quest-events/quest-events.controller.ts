@@ -48,7 +48,10 @@ export class QuestEventsController {
 
   @Get(':eventId')
   @Authenticated()
-  @ApiOperation({ summary: 'A quest event', description: 'By id or slug, with its derived status and the current user\'s participant status.' })
+  @ApiOperation({
+    summary: 'A quest event',
+    description: "By id or slug, with its derived status and the current user's participant status.",
+  })
   @ApiOkResponse({ type: QuestEventDto })
   @ApiErrors(...userErrors, QuestEventErrors.quest_event_not_found)
   getQuestEvent(@CurrentUser() user: AuthUser, @Param('eventId') eventId: string): Promise<QuestEventDto> {
@@ -59,17 +62,25 @@ export class QuestEventsController {
   @Authenticated()
   @ApiOperation({
     summary: 'The leaderboard of a quest event',
-    description: 'REGISTERED participants by score (the event\'s scoped resource), highest first; equal scores share a rank (1, 2, 2, 4). Cancelled and dropped participants are not on it. Paginated.',
+    description:
+      "REGISTERED participants by score (the event's scoped resource), highest first; equal scores share a rank (1, 2, 2, 4). Cancelled and dropped participants are not on it. Paginated.",
   })
   @ApiOkResponse({ type: Paginated(LeaderboardEntryDto) })
   @ApiErrors(...userErrors, QuestEventErrors.quest_event_not_found)
-  getQuestEventLeaderboard(@CurrentUser() user: AuthUser, @Param('id') id: string, @Query() q: PageQueryDto): Promise<Page<LeaderboardEntryDto>> {
+  getQuestEventLeaderboard(
+    @CurrentUser() user: AuthUser,
+    @Param('id') id: string,
+    @Query() q: PageQueryDto,
+  ): Promise<Page<LeaderboardEntryDto>> {
     return this.events.leaderboard(user.tenantId, id, pageRequest(q));
   }
 
   @Get(':id/quests')
   @Authenticated()
-  @ApiOperation({ summary: 'The quests of a quest event', description: 'Active quests of the event, oldest first, with whether the current user completed them.' })
+  @ApiOperation({
+    summary: 'The quests of a quest event',
+    description: 'Active quests of the event, oldest first, with whether the current user completed them.',
+  })
   @ApiOkResponse({ type: QuestDto, isArray: true })
   @ApiErrors(...userErrors, QuestEventErrors.quest_event_not_found)
   listQuestEventQuests(@CurrentUser() user: AuthUser, @Param('id') id: string): Promise<QuestDto[]> {
@@ -78,7 +89,11 @@ export class QuestEventsController {
 
   @Get(':eventId/reward/allocations')
   @Authenticated()
-  @ApiOperation({ summary: "The user's reward allocations in an event", description: 'One per reward the user was allocated tickets for at completion, with tickets left and the data submitted with the last claim.' })
+  @ApiOperation({
+    summary: "The user's reward allocations in an event",
+    description:
+      'One per reward the user was allocated tickets for at completion, with tickets left and the data submitted with the last claim.',
+  })
   @ApiOkResponse({ type: RewardAllocationDto, isArray: true })
   @ApiErrors(...userErrors, QuestEventErrors.quest_event_not_found)
   listRewardAllocations(@CurrentUser() user: AuthUser, @Param('eventId') eventId: string): Promise<RewardAllocationDto[]> {

@@ -37,8 +37,20 @@ export class QuestEventsService {
     private readonly clock: Clock,
     config: AppConfig,
   ) {
-    this.lists = new ReadCache({ ttlMs: config.READ_CACHE_MS, max: 5_000, clock, dataSource, load: (q) => findPageFast(dataSource.manager, QuestEvent, { alias: 'e', order: 'e.starts_at ASC, e.id ASC', ...q }) });
-    this.scoreTypes = new ReadCache({ ttlMs: config.READ_CACHE_MS, max: 5_000, clock, dataSource, load: async (q) => ({ id: (await this.resolve(q.tenantId, q.ref)).scoreResourceTypeId }) });
+    this.lists = new ReadCache({
+      ttlMs: config.READ_CACHE_MS,
+      max: 5_000,
+      clock,
+      dataSource,
+      load: (q) => findPageFast(dataSource.manager, QuestEvent, { alias: 'e', order: 'e.starts_at ASC, e.id ASC', ...q }),
+    });
+    this.scoreTypes = new ReadCache({
+      ttlMs: config.READ_CACHE_MS,
+      max: 5_000,
+      clock,
+      dataSource,
+      load: async (q) => ({ id: (await this.resolve(q.tenantId, q.ref)).scoreResourceTypeId }),
+    });
   }
 
   /** The score resource type of an event by reference, for its leaderboard (READ_CACHE_MS; event writes drop it). */
@@ -61,7 +73,11 @@ export class QuestEventsService {
    * The event of the tenant addressed by id or slug. Drafts are found only with `includeDrafts`
    * (users never see them). `lock` takes the row lock (inside a transaction). 404 otherwise.
    */
-  async resolve(tenantId: string, ref: string, opts: { includeDrafts?: boolean; em?: EntityManager; lock?: boolean } = {}): Promise<QuestEvent> {
+  async resolve(
+    tenantId: string,
+    ref: string,
+    opts: { includeDrafts?: boolean; em?: EntityManager; lock?: boolean } = {},
+  ): Promise<QuestEvent> {
     const em = opts.em ?? this.dataSource.manager;
     const r = ref.trim().toLowerCase();
     let event: QuestEvent | null = null;
@@ -129,20 +145,35 @@ export class QuestEventsService {
       const community = await this.communities.resolveShared(tenantId, q.filter.containerId);
       where.push(`e.community_id = ${param(community.id)}`);
     }
-    const features = (q.filter?.features ?? '').split(',').map((f) => f.trim()).filter((f) => f !== '');
+    const features = (q.filter?.features ?? '')
+      .split(',')
+      .map((f) => f.trim())
+      .filter((f) => f !== '');
     if (features.length > 0) where.push(`e.features @> ${param(features)}::text[]`);
     if (q.filter?.status && q.filter.status.length > 0) where.push(`(${STATUS_SQL(now())}) = ANY(${param(q.filter.status)}::text[])`);
-    if (q.itemId) where.push(`EXISTS (SELECT 1 FROM quest_event_rewards r WHERE r.event_id = e.id AND r.item_id = ${param(q.itemId.toLowerCase())}::uuid)`);
+    if (q.itemId)
+      where.push(
+        `EXISTS (SELECT 1 FROM quest_event_rewards r WHERE r.event_id = e.id AND r.item_id = ${param(q.itemId.toLowerCase())}::uuid)`,
+      );
     if (q.resourceId) {
       const r = `${param(q.resourceId.toLowerCase())}::uuid`;
-      where.push(`(e.score_resource_type_id = ${r} OR EXISTS (SELECT 1 FROM quest_event_rewards r WHERE r.event_id = e.id AND r.resource_type_id = ${r}))`);
+      where.push(
+        `(e.score_resource_type_id = ${r} OR EXISTS (SELECT 1 FROM quest_event_rewards r WHERE r.event_id = e.id AND r.resource_type_id = ${r}))`,
+      );
     }
     const from = `FROM quest_events e WHERE ${where.join(' AND ')}`;
     // The page may be READ_CACHE_MS old (the time in its filters too); the caller's statuses are read fresh.
     const key = JSON.stringify([from, params.map((v) => (v instanceof Date ? 'now' : v)), page.offset, page.limit]);
     const { rows, total } = await this.lists.get(tenantId, key, { from, params, page });
-    const statuses = await this.participantStatuses(rows.map((e) => e.id), userId);
-    return toPage(rows.map((e) => this.toDto(e, statuses.get(e.id) ?? null)), total, page);
+    const statuses = await this.participantStatuses(
+      rows.map((e) => e.id),
+      userId,
+    );
+    return toPage(
+      rows.map((e) => this.toDto(e, statuses.get(e.id) ?? null)),
+      total,
+      page,
+    );
   }
 
   /** Only REGISTERED participants hold the event's score (cancel and drop revoke it), so this is the registered ranking. */
@@ -156,9 +187,14 @@ export class QuestEventsService {
   /** The active quests of the event, with the user's completion. */
   async eventQuests(tenantId: string, userId: string, ref: string): Promise<QuestDto[]> {
     const e = await this.resolve(tenantId, ref);
-    const quests = await this.dataSource.getRepository(Quest).find({ where: { tenantId, questEventId: e.id, status: 'active' }, order: { createdAt: 'ASC', id: 'ASC' } });
+    const quests = await this.dataSource
+      .getRepository(Quest)
+      .find({ where: { tenantId, questEventId: e.id, status: 'active' }, order: { createdAt: 'ASC', id: 'ASC' } });
     const done: { quest_id: string }[] = quests.length
-      ? await this.dataSource.query('SELECT quest_id FROM quest_completions WHERE user_id = $1 AND quest_id = ANY($2::uuid[])', [userId, quests.map((q) => q.id)])
+      ? await this.dataSource.query('SELECT quest_id FROM quest_completions WHERE user_id = $1 AND quest_id = ANY($2::uuid[])', [
+          userId,
+          quests.map((q) => q.id),
+        ])
       : [];
     const completed = new Set(done.map((d) => d.quest_id));
     return quests.map((q) => toQuestDto(q, completed.has(q.id)));
@@ -242,7 +278,10 @@ export class QuestEventsService {
       if (problem) throw new DomainError(QuestEventErrors.invalid_quest_event, problem);
       if (dto.capacity !== undefined) {
         if (dto.capacity !== null && dto.capacity < e.registeredCount) {
-          throw new DomainError(QuestEventErrors.invalid_quest_event, `capacity cannot be below the ${e.registeredCount} REGISTERED participants`);
+          throw new DomainError(
+            QuestEventErrors.invalid_quest_event,
+            `capacity cannot be below the ${e.registeredCount} REGISTERED participants`,
+          );
         }
         e.capacity = dto.capacity;
       }
@@ -254,11 +293,41 @@ export class QuestEventsService {
       if (dto.maxRank !== undefined) e.maxRank = dto.maxRank;
       if (dto.publish === true && e.state === 'draft') e.state = 'published';
       // registeredCount is changed only by the participation updates: never written back.
-      const { name, description, imageUrl, features, registrationStartsAt, registrationEndsAt, startsAt, endsAt, capacity, scoreResourceTypeId, minScore, maxRank, state } = e;
-      await em.getRepository(QuestEvent).update(
-        { id: e.id },
-        { name, description, imageUrl, features, registrationStartsAt, registrationEndsAt, startsAt, endsAt, capacity, scoreResourceTypeId, minScore, maxRank, state },
-      );
+      const {
+        name,
+        description,
+        imageUrl,
+        features,
+        registrationStartsAt,
+        registrationEndsAt,
+        startsAt,
+        endsAt,
+        capacity,
+        scoreResourceTypeId,
+        minScore,
+        maxRank,
+        state,
+      } = e;
+      await em
+        .getRepository(QuestEvent)
+        .update(
+          { id: e.id },
+          {
+            name,
+            description,
+            imageUrl,
+            features,
+            registrationStartsAt,
+            registrationEndsAt,
+            startsAt,
+            endsAt,
+            capacity,
+            scoreResourceTypeId,
+            minScore,
+            maxRank,
+            state,
+          },
+        );
       return this.toDto(e);
     });
   }
@@ -268,7 +337,8 @@ export class QuestEventsService {
     return this.dataSource.transaction(async (em) => {
       this.eventsChangedIn(em, tenantId);
       const e = await this.resolve(tenantId, ref, { includeDrafts: true, em, lock: true });
-      if (e.state === 'completed' || e.state === 'cancelled') throw new DomainError(QuestEventErrors.quest_event_state, `The event is ${e.state}: it cannot be cancelled`);
+      if (e.state === 'completed' || e.state === 'cancelled')
+        throw new DomainError(QuestEventErrors.quest_event_state, `The event is ${e.state}: it cannot be cancelled`);
       e.state = 'cancelled';
       e.cancelledAt = this.clock.now();
       await em.getRepository(QuestEvent).update({ id: e.id }, { state: e.state, cancelledAt: e.cancelledAt });
@@ -284,7 +354,10 @@ export class QuestEventsService {
     );
     const t = rows[0];
     if (!t || t.community_id !== e.communityId || t.kind !== 'scoped' || (t.quest_event_id !== null && t.quest_event_id !== e.id)) {
-      throw new DomainError(QuestEventErrors.invalid_quest_event, 'scoreResourceTypeId must be a scoped resource type of the same community, of this event or of none');
+      throw new DomainError(
+        QuestEventErrors.invalid_quest_event,
+        'scoreResourceTypeId must be a scoped resource type of the same community, of this event or of none',
+      );
     }
   }
 

@@ -71,15 +71,25 @@ export class RewardsService {
 
   async createReward(tenantId: string, eventRef: string, dto: CreateRewardDto): Promise<RewardDto> {
     const event = await this.events.resolve(tenantId, eventRef, { includeDrafts: true });
-    if (event.state === 'completed' || event.state === 'cancelled') throw new DomainError(QuestEventErrors.quest_event_state, `The event is ${event.state}: rewards cannot be added`);
-    if (dto.rankFrom !== undefined && dto.rankTo !== undefined && dto.rankFrom > dto.rankTo) throw new DomainError(QuestEventErrors.invalid_reward, 'rankFrom must not be above rankTo');
+    if (event.state === 'completed' || event.state === 'cancelled')
+      throw new DomainError(QuestEventErrors.quest_event_state, `The event is ${event.state}: rewards cannot be added`);
+    if (dto.rankFrom !== undefined && dto.rankTo !== undefined && dto.rankFrom > dto.rankTo)
+      throw new DomainError(QuestEventErrors.invalid_reward, 'rankFrom must not be above rankTo');
     if (dto.kind === 'resource') {
-      const ok: unknown[] = await this.dataSource.query('SELECT 1 FROM resource_types WHERE id = $1 AND tenant_id = $2 AND community_id = $3', [dto.resourceTypeId, tenantId, event.communityId]);
-      if (ok.length === 0) throw new DomainError(QuestEventErrors.invalid_reward, 'resourceTypeId is not a resource type of the event\'s community');
+      const ok: unknown[] = await this.dataSource.query(
+        'SELECT 1 FROM resource_types WHERE id = $1 AND tenant_id = $2 AND community_id = $3',
+        [dto.resourceTypeId, tenantId, event.communityId],
+      );
+      if (ok.length === 0)
+        throw new DomainError(QuestEventErrors.invalid_reward, "resourceTypeId is not a resource type of the event's community");
     }
     if (dto.kind === 'item') {
-      const ok: unknown[] = await this.dataSource.query('SELECT 1 FROM inventory_items WHERE id = $1 AND tenant_id = $2 AND community_id = $3', [dto.itemId, tenantId, event.communityId]);
-      if (ok.length === 0) throw new DomainError(QuestEventErrors.invalid_reward, 'itemId is not an inventory item of the event\'s community');
+      const ok: unknown[] = await this.dataSource.query(
+        'SELECT 1 FROM inventory_items WHERE id = $1 AND tenant_id = $2 AND community_id = $3',
+        [dto.itemId, tenantId, event.communityId],
+      );
+      if (ok.length === 0)
+        throw new DomainError(QuestEventErrors.invalid_reward, "itemId is not an inventory item of the event's community");
     }
     const repo = this.dataSource.getRepository(QuestEventReward);
     const reward = await repo.save(
@@ -109,7 +119,9 @@ export class RewardsService {
 
   async listRewards(tenantId: string, eventRef: string): Promise<RewardDto[]> {
     const event = await this.events.resolve(tenantId, eventRef, { includeDrafts: true });
-    const rows = await this.dataSource.getRepository(QuestEventReward).find({ where: { eventId: event.id }, order: { createdAt: 'ASC', id: 'ASC' } });
+    const rows = await this.dataSource
+      .getRepository(QuestEventReward)
+      .find({ where: { eventId: event.id }, order: { createdAt: 'ASC', id: 'ASC' } });
     return rows.map(toRewardDto);
   }
 
@@ -132,7 +144,8 @@ export class RewardsService {
    */
   async claim(tenantId: string, userId: string, eventRef: string, allocationId: string, dto: ClaimRewardDto): Promise<RewardClaimDto> {
     const event = await this.events.resolve(tenantId, eventRef);
-    const notFound = () => new DomainError(QuestEventErrors.allocation_not_found, `No reward allocation ${allocationId.slice(0, 64)} of yours in this event`);
+    const notFound = () =>
+      new DomainError(QuestEventErrors.allocation_not_found, `No reward allocation ${allocationId.slice(0, 64)} of yours in this event`);
     if (!UUID_RE.test(allocationId)) throw notFound();
     return this.dataSource.transaction(async (em) => {
       const allocation = await em.getRepository(RewardAllocation).findOne({
@@ -151,11 +164,20 @@ export class RewardsService {
         ),
       );
       if (spent.length === 0) {
-        const left = await em.query<{ left: number }[]>('SELECT tickets - tickets_spent AS left FROM quest_event_reward_allocations WHERE id = $1', [allocation.id]);
-        throw new DomainError(QuestEventErrors.not_enough_tickets, `The allocation has ${left[0].left} ticket(s) left; "${reward.name}" costs ${reward.ticketCost}`);
+        const left = await em.query<{ left: number }[]>(
+          'SELECT tickets - tickets_spent AS left FROM quest_event_reward_allocations WHERE id = $1',
+          [allocation.id],
+        );
+        throw new DomainError(
+          QuestEventErrors.not_enough_tickets,
+          `The allocation has ${left[0].left} ticket(s) left; "${reward.name}" costs ${reward.ticketCost}`,
+        );
       }
       const supplied = updatedRows<{ claimed: number }>(
-        await em.query('UPDATE quest_event_rewards SET claimed = claimed + 1 WHERE id = $1 AND (supply IS NULL OR claimed < supply) RETURNING claimed', [reward.id]),
+        await em.query(
+          'UPDATE quest_event_rewards SET claimed = claimed + 1 WHERE id = $1 AND (supply IS NULL OR claimed < supply) RETURNING claimed',
+          [reward.id],
+        ),
       );
       if (supplied.length === 0) throw new DomainError(QuestEventErrors.reward_sold_out, `"${reward.name}" has no supply left`);
 
@@ -191,9 +213,25 @@ export class RewardsService {
 
   private async deliver(em: EntityManager, tenantId: string, userId: string, reward: QuestEventReward, claimId: string): Promise<void> {
     if (reward.kind === 'resource') {
-      await this.ledger.credit(em, { tenantId, userId, resourceTypeId: reward.resourceTypeId!, amount: reward.amount, reason: 'event_reward', reference: claimId, idempotencyKey: `event-claim:${claimId}` });
+      await this.ledger.credit(em, {
+        tenantId,
+        userId,
+        resourceTypeId: reward.resourceTypeId!,
+        amount: reward.amount,
+        reason: 'event_reward',
+        reference: claimId,
+        idempotencyKey: `event-claim:${claimId}`,
+      });
     } else if (reward.kind === 'item') {
-      await this.inventory.grantItem(em, { tenantId, userId, itemId: reward.itemId!, quantity: reward.amount, reason: 'event_reward', reference: claimId, idempotencyKey: `event-claim:${claimId}` });
+      await this.inventory.grantItem(em, {
+        tenantId,
+        userId,
+        itemId: reward.itemId!,
+        quantity: reward.amount,
+        reason: 'event_reward',
+        reference: claimId,
+        idempotencyKey: `event-claim:${claimId}`,
+      });
     }
   }
 
@@ -214,11 +252,13 @@ export class RewardsService {
       try {
         out.walletAddress = getAddress(dto.walletAddress);
       } catch {
-        throw new DomainError(QuestEventErrors.claim_requirements, 'walletAddress has an invalid EIP-55 checksum (send it checksummed or all lowercase)');
+        throw new DomainError(
+          QuestEventErrors.claim_requirements,
+          'walletAddress has an invalid EIP-55 checksum (send it checksummed or all lowercase)',
+        );
       }
     }
     if (dto.address) out.address = { ...dto.address };
     return out;
   }
-
 }

@@ -2,7 +2,9 @@ import type { QuestDto, QuestRewardDto } from './dto/quest.dto.js';
 import type { Quest, QuestReward } from './entities/quest.entity.js';
 
 export function toRewardDto(r: QuestReward): QuestRewardDto {
-  return r.type === 'resource' ? { type: 'resource', resourceTypeId: r.resourceTypeId, amount: r.amount } : { type: 'item', itemId: r.itemId, quantity: r.quantity };
+  return r.type === 'resource'
+    ? { type: 'resource', resourceTypeId: r.resourceTypeId, amount: r.amount }
+    : { type: 'item', itemId: r.itemId, quantity: r.quantity };
 }
 
 export function toQuestDto(q: Quest, completed: boolean): QuestDto {

@@ -21,7 +21,10 @@ export class QuestsAdminController {
 
   @Post()
   @ApiKeyAuth()
-  @ApiOperation({ summary: 'Create a quest', description: 'In a community, optionally in one of its quest events. Rewards must name resource types or items of the community.' })
+  @ApiOperation({
+    summary: 'Create a quest',
+    description: 'In a community, optionally in one of its quest events. Rewards must name resource types or items of the community.',
+  })
   @ApiCreatedResponse({ type: QuestDto })
   @ApiErrors(...adminErrors, CommunityErrors.community_not_found, QuestEventErrors.quest_event_not_found, QuestErrors.invalid_quest)
   createQuest(@TenantId() tenantId: string, @Body() dto: CreateQuestDto): Promise<QuestDto> {
@@ -60,11 +63,22 @@ export class QuestsAdminController {
   @HttpCode(200)
   @ApiOperation({
     summary: 'Record that a user completed a quest',
-    description: 'Credits the rewards exactly once per user (`created: false` and nothing credited on a repeat). Event quests need the event active and the user REGISTERED; they update the score.',
+    description:
+      'Credits the rewards exactly once per user (`created: false` and nothing credited on a repeat). Event quests need the event active and the user REGISTERED; they update the score.',
   })
   @ApiOkResponse({ type: QuestCompletionDto })
-  @ApiErrors(...adminErrors, QuestErrors.quest_not_found, QuestErrors.quest_not_completable, UserErrors.user_not_found, InventoryErrors.supply_exhausted)
-  completeQuest(@TenantId() tenantId: string, @Param('questId') questId: string, @Body() dto: CompleteQuestDto): Promise<QuestCompletionDto> {
+  @ApiErrors(
+    ...adminErrors,
+    QuestErrors.quest_not_found,
+    QuestErrors.quest_not_completable,
+    UserErrors.user_not_found,
+    InventoryErrors.supply_exhausted,
+  )
+  completeQuest(
+    @TenantId() tenantId: string,
+    @Param('questId') questId: string,
+    @Body() dto: CompleteQuestDto,
+  ): Promise<QuestCompletionDto> {
     return this.quests.complete(tenantId, questId, dto.userId);
   }
 }

@@ -26,7 +26,11 @@ export class QuestsController {
   })
   @ApiOkResponse({ type: Paginated(QuestDto) })
   @ApiErrors(...userErrors)
-  listCommunityQuests(@CurrentUser() user: AuthUser, @Param('communityId') communityId: string, @Query() q: ListQuestsQueryDto): Promise<Page<QuestDto>> {
+  listCommunityQuests(
+    @CurrentUser() user: AuthUser,
+    @Param('communityId') communityId: string,
+    @Query() q: ListQuestsQueryDto,
+  ): Promise<Page<QuestDto>> {
     return this.quests.list(user.tenantId, user.id, communityId, q);
   }
 
@@ -39,7 +43,11 @@ export class QuestsController {
   })
   @ApiOkResponse({ type: QuestTagDto, isArray: true })
   @ApiErrors(...userErrors, UserErrors.user_not_found)
-  listCommunityQuestTags(@CurrentUser() user: AuthUser, @Param('communityId') communityId: string, @Query() q: QuestTagsQueryDto): Promise<QuestTagDto[]> {
+  listCommunityQuestTags(
+    @CurrentUser() user: AuthUser,
+    @Param('communityId') communityId: string,
+    @Query() q: QuestTagsQueryDto,
+  ): Promise<QuestTagDto[]> {
     return this.quests.tags(user.tenantId, user.id, communityId, q);
   }
 }

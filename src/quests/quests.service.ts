@@ -13,7 +13,16 @@ import { eventStatus } from '../quest-events/event-status.js';
 import { QuestEventsService } from '../quest-events/quest-events.service.js';
 import { LedgerService } from '../resources/ledger.service.js';
 import { UserErrors } from '../users/users.errors.js';
-import type { CreateQuestDto, ListQuestsQueryDto, QuestCompletionDto, QuestDto, QuestRewardDto, QuestTagDto, QuestTagsQueryDto, UpdateQuestDto } from './dto/quest.dto.js';
+import type {
+  CreateQuestDto,
+  ListQuestsQueryDto,
+  QuestCompletionDto,
+  QuestDto,
+  QuestRewardDto,
+  QuestTagDto,
+  QuestTagsQueryDto,
+  UpdateQuestDto,
+} from './dto/quest.dto.js';
 import { Quest, type QuestReward } from './entities/quest.entity.js';
 import { toQuestDto, toRewardDto } from './quest.mapper.js';
 import { QuestErrors } from './quests.errors.js';
@@ -35,7 +44,13 @@ export class QuestsService {
     private readonly clock: Clock,
     config: AppConfig,
   ) {
-    this.lists = new ReadCache({ ttlMs: config.READ_CACHE_MS, max: 5_000, clock, dataSource, load: (q) => findPageFast(dataSource.manager, Quest, { alias: 'q', order: QUEST_ORDER, ...q }) });
+    this.lists = new ReadCache({
+      ttlMs: config.READ_CACHE_MS,
+      max: 5_000,
+      clock,
+      dataSource,
+      load: (q) => findPageFast(dataSource.manager, Quest, { alias: 'q', order: QUEST_ORDER, ...q }),
+    });
   }
 
   /** Pages of filtered quest lists (rows in order, total), per tenant (READ_CACHE_MS); every quest write of the tenant drops them. */
@@ -66,8 +81,15 @@ export class QuestsService {
     const from = `FROM quests q WHERE ${where.join(' AND ')}`;
     // The page may be READ_CACHE_MS old; the user's completions are read fresh.
     const { rows, total } = await this.lists.get(tenantId, JSON.stringify([from, params, page.offset, page.limit]), { from, params, page });
-    const done = await this.completedSet(userId, rows.map((x) => x.id));
-    return toPage(rows.map((x) => toQuestDto(x, done.has(x.id))), total, page);
+    const done = await this.completedSet(
+      userId,
+      rows.map((x) => x.id),
+    );
+    return toPage(
+      rows.map((x) => toQuestDto(x, done.has(x.id))),
+      total,
+      page,
+    );
   }
 
   /**
@@ -85,7 +107,10 @@ export class QuestsService {
     }
     const quests = await this.dataSource.getRepository(Quest).find({ where: { tenantId, communityId: community.id, status: 'active' } });
     const counted = quests.filter((x) => !(q.excludeTemplateTags && x.template));
-    const done = await this.completedSet(userId, counted.map((x) => x.id));
+    const done = await this.completedSet(
+      userId,
+      counted.map((x) => x.id),
+    );
     const byTag = new Map<string, { quests: Quest[]; completed: number }>();
     for (const quest of counted) {
       for (const tag of quest.tags) {
@@ -99,7 +124,12 @@ export class QuestsService {
     for (const [tag, entry] of [...byTag.entries()].sort(([a], [b]) => a.localeCompare(b))) {
       const inCount = q.userAvailableQuests ? entry.quests.filter((x) => !done.has(x.id)) : entry.quests;
       if (inCount.length === 0) continue;
-      const dto: QuestTagDto = { tag, questCount: inCount.length, completedCount: entry.completed, availableCount: entry.quests.length - entry.completed };
+      const dto: QuestTagDto = {
+        tag,
+        questCount: inCount.length,
+        completedCount: entry.completed,
+        availableCount: entry.quests.length - entry.completed,
+      };
       if (q.includeRewards === true) dto.rewards = sumRewards(inCount.flatMap((x) => x.rewards));
       out.push(dto);
     }
@@ -114,8 +144,19 @@ export class QuestsService {
 
   async listAdmin(tenantId: string, communityRef: string, page: PageRequest): Promise<Page<QuestDto>> {
     const community = await this.communities.resolve(tenantId, communityRef);
-    const [rows, total] = await this.dataSource.getRepository(Quest).findAndCount({ where: { tenantId, communityId: community.id }, order: { createdAt: 'ASC', id: 'ASC' }, skip: page.offset, take: page.limit });
-    return toPage(rows.map((x) => toQuestDto(x, false)), total, page);
+    const [rows, total] = await this.dataSource
+      .getRepository(Quest)
+      .findAndCount({
+        where: { tenantId, communityId: community.id },
+        order: { createdAt: 'ASC', id: 'ASC' },
+        skip: page.offset,
+        take: page.limit,
+      });
+    return toPage(
+      rows.map((x) => toQuestDto(x, false)),
+      total,
+      page,
+    );
   }
 
   async create(tenantId: string, dto: CreateQuestDto): Promise<QuestDto> {
@@ -123,7 +164,8 @@ export class QuestsService {
     let questEventId: string | null = null;
     if (dto.questEventId) {
       const event = await this.events.resolve(tenantId, dto.questEventId, { includeDrafts: true });
-      if (event.communityId !== community.id) throw new DomainError(QuestErrors.invalid_quest, 'The quest event belongs to another community');
+      if (event.communityId !== community.id)
+        throw new DomainError(QuestErrors.invalid_quest, 'The quest event belongs to another community');
       questEventId = event.id;
     }
     const rewards = await this.checkRewards(tenantId, community.id, dto.rewards ?? []);
@@ -158,7 +200,9 @@ export class QuestsService {
     if (dto.featured !== undefined) quest.featured = dto.featured;
     if (dto.template !== undefined) quest.template = dto.template;
     const { name, description, type, status, tags, rewards, featured, template } = quest;
-    await this.dataSource.getRepository(Quest).update({ id: quest.id, tenantId }, { name, description, type, status, tags, rewards, featured, template });
+    await this.dataSource
+      .getRepository(Quest)
+      .update({ id: quest.id, tenantId }, { name, description, type, status, tags, rewards, featured, template });
     this.lists.drop(tenantId);
     return toQuestDto(quest, false);
   }
@@ -182,8 +226,12 @@ export class QuestsService {
         const event = await this.events.resolve(tenantId, quest.questEventId, { includeDrafts: true, em });
         const status = eventStatus(event, this.clock.now());
         if (status !== 'active') throw new DomainError(QuestErrors.quest_not_completable, `The quest's event is ${status}, not active`);
-        const p: { id: string; status: number }[] = await em.query('SELECT id, status FROM quest_event_participants WHERE event_id = $1 AND user_id = $2 FOR UPDATE', [event.id, userId]);
-        if (p.length === 0 || p[0].status !== 1) throw new DomainError(QuestErrors.quest_not_completable, 'Only REGISTERED participants of the event can complete its quests');
+        const p: { id: string; status: number }[] = await em.query(
+          'SELECT id, status FROM quest_event_participants WHERE event_id = $1 AND user_id = $2 FOR UPDATE',
+          [event.id, userId],
+        );
+        if (p.length === 0 || p[0].status !== 1)
+          throw new DomainError(QuestErrors.quest_not_completable, 'Only REGISTERED participants of the event can complete its quests');
         scoreTypeId = event.scoreResourceTypeId;
         participantId = p[0].id;
       }
@@ -193,16 +241,35 @@ export class QuestsService {
         [tenantId, quest.id, userId, this.clock.now()],
       );
       if (inserted.length === 0) {
-        const prior: { completed_at: Date }[] = await em.query('SELECT completed_at FROM quest_completions WHERE quest_id = $1 AND user_id = $2', [quest.id, userId]);
+        const prior: { completed_at: Date }[] = await em.query(
+          'SELECT completed_at FROM quest_completions WHERE quest_id = $1 AND user_id = $2',
+          [quest.id, userId],
+        );
         return { questId: quest.id, userId, completedAt: prior[0].completed_at, created: false, rewards: quest.rewards.map(toRewardDto) };
       }
       const completionId = inserted[0].id;
       for (const [i, r] of quest.rewards.entries()) {
         const key = `quest:${completionId}:${i}`;
         if (r.type === 'resource') {
-          await this.ledger.credit(em, { tenantId, userId, resourceTypeId: r.resourceTypeId, amount: r.amount, reason: 'quest_completion', reference: quest.id, idempotencyKey: key });
+          await this.ledger.credit(em, {
+            tenantId,
+            userId,
+            resourceTypeId: r.resourceTypeId,
+            amount: r.amount,
+            reason: 'quest_completion',
+            reference: quest.id,
+            idempotencyKey: key,
+          });
         } else {
-          await this.inventory.grantItem(em, { tenantId, userId, itemId: r.itemId, quantity: r.quantity, reason: 'quest_reward', reference: quest.id, idempotencyKey: key });
+          await this.inventory.grantItem(em, {
+            tenantId,
+            userId,
+            itemId: r.itemId,
+            quantity: r.quantity,
+            reason: 'quest_reward',
+            reference: quest.id,
+            idempotencyKey: key,
+          });
         }
       }
       if (participantId && scoreTypeId) await this.syncScore(em, participantId, scoreTypeId);
@@ -221,7 +288,10 @@ export class QuestsService {
 
   private async completedSet(userId: string, questIds: string[]): Promise<Set<string>> {
     if (questIds.length === 0) return new Set();
-    const rows: { quest_id: string }[] = await this.dataSource.query('SELECT quest_id FROM quest_completions WHERE user_id = $1 AND quest_id = ANY($2::uuid[])', [userId, questIds]);
+    const rows: { quest_id: string }[] = await this.dataSource.query(
+      'SELECT quest_id FROM quest_completions WHERE user_id = $1 AND quest_id = ANY($2::uuid[])',
+      [userId, questIds],
+    );
     return new Set(rows.map((r) => r.quest_id));
   }
 
@@ -236,12 +306,20 @@ export class QuestsService {
     const out: QuestReward[] = [];
     for (const r of rewards) {
       if (r.type === 'resource') {
-        const ok: unknown[] = await this.dataSource.query('SELECT 1 FROM resource_types WHERE id = $1 AND tenant_id = $2 AND community_id = $3', [r.resourceTypeId, tenantId, communityId]);
-        if (ok.length === 0) throw new DomainError(QuestErrors.invalid_quest, `Resource type ${r.resourceTypeId} is not a resource type of this community`);
+        const ok: unknown[] = await this.dataSource.query(
+          'SELECT 1 FROM resource_types WHERE id = $1 AND tenant_id = $2 AND community_id = $3',
+          [r.resourceTypeId, tenantId, communityId],
+        );
+        if (ok.length === 0)
+          throw new DomainError(QuestErrors.invalid_quest, `Resource type ${r.resourceTypeId} is not a resource type of this community`);
         out.push({ type: 'resource', resourceTypeId: r.resourceTypeId!.toLowerCase(), amount: r.amount! });
       } else {
-        const ok: unknown[] = await this.dataSource.query('SELECT 1 FROM inventory_items WHERE id = $1 AND tenant_id = $2 AND community_id = $3', [r.itemId, tenantId, communityId]);
-        if (ok.length === 0) throw new DomainError(QuestErrors.invalid_quest, `Item ${r.itemId} is not an inventory item of this community`);
+        const ok: unknown[] = await this.dataSource.query(
+          'SELECT 1 FROM inventory_items WHERE id = $1 AND tenant_id = $2 AND community_id = $3',
+          [r.itemId, tenantId, communityId],
+        );
+        if (ok.length === 0)
+          throw new DomainError(QuestErrors.invalid_quest, `Item ${r.itemId} is not an inventory item of this community`);
         out.push({ type: 'item', itemId: r.itemId!.toLowerCase(), quantity: r.quantity! });
       }
     }

@@ -99,7 +99,12 @@ export class LedgerService {
   }
 
   /** Balance and earned total of one user for one resource type (zeros when never credited). */
-  async getBalance(em: EntityManager, tenantId: string, userId: string, resourceTypeId: string): Promise<{ balance: number; earned: number }> {
+  async getBalance(
+    em: EntityManager,
+    tenantId: string,
+    userId: string,
+    resourceTypeId: string,
+  ): Promise<{ balance: number; earned: number }> {
     const rows: { balance: string; earned: string }[] = await em.query(
       'SELECT balance, earned FROM resource_balances WHERE tenant_id = $1 AND user_id = $2 AND resource_type_id = $3',
       [tenantId, userId, resourceTypeId],
@@ -131,7 +136,8 @@ export class LedgerService {
   }
 
   private apply(em: EntityManager, op: LedgerOperation, direction: 'credit' | 'debit', lowerEarned: boolean): Promise<LedgerResult> {
-    if (!Number.isSafeInteger(op.amount) || op.amount <= 0) throw new Error(`ledger amount must be a positive safe integer, got ${op.amount}`);
+    if (!Number.isSafeInteger(op.amount) || op.amount <= 0)
+      throw new Error(`ledger amount must be a positive safe integer, got ${op.amount}`);
     const delta = direction === 'credit' ? op.amount : -op.amount;
     const earnedDelta = direction === 'credit' ? op.amount : lowerEarned ? -op.amount : 0;
     const now = this.clock.now();
@@ -143,7 +149,8 @@ export class LedgerService {
         [op.userId, op.resourceTypeId, op.tenantId],
       );
       if (!found[0].user_ok) throw new DomainError(UserErrors.user_not_found, `No user ${op.userId} in this tenant`);
-      if (!found[0].type_ok) throw new DomainError(ResourceErrors.resource_type_not_found, `No resource type ${op.resourceTypeId} in this tenant`);
+      if (!found[0].type_ok)
+        throw new DomainError(ResourceErrors.resource_type_not_found, `No resource type ${op.resourceTypeId} in this tenant`);
 
       // Claim the idempotency key first: a concurrent duplicate waits here, then sees the key taken.
       const inserted: { id: string; created_at: Date }[] = await tx.query(
@@ -169,16 +176,21 @@ export class LedgerService {
         );
         if (Number(after[0].earned) > MAX_AMOUNT_TOTAL) throw new DomainError(ResourceErrors.amount_too_large);
       } else {
-        after = updatedRows(await tx.query(
-          `UPDATE resource_balances SET balance = balance - $3, earned = earned + $4,
+        after = updatedRows(
+          await tx.query(
+            `UPDATE resource_balances SET balance = balance - $3, earned = earned + $4,
              earned_at = CASE WHEN $4::bigint <> 0 THEN $5 ELSE earned_at END, updated_at = $5
            WHERE resource_type_id = $1 AND user_id = $2 AND balance >= $3
            RETURNING balance, earned`,
-          [op.resourceTypeId, op.userId, op.amount, earnedDelta, now],
-        ));
+            [op.resourceTypeId, op.userId, op.amount, earnedDelta, now],
+          ),
+        );
         if (after.length === 0) {
           const have = await this.getBalance(tx, op.tenantId, op.userId, op.resourceTypeId);
-          throw new DomainError(ResourceErrors.insufficient_balance, `Needs ${op.amount}, holds ${have.balance}`, { required: op.amount, balance: have.balance });
+          throw new DomainError(ResourceErrors.insufficient_balance, `Needs ${op.amount}, holds ${have.balance}`, {
+            required: op.amount,
+            balance: have.balance,
+          });
         }
       }
       const earned = BigInt(after[0].earned);
@@ -211,10 +223,25 @@ export class LedgerService {
       [op.tenantId, op.idempotencyKey],
     );
     const e = rows[0];
-    if (!e || e.user_id !== op.userId || e.resource_type_id !== op.resourceTypeId || Number(e.delta) !== delta || Number(e.earned_delta) !== earnedDelta) {
+    if (
+      !e ||
+      e.user_id !== op.userId ||
+      e.resource_type_id !== op.resourceTypeId ||
+      Number(e.delta) !== delta ||
+      Number(e.earned_delta) !== earnedDelta
+    ) {
       throw new DomainError(ResourceErrors.idempotency_key_reused, `Idempotency key "${op.idempotencyKey}" was used for another operation`);
     }
     const now = await this.getBalance(tx, op.tenantId, op.userId, op.resourceTypeId);
-    return { entryId: e.id, userId: e.user_id, resourceTypeId: e.resource_type_id, delta, earnedDelta, ...now, createdAt: e.created_at, replayed: true };
+    return {
+      entryId: e.id,
+      userId: e.user_id,
+      resourceTypeId: e.resource_type_id,
+      delta,
+      earnedDelta,
+      ...now,
+      createdAt: e.created_at,
+      replayed: true,
+    };
   }
 }

@@ -8,10 +8,11 @@ function simulate(scores: bigint[]) {
   }
   const above = (s: bigint) => {
     let n = 0;
-    for (const r of rangesAbove(s)) for (const [k, v] of counts) {
-      const [lvl, b] = k.split(':');
-      if (Number(lvl) === r.level && BigInt(b) >= r.from && BigInt(b) <= r.to) n += v;
-    }
+    for (const r of rangesAbove(s))
+      for (const [k, v] of counts) {
+        const [lvl, b] = k.split(':');
+        if (Number(lvl) === r.level && BigInt(b) >= r.from && BigInt(b) <= r.to) n += v;
+      }
     return n;
   };
   return { counts, above };

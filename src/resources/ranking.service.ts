@@ -26,8 +26,15 @@ export interface UserRanking {
   below: RankedUser[];
 }
 
-interface LeaderRow { user_id: string; handle: string; display_name: string | null; earned: string }
-interface NeighbourRow extends LeaderRow { side: 'above' | 'below' }
+interface LeaderRow {
+  user_id: string;
+  handle: string;
+  display_name: string | null;
+  earned: string;
+}
+interface NeighbourRow extends LeaderRow {
+  side: 'above' | 'below';
+}
 
 /**
  * SQL of "the number of ranked users with a score strictly above `score`" (an SQL expression;
@@ -194,7 +201,9 @@ export class RankingService implements OnApplicationBootstrap, OnApplicationShut
     // A literal (0..10, validated), not a parameter: the prepared statement's generic plan then
     // knows each LIMIT is tiny (a parameter is assumed to fetch 10 % of the table).
     const limit = Math.max(0, Math.min(100, Math.trunc(around)));
-    const [{ r }] = await preparedQuery<{ r: { mine: { earned: string; balance: string } | null; rows: NeighbourRow[] | null; counts: Record<string, string> } }>(
+    const [{ r }] = await preparedQuery<{
+      r: { mine: { earned: string; balance: string } | null; rows: NeighbourRow[] | null; counts: Record<string, string> };
+    }>(
       this.dataSource,
       `WITH ${LV_CTE},
        mine AS (
@@ -235,10 +244,25 @@ export class RankingService implements OnApplicationBootstrap, OnApplicationShut
     const totalRanked = above(0);
     if (amount === 0) return { rank: null, amount, balance, totalRanked, above: [], below: [] };
     const rows = r.rows ?? [];
-    const toRanked = (n: NeighbourRow): RankedUser => ({ rank: above(n.earned) + 1, userId: n.user_id, handle: n.handle, displayName: n.display_name, amount: Number(n.earned) });
+    const toRanked = (n: NeighbourRow): RankedUser => ({
+      rank: above(n.earned) + 1,
+      userId: n.user_id,
+      handle: n.handle,
+      displayName: n.display_name,
+      amount: Number(n.earned),
+    });
     // Rows come in leaderboard order: the nearest above are the last ones of their side.
-    const aboveRows = around > 0 ? rows.filter((n) => n.side === 'above').slice(-around).map(toRanked) : [];
-    const belowRows = rows.filter((n) => n.side === 'below').slice(0, around).map(toRanked);
+    const aboveRows =
+      around > 0
+        ? rows
+            .filter((n) => n.side === 'above')
+            .slice(-around)
+            .map(toRanked)
+        : [];
+    const belowRows = rows
+      .filter((n) => n.side === 'below')
+      .slice(0, around)
+      .map(toRanked);
     return { rank: above(amount) + 1, amount, balance, totalRanked, above: aboveRows, below: belowRows };
   }
 }

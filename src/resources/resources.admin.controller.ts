@@ -8,7 +8,15 @@ import { INPUT_ERRORS, API_KEY_ERRORS } from '../common/errors/error-catalog.js'
 import { Paginated, pageRequest, type Page } from '../common/pagination/pagination.js';
 import { CommunityErrors } from '../communities/communities.errors.js';
 import { UserErrors } from '../users/users.errors.js';
-import { BalanceDto, BalancesQueryDto, DeductResourceDto, GrantResourceDto, LedgerEntryDto, LedgerQueryDto, LedgerResultDto } from './dto/ledger.dto.js';
+import {
+  BalanceDto,
+  BalancesQueryDto,
+  DeductResourceDto,
+  GrantResourceDto,
+  LedgerEntryDto,
+  LedgerQueryDto,
+  LedgerResultDto,
+} from './dto/ledger.dto.js';
 import { CreateResourceTypeDto, ResourceTypeDto, UpdateResourceTypeDto } from './dto/resource-type.dto.js';
 import { LedgerService } from './ledger.service.js';
 import { ResourceErrors } from './resources.errors.js';
@@ -27,9 +35,17 @@ export class ResourcesAdminController {
 
   @Post('types')
   @ApiKeyAuth()
-  @ApiOperation({ summary: 'Create a resource type', description: 'In a community of the API key\'s tenant (id or slug). Slug, kind and community are fixed once created.' })
+  @ApiOperation({
+    summary: 'Create a resource type',
+    description: "In a community of the API key's tenant (id or slug). Slug, kind and community are fixed once created.",
+  })
   @ApiCreatedResponse({ type: ResourceTypeDto })
-  @ApiErrors(...adminErrors, ResourceErrors.invalid_resource_type, CommunityErrors.community_not_found, ResourceErrors.resource_type_slug_taken)
+  @ApiErrors(
+    ...adminErrors,
+    ResourceErrors.invalid_resource_type,
+    CommunityErrors.community_not_found,
+    ResourceErrors.resource_type_slug_taken,
+  )
   createResourceType(@TenantId() tenantId: string, @Body() dto: CreateResourceTypeDto): Promise<ResourceTypeDto> {
     return this.resources.createType(tenantId, dto);
   }
@@ -39,7 +55,11 @@ export class ResourcesAdminController {
   @ApiOperation({ summary: 'Update a resource type', description: 'Name, description and image.' })
   @ApiOkResponse({ type: ResourceTypeDto })
   @ApiErrors(...adminErrors, ResourceErrors.resource_type_not_found)
-  updateResourceType(@TenantId() tenantId: string, @Param('resourceTypeId') id: string, @Body() dto: UpdateResourceTypeDto): Promise<ResourceTypeDto> {
+  updateResourceType(
+    @TenantId() tenantId: string,
+    @Param('resourceTypeId') id: string,
+    @Body() dto: UpdateResourceTypeDto,
+  ): Promise<ResourceTypeDto> {
     return this.resources.updateType(tenantId, id, dto);
   }
 
@@ -47,10 +67,17 @@ export class ResourcesAdminController {
   @ApiKeyAuth()
   @ApiOperation({
     summary: 'Grant a resource to a user',
-    description: 'Credits the spendable balance and the earned total (rank). Idempotent by `idempotencyKey` (unique per tenant): a retry changes nothing and returns the original entry with `replayed: true`.',
+    description:
+      'Credits the spendable balance and the earned total (rank). Idempotent by `idempotencyKey` (unique per tenant): a retry changes nothing and returns the original entry with `replayed: true`.',
   })
   @ApiCreatedResponse({ type: LedgerResultDto })
-  @ApiErrors(...adminErrors, UserErrors.user_not_found, ResourceErrors.resource_type_not_found, ResourceErrors.idempotency_key_reused, ResourceErrors.amount_too_large)
+  @ApiErrors(
+    ...adminErrors,
+    UserErrors.user_not_found,
+    ResourceErrors.resource_type_not_found,
+    ResourceErrors.idempotency_key_reused,
+    ResourceErrors.amount_too_large,
+  )
   grantResource(@TenantId() tenantId: string, @Body() dto: GrantResourceDto): Promise<LedgerResultDto> {
     return this.ledger.credit(this.dataSource.manager, { tenantId, ...dto });
   }
@@ -59,17 +86,27 @@ export class ResourcesAdminController {
   @ApiKeyAuth()
   @ApiOperation({
     summary: 'Deduct a resource from a user',
-    description: 'Lowers the spendable balance, never below zero (409 `insufficient_balance`). With `lowerEarned: true` it lowers the earned total (rank) too. Idempotent like grants.',
+    description:
+      'Lowers the spendable balance, never below zero (409 `insufficient_balance`). With `lowerEarned: true` it lowers the earned total (rank) too. Idempotent like grants.',
   })
   @ApiCreatedResponse({ type: LedgerResultDto })
-  @ApiErrors(...adminErrors, UserErrors.user_not_found, ResourceErrors.resource_type_not_found, ResourceErrors.insufficient_balance, ResourceErrors.idempotency_key_reused)
+  @ApiErrors(
+    ...adminErrors,
+    UserErrors.user_not_found,
+    ResourceErrors.resource_type_not_found,
+    ResourceErrors.insufficient_balance,
+    ResourceErrors.idempotency_key_reused,
+  )
   deductResource(@TenantId() tenantId: string, @Body() dto: DeductResourceDto): Promise<LedgerResultDto> {
     return this.ledger.debit(this.dataSource.manager, { tenantId, ...dto });
   }
 
   @Get('balances')
   @ApiKeyAuth()
-  @ApiOperation({ summary: 'Balances of a user', description: 'Every resource the user holds, with spendable `balance` and `earned` total.' })
+  @ApiOperation({
+    summary: 'Balances of a user',
+    description: 'Every resource the user holds, with spendable `balance` and `earned` total.',
+  })
   @ApiOkResponse({ type: BalanceDto, isArray: true })
   @ApiErrors(...adminErrors, UserErrors.user_not_found)
   listUserBalances(@TenantId() tenantId: string, @Query() q: BalancesQueryDto): Promise<BalanceDto[]> {

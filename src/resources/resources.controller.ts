@@ -28,10 +28,17 @@ export class ResourcesController {
 
   @Get(':communityId/resource-types')
   @Public()
-  @ApiOperation({ summary: 'Resource types of a community', description: 'Paginated; global types first, then by slug. `communityId` is an id or a slug.' })
+  @ApiOperation({
+    summary: 'Resource types of a community',
+    description: 'Paginated; global types first, then by slug. `communityId` is an id or a slug.',
+  })
   @ApiOkResponse({ type: Paginated(ResourceTypeDto) })
   @ApiErrors(...publicErrors, CommunityErrors.community_not_found)
-  listCommunityResourceTypes(@TenantId() tenantId: string, @Param('communityId') communityId: string, @Query() q: PageQueryDto): Promise<Page<ResourceTypeDto>> {
+  listCommunityResourceTypes(
+    @TenantId() tenantId: string,
+    @Param('communityId') communityId: string,
+    @Query() q: PageQueryDto,
+  ): Promise<Page<ResourceTypeDto>> {
     return this.resources.listTypes(tenantId, communityId, pageRequest(q));
   }
 }

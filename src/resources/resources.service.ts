@@ -46,7 +46,8 @@ export class ResourcesService {
       max: 5_000,
       clock,
       dataSource,
-      load: async ({ tenantId, communityRef, slug }) => this.getTypeInCommunity(tenantId, (await this.communities.resolveShared(tenantId, communityRef)).id, slug),
+      load: async ({ tenantId, communityRef, slug }) =>
+        this.getTypeInCommunity(tenantId, (await this.communities.resolveShared(tenantId, communityRef)).id, slug),
     });
     communities.onChanged((tenantId) => this.typeRefs.drop(tenantId));
   }
@@ -60,7 +61,11 @@ export class ResourcesService {
    * community writes through this process drop it. 404s are not kept.
    */
   typeInCommunityShared(tenantId: string, communityRef: string, slugOrId: string): Promise<ResourceType> {
-    return this.typeRefs.get(tenantId, `${communityRef.trim().toLowerCase()}\u0000${slugOrId.toLowerCase()}`, { tenantId, communityRef, slug: slugOrId });
+    return this.typeRefs.get(tenantId, `${communityRef.trim().toLowerCase()}\u0000${slugOrId.toLowerCase()}`, {
+      tenantId,
+      communityRef,
+      slug: slugOrId,
+    });
   }
 
   /** A resource type of the tenant by id; 404 otherwise. */
@@ -73,8 +78,16 @@ export class ResourcesService {
   /** A resource type of the community by slug (case-insensitive) or id; 404 otherwise. */
   async getTypeInCommunity(tenantId: string, communityId: string, slugOrId: string): Promise<ResourceType> {
     const ref = slugOrId.toLowerCase();
-    const type = ref.length > 64 ? null : await findOneFast(this.types.manager, ResourceType, UUID_RE.test(ref) ? { tenantId, communityId, id: ref } : { tenantId, communityId, slug: ref });
-    if (!type) throw new DomainError(ResourceErrors.resource_type_not_found, `No resource type "${slugOrId.slice(0, 64)}" in this community`);
+    const type =
+      ref.length > 64
+        ? null
+        : await findOneFast(
+            this.types.manager,
+            ResourceType,
+            UUID_RE.test(ref) ? { tenantId, communityId, id: ref } : { tenantId, communityId, slug: ref },
+          );
+    if (!type)
+      throw new DomainError(ResourceErrors.resource_type_not_found, `No resource type "${slugOrId.slice(0, 64)}" in this community`);
     return type;
   }
 
@@ -90,7 +103,8 @@ export class ResourcesService {
   }
 
   async createType(tenantId: string, dto: CreateResourceTypeDto): Promise<ResourceTypeDto> {
-    if (dto.kind === 'global' && dto.questEventId) throw new DomainError(ResourceErrors.invalid_resource_type, 'A global resource type cannot belong to a quest event');
+    if (dto.kind === 'global' && dto.questEventId)
+      throw new DomainError(ResourceErrors.invalid_resource_type, 'A global resource type cannot belong to a quest event');
     const community = await this.communities.resolve(tenantId, dto.communityId);
     const type = this.types.create({
       tenantId,
@@ -127,16 +141,28 @@ export class ResourcesService {
   /** Every balance of a user of the tenant (404 for another tenant's user). */
   async balances(tenantId: string, userId: string): Promise<BalanceDto[]> {
     await this.users.getById(tenantId, userId);
-    const rows: { resource_type_id: string; slug: string; community_id: string; balance: string; earned: string }[] = await this.types.query(
-      `SELECT b.resource_type_id, t.slug, t.community_id, b.balance, b.earned FROM resource_balances b
+    const rows: { resource_type_id: string; slug: string; community_id: string; balance: string; earned: string }[] =
+      await this.types.query(
+        `SELECT b.resource_type_id, t.slug, t.community_id, b.balance, b.earned FROM resource_balances b
        JOIN resource_types t ON t.id = b.resource_type_id WHERE b.tenant_id = $1 AND b.user_id = $2 ORDER BY t.community_id, t.slug`,
-      [tenantId, userId],
-    );
-    return rows.map((r) => ({ resourceTypeId: r.resource_type_id, slug: r.slug, communityId: r.community_id, balance: Number(r.balance), earned: Number(r.earned) }));
+        [tenantId, userId],
+      );
+    return rows.map((r) => ({
+      resourceTypeId: r.resource_type_id,
+      slug: r.slug,
+      communityId: r.community_id,
+      balance: Number(r.balance),
+      earned: Number(r.earned),
+    }));
   }
 
   /** A user's ledger entries, newest first. */
-  async ledgerEntries(tenantId: string, userId: string, resourceTypeId: string | undefined, page: PageRequest): Promise<Page<LedgerEntryDto>> {
+  async ledgerEntries(
+    tenantId: string,
+    userId: string,
+    resourceTypeId: string | undefined,
+    page: PageRequest,
+  ): Promise<Page<LedgerEntryDto>> {
     await this.users.getById(tenantId, userId);
     const [rows, total] = await this.ledger.findAndCount({
       where: { tenantId, userId, ...(resourceTypeId ? { resourceTypeId } : {}) },
@@ -145,7 +171,17 @@ export class ResourcesService {
       take: page.limit,
     });
     return toPage(
-      rows.map((e) => ({ id: e.id, resourceTypeId: e.resourceTypeId, userId: e.userId, delta: e.delta, earnedDelta: e.earnedDelta, reason: e.reason, reference: e.reference, idempotencyKey: e.idempotencyKey, createdAt: e.createdAt })),
+      rows.map((e) => ({
+        id: e.id,
+        resourceTypeId: e.resourceTypeId,
+        userId: e.userId,
+        delta: e.delta,
+        earnedDelta: e.earnedDelta,
+        reason: e.reason,
+        reference: e.reference,
+        idempotencyKey: e.idempotencyKey,
+        createdAt: e.createdAt,
+      })),
       total,
       page,
     );

@@ -168,7 +168,14 @@ class DemoSeeder {
     const resources = this.get(ResourcesService);
     const resourceType = (slug: string, name: string, kind: 'global' | 'scoped', questEventId?: string) =>
       this.ensure(ResourceType, { communityId, slug }, `${kind} resource ${slug}`, () =>
-        resources.createType(tenantId, { communityId, slug, name, kind, questEventId, description: kind === 'global' ? 'Earned by quests; ranks the community leaderboard.' : 'Score of one quest event.' }),
+        resources.createType(tenantId, {
+          communityId,
+          slug,
+          name,
+          kind,
+          questEventId,
+          description: kind === 'global' ? 'Earned by quests; ranks the community leaderboard.' : 'Score of one quest event.',
+        }),
       );
     const xp = await resourceType('xp', 'Experience points', 'global');
 
@@ -188,23 +195,49 @@ class DemoSeeder {
     // ---- inventory: slots, items, grants, an equipped avatar
     const inventory = this.get(InventoryService);
     const slot = (key: string, name: string, position: number) =>
-      this.ensure(InventorySlot, { communityId, key }, `inventory slot ${key}`, () => inventory.createSlot(tenantId, { communityId, key, name, position }));
+      this.ensure(InventorySlot, { communityId, key }, `inventory slot ${key}`, () =>
+        inventory.createSlot(tenantId, { communityId, key, name, position }),
+      );
     await slot('head', 'Head', 1);
     await slot('body', 'Body', 2);
     await slot('background', 'Background', 0);
     const item = (slotKey: string, name: string, rarity: string, supply?: number) =>
       this.ensure(InventoryItem, { communityId, name }, `item ${name}`, () =>
-        inventory.createItem(tenantId, { communityId, slotId: slotKey, name, rarity, supply, description: `A ${rarity} ${slotKey} item.`, attributes: [{ traitType: 'Rarity', value: rarity }] }),
+        inventory.createItem(tenantId, {
+          communityId,
+          slotId: slotKey,
+          name,
+          rarity,
+          supply,
+          description: `A ${rarity} ${slotKey} item.`,
+          attributes: [{ traitType: 'Rarity', value: rarity }],
+        }),
       );
     const hat = await item('head', 'Pirate hat', 'common');
     const crown = await item('head', 'Golden crown', 'legendary', 10);
     const shirt = await item('body', 'Striped shirt', 'common');
     const ocean = await item('background', 'Open sea', 'rare', 100);
-    for (const [user, itemId, key] of [['demo', hat, 'hat'], ['demo', ocean, 'sea'], ['alice', hat, 'hat'], ['alice', crown, 'crown'], ['bob', ocean, 'sea']] as const) {
-      const r = await inventory.adminGrant(tenantId, { userId: users[user], itemId, reason: 'demo_seed', idempotencyKey: `demo-seed:item:${user}:${key}` });
+    for (const [user, itemId, key] of [
+      ['demo', hat, 'hat'],
+      ['demo', ocean, 'sea'],
+      ['alice', hat, 'hat'],
+      ['alice', crown, 'crown'],
+      ['bob', ocean, 'sea'],
+    ] as const) {
+      const r = await inventory.adminGrant(tenantId, {
+        userId: users[user],
+        itemId,
+        reason: 'demo_seed',
+        idempotencyKey: `demo-seed:item:${user}:${key}`,
+      });
       if (!r.replayed) this.note(`granted ${key} to ${user}`);
     }
-    await inventory.allocate(tenantId, communityId, users.demo, { slots: [{ slotId: 'head', itemId: hat }, { slotId: 'background', itemId: ocean }] });
+    await inventory.allocate(tenantId, communityId, users.demo, {
+      slots: [
+        { slotId: 'head', itemId: hat },
+        { slotId: 'background', itemId: ocean },
+      ],
+    });
     await inventory.allocate(tenantId, communityId, users.alice, { slots: [{ slotId: 'head', itemId: crown }] });
 
     this.progress('inventory slots, items, avatars');
@@ -212,19 +245,57 @@ class DemoSeeder {
     // ---- community quests with tags; completions credit XP
     const quests = this.get(QuestsService);
     const quest = (name: string, fields: Omit<CreateQuestDto, 'communityId' | 'name'>, questEventId?: string) =>
-      this.ensure(Quest, { communityId, name }, `quest "${name}"`, () => quests.create(tenantId, { communityId, name, questEventId, ...fields }));
-    const discord = await quest('Join our Discord', { type: 'social', tags: ['social', 'onboarding'], featured: true, description: 'Say hello in #general.', rewards: [{ type: 'resource', resourceTypeId: xp, amount: 50 }] });
-    const follow = await quest('Follow us on X', { type: 'social', tags: ['social'], rewards: [{ type: 'resource', resourceTypeId: xp, amount: 25 }] });
-    const wins = await quest('Win 3 matches', { type: 'match', tags: ['pvp', 'weekly'], rewards: [{ type: 'resource', resourceTypeId: xp, amount: 100 }, { type: 'item', itemId: shirt, quantity: 1 }] });
+      this.ensure(Quest, { communityId, name }, `quest "${name}"`, () =>
+        quests.create(tenantId, { communityId, name, questEventId, ...fields }),
+      );
+    const discord = await quest('Join our Discord', {
+      type: 'social',
+      tags: ['social', 'onboarding'],
+      featured: true,
+      description: 'Say hello in #general.',
+      rewards: [{ type: 'resource', resourceTypeId: xp, amount: 50 }],
+    });
+    const follow = await quest('Follow us on X', {
+      type: 'social',
+      tags: ['social'],
+      rewards: [{ type: 'resource', resourceTypeId: xp, amount: 25 }],
+    });
+    const wins = await quest('Win 3 matches', {
+      type: 'match',
+      tags: ['pvp', 'weekly'],
+      rewards: [
+        { type: 'resource', resourceTypeId: xp, amount: 100 },
+        { type: 'item', itemId: shirt, quantity: 1 },
+      ],
+    });
     await quest('Daily login', { type: 'daily', tags: ['daily'], rewards: [{ type: 'resource', resourceTypeId: xp, amount: 10 }] });
-    await quest('Invite a friend (template)', { type: 'referral', tags: ['onboarding'], template: true, rewards: [{ type: 'resource', resourceTypeId: xp, amount: 75 }] });
-    const done: Record<UserName, string[]> = { demo: [discord, follow, wins], alice: [discord, follow, wins], bob: [discord, wins], carol: [discord, follow], dave: [discord] };
-    for (const name of DEMO.users) for (const q of done[name]) if ((await quests.complete(tenantId, q, users[name])).created) this.note(`${name} completed a quest`);
+    await quest('Invite a friend (template)', {
+      type: 'referral',
+      tags: ['onboarding'],
+      template: true,
+      rewards: [{ type: 'resource', resourceTypeId: xp, amount: 75 }],
+    });
+    const done: Record<UserName, string[]> = {
+      demo: [discord, follow, wins],
+      alice: [discord, follow, wins],
+      bob: [discord, wins],
+      carol: [discord, follow],
+      dave: [discord],
+    };
+    for (const name of DEMO.users)
+      for (const q of done[name]) if ((await quests.complete(tenantId, q, users[name])).created) this.note(`${name} completed a quest`);
     // Extra XP so the leaderboard has distinct ranks.
     const ledger = this.get(LedgerService);
     const bonus: Record<UserName, number> = { demo: 1000, alice: 800, bob: 500, carol: 300, dave: 100 };
     for (const name of DEMO.users) {
-      const r = await ledger.credit(this.ds.manager, { tenantId, userId: users[name], resourceTypeId: xp, amount: bonus[name], reason: 'demo_seed', idempotencyKey: `demo-seed:xp:${name}` });
+      const r = await ledger.credit(this.ds.manager, {
+        tenantId,
+        userId: users[name],
+        resourceTypeId: xp,
+        amount: bonus[name],
+        reason: 'demo_seed',
+        idempotencyKey: `demo-seed:xp:${name}`,
+      });
       if (!r.replayed) this.note(`credited ${bonus[name]} XP to ${name}`);
     }
 
@@ -232,31 +303,98 @@ class DemoSeeder {
 
     // ---- prizes and store
     const requirements = this.get(RequirementsService);
-    const requirement = (dto: CreateRequirementDto) => this.ensure(StoreRequirement, { key: dto.key }, `requirement ${dto.key}`, () => requirements.create(tenantId, dto));
+    const requirement = (dto: CreateRequirementDto) =>
+      this.ensure(StoreRequirement, { key: dto.key }, `requirement ${dto.key}`, () => requirements.create(tenantId, dto));
     const shipping = await requirement({
       key: 'shipping-address',
       name: 'Shipping address',
       kind: 'data',
-      schema: { type: 'object', required: ['addressLine1', 'city', 'country'], additionalProperties: false, properties: { addressLine1: { type: 'string', maxLength: 200 }, city: { type: 'string', maxLength: 100 }, country: { type: 'string', maxLength: 64 } } },
+      schema: {
+        type: 'object',
+        required: ['addressLine1', 'city', 'country'],
+        additionalProperties: false,
+        properties: {
+          addressLine1: { type: 'string', maxLength: 200 },
+          city: { type: 'string', maxLength: 100 },
+          country: { type: 'string', maxLength: 64 },
+        },
+      },
     });
-    const veteran = await requirement({ key: 'xp-500', name: 'At least 500 XP earned', kind: 'min_resource', resourceTypeId: xp, minAmount: 500 });
+    const veteran = await requirement({
+      key: 'xp-500',
+      name: 'At least 500 XP earned',
+      kind: 'min_resource',
+      resourceTypeId: xp,
+      minAmount: 500,
+    });
     const prizes = this.get(PrizesService);
-    const prize = (name: string, fields: { kind: 'achievement' | 'physical' | 'digital'; totalSupply?: number; requirementIds?: string[]; description: string }) =>
-      this.ensure(Prize, { name }, `prize "${name}"`, () => prizes.create(tenantId, { communityId, name, ...fields }));
+    const prize = (
+      name: string,
+      fields: { kind: 'achievement' | 'physical' | 'digital'; totalSupply?: number; requirementIds?: string[]; description: string },
+    ) => this.ensure(Prize, { name }, `prize "${name}"`, () => prizes.create(tenantId, { communityId, name, ...fields }));
     const founder = await prize('Founder badge', { kind: 'achievement', description: 'Was here on day one.' });
-    const jersey = await prize('Team jersey', { kind: 'physical', totalSupply: 50, requirementIds: [shipping], description: 'The official Pixel Pirates jersey, shipped to you.' });
+    const jersey = await prize('Team jersey', {
+      kind: 'physical',
+      totalSupply: 50,
+      requirementIds: [shipping],
+      description: 'The official Pixel Pirates jersey, shipped to you.',
+    });
     const champion = await prize('Season 1 champion', { kind: 'digital', totalSupply: 1, description: 'The best pirate of season 1.' });
-    for (const [name, prizeId, key] of [['demo', founder, 'founder'], ['alice', founder, 'founder'], ['bob', founder, 'founder'], ['alice', champion, 'champion']] as const) {
-      const r = await prizes.adminAward(tenantId, prizeId, { userId: users[name], reason: 'demo_seed', idempotencyKey: `demo-seed:prize:${name}:${key}` });
+    for (const [name, prizeId, key] of [
+      ['demo', founder, 'founder'],
+      ['alice', founder, 'founder'],
+      ['bob', founder, 'founder'],
+      ['alice', champion, 'champion'],
+    ] as const) {
+      const r = await prizes.adminAward(tenantId, prizeId, {
+        userId: users[name],
+        reason: 'demo_seed',
+        idempotencyKey: `demo-seed:prize:${name}:${key}`,
+      });
       if (!r.replayed) this.note(`awarded ${key} to ${name}`);
     }
     const store = this.get(StoreService);
     const listing = (dto: Omit<CreateListingDto, 'communityId'>) =>
-      this.ensure(StoreListing, { communityId, name: dto.name }, `store listing "${dto.name}"`, () => store.createListing(tenantId, { communityId, ...dto }));
-    await listing({ name: 'Pirate hat', kind: 'item', itemId: hat, price: [{ resourceTypeId: xp, amount: 100 }], perUserLimit: 1, position: 1, description: 'A classic.' });
-    const shirtListing = await listing({ name: 'Striped shirt', kind: 'item', itemId: shirt, price: [{ resourceTypeId: xp, amount: 150 }], perUserLimit: 2, position: 2 });
-    await listing({ name: 'Golden crown', kind: 'item', itemId: crown, price: [{ resourceTypeId: xp, amount: 900 }], totalSupply: 5, perUserLimit: 1, requirementIds: [veteran], position: 3, description: 'For veterans with 500 XP earned.' });
-    await listing({ name: 'Team jersey', kind: 'prize', prizeId: jersey, price: [{ resourceTypeId: xp, amount: 300 }], perUserLimit: 1, position: 4, description: 'Needs a shipping address.' });
+      this.ensure(StoreListing, { communityId, name: dto.name }, `store listing "${dto.name}"`, () =>
+        store.createListing(tenantId, { communityId, ...dto }),
+      );
+    await listing({
+      name: 'Pirate hat',
+      kind: 'item',
+      itemId: hat,
+      price: [{ resourceTypeId: xp, amount: 100 }],
+      perUserLimit: 1,
+      position: 1,
+      description: 'A classic.',
+    });
+    const shirtListing = await listing({
+      name: 'Striped shirt',
+      kind: 'item',
+      itemId: shirt,
+      price: [{ resourceTypeId: xp, amount: 150 }],
+      perUserLimit: 2,
+      position: 2,
+    });
+    await listing({
+      name: 'Golden crown',
+      kind: 'item',
+      itemId: crown,
+      price: [{ resourceTypeId: xp, amount: 900 }],
+      totalSupply: 5,
+      perUserLimit: 1,
+      requirementIds: [veteran],
+      position: 3,
+      description: 'For veterans with 500 XP earned.',
+    });
+    await listing({
+      name: 'Team jersey',
+      kind: 'prize',
+      prizeId: jersey,
+      price: [{ resourceTypeId: xp, amount: 300 }],
+      perUserLimit: 1,
+      position: 4,
+      description: 'Needs a shipping address.',
+    });
     const bought = await this.get(StorePurchaseService).purchase(tenantId, users.demo, shirtListing, { nonce: 'demo-seed-shirt' });
     if (!bought.replayed) this.note('demo bought a Striped shirt');
 
@@ -267,7 +405,11 @@ class DemoSeeder {
     this.progress('quest events in every state');
 
     const ms = Date.now() - started;
-    this.log(this.created > 0 ? `Demo data ready: ${this.created} things made in ${ms} ms.` : `Demo data already complete: nothing to do (${ms} ms).`);
+    this.log(
+      this.created > 0
+        ? `Demo data ready: ${this.created} things made in ${ms} ms.`
+        : `Demo data already complete: nothing to do (${ms} ms).`,
+    );
     return {
       tenantId,
       tenantSlug: DEMO.tenant,
@@ -312,7 +454,13 @@ class DemoSeeder {
     const hashes = await Promise.all(missing.map(() => hashPassword(DEMO.password, cost)));
     for (const [i, name] of missing.entries()) {
       const user = await this.ds.transaction((em) =>
-        users.create(em, { tenantId: this.tenantId, username: name, handle: name, passwordHash: hashes[i], displayName: name[0].toUpperCase() + name.slice(1) }),
+        users.create(em, {
+          tenantId: this.tenantId,
+          username: name,
+          handle: name,
+          passwordHash: hashes[i],
+          displayName: name[0].toUpperCase() + name.slice(1),
+        }),
       );
       out[name] = user.id;
       this.note(`user ${name}`);
@@ -336,10 +484,25 @@ class DemoSeeder {
     const participation = this.get(ParticipationService);
     const quests = this.get(QuestsService);
 
-    const event = async (slug: string, name: string, days: [number, number, number, number], fields: { publish?: boolean; features?: string[]; description: string; capacity?: number }) => {
+    const event = async (
+      slug: string,
+      name: string,
+      days: [number, number, number, number],
+      fields: { publish?: boolean; features?: string[]; description: string; capacity?: number },
+    ) => {
       const [registrationStartsAt, registrationEndsAt, startsAt, endsAt] = days.map((d) => this.at(d));
       const id = await this.ensure(QuestEvent, { slug }, `quest event ${slug}`, () =>
-        events.create(tenantId, { communityId, slug, name, registrationStartsAt, registrationEndsAt, startsAt, endsAt, minScore: 1, ...fields }),
+        events.create(tenantId, {
+          communityId,
+          slug,
+          name,
+          registrationStartsAt,
+          registrationEndsAt,
+          startsAt,
+          endsAt,
+          minScore: 1,
+          ...fields,
+        }),
       );
       const row = await this.ds.getRepository(QuestEvent).findOneByOrFail({ id });
       if (fields.publish !== false && !row.scoreResourceTypeId && row.state !== 'completed' && row.state !== 'cancelled') {
@@ -349,7 +512,9 @@ class DemoSeeder {
       return this.ds.getRepository(QuestEvent).findOneByOrFail({ id });
     };
     const reward = (eventId: string, dto: CreateRewardDto) =>
-      this.ensure(QuestEventReward, { eventId, name: dto.name }, `reward "${dto.name}"`, () => rewards.createReward(tenantId, eventId, dto));
+      this.ensure(QuestEventReward, { eventId, name: dto.name }, `reward "${dto.name}"`, () =>
+        rewards.createReward(tenantId, eventId, dto),
+      );
     const play = async (e: QuestEvent, scores: Partial<Record<UserName, string[]>>) => {
       for (const [name, questIds] of Object.entries(scores) as [UserName, string[]][]) {
         const p = await this.ds.getRepository(Participant).findOneBy({ eventId: e.id, userId: users[name] });
@@ -363,20 +528,66 @@ class DemoSeeder {
     };
 
     // Active, registration open: the event of the README tour. Runs for a year from the first seed.
-    const cup = await event(DEMO.event, 'Pirate Cup', [-1, 365, -1, 365], { features: ['score-based'], description: 'Complete the cup quests to climb the leaderboard. Top players win XP, a crown and a jersey.' });
-    await reward(cup.id, { name: 'Champion XP', kind: 'resource', resourceTypeId: ctx.xp, amount: 500, tickets: 1, rankFrom: 1, rankTo: 1 });
+    const cup = await event(DEMO.event, 'Pirate Cup', [-1, 365, -1, 365], {
+      features: ['score-based'],
+      description: 'Complete the cup quests to climb the leaderboard. Top players win XP, a crown and a jersey.',
+    });
+    await reward(cup.id, {
+      name: 'Champion XP',
+      kind: 'resource',
+      resourceTypeId: ctx.xp,
+      amount: 500,
+      tickets: 1,
+      rankFrom: 1,
+      rankTo: 1,
+    });
     await reward(cup.id, { name: 'Golden crown', kind: 'item', itemId: ctx.crown, tickets: 1, supply: 3, rankFrom: 1, rankTo: 3 });
-    await reward(cup.id, { name: 'Team jersey (shipped)', kind: 'manual', tickets: 1, rankFrom: 1, rankTo: 10, requiresEmail: true, requiresAddress: true });
-    const goal = await ctx.quest('Score a goal', { type: 'match', tags: ['cup'], rewards: [{ type: 'resource', resourceTypeId: cup.scoreResourceTypeId!, amount: 30 }] }, cup.id);
-    const win = await ctx.quest('Win a cup match', { type: 'match', tags: ['cup'], rewards: [{ type: 'resource', resourceTypeId: cup.scoreResourceTypeId!, amount: 50 }] }, cup.id);
-    await ctx.quest('Play the final', { type: 'match', tags: ['cup'], rewards: [{ type: 'resource', resourceTypeId: cup.scoreResourceTypeId!, amount: 100 }] }, cup.id);
+    await reward(cup.id, {
+      name: 'Team jersey (shipped)',
+      kind: 'manual',
+      tickets: 1,
+      rankFrom: 1,
+      rankTo: 10,
+      requiresEmail: true,
+      requiresAddress: true,
+    });
+    const goal = await ctx.quest(
+      'Score a goal',
+      { type: 'match', tags: ['cup'], rewards: [{ type: 'resource', resourceTypeId: cup.scoreResourceTypeId!, amount: 30 }] },
+      cup.id,
+    );
+    const win = await ctx.quest(
+      'Win a cup match',
+      { type: 'match', tags: ['cup'], rewards: [{ type: 'resource', resourceTypeId: cup.scoreResourceTypeId!, amount: 50 }] },
+      cup.id,
+    );
+    await ctx.quest(
+      'Play the final',
+      { type: 'match', tags: ['cup'], rewards: [{ type: 'resource', resourceTypeId: cup.scoreResourceTypeId!, amount: 100 }] },
+      cup.id,
+    );
     await play(cup, { alice: [goal, win], demo: [win], bob: [goal], carol: [goal] });
 
     // Completed: played, then closed by the operator (tickets allocated, claimable).
-    const past = await event('harbour-skirmish', 'Harbour Skirmish', [-2, 1, -1, 2], { features: ['score-based'], description: 'A finished event: see your reward allocations.' });
+    const past = await event('harbour-skirmish', 'Harbour Skirmish', [-2, 1, -1, 2], {
+      features: ['score-based'],
+      description: 'A finished event: see your reward allocations.',
+    });
     if (past.state === 'published') {
-      await reward(past.id, { name: 'Skirmish XP', kind: 'resource', resourceTypeId: ctx.xp, amount: 200, tickets: 1, rankFrom: 1, rankTo: 3 });
-      const raid = await ctx.quest('Win the harbour raid', { type: 'match', tags: ['skirmish'], rewards: [{ type: 'resource', resourceTypeId: past.scoreResourceTypeId!, amount: 40 }] }, past.id);
+      await reward(past.id, {
+        name: 'Skirmish XP',
+        kind: 'resource',
+        resourceTypeId: ctx.xp,
+        amount: 200,
+        tickets: 1,
+        rankFrom: 1,
+        rankTo: 3,
+      });
+      const raid = await ctx.quest(
+        'Win the harbour raid',
+        { type: 'match', tags: ['skirmish'], rewards: [{ type: 'resource', resourceTypeId: past.scoreResourceTypeId!, amount: 40 }] },
+        past.id,
+      );
       // The registration window has closed by now; a half-seeded event is completed as it is.
       if (past.registrationEndsAt > this.now) await play(past, { demo: [raid], bob: [raid], alice: [] });
       const r = await this.get(EventCompletionService).complete(tenantId, past.id, true);
@@ -384,13 +595,31 @@ class DemoSeeder {
     }
 
     // Registration open, starts later.
-    const open = await event('autumn-regatta', 'Autumn Regatta', [-1, 180, 180, 365], { features: ['score-based'], capacity: 100, description: 'Registration is open; the race starts later.' });
-    await reward(open.id, { name: 'Regatta XP', kind: 'resource', resourceTypeId: ctx.xp, amount: 300, tickets: 1, rankFrom: 1, rankTo: 10 });
+    const open = await event('autumn-regatta', 'Autumn Regatta', [-1, 180, 180, 365], {
+      features: ['score-based'],
+      capacity: 100,
+      description: 'Registration is open; the race starts later.',
+    });
+    await reward(open.id, {
+      name: 'Regatta XP',
+      kind: 'resource',
+      resourceTypeId: ctx.xp,
+      amount: 300,
+      tickets: 1,
+      rankFrom: 1,
+      rankTo: 10,
+    });
     // Upcoming: registration opens later.
-    const upcoming = await event('winter-league', 'Winter League', [200, 230, 230, 365], { features: ['score-based'], description: 'Registration opens later.' });
+    const upcoming = await event('winter-league', 'Winter League', [200, 230, 230, 365], {
+      features: ['score-based'],
+      description: 'Registration opens later.',
+    });
     await reward(upcoming.id, { name: 'League XP', kind: 'resource', resourceTypeId: ctx.xp, amount: 250, tickets: 1 });
     // A draft (invisible to users) and a cancelled event.
-    await event('secret-treasure-hunt', 'Secret Treasure Hunt', [10, 20, 20, 30], { publish: false, description: 'A draft: only the management API sees it.' });
+    await event('secret-treasure-hunt', 'Secret Treasure Hunt', [10, 20, 20, 30], {
+      publish: false,
+      description: 'A draft: only the management API sees it.',
+    });
     const cancelled = await event('stormy-meetup', 'Stormy Meetup', [5, 10, 10, 11], { description: 'Cancelled because of the weather.' });
     if (cancelled.state !== 'cancelled') {
       await events.cancel(tenantId, cancelled.id);

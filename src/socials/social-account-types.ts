@@ -28,6 +28,9 @@ export const BUILT_IN_SOCIAL_ACCOUNT_TYPES = [
 export const ACCOUNT_TYPE_PATTERN = /^[a-z0-9][a-z0-9_-]{0,31}$/;
 
 export function allowedSocialAccountTypes(extra: string | undefined): ReadonlySet<string> {
-  const added = (extra ?? '').split(',').map((s) => s.trim().toLowerCase()).filter((s) => ACCOUNT_TYPE_PATTERN.test(s));
+  const added = (extra ?? '')
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter((s) => ACCOUNT_TYPE_PATTERN.test(s));
   return new Set([...BUILT_IN_SOCIAL_ACCOUNT_TYPES, ...added]);
 }

@@ -18,7 +18,10 @@ export class SocialsController {
 
   @Get('socials')
   @Authenticated()
-  @ApiOperation({ summary: "The current user's linked social accounts", description: 'Oldest link first. Tokens are never returned; `hasUserToken`/`hasRefreshToken` and `expiryDate` say what is stored.' })
+  @ApiOperation({
+    summary: "The current user's linked social accounts",
+    description: 'Oldest link first. Tokens are never returned; `hasUserToken`/`hasRefreshToken` and `expiryDate` say what is stored.',
+  })
   @ApiOkResponse({ type: SocialDto, isArray: true })
   @ApiErrors(...SESSION_ERRORS)
   listSocials(@CurrentUser() user: AuthUser): Promise<SocialDto[]> {
@@ -40,7 +43,10 @@ export class SocialsController {
   @Post('socials/update')
   @Authenticated()
   @HttpCode(HttpStatus.OK)
-  @ApiOperation({ summary: 'Update a linked social account', description: 'Partial: absent fields are kept, `null` clears an optional field. Another user\'s `socialId` is a 404.' })
+  @ApiOperation({
+    summary: 'Update a linked social account',
+    description: "Partial: absent fields are kept, `null` clears an optional field. Another user's `socialId` is a 404.",
+  })
   @ApiOkResponse({ type: SocialDto })
   @ApiErrors(...INPUT_ERRORS, ...SESSION_ERRORS, SocialErrors.social_not_found)
   updateSocial(@CurrentUser() user: AuthUser, @Body() dto: UpdateSocialDto): Promise<SocialDto> {
@@ -49,7 +55,10 @@ export class SocialsController {
 
   @Get('socials/:type')
   @Authenticated()
-  @ApiOperation({ summary: "The current user's linked accounts of one type", description: `${TYPES} Case-insensitive. An empty list when none is linked.` })
+  @ApiOperation({
+    summary: "The current user's linked accounts of one type",
+    description: `${TYPES} Case-insensitive. An empty list when none is linked.`,
+  })
   @ApiOkResponse({ type: SocialDto, isArray: true })
   @ApiErrors(...INPUT_ERRORS, SocialErrors.unsupported_account_type, ...SESSION_ERRORS)
   listSocialsOfType(@CurrentUser() user: AuthUser, @Param() p: SocialTypeParamDto): Promise<SocialDto[]> {
@@ -59,7 +68,10 @@ export class SocialsController {
   @Delete('socials/:id')
   @Authenticated()
   @HttpCode(HttpStatus.NO_CONTENT)
-  @ApiOperation({ summary: 'Unlink a social account', description: 'Deletes the account and its stored tokens. Another user\'s id is a 404.' })
+  @ApiOperation({
+    summary: 'Unlink a social account',
+    description: "Deletes the account and its stored tokens. Another user's id is a 404.",
+  })
   @ApiNoContentResponse({ description: 'Unlinked.' })
   @ApiErrors(...INPUT_ERRORS, ...SESSION_ERRORS, SocialErrors.social_not_found)
   async deleteSocial(@CurrentUser() user: AuthUser, @Param() p: SocialIdParamDto): Promise<void> {

@@ -58,7 +58,14 @@ export class SocialsService {
     this.assertSupported(dto.accountType);
     return this.dataSource.transaction(async (em) => {
       const id = randomUUID();
-      const row = em.create(SocialAccount, { id, tenantId, userId, accountType: dto.accountType, subjectId: dto.subjectId, isPublic: dto.public });
+      const row = em.create(SocialAccount, {
+        id,
+        tenantId,
+        userId,
+        accountType: dto.accountType,
+        subjectId: dto.subjectId,
+        isPublic: dto.public,
+      });
       await this.apply(row, dto);
       try {
         // A savepoint, so that the unique violation does not abort the transaction.
@@ -119,19 +126,27 @@ export class SocialsService {
     if (c.expiryDate !== undefined) row.expiryDate = c.expiryDate === null ? null : new Date(c.expiryDate);
     if (c.extraArgs !== undefined) row.extraArgs = c.extraArgs;
     if (c.createdAt !== undefined) row.providerCreatedAt = c.createdAt;
-    if (c.userToken !== undefined) row.userTokenEncrypted = c.userToken === null ? null : await this.encryption.encrypt(c.userToken, tokenContext(row.id, 'userToken'));
-    if (c.refreshToken !== undefined) row.refreshTokenEncrypted = c.refreshToken === null ? null : await this.encryption.encrypt(c.refreshToken, tokenContext(row.id, 'refreshToken'));
+    if (c.userToken !== undefined)
+      row.userTokenEncrypted = c.userToken === null ? null : await this.encryption.encrypt(c.userToken, tokenContext(row.id, 'userToken'));
+    if (c.refreshToken !== undefined)
+      row.refreshTokenEncrypted =
+        c.refreshToken === null ? null : await this.encryption.encrypt(c.refreshToken, tokenContext(row.id, 'refreshToken'));
   }
 
   private assertSupported(type: string): void {
     if (!this.accountTypes.has(type)) {
-      throw new DomainError(SocialErrors.unsupported_account_type, `Unsupported social account type "${type}"; supported: ${this.supportedAccountTypes().join(', ')}`);
+      throw new DomainError(
+        SocialErrors.unsupported_account_type,
+        `Unsupported social account type "${type}"; supported: ${this.supportedAccountTypes().join(', ')}`,
+      );
     }
   }
 }
 
 const isUniqueViolation = (e: unknown, constraint: string) =>
-  e instanceof QueryFailedError && (e.driverError as { code?: string }).code === '23505' && (e.driverError as { constraint?: string }).constraint === constraint;
+  e instanceof QueryFailedError &&
+  (e.driverError as { code?: string }).code === '23505' &&
+  (e.driverError as { constraint?: string }).constraint === constraint;
 
 /** Additional authenticated data of a token: a ciphertext copied to another row or column does not decrypt. */
 const tokenContext = (id: string, which: TokenColumn) => `social:${id}:${which}`;

@@ -62,7 +62,13 @@ export class StorePurchaseService {
     private readonly hotRows: HotRows,
   ) {}
 
-  async purchase(tenantId: string, userId: string, listingId: string, body: PurchaseBodyDto, containerId?: string): Promise<PurchaseResultDto> {
+  async purchase(
+    tenantId: string,
+    userId: string,
+    listingId: string,
+    body: PurchaseBodyDto,
+    containerId?: string,
+  ): Promise<PurchaseResultDto> {
     const em = this.dataSource.manager;
     const items = body.requirementData ?? [];
     const fingerprint = purchaseFingerprint(listingId, items);
@@ -75,96 +81,137 @@ export class StorePurchaseService {
     const listing = await this.store.findListing(em, tenantId, listingId);
     if (containerId !== undefined) {
       const community = await this.communities.resolve(tenantId, containerId);
-      if (community.id !== listing.communityId) throw new DomainError(StoreErrors.listing_not_found, `Listing ${listing.id} is not in community "${containerId.slice(0, 64)}"`);
+      if (community.id !== listing.communityId)
+        throw new DomainError(StoreErrors.listing_not_found, `Listing ${listing.id} is not in community "${containerId.slice(0, 64)}"`);
     }
 
     if (!listing.active) throw new DomainError(StoreErrors.listing_not_found, `Listing ${listing.id} is not on sale`);
     const now = this.clock.now();
     this.assertWindow(listing, now);
-    if (listing.totalSupply !== null && listing.sold >= listing.totalSupply) throw new DomainError(StoreErrors.listing_sold_out, `"${listing.name}" is sold out`);
+    if (listing.totalSupply !== null && listing.sold >= listing.totalSupply)
+      throw new DomainError(StoreErrors.listing_sold_out, `"${listing.name}" is sold out`);
 
     const prize = listing.prizeId ? await em.getRepository(Prize).findOneBy({ tenantId, id: listing.prizeId }) : null;
     const requirementIds = [...new Set([...listing.requirementIds, ...(prize?.requirementIds ?? [])])];
     const defs = await this.requirements.findMany(em, tenantId, requirementIds);
-    const saved = await this.requirements.savedData(em, tenantId, userId, defs.filter((d) => d.kind === 'data').map((d) => d.id));
+    const saved = await this.requirements.savedData(
+      em,
+      tenantId,
+      userId,
+      defs.filter((d) => d.kind === 'data').map((d) => d.id),
+    );
     const resolved = this.requirements.resolveData(defs, items, saved);
 
     const purchaseId = randomUUID();
     const requirementDataEncrypted = resolved.length
-      ? await this.encryption.encrypt(JSON.stringify(resolved.map((r) => ({ requirementId: r.requirement.id, data: r.data }))), purchaseDataContext(purchaseId))
+      ? await this.encryption.encrypt(
+          JSON.stringify(resolved.map((r) => ({ requirementId: r.requirement.id, data: r.data }))),
+          purchaseDataContext(purchaseId),
+        )
       : null;
 
     // Every purchase of the listing updates its row (step 7): at most half the pool waits on it.
-    return this.hotRows.run(`listing:${listing.id}`, () => this.dataSource.transaction(async (tx) => {
-      // 1. The nonce.
-      const inserted: { created_at: Date }[] = await tx.query(
-        `INSERT INTO store_purchases (id, tenant_id, user_id, listing_id, community_id, nonce, fingerprint, kind, item_id, prize_id, resource_type_id, quantity, price, requirement_data_encrypted, created_at)
+    return this.hotRows.run(`listing:${listing.id}`, () =>
+      this.dataSource.transaction(async (tx) => {
+        // 1. The nonce.
+        const inserted: { created_at: Date }[] = await tx.query(
+          `INSERT INTO store_purchases (id, tenant_id, user_id, listing_id, community_id, nonce, fingerprint, kind, item_id, prize_id, resource_type_id, quantity, price, requirement_data_encrypted, created_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
          ON CONFLICT (tenant_id, user_id, nonce) DO NOTHING RETURNING created_at`,
-        [purchaseId, tenantId, userId, listing.id, listing.communityId, body.nonce, fingerprint, listing.kind, listing.itemId, listing.prizeId, listing.resourceTypeId,
-          listing.quantity, JSON.stringify(listing.price), requirementDataEncrypted, now],
-      );
-      if (inserted.length === 0) {
-        const again = await this.findReplay(tx, tenantId, userId, body.nonce, fingerprint, listing.id);
-        if (again) return again;
-        throw new Error('purchase nonce conflict without a visible purchase');
-      }
+          [
+            purchaseId,
+            tenantId,
+            userId,
+            listing.id,
+            listing.communityId,
+            body.nonce,
+            fingerprint,
+            listing.kind,
+            listing.itemId,
+            listing.prizeId,
+            listing.resourceTypeId,
+            listing.quantity,
+            JSON.stringify(listing.price),
+            requirementDataEncrypted,
+            now,
+          ],
+        );
+        if (inserted.length === 0) {
+          const again = await this.findReplay(tx, tenantId, userId, body.nonce, fingerprint, listing.id);
+          if (again) return again;
+          throw new Error('purchase nonce conflict without a visible purchase');
+        }
 
-      // Every balance row this purchase will change, locked now in resource-type-id order: two
-      // purchases of one user that pay in each other's resource cannot deadlock.
-      await this.ledger.lockBalances(tx, tenantId, userId, [
-        ...listing.price.map((p) => p.resourceTypeId),
-        ...(listing.kind === 'resource' && listing.resourceTypeId ? [listing.resourceTypeId] : []),
-      ]);
+        // Every balance row this purchase will change, locked now in resource-type-id order: two
+        // purchases of one user that pay in each other's resource cannot deadlock.
+        await this.ledger.lockBalances(tx, tenantId, userId, [
+          ...listing.price.map((p) => p.resourceTypeId),
+          ...(listing.kind === 'resource' && listing.resourceTypeId ? [listing.resourceTypeId] : []),
+        ]);
 
-      // 2. Conditions.
-      await this.requirements.assertConditions(tx, tenantId, userId, defs);
+        // 2. Conditions.
+        await this.requirements.assertConditions(tx, tenantId, userId, defs);
 
-      // 3. Per-user limit.
-      const counted: { count: number }[] = await tx.query(
-        `INSERT INTO store_purchase_counts (listing_id, user_id, tenant_id, count) VALUES ($1, $2, $3, 1)
+        // 3. Per-user limit.
+        const counted: { count: number }[] = await tx.query(
+          `INSERT INTO store_purchase_counts (listing_id, user_id, tenant_id, count) VALUES ($1, $2, $3, 1)
          ON CONFLICT (listing_id, user_id) DO UPDATE SET count = store_purchase_counts.count + 1
          WHERE $4::int IS NULL OR store_purchase_counts.count + 1 <= $4::int RETURNING count`,
-        [listing.id, userId, tenantId, listing.perUserLimit],
-      );
-      if (counted.length === 0) {
-        throw new DomainError(StoreErrors.purchase_limit_reached, `"${listing.name}" can be bought ${listing.perUserLimit} time(s) per user`, { perUserLimit: listing.perUserLimit });
-      }
-
-      // 4. The price, in resource-type-id order.
-      for (const p of [...listing.price].sort((a, b) => (a.resourceTypeId < b.resourceTypeId ? -1 : 1))) {
-        try {
-          await this.ledger.debit(tx, { tenantId, userId, resourceTypeId: p.resourceTypeId, amount: Number(p.amount), reason: 'store_purchase', reference: purchaseId });
-        } catch (e) {
-          if (!isDomain(e, ResourceErrors.insufficient_balance)) throw e;
-          const details = (e as DomainError).details ?? {};
-          throw new DomainError(ResourceErrors.insufficient_balance, `Not enough of resource type ${p.resourceTypeId}: the price is ${p.amount}, the balance ${typeof details.balance === 'number' ? details.balance : 0}`, {
-            ...details,
-            resourceTypeId: p.resourceTypeId,
-          });
+          [listing.id, userId, tenantId, listing.perUserLimit],
+        );
+        if (counted.length === 0) {
+          throw new DomainError(
+            StoreErrors.purchase_limit_reached,
+            `"${listing.name}" can be bought ${listing.perUserLimit} time(s) per user`,
+            { perUserLimit: listing.perUserLimit },
+          );
         }
-      }
 
-      // 5. Saved data and the notification.
-      await this.saveRequested(tx, tenantId, userId, resolved);
-      await this.notifications.notify(tx, {
-        tenantId,
-        userId,
-        communityId: listing.communityId,
-        type: NotificationType.PurchaseCompleted,
-        title: `You bought ${listing.name}`,
-        data: { purchaseId, listingId: listing.id },
-      });
+        // 4. The price, in resource-type-id order.
+        for (const p of [...listing.price].sort((a, b) => (a.resourceTypeId < b.resourceTypeId ? -1 : 1))) {
+          try {
+            await this.ledger.debit(tx, {
+              tenantId,
+              userId,
+              resourceTypeId: p.resourceTypeId,
+              amount: Number(p.amount),
+              reason: 'store_purchase',
+              reference: purchaseId,
+            });
+          } catch (e) {
+            if (!isDomain(e, ResourceErrors.insufficient_balance)) throw e;
+            const details = (e as DomainError).details ?? {};
+            throw new DomainError(
+              ResourceErrors.insufficient_balance,
+              `Not enough of resource type ${p.resourceTypeId}: the price is ${p.amount}, the balance ${typeof details.balance === 'number' ? details.balance : 0}`,
+              {
+                ...details,
+                resourceTypeId: p.resourceTypeId,
+              },
+            );
+          }
+        }
 
-      // 6. The grant (a prize's supply row is updated here; an item's in step 7).
-      await this.grant(tx, tenantId, userId, listing, purchaseId);
+        // 5. Saved data and the notification.
+        await this.saveRequested(tx, tenantId, userId, resolved);
+        await this.notifications.notify(tx, {
+          tenantId,
+          userId,
+          communityId: listing.communityId,
+          type: NotificationType.PurchaseCompleted,
+          title: `You bought ${listing.name}`,
+          data: { purchaseId, listingId: listing.id },
+        });
 
-      // 7. The hot rows, in one statement just before the commit, so they stay locked only from it
-      //    to the commit: the item's supply (every purchase of the listing updates that row; taken
-      //    first, so always in this order) and the listing's supply and window.
-      const item = listing.kind === 'item' ? this.inventory.supplySql('$3', '$4') : 'SELECT 1';
-      const [last]: { supplied: boolean; sold: number | null }[] = await tx.query(
-        `WITH item AS (${item}),
+        // 6. The grant (a prize's supply row is updated here; an item's in step 7).
+        await this.grant(tx, tenantId, userId, listing, purchaseId);
+
+        // 7. The hot rows, in one statement just before the commit, so they stay locked only from it
+        //    to the commit: the item's supply (every purchase of the listing updates that row; taken
+        //    first, so always in this order) and the listing's supply and window.
+        const item = listing.kind === 'item' ? this.inventory.supplySql('$3', '$4') : 'SELECT 1';
+        const [last]: { supplied: boolean; sold: number | null }[] = await tx.query(
+          `WITH item AS (${item}),
          listing AS (
            UPDATE store_listings SET sold = sold + 1 WHERE id = $1 AND active
              AND (total_supply IS NULL OR sold + 1 <= total_supply)
@@ -172,20 +219,38 @@ export class StorePurchaseService {
              AND EXISTS (SELECT 1 FROM item)
            RETURNING sold)
          SELECT EXISTS (SELECT 1 FROM item) AS supplied, (SELECT sold FROM listing) AS sold`,
-        [listing.id, now, ...(listing.kind === 'item' ? [listing.itemId, listing.quantity] : [])],
-      );
-      if (!last.supplied) throw new DomainError(StoreErrors.listing_sold_out, `"${listing.name}" is sold out: no supply left of its item`);
-      if (last.sold === null) await this.explainUnavailable(tx, tenantId, listing.id, now);
+          [listing.id, now, ...(listing.kind === 'item' ? [listing.itemId, listing.quantity] : [])],
+        );
+        if (!last.supplied)
+          throw new DomainError(StoreErrors.listing_sold_out, `"${listing.name}" is sold out: no supply left of its item`);
+        if (last.sold === null) await this.explainUnavailable(tx, tenantId, listing.id, now);
 
-      const row = tx.getRepository(StorePurchase).create({
-        id: purchaseId, listingId: listing.id, communityId: listing.communityId, nonce: body.nonce, kind: listing.kind, itemId: listing.itemId,
-        prizeId: listing.prizeId, resourceTypeId: listing.resourceTypeId, quantity: listing.quantity, price: listing.price, createdAt: inserted[0].created_at,
-      });
-      return { ...toPurchaseDto(row, listing.name), replayed: false };
-    }));
+        const row = tx.getRepository(StorePurchase).create({
+          id: purchaseId,
+          listingId: listing.id,
+          communityId: listing.communityId,
+          nonce: body.nonce,
+          kind: listing.kind,
+          itemId: listing.itemId,
+          prizeId: listing.prizeId,
+          resourceTypeId: listing.resourceTypeId,
+          quantity: listing.quantity,
+          price: listing.price,
+          createdAt: inserted[0].created_at,
+        });
+        return { ...toPurchaseDto(row, listing.name), replayed: false };
+      }),
+    );
   }
 
-  private async findReplay(em: EntityManager, tenantId: string, userId: string, nonce: string, fingerprint: string, listingId: string): Promise<PurchaseResultDto | null> {
+  private async findReplay(
+    em: EntityManager,
+    tenantId: string,
+    userId: string,
+    nonce: string,
+    fingerprint: string,
+    listingId: string,
+  ): Promise<PurchaseResultDto | null> {
     const existing = await em
       .getRepository(StorePurchase)
       .createQueryBuilder('p')
@@ -197,7 +262,9 @@ export class StorePurchaseService {
     if (existing.fingerprint !== fingerprint) {
       throw new DomainError(
         StoreErrors.nonce_reused,
-        existing.listingId === listingId.toLowerCase() ? 'This nonce already bought this listing with other requirement data' : 'This nonce was already used for another listing',
+        existing.listingId === listingId.toLowerCase()
+          ? 'This nonce already bought this listing with other requirement data'
+          : 'This nonce was already used for another listing',
         { purchaseId: existing.id },
       );
     }
@@ -206,8 +273,14 @@ export class StorePurchaseService {
 
   private assertWindow(listing: Pick<StoreListing, 'name' | 'startsAt' | 'endsAt'>, now: Date): void {
     const w = windowProblem(listing, now);
-    if (w === 'not_started') throw new DomainError(StoreErrors.listing_not_available, `"${listing.name}" is on sale from ${listing.startsAt!.toISOString()}`, { startsAt: listing.startsAt });
-    if (w === 'ended') throw new DomainError(StoreErrors.listing_not_available, `"${listing.name}" was on sale until ${listing.endsAt!.toISOString()}`, { endsAt: listing.endsAt });
+    if (w === 'not_started')
+      throw new DomainError(StoreErrors.listing_not_available, `"${listing.name}" is on sale from ${listing.startsAt!.toISOString()}`, {
+        startsAt: listing.startsAt,
+      });
+    if (w === 'ended')
+      throw new DomainError(StoreErrors.listing_not_available, `"${listing.name}" was on sale until ${listing.endsAt!.toISOString()}`, {
+        endsAt: listing.endsAt,
+      });
   }
 
   /** The conditional UPDATE of the listing failed: say why (it changed since it was read). */
@@ -226,11 +299,34 @@ export class StorePurchaseService {
     try {
       if (listing.kind === 'item') {
         // Its supply is taken with the listing's, in the last statement (step 7).
-        await this.inventory.grantItem(tx, { tenantId, userId, itemId: listing.itemId!, quantity: listing.quantity, reason: 'store_purchase', reference: purchaseId, supplyTakenByCaller: true });
+        await this.inventory.grantItem(tx, {
+          tenantId,
+          userId,
+          itemId: listing.itemId!,
+          quantity: listing.quantity,
+          reason: 'store_purchase',
+          reference: purchaseId,
+          supplyTakenByCaller: true,
+        });
       } else if (listing.kind === 'prize') {
-        await this.prizes.award(tx, { tenantId, userId, prizeId: listing.prizeId!, quantity: listing.quantity, source: 'store', reason: 'store_purchase', reference: purchaseId });
+        await this.prizes.award(tx, {
+          tenantId,
+          userId,
+          prizeId: listing.prizeId!,
+          quantity: listing.quantity,
+          source: 'store',
+          reason: 'store_purchase',
+          reference: purchaseId,
+        });
       } else {
-        await this.ledger.credit(tx, { tenantId, userId, resourceTypeId: listing.resourceTypeId!, amount: listing.quantity, reason: 'store_purchase', reference: purchaseId });
+        await this.ledger.credit(tx, {
+          tenantId,
+          userId,
+          resourceTypeId: listing.resourceTypeId!,
+          amount: listing.quantity,
+          reason: 'store_purchase',
+          reference: purchaseId,
+        });
       }
     } catch (e) {
       if (isDomain(e, InventoryErrors.supply_exhausted) || isDomain(e, PrizeErrors.prize_supply_exhausted)) {

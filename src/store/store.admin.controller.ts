@@ -24,7 +24,10 @@ export class StoreAdminController {
 
   @Post('requirements')
   @ApiKeyAuth()
-  @ApiOperation({ summary: 'Create a requirement', description: '`data` (a JSON schema the buyer\'s data must match), `owns_item` or `min_resource`. Used by listings and prizes.' })
+  @ApiOperation({
+    summary: 'Create a requirement',
+    description: "`data` (a JSON schema the buyer's data must match), `owns_item` or `min_resource`. Used by listings and prizes.",
+  })
   @ApiCreatedResponse({ type: RequirementDto })
   @ApiErrors(...adminErrors, StoreErrors.invalid_requirement, StoreErrors.requirement_key_taken)
   createStoreRequirement(@TenantId() tenantId: string, @Body() dto: CreateRequirementDto): Promise<RequirementDto> {
@@ -51,7 +54,11 @@ export class StoreAdminController {
 
   @Post('listings')
   @ApiKeyAuth()
-  @ApiOperation({ summary: 'Create a listing', description: 'What it grants (an item or resource type of the community, or a prize), the price, supply, per-user limit, window and requirements.' })
+  @ApiOperation({
+    summary: 'Create a listing',
+    description:
+      'What it grants (an item or resource type of the community, or a prize), the price, supply, per-user limit, window and requirements.',
+  })
   @ApiCreatedResponse({ type: ListingDto })
   @ApiErrors(...adminErrors, StoreErrors.invalid_listing, CommunityErrors.community_not_found)
   createStoreListing(@TenantId() tenantId: string, @Body() dto: CreateListingDto): Promise<ListingDto> {
@@ -60,7 +67,10 @@ export class StoreAdminController {
 
   @Get('listings')
   @ApiKeyAuth()
-  @ApiOperation({ summary: 'List the listings of the tenant', description: 'Every listing (inactive and ended ones included), oldest first, optionally of one community. Paginated.' })
+  @ApiOperation({
+    summary: 'List the listings of the tenant',
+    description: 'Every listing (inactive and ended ones included), oldest first, optionally of one community. Paginated.',
+  })
   @ApiOkResponse({ type: Paginated(ListingDto) })
   @ApiErrors(...adminErrors, CommunityErrors.community_not_found)
   listAdminStoreListings(@TenantId() tenantId: string, @Query() q: AdminListingsQueryDto): Promise<Page<ListingDto>> {
@@ -78,16 +88,27 @@ export class StoreAdminController {
 
   @Patch('listings/:listingId')
   @ApiKeyAuth()
-  @ApiOperation({ summary: 'Update a listing', description: 'Everything but the community and what it grants. The supply cannot go below the number sold.' })
+  @ApiOperation({
+    summary: 'Update a listing',
+    description: 'Everything but the community and what it grants. The supply cannot go below the number sold.',
+  })
   @ApiOkResponse({ type: ListingDto })
   @ApiErrors(...adminErrors, StoreErrors.listing_not_found, StoreErrors.invalid_listing)
-  updateStoreListing(@TenantId() tenantId: string, @Param('listingId') listingId: string, @Body() dto: UpdateListingDto): Promise<ListingDto> {
+  updateStoreListing(
+    @TenantId() tenantId: string,
+    @Param('listingId') listingId: string,
+    @Body() dto: UpdateListingDto,
+  ): Promise<ListingDto> {
     return this.store.updateListing(tenantId, listingId, dto);
   }
 
   @Get('purchases')
   @ApiKeyAuth()
-  @ApiOperation({ summary: 'Purchases', description: 'Of the tenant, optionally of one listing and/or user, newest first, with the requirement data the buyers gave (decrypted) for fulfilment. Paginated.' })
+  @ApiOperation({
+    summary: 'Purchases',
+    description:
+      'Of the tenant, optionally of one listing and/or user, newest first, with the requirement data the buyers gave (decrypted) for fulfilment. Paginated.',
+  })
   @ApiOkResponse({ type: Paginated(AdminPurchaseDto) })
   @ApiErrors(...adminErrors)
   listAdminStorePurchases(@TenantId() tenantId: string, @Query() q: AdminPurchasesQueryDto): Promise<Page<AdminPurchaseDto>> {

@@ -25,7 +25,11 @@ export class StoreController {
 
   @Get('balance')
   @Authenticated()
-  @ApiOperation({ summary: 'Spendable resources', description: 'The current user\'s spendable balance of every resource type of the community (`containerId`: id or slug), 0 when never credited.' })
+  @ApiOperation({
+    summary: 'Spendable resources',
+    description:
+      "The current user's spendable balance of every resource type of the community (`containerId`: id or slug), 0 when never credited.",
+  })
   @ApiOkResponse({ type: StoreBalanceDto })
   @ApiErrors(...userErrors, CommunityErrors.community_not_found)
   getStoreBalance(@CurrentUser() user: AuthUser, @Query() q: ContainerQueryDto): Promise<StoreBalanceDto> {
@@ -36,7 +40,8 @@ export class StoreController {
   @Authenticated()
   @ApiOperation({
     summary: 'Listings of a community store',
-    description: 'Active listings that have not ended (upcoming ones included), by position. Paginated. With `enrichRequirements=true` each listing also carries `requirements` (definitions with the user\'s saved data), `purchasedCount`, `canBuy` and `unavailableReasons`.',
+    description:
+      "Active listings that have not ended (upcoming ones included), by position. Paginated. With `enrichRequirements=true` each listing also carries `requirements` (definitions with the user's saved data), `purchasedCount`, `canBuy` and `unavailableReasons`.",
   })
   @ApiOkResponse({ type: Paginated(ListingDto) })
   @ApiErrors(...userErrors, CommunityErrors.community_not_found)
@@ -59,7 +64,7 @@ export class StoreController {
   @ApiOperation({
     summary: 'Buy a listing',
     description:
-      'In one transaction: checks the requirement data against each requirement\'s JSON schema, the conditions, the window, the supply and the per-user limit; debits the price through the ledger; grants the item, prize or resource; saves the data marked `shouldSave`. ' +
+      "In one transaction: checks the requirement data against each requirement's JSON schema, the conditions, the window, the supply and the per-user limit; debits the price through the ledger; grants the item, prize or resource; saves the data marked `shouldSave`. " +
       '`nonce` is an idempotency key per user: the same nonce with the same request answers the original purchase (`replayed: true`, nothing charged); with a different request it is 409 `nonce_reused`. Every failure charges nothing.',
   })
   @ApiCreatedResponse({ type: PurchaseResultDto })
@@ -75,7 +80,12 @@ export class StoreController {
     StoreErrors.listing_not_available,
     StoreErrors.nonce_reused,
   )
-  purchaseStoreListing(@CurrentUser() user: AuthUser, @Param('listingId') listingId: string, @Query() q: PurchaseOptionsQueryDto, @Body() body: PurchaseBodyDto): Promise<PurchaseResultDto> {
+  purchaseStoreListing(
+    @CurrentUser() user: AuthUser,
+    @Param('listingId') listingId: string,
+    @Query() q: PurchaseOptionsQueryDto,
+    @Body() body: PurchaseBodyDto,
+  ): Promise<PurchaseResultDto> {
     return this.purchases.purchase(user.tenantId, user.id, listingId, body, q.containerId);
   }
 }

@@ -30,7 +30,9 @@ export class StoreService {
 
   /** The tenant's listing, 404 `listing_not_found` otherwise. */
   async findListing(em: EntityManager, tenantId: string, listingId: string): Promise<StoreListing> {
-    const listing = UUID_RE.test(listingId) ? await em.getRepository(StoreListing).findOneBy({ tenantId, id: listingId.toLowerCase() }) : null;
+    const listing = UUID_RE.test(listingId)
+      ? await em.getRepository(StoreListing).findOneBy({ tenantId, id: listingId.toLowerCase() })
+      : null;
     if (!listing) throw new DomainError(StoreErrors.listing_not_found, `No listing ${listingId.slice(0, 64)} in this tenant`);
     return listing;
   }
@@ -45,7 +47,10 @@ export class StoreService {
        WHERE t.tenant_id = $1 AND t.community_id = $2 ORDER BY (t.kind = 'global') DESC, t.slug`,
       [tenantId, community.id, userId],
     );
-    return { communityId: community.id, resources: rows.map((r) => ({ resourceTypeId: r.id, slug: r.slug, name: r.name, kind: r.kind, balance: Number(r.balance ?? 0) })) };
+    return {
+      communityId: community.id,
+      resources: rows.map((r) => ({ resourceTypeId: r.id, slug: r.slug, name: r.name, kind: r.kind, balance: Number(r.balance ?? 0) })),
+    };
   }
 
   /**
@@ -59,7 +64,11 @@ export class StoreService {
     const [rows, total] = await this.dataSource
       .getRepository(StoreListing)
       .createQueryBuilder('l')
-      .where('l.tenantId = :tenantId AND l.communityId = :communityId AND l.active AND (l.endsAt IS NULL OR l.endsAt > :now)', { tenantId, communityId: community.id, now })
+      .where('l.tenantId = :tenantId AND l.communityId = :communityId AND l.active AND (l.endsAt IS NULL OR l.endsAt > :now)', {
+        tenantId,
+        communityId: community.id,
+        now,
+      })
       .orderBy('l.position', 'ASC')
       .addOrderBy('l.createdAt', 'ASC')
       .addOrderBy('l.id', 'ASC')
@@ -74,12 +83,25 @@ export class StoreService {
   private async enrich(tenantId: string, userId: string, rows: StoreListing[], items: ListingDto[], now: Date): Promise<void> {
     const em = this.dataSource.manager;
     const prizeIds = rows.map((l) => l.prizeId).filter((x): x is string => x !== null);
-    const prizes = prizeIds.length ? await em.getRepository(Prize).createQueryBuilder('p').where('p.tenantId = :tenantId AND p.id IN (:...ids)', { tenantId, ids: prizeIds }).getMany() : [];
+    const prizes = prizeIds.length
+      ? await em
+          .getRepository(Prize)
+          .createQueryBuilder('p')
+          .where('p.tenantId = :tenantId AND p.id IN (:...ids)', { tenantId, ids: prizeIds })
+          .getMany()
+      : [];
     const prizeById = new Map(prizes.map((p) => [p.id, p]));
-    const reqIdsOf = (l: StoreListing) => [...new Set([...l.requirementIds, ...(l.prizeId ? (prizeById.get(l.prizeId)?.requirementIds ?? []) : [])])];
+    const reqIdsOf = (l: StoreListing) => [
+      ...new Set([...l.requirementIds, ...(l.prizeId ? (prizeById.get(l.prizeId)?.requirementIds ?? []) : [])]),
+    ];
     const defs = await this.requirements.findMany(em, tenantId, rows.flatMap(reqIdsOf));
     const defById = new Map(defs.map((d) => [d.id, d]));
-    const saved = await this.requirements.savedData(em, tenantId, userId, defs.filter((d) => d.kind === 'data').map((d) => d.id));
+    const saved = await this.requirements.savedData(
+      em,
+      tenantId,
+      userId,
+      defs.filter((d) => d.kind === 'data').map((d) => d.id),
+    );
     const unmet = new Set((await this.requirements.unmetConditions(em, tenantId, userId, defs)).map((d) => d.id));
     const counts: { listing_id: string; count: number }[] = await em.query(
       'SELECT listing_id, count FROM store_purchase_counts WHERE tenant_id = $1 AND user_id = $2 AND listing_id = ANY($3::uuid[])',
@@ -93,7 +115,9 @@ export class StoreService {
     const balanceOf = new Map(balances.map((b) => [b.resource_type_id, Number(b.balance)]));
 
     rows.forEach((l, i) => {
-      const reqs = reqIdsOf(l).map((id) => defById.get(id)).filter((d) => d !== undefined);
+      const reqs = reqIdsOf(l)
+        .map((id) => defById.get(id))
+        .filter((d) => d !== undefined);
       const purchased = countOf.get(l.id) ?? 0;
       const reasons: string[] = [];
       const w = windowProblem(l, now);
@@ -118,26 +142,45 @@ export class StoreService {
       .getRepository(StorePurchase)
       .createQueryBuilder('p')
       .innerJoinAndSelect('p.listing', 'l')
-      .where('p.tenantId = :tenantId AND p.userId = :userId AND p.communityId = :communityId', { tenantId, userId, communityId: community.id })
+      .where('p.tenantId = :tenantId AND p.userId = :userId AND p.communityId = :communityId', {
+        tenantId,
+        userId,
+        communityId: community.id,
+      })
       .orderBy('p.createdAt', 'DESC')
       .addOrderBy('p.id', 'DESC')
       .skip(page.offset)
       .take(page.limit)
       .getManyAndCount();
-    return toPage(rows.map((p) => toPurchaseDto(p, p.listing!.name)), total, page);
+    return toPage(
+      rows.map((p) => toPurchaseDto(p, p.listing!.name)),
+      total,
+      page,
+    );
   }
 
   // ------------------------------------------------------------------ management
 
   /** Checks a price: distinct resource types of the community; returns it sorted by resource type id (the debit order). */
-  private async checkPrice(em: EntityManager, tenantId: string, communityId: string, price: PriceComponentDto[]): Promise<PriceComponent[]> {
+  private async checkPrice(
+    em: EntityManager,
+    tenantId: string,
+    communityId: string,
+    price: PriceComponentDto[],
+  ): Promise<PriceComponent[]> {
     const ids = price.map((p) => p.resourceTypeId.toLowerCase());
-    if (new Set(ids).size !== ids.length) throw new DomainError(StoreErrors.invalid_listing, 'A price names each resource type at most once');
-    const found: { id: string }[] = await em.query('SELECT id FROM resource_types WHERE tenant_id = $1 AND community_id = $2 AND id = ANY($3::uuid[])', [tenantId, communityId, ids]);
+    if (new Set(ids).size !== ids.length)
+      throw new DomainError(StoreErrors.invalid_listing, 'A price names each resource type at most once');
+    const found: { id: string }[] = await em.query(
+      'SELECT id FROM resource_types WHERE tenant_id = $1 AND community_id = $2 AND id = ANY($3::uuid[])',
+      [tenantId, communityId, ids],
+    );
     const ok = new Set(found.map((f) => f.id));
     const missing = ids.find((i) => !ok.has(i));
     if (missing) throw new DomainError(StoreErrors.invalid_listing, `Resource type ${missing} is not one of this community`);
-    return price.map((p) => ({ resourceTypeId: p.resourceTypeId.toLowerCase(), amount: p.amount })).sort((a, b) => (a.resourceTypeId < b.resourceTypeId ? -1 : 1));
+    return price
+      .map((p) => ({ resourceTypeId: p.resourceTypeId.toLowerCase(), amount: p.amount }))
+      .sort((a, b) => (a.resourceTypeId < b.resourceTypeId ? -1 : 1));
   }
 
   private checkWindow(startsAt: Date | null, endsAt: Date | null): void {
@@ -150,15 +193,29 @@ export class StoreService {
     const invalid = (why: string) => new DomainError(StoreErrors.invalid_listing, why);
     const target = { item: dto.itemId, prize: dto.prizeId, resource: dto.resourceTypeId };
     const given = Object.entries(target).filter(([, v]) => v !== undefined);
-    if (given.length !== 1 || given[0][0] !== dto.kind) throw invalid(`A ${dto.kind} listing names exactly one ${dto.kind === 'resource' ? 'resourceTypeId' : `${dto.kind}Id`} and nothing else to grant`);
+    if (given.length !== 1 || given[0][0] !== dto.kind)
+      throw invalid(
+        `A ${dto.kind} listing names exactly one ${dto.kind === 'resource' ? 'resourceTypeId' : `${dto.kind}Id`} and nothing else to grant`,
+      );
     if (dto.kind === 'item') {
-      const rows: unknown[] = await em.query('SELECT 1 FROM inventory_items WHERE id = $1 AND tenant_id = $2 AND community_id = $3', [dto.itemId, tenantId, community.id]);
+      const rows: unknown[] = await em.query('SELECT 1 FROM inventory_items WHERE id = $1 AND tenant_id = $2 AND community_id = $3', [
+        dto.itemId,
+        tenantId,
+        community.id,
+      ]);
       if (rows.length === 0) throw invalid(`Item ${dto.itemId} is not one of this community`);
     } else if (dto.kind === 'prize') {
-      const rows: unknown[] = await em.query('SELECT 1 FROM prizes WHERE id = $1 AND tenant_id = $2 AND (community_id IS NULL OR community_id = $3)', [dto.prizeId, tenantId, community.id]);
+      const rows: unknown[] = await em.query(
+        'SELECT 1 FROM prizes WHERE id = $1 AND tenant_id = $2 AND (community_id IS NULL OR community_id = $3)',
+        [dto.prizeId, tenantId, community.id],
+      );
       if (rows.length === 0) throw invalid(`Prize ${dto.prizeId} is not one of this tenant or community`);
     } else {
-      const rows: unknown[] = await em.query('SELECT 1 FROM resource_types WHERE id = $1 AND tenant_id = $2 AND community_id = $3', [dto.resourceTypeId, tenantId, community.id]);
+      const rows: unknown[] = await em.query('SELECT 1 FROM resource_types WHERE id = $1 AND tenant_id = $2 AND community_id = $3', [
+        dto.resourceTypeId,
+        tenantId,
+        community.id,
+      ]);
       if (rows.length === 0) throw invalid(`Resource type ${dto.resourceTypeId} is not one of this community`);
     }
     const price = await this.checkPrice(em, tenantId, community.id, dto.price);
@@ -169,10 +226,25 @@ export class StoreService {
     const repo = em.getRepository(StoreListing);
     const saved = await repo.save(
       repo.create({
-        tenantId, communityId: community.id, name: dto.name, description: dto.description ?? '', imageUrl: dto.imageUrl ?? null, kind: dto.kind,
-        itemId: dto.itemId?.toLowerCase() ?? null, prizeId: dto.prizeId?.toLowerCase() ?? null, resourceTypeId: dto.resourceTypeId?.toLowerCase() ?? null,
-        quantity: dto.quantity ?? 1, price, totalSupply: dto.totalSupply ?? null, sold: 0, perUserLimit: dto.perUserLimit ?? null,
-        startsAt, endsAt, requirementIds, active: dto.active ?? true, position: dto.position ?? 0,
+        tenantId,
+        communityId: community.id,
+        name: dto.name,
+        description: dto.description ?? '',
+        imageUrl: dto.imageUrl ?? null,
+        kind: dto.kind,
+        itemId: dto.itemId?.toLowerCase() ?? null,
+        prizeId: dto.prizeId?.toLowerCase() ?? null,
+        resourceTypeId: dto.resourceTypeId?.toLowerCase() ?? null,
+        quantity: dto.quantity ?? 1,
+        price,
+        totalSupply: dto.totalSupply ?? null,
+        sold: 0,
+        perUserLimit: dto.perUserLimit ?? null,
+        startsAt,
+        endsAt,
+        requirementIds,
+        active: dto.active ?? true,
+        position: dto.position ?? 0,
       }),
     );
     return toListingDto(saved);
@@ -188,9 +260,11 @@ export class StoreService {
       if (dto.description !== undefined) l.description = dto.description;
       if (dto.imageUrl !== undefined) l.imageUrl = dto.imageUrl;
       if (dto.price !== undefined) l.price = await this.checkPrice(em, tenantId, l.communityId, dto.price);
-      if (dto.requirementIds !== undefined) l.requirementIds = await this.requirements.assertAllExist(em, tenantId, dto.requirementIds, StoreErrors.invalid_listing);
+      if (dto.requirementIds !== undefined)
+        l.requirementIds = await this.requirements.assertAllExist(em, tenantId, dto.requirementIds, StoreErrors.invalid_listing);
       if (dto.totalSupply !== undefined) {
-        if (dto.totalSupply !== null && dto.totalSupply < l.sold) throw new DomainError(StoreErrors.invalid_listing, `${l.sold} already sold; the supply cannot be ${dto.totalSupply}`);
+        if (dto.totalSupply !== null && dto.totalSupply < l.sold)
+          throw new DomainError(StoreErrors.invalid_listing, `${l.sold} already sold; the supply cannot be ${dto.totalSupply}`);
         l.totalSupply = dto.totalSupply;
       }
       if (dto.perUserLimit !== undefined) l.perUserLimit = dto.perUserLimit;
@@ -219,17 +293,33 @@ export class StoreService {
   }
 
   /** Purchases of the tenant (filtered by listing and/or user), newest first, with the requirement data given (decrypted) for fulfilment. */
-  async adminPurchases(tenantId: string, filter: { listingId?: string; userId?: string }, page: PageRequest): Promise<Page<AdminPurchaseDto>> {
-    const qb = this.dataSource.getRepository(StorePurchase).createQueryBuilder('p').innerJoinAndSelect('p.listing', 'l').where('p.tenantId = :tenantId', { tenantId });
+  async adminPurchases(
+    tenantId: string,
+    filter: { listingId?: string; userId?: string },
+    page: PageRequest,
+  ): Promise<Page<AdminPurchaseDto>> {
+    const qb = this.dataSource
+      .getRepository(StorePurchase)
+      .createQueryBuilder('p')
+      .innerJoinAndSelect('p.listing', 'l')
+      .where('p.tenantId = :tenantId', { tenantId });
     if (filter.listingId) qb.andWhere('p.listingId = :listingId', { listingId: filter.listingId });
     if (filter.userId) qb.andWhere('p.userId = :userId', { userId: filter.userId });
-    const [rows, total] = await qb.orderBy('p.createdAt', 'DESC').addOrderBy('p.id', 'DESC').skip(page.offset).take(page.limit).getManyAndCount();
+    const [rows, total] = await qb
+      .orderBy('p.createdAt', 'DESC')
+      .addOrderBy('p.id', 'DESC')
+      .skip(page.offset)
+      .take(page.limit)
+      .getManyAndCount();
     const items = await Promise.all(
       rows.map(async (p) => ({
         ...toPurchaseDto(p, p.listing!.name),
         userId: p.userId,
         requirementData: p.requirementDataEncrypted
-          ? (JSON.parse(await this.encryption.decrypt(p.requirementDataEncrypted, purchaseDataContext(p.id))) as { requirementId: string; data: Record<string, unknown> }[])
+          ? (JSON.parse(await this.encryption.decrypt(p.requirementDataEncrypted, purchaseDataContext(p.id))) as {
+              requirementId: string;
+              data: Record<string, unknown>;
+            }[])
           : [],
       })),
     );

@@ -35,7 +35,8 @@ export function parseDomain(input: string): DomainParse {
   if (!ascii) return { invalid: 'not a valid internationalised domain name' };
   if (ascii.length > MAX_DOMAIN_LENGTH) return { invalid: `longer than ${MAX_DOMAIN_LENGTH} characters` };
   const labels = ascii.toLowerCase().split('.');
-  if (!labels.every((l) => LABEL.test(l))) return { invalid: 'every label is 1-63 letters, digits or "-", not starting or ending with "-"' };
+  if (!labels.every((l) => LABEL.test(l)))
+    return { invalid: 'every label is 1-63 letters, digits or "-", not starting or ending with "-"' };
   // Also refuses IPv4 addresses: a top-level label is never all digits.
   if (/^\d+$/.test(labels.at(-1)!)) return { invalid: 'an IP address is not a domain' };
   return { domain: labels.join('.') };

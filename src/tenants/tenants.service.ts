@@ -84,9 +84,7 @@ export class TenantsService {
   }
 
   findByRef(ref: string): Promise<Tenant | null> {
-    return this.cached(`ref:${ref}`, () =>
-      this.repo.findOne({ where: UUID.test(ref) ? [{ id: ref }, { slug: ref }] : { slug: ref } }),
-    );
+    return this.cached(`ref:${ref}`, () => this.repo.findOne({ where: UUID.test(ref) ? [{ id: ref }, { slug: ref }] : { slug: ref } }));
   }
 
   findByApiKey(apiKey: string): Promise<Tenant | null> {
@@ -153,7 +151,9 @@ export class TenantsService {
   async checkDefaultTenant(coming: string[] = []): Promise<void> {
     const ref = this.config.DEFAULT_TENANT;
     if (!ref || coming.includes(ref) || (await this.findByRef(ref))) return;
-    throw new Error(`DEFAULT_TENANT "${ref}" names no tenant: create it (npm run cli -- tenant:create --slug <slug>), or correct or remove the setting`);
+    throw new Error(
+      `DEFAULT_TENANT "${ref}" names no tenant: create it (npm run cli -- tenant:create --slug <slug>), or correct or remove the setting`,
+    );
   }
 
   async view(ref: string): Promise<TenantView> {
@@ -170,7 +170,8 @@ export class TenantsService {
     const normalise = (list: string[] = []) =>
       list.map((input) => {
         const parsed = parseDomain(input);
-        if ('invalid' in parsed) throw new DomainError(TenantErrors.invalid_domain, `"${input.slice(0, 300)}" is not a domain: ${parsed.invalid}`);
+        if ('invalid' in parsed)
+          throw new DomainError(TenantErrors.invalid_domain, `"${input.slice(0, 300)}" is not a domain: ${parsed.invalid}`);
         return parsed.domain;
       });
     const [set, add, remove] = [change.set && normalise(change.set), normalise(change.add), new Set(normalise(change.remove))];
@@ -180,8 +181,12 @@ export class TenantsService {
       await em.query('SELECT 1 FROM tenants WHERE id = $1 FOR UPDATE', [tenant.id]);
       const current = (await em.getRepository(TenantDomain).find({ where: { tenantId: tenant.id } })).map((d) => d.domain);
       const wanted = [...new Set([...(set ?? current), ...add])].filter((d) => !remove.has(d));
-      if (wanted.length > MAX_TENANT_DOMAINS) throw new DomainError(TenantErrors.invalid_domain, `A tenant has at most ${MAX_TENANT_DOMAINS} domains`);
-      const taken = await em.query<{ domain: string }[]>('SELECT domain FROM tenant_domains WHERE domain = ANY($1) AND tenant_id <> $2 ORDER BY domain', [wanted, tenant.id]);
+      if (wanted.length > MAX_TENANT_DOMAINS)
+        throw new DomainError(TenantErrors.invalid_domain, `A tenant has at most ${MAX_TENANT_DOMAINS} domains`);
+      const taken = await em.query<{ domain: string }[]>(
+        'SELECT domain FROM tenant_domains WHERE domain = ANY($1) AND tenant_id <> $2 ORDER BY domain',
+        [wanted, tenant.id],
+      );
       if (taken.length) throw this.domainTaken(taken.map((t) => t.domain));
       await em.query('DELETE FROM tenant_domains WHERE tenant_id = $1 AND NOT (domain = ANY($2))', [tenant.id, wanted]);
       try {
@@ -191,7 +196,8 @@ export class TenantsService {
         );
       } catch (err) {
         // Another tenant claimed one of them since the check above.
-        if ((err as { driverError?: { code?: string } }).driverError?.code === '23505') throw this.domainTaken(wanted.filter((d) => !current.includes(d)));
+        if ((err as { driverError?: { code?: string } }).driverError?.code === '23505')
+          throw this.domainTaken(wanted.filter((d) => !current.includes(d)));
         throw err;
       }
     });
@@ -236,7 +242,10 @@ export class TenantsService {
     return { id: tenant.id, slug: tenant.slug, name: tenant.name, sharedSecret, apiKey };
   }
 
-  async rotate(ref: string, what: { sharedSecret?: boolean | string; apiKey?: boolean }): Promise<Partial<TenantCredentials> & { id: string; slug: string }> {
+  async rotate(
+    ref: string,
+    what: { sharedSecret?: boolean | string; apiKey?: boolean },
+  ): Promise<Partial<TenantCredentials> & { id: string; slug: string }> {
     const tenant = await this.findByRef(ref);
     if (!tenant) throw new DomainError(TenantErrors.unknown_tenant, `No tenant ${ref}`);
     const out: Partial<TenantCredentials> & { id: string; slug: string } = { id: tenant.id, slug: tenant.slug };

@@ -22,7 +22,10 @@ export class ReferralsService {
    * is already recorded for that scope. Self-referral is a 400. A new referral notifies the
    * referrer (`referral_joined`) in the same transaction.
    */
-  async record(em: EntityManager, r: { tenantId: string; referrerId: string; referredId: string; communityId?: string | null }): Promise<boolean> {
+  async record(
+    em: EntityManager,
+    r: { tenantId: string; referrerId: string; referredId: string; communityId?: string | null },
+  ): Promise<boolean> {
     if (r.referrerId === r.referredId) throw new DomainError(UserErrors.self_referral);
     const res = await em
       .createQueryBuilder()
@@ -48,7 +51,11 @@ export class ReferralsService {
   }
 
   /** Handles of the users `referrerId` referred: all scopes, or one community. Newest first. */
-  async referredHandles(tenantId: string, referrerId: string, communityId?: string): Promise<{ userId: string; handle: string; communityId: string | null; createdAt: Date }[]> {
+  async referredHandles(
+    tenantId: string,
+    referrerId: string,
+    communityId?: string,
+  ): Promise<{ userId: string; handle: string; communityId: string | null; createdAt: Date }[]> {
     const qb = this.repo
       .createQueryBuilder('r')
       .innerJoin(User, 'u', 'u.id = r.referred_id')

@@ -17,7 +17,8 @@ export class WalletsController {
   @Authenticated()
   @ApiOperation({
     summary: 'The user wallet',
-    description: 'The first wallet of the user: created by their first zkLogin (a Sui zkLogin address linked to that provider) or SIWE login (the signing address on the message chain).',
+    description:
+      'The first wallet of the user: created by their first zkLogin (a Sui zkLogin address linked to that provider) or SIWE login (the signing address on the message chain).',
   })
   @ApiOkResponse({ type: WalletDto })
   @ApiErrors(...SESSION_ERRORS, WalletErrors.wallet_not_found)

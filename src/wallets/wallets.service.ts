@@ -38,7 +38,14 @@ export class WalletsService {
   /** The zkLogin address of an identity's OAuth account (the salt is derived, never stored). */
   async zkLoginAddress(tenantId: string, provider: string, subjectId: string, account: ZkLoginAccount): Promise<string> {
     const userSalt = deriveZkLoginSalt(await this.masterSeed(), tenantId, provider, subjectId);
-    return computeZkLoginAddress({ claimName: 'sub', claimValue: account.sub, iss: account.iss, aud: account.aud, userSalt, legacyAddress: false });
+    return computeZkLoginAddress({
+      claimName: 'sub',
+      claimValue: account.sub,
+      iss: account.iss,
+      aud: account.aud,
+      userSalt,
+      legacyAddress: false,
+    });
   }
 
   /** The user's wallet for a provider and chain, inside the caller's transaction. */
@@ -47,7 +54,10 @@ export class WalletsService {
   }
 
   /** Creates the wallet unless the user already has one for that provider and chain; returns the stored one. */
-  async ensure(em: EntityManager, w: Pick<Wallet, 'tenantId' | 'userId' | 'provider' | 'chain' | 'address'> & Partial<Pick<Wallet, 'claimIss' | 'claimAud' | 'claimSub'>>): Promise<Wallet> {
+  async ensure(
+    em: EntityManager,
+    w: Pick<Wallet, 'tenantId' | 'userId' | 'provider' | 'chain' | 'address'> & Partial<Pick<Wallet, 'claimIss' | 'claimAud' | 'claimSub'>>,
+  ): Promise<Wallet> {
     await em
       .createQueryBuilder()
       .insert()

@@ -34,7 +34,14 @@ describe('deriveZkLoginSalt', () => {
 
   it('gives a salt @mysten/sui accepts for an address', () => {
     const userSalt = deriveZkLoginSalt(seed, 't', 'providerA', 'sub');
-    const address = computeZkLoginAddress({ claimName: 'sub', claimValue: 'sub', iss: 'https://accounts.example.com', aud: 'client', userSalt, legacyAddress: false });
+    const address = computeZkLoginAddress({
+      claimName: 'sub',
+      claimValue: 'sub',
+      iss: 'https://accounts.example.com',
+      aud: 'client',
+      userSalt,
+      legacyAddress: false,
+    });
     expect(address).toMatch(/^0x[0-9a-f]{64}$/);
   });
 

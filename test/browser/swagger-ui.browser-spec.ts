@@ -22,7 +22,16 @@ describe('Swagger UI in headless Chromium', () => {
     base = `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}`;
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
   });
   afterAll(async () => {
@@ -38,7 +47,10 @@ describe('Swagger UI in headless Chromium', () => {
     page.on('pageerror', (e) => errors.push(e.message));
 
     await page.goto(`${base}/docs`);
-    await page.getByRole('button', { name: /authorize/i }).first().click();
+    await page
+      .getByRole('button', { name: /authorize/i })
+      .first()
+      .click();
     const session = page.locator('.modal-ux .auth-container').filter({ has: page.locator('h4', { hasText: 'session' }) });
     await session.locator('input#auth-bearer-value').fill(user.sessionToken);
     await session.locator('button.authorize').click();

@@ -44,7 +44,8 @@ function check(e: InterfaceEndpoint): string[] {
     if (!p) problems.push(`query ${f.name} missing`);
     else {
       if (!typeMatches(p.schema, f.type)) problems.push(`query ${f.name} is not ${f.type}: ${JSON.stringify(p.schema)}`);
-      if (Boolean(p.required) !== f.required) problems.push(`query ${f.name} required=${Boolean(p.required)}, interface says ${f.required}`);
+      if (Boolean(p.required) !== f.required)
+        problems.push(`query ${f.name} required=${Boolean(p.required)}, interface says ${f.required}`);
     }
   }
   for (const p of query) {
@@ -61,7 +62,8 @@ function check(e: InterfaceEndpoint): string[] {
       if (!prop) problems.push(`body field ${f.name} missing`);
       else {
         if (!typeMatches(prop, f.type)) problems.push(`body field ${f.name} is not ${f.type}`);
-        if (required.has(f.name) !== f.required) problems.push(`body field ${f.name} required=${required.has(f.name)}, interface says ${f.required}`);
+        if (required.has(f.name) !== f.required)
+          problems.push(`body field ${f.name} required=${required.has(f.name)}, interface says ${f.required}`);
       }
     }
     for (const name of required) if (!fields.some((f) => f.name === name)) problems.push(`extra required body field ${name}`);
@@ -69,7 +71,8 @@ function check(e: InterfaceEndpoint): string[] {
 
   const responses = op.responses ?? {};
   const success = Object.keys(responses).filter((s) => /^2\d\d$/.test(s));
-  if (e.success !== undefined && !success.includes(String(e.success))) problems.push(`success status ${e.success} not documented (has ${success.join(',')})`);
+  if (e.success !== undefined && !success.includes(String(e.success)))
+    problems.push(`success status ${e.success} not documented (has ${success.join(',')})`);
   const main = responses[String(e.success ?? success[0])];
   if (e.noContent || (e.success === undefined && String(e.success ?? success[0]) === '204')) {
     if (main?.content && Object.keys(main.content).length) problems.push('documents a body where the interface says no content');
@@ -98,7 +101,9 @@ describe('openapi.json conforms to the interface', () => {
 const NO_CONTENT = new Set(INTERFACE_ENDPOINTS.filter((e) => e.noContent).map((e) => `${e.method.toUpperCase()} ${e.path}`));
 
 describe('every operation documents a success response schema and its errors', () => {
-  const ops = Object.entries(doc.paths).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => [`${method.toUpperCase()} ${path}`, op] as const));
+  const ops = Object.entries(doc.paths).flatMap(([path, item]) =>
+    Object.entries(item).map(([method, op]) => [`${method.toUpperCase()} ${path}`, op] as const),
+  );
   it.each(ops)('%s', (name, op) => {
     const responses = op.responses ?? {};
     const success = Object.entries(responses).filter(([s]) => /^2\d\d$/.test(s));

@@ -47,9 +47,24 @@ describe('documented responses in openapi.json', () => {
   it('covers the records the interface leaves "not shown"', () => {
     const schemas = successSchemas();
     for (const name of [
-      'CommunityDto', 'ResourceTypeDto', 'QuestEventDto', 'QuestDto', 'QuestTagDto', 'LeaderboardEntryDto', 'ParticipantDto',
-      'RewardAllocationDto', 'InventoryDto', 'SlotDto', 'ItemDto', 'AvatarDto', 'SocialDto', 'ProfileDto', 'NotificationDto',
-      'ListingDto', 'PurchaseDto', 'PrizeDto',
+      'CommunityDto',
+      'ResourceTypeDto',
+      'QuestEventDto',
+      'QuestDto',
+      'QuestTagDto',
+      'LeaderboardEntryDto',
+      'ParticipantDto',
+      'RewardAllocationDto',
+      'InventoryDto',
+      'SlotDto',
+      'ItemDto',
+      'AvatarDto',
+      'SocialDto',
+      'ProfileDto',
+      'NotificationDto',
+      'ListingDto',
+      'PurchaseDto',
+      'PrizeDto',
     ]) {
       expect({ name, documented: schemas.has(name) }).toEqual({ name, documented: true });
     }

@@ -7,7 +7,11 @@
  * interface states no status, any 2xx with a documented schema passes.
  */
 export type FieldType = 'string' | 'number' | 'boolean' | 'object' | 'string[]' | 'object[]';
-export interface Field { name: string; type: FieldType; required: boolean }
+export interface Field {
+  name: string;
+  type: FieldType;
+  required: boolean;
+}
 export interface InterfaceEndpoint {
   method: 'get' | 'post' | 'put' | 'delete';
   path: string;
@@ -33,7 +37,11 @@ export const INTERFACE_ENDPOINTS: InterfaceEndpoint[] = [
   { method: 'post', path: '/v1/user/auth/providerC/login', body: oauthBody },
   { method: 'post', path: '/v1/user/auth/providerA/zklogin', body: oauthBody },
   { method: 'post', path: '/v1/user/auth/providerD/zklogin', body: oauthBody },
-  { method: 'post', path: '/v1/user/auth/siwe/login', body: [req('message', 'string'), req('signature', 'string'), opt('referrerHandle', 'string')] },
+  {
+    method: 'post',
+    path: '/v1/user/auth/siwe/login',
+    body: [req('message', 'string'), req('signature', 'string'), opt('referrerHandle', 'string')],
+  },
   { method: 'post', path: '/v1/user/register/password', body: [req('username', 'string'), req('password', 'string')] },
   { method: 'post', path: '/v1/user/auth/password/login', body: [req('username', 'string'), req('password', 'string')] },
   // Resources
@@ -48,19 +56,38 @@ export const INTERFACE_ENDPOINTS: InterfaceEndpoint[] = [
   {
     method: 'get',
     path: '/v1/community/{communityId}/quests',
-    query: [req('tags', 'string[]'), req('questTypes', 'string[]'), req('featured', 'string'), req('query', 'string'), req('page', 'number'), req('limit', 'number')],
+    query: [
+      req('tags', 'string[]'),
+      req('questTypes', 'string[]'),
+      req('featured', 'string'),
+      req('query', 'string'),
+      req('page', 'number'),
+      req('limit', 'number'),
+    ],
   },
   {
     method: 'get',
     path: '/v1/community/{communityId}/quests/tags',
-    query: [req('excludeTemplateTags', 'boolean'), req('userAvailableQuests', 'boolean'), req('includeRewards', 'string'), req('userId', 'string')],
+    query: [
+      req('excludeTemplateTags', 'boolean'),
+      req('userAvailableQuests', 'boolean'),
+      req('includeRewards', 'string'),
+      req('userId', 'string'),
+    ],
   },
   // Quest events
   { method: 'get', path: '/v1/quest-event/{eventId}' },
   {
     method: 'get',
     path: '/v1/quest-event',
-    query: [...paging, opt('participating', 'boolean'), opt('registrationOpen', 'boolean'), opt('filter', 'object'), opt('itemId', 'string'), opt('resourceId', 'string')],
+    query: [
+      ...paging,
+      opt('participating', 'boolean'),
+      opt('registrationOpen', 'boolean'),
+      opt('filter', 'object'),
+      opt('itemId', 'string'),
+      opt('resourceId', 'string'),
+    ],
   },
   { method: 'get', path: '/v1/quest-event/{id}/leaderboard', query: paging },
   { method: 'get', path: '/v1/quest-event/{id}/quests' },
@@ -83,10 +110,22 @@ export const INTERFACE_ENDPOINTS: InterfaceEndpoint[] = [
   { method: 'get', path: '/v1/community/{ckey}/inventory/slots', query: [req('userId', 'string')] },
   { method: 'get', path: '/v1/community/{ckey}/inventory/slots/{slotId}/items', query: [...paging, req('onlyOwned', 'string')] },
   { method: 'get', path: '/v1/community/{ckey}/inventory/items/{itemId}' },
-  { method: 'post', path: '/v1/community/{ckey}/inventory/slots/allocate', body: [req('slots', 'object[]')], success: 201, noContent: true },
+  {
+    method: 'post',
+    path: '/v1/community/{ckey}/inventory/slots/allocate',
+    body: [req('slots', 'object[]')],
+    success: 201,
+    noContent: true,
+  },
   { method: 'get', path: '/v1/community/{ckey}/inventory/avatar', query: [req('userId', 'string')] },
   { method: 'get', path: '/v1/community/{ckey}/inventory/items', query: [...paging, req('onlyOwned', 'string'), req('userId', 'string')] },
-  { method: 'post', path: '/v1/community/{ckey}/inventory/avatar/mint', body: [req('blockchain', 'string')], success: 201, noContent: true },
+  {
+    method: 'post',
+    path: '/v1/community/{ckey}/inventory/avatar/mint',
+    body: [req('blockchain', 'string')],
+    success: 201,
+    noContent: true,
+  },
   // Prizes
   { method: 'get', path: '/v1/inventory/prizes', query: [req('ownedOnly', 'string'), ...paging], success: 200 },
   { method: 'get', path: '/v1/inventory/prizes/requirements', success: 200 },
@@ -94,17 +133,35 @@ export const INTERFACE_ENDPOINTS: InterfaceEndpoint[] = [
   { method: 'get', path: '/v1/inventory/prizes/{prizeId}/supply', success: 200 },
   // Store
   { method: 'get', path: '/v1/store/balance', query: [req('containerId', 'string')], success: 200 },
-  { method: 'get', path: '/v1/store/listings', query: [...paging, req('enrichRequirements', 'boolean'), req('containerId', 'string')], success: 200 },
+  {
+    method: 'get',
+    path: '/v1/store/listings',
+    query: [...paging, req('enrichRequirements', 'boolean'), req('containerId', 'string')],
+    success: 200,
+  },
   { method: 'get', path: '/v1/store/purchase', query: [...paging, req('containerId', 'string')], success: 200 },
-  { method: 'post', path: '/v1/store/purchase/{listingId}', body: [req('nonce', 'string'), opt('requirementData', 'object[]')], success: 201 },
+  {
+    method: 'post',
+    path: '/v1/store/purchase/{listingId}',
+    body: [req('nonce', 'string'), opt('requirementData', 'object[]')],
+    success: 201,
+  },
   // Socials and wallet
   { method: 'get', path: '/v1/user/socials' },
   {
     method: 'post',
     path: '/v1/user/socials',
     body: [
-      req('accountType', 'string'), req('subjectId', 'string'), req('public', 'boolean'), opt('handle', 'string'), opt('server', 'string'),
-      opt('expiryDate', 'string'), opt('extraArgs', 'object'), opt('createdAt', 'object'), opt('userToken', 'string'), opt('refreshToken', 'string'),
+      req('accountType', 'string'),
+      req('subjectId', 'string'),
+      req('public', 'boolean'),
+      opt('handle', 'string'),
+      opt('server', 'string'),
+      opt('expiryDate', 'string'),
+      opt('extraArgs', 'object'),
+      opt('createdAt', 'object'),
+      opt('userToken', 'string'),
+      opt('refreshToken', 'string'),
     ],
   },
   { method: 'get', path: '/v1/user/socials/{type}' },
@@ -112,8 +169,15 @@ export const INTERFACE_ENDPOINTS: InterfaceEndpoint[] = [
     method: 'post',
     path: '/v1/user/socials/update',
     body: [
-      req('socialId', 'string'), opt('handle', 'string'), opt('server', 'string'), opt('expiryDate', 'string'), opt('extraArgs', 'object'),
-      opt('createdAt', 'object'), opt('userToken', 'string'), opt('refreshToken', 'string'), opt('public', 'boolean'),
+      req('socialId', 'string'),
+      opt('handle', 'string'),
+      opt('server', 'string'),
+      opt('expiryDate', 'string'),
+      opt('extraArgs', 'object'),
+      opt('createdAt', 'object'),
+      opt('userToken', 'string'),
+      opt('refreshToken', 'string'),
+      opt('public', 'boolean'),
     ],
   },
   { method: 'delete', path: '/v1/user/socials/{id}' },
@@ -124,7 +188,13 @@ export const INTERFACE_ENDPOINTS: InterfaceEndpoint[] = [
   {
     method: 'post',
     path: '/v1/user/profile',
-    body: [opt('displayName', 'string'), opt('handle', 'string'), opt('biography', 'string'), opt('dateOfBirth', 'object'), opt('address', 'object')],
+    body: [
+      opt('displayName', 'string'),
+      opt('handle', 'string'),
+      opt('biography', 'string'),
+      opt('dateOfBirth', 'object'),
+      opt('address', 'object'),
+    ],
   },
   { method: 'get', path: '/v1/user/referrals' },
   { method: 'get', path: '/v1/user/notifications', query: [...paging, req('containerId', 'string')], success: 200 },

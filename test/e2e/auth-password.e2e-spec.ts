@@ -14,7 +14,12 @@ describe('password registration, login and sessions', () => {
   afterAll(() => t.close());
   afterEach(() => t.clock.reset());
 
-  const post = (path: string, body: unknown) => t.http().post(path).set('X-Tenant-Id', tenant.id).send(body as object);
+  const post = (path: string, body: unknown) =>
+    t
+      .http()
+      .post(path)
+      .set('X-Tenant-Id', tenant.id)
+      .send(body as object);
 
   it('registers, logs in, uses the session and refreshes it', async () => {
     const reg = await post('/v1/user/register/password', { username: 'Grace_Hopper', password: 'cobol-forever-1959' });
@@ -44,7 +49,12 @@ describe('password registration, login and sessions', () => {
     const unknownUser = await post('/v1/user/auth/password/login', { username: 'nobody_here', password: 'not-the-password' });
     for (const res of [wrongPassword, unknownUser]) {
       expect(res.status).toBe(401);
-      expect(res.body).toMatchObject({ code: 12050, message: 'GENERIC_UNAUTHORIZED', error: 'invalid_credentials', detail: 'Invalid username or password' });
+      expect(res.body).toMatchObject({
+        code: 12050,
+        message: 'GENERIC_UNAUTHORIZED',
+        error: 'invalid_credentials',
+        detail: 'Invalid username or password',
+      });
     }
   });
 
@@ -67,9 +77,21 @@ describe('password registration, login and sessions', () => {
     });
 
     it('malformed JSON', async () => {
-      const res = await t.http().post('/v1/user/auth/password/login').set('X-Tenant-Id', tenant.id).set('Content-Type', 'application/json').send('{"username": "a",');
+      const res = await t
+        .http()
+        .post('/v1/user/auth/password/login')
+        .set('X-Tenant-Id', tenant.id)
+        .set('Content-Type', 'application/json')
+        .send('{"username": "a",');
       expect(res.status).toBe(400);
-      expect(res.body).toEqual(expect.objectContaining({ code: 10002, message: 'generic_client_error', error: 'invalid_json', detail: 'The request body is not valid JSON' }));
+      expect(res.body).toEqual(
+        expect.objectContaining({
+          code: 10002,
+          message: 'generic_client_error',
+          error: 'invalid_json',
+          detail: 'The request body is not valid JSON',
+        }),
+      );
     });
 
     it('a body over the size limit is 413 in the same shape', async () => {
@@ -83,7 +105,12 @@ describe('password registration, login and sessions', () => {
     it('GENERIC_UNAUTHORIZED without a token, and for an unknown refresh token', async () => {
       const noToken = await t.http().get('/v1/user/auth/session');
       expect(noToken.status).toBe(401);
-      expect(noToken.body).toMatchObject({ code: 10411, message: 'GENERIC_UNAUTHORIZED', error: 'session_token_missing', detail: 'Missing bearer session token' });
+      expect(noToken.body).toMatchObject({
+        code: 10411,
+        message: 'GENERIC_UNAUTHORIZED',
+        error: 'session_token_missing',
+        detail: 'Missing bearer session token',
+      });
       const res = await t.http().post('/v1/user/auth/refresh-session').set('X-Tenant-Id', tenant.id).send({ refreshToken: 'rt_unknown' });
       expect(res.status).toBe(401);
       expect(res.body).toMatchObject({ code: 12051, message: 'GENERIC_UNAUTHORIZED', error: 'refresh_token_invalid' });
@@ -118,7 +145,13 @@ describe('password registration, login and sessions', () => {
     });
 
     it('GENERIC_UNAUTHORIZED for a token signed with another key or alg none', async () => {
-      const other = await new SignJWT({ tid: tenant.id }).setProtectedHeader({ alg: 'HS256' }).setSubject('x').setIssuer('community-gaming-service').setAudience('cgs:session').setExpirationTime('5m').sign(new Uint8Array(32));
+      const other = await new SignJWT({ tid: tenant.id })
+        .setProtectedHeader({ alg: 'HS256' })
+        .setSubject('x')
+        .setIssuer('community-gaming-service')
+        .setAudience('cgs:session')
+        .setExpirationTime('5m')
+        .sign(new Uint8Array(32));
       const none = `${Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url')}.${Buffer.from(JSON.stringify({ sub: 'x', tid: tenant.id, exp: 9999999999 })).toString('base64url')}.`;
       for (const token of [other, none]) {
         const res = await t.http().get('/v1/user/auth/session').set('Authorization', `Bearer ${token}`);
@@ -152,15 +185,27 @@ describe('password registration, login and sessions', () => {
       const u = await givenUser(t, tenant);
       const res = await t.http().get('/v1/user/auth/session').set('Authorization', u.auth).set('X-Tenant-Id', other.id);
       expect(res.status).toBe(401);
-      const login = await t.http().post('/v1/user/auth/password/login').set('X-Tenant-Id', other.slug).send({ username: u.username, password: u.password });
+      const login = await t
+        .http()
+        .post('/v1/user/auth/password/login')
+        .set('X-Tenant-Id', other.slug)
+        .send({ username: u.username, password: u.password });
       expect(login.status).toBe(401);
-      const refresh = await t.http().post('/v1/user/auth/refresh-session').set('X-Tenant-Id', other.id).send({ refreshToken: u.refreshToken });
+      const refresh = await t
+        .http()
+        .post('/v1/user/auth/refresh-session')
+        .set('X-Tenant-Id', other.id)
+        .send({ refreshToken: u.refreshToken });
       expect(refresh.status).toBe(401);
     });
 
     it('an unknown tenant is a 400, a missing one with several tenants is a 400', async () => {
       await t.givenTenant();
-      const unknown = await t.http().post('/v1/user/auth/password/login').set('X-Tenant-Id', 'no-such-tenant').send({ username: 'a', password: 'b' });
+      const unknown = await t
+        .http()
+        .post('/v1/user/auth/password/login')
+        .set('X-Tenant-Id', 'no-such-tenant')
+        .send({ username: 'a', password: 'b' });
       expect(unknown.status).toBe(400);
       expect(unknown.body).toMatchObject({ code: 10002, error: 'unknown_tenant' });
       const missing = await t.http().post('/v1/user/auth/password/login').send({ username: 'a', password: 'b' });

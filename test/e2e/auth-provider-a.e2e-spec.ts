@@ -24,7 +24,8 @@ describe('providerA credential login (OpenID Connect ID token verified against a
   });
   afterEach(() => t.clock.reset());
 
-  const login = (body: object, tenantRef = tenant.id) => t.http().post('/v1/user/auth/providerA/login').set('X-Tenant-Id', tenantRef).send(body);
+  const login = (body: object, tenantRef = tenant.id) =>
+    t.http().post('/v1/user/auth/providerA/login').set('X-Tenant-Id', tenantRef).send(body);
   const sub = () => `a-${randomBytes(5).toString('hex')}`;
 
   it('logs in with a valid credential, creates the user once, takes the handle from the profile claims', async () => {
@@ -43,7 +44,9 @@ describe('providerA credential login (OpenID Connect ID token verified against a
   it('records the referrer of a new user', async () => {
     const referrer = await givenUser(t, tenant);
     const res = await login({ credential: await idp.sign({ aud: CLIENT_ID, sub: sub() }), referrerHandle: referrer.username });
-    expect(await t.dataSource.query('SELECT referrer_id FROM referrals WHERE referred_id = $1', [res.body.userId])).toEqual([{ referrer_id: referrer.userId }]);
+    expect(await t.dataSource.query('SELECT referrer_id FROM referrals WHERE referred_id = $1', [res.body.userId])).toEqual([
+      { referrer_id: referrer.userId },
+    ]);
   });
 
   it('follows key rotation: a token signed with a new key is accepted after the JWKS changes', async () => {
@@ -66,11 +69,21 @@ describe('providerA credential login (OpenID Connect ID token verified against a
       expectError(await login({ credential: await idp.sign({ aud: 'another-client', sub: sub() }) }), 401, 12010, 'credential_invalid');
     });
     it('wrong issuer', async () => {
-      expectError(await login({ credential: await idp.sign({ iss: 'https://evil.test', aud: CLIENT_ID, sub: sub() }) }), 401, 12010, 'credential_invalid');
+      expectError(
+        await login({ credential: await idp.sign({ iss: 'https://evil.test', aud: CLIENT_ID, sub: sub() }) }),
+        401,
+        12010,
+        'credential_invalid',
+      );
     });
     it('expired (beyond the clock tolerance)', async () => {
       const iat = Math.floor(Date.now() / 1000) - 7200;
-      expectError(await login({ credential: await idp.sign({ aud: CLIENT_ID, sub: sub() }, { iat, expiresIn: 3600 }) }), 401, 12011, 'credential_expired');
+      expectError(
+        await login({ credential: await idp.sign({ aud: CLIENT_ID, sub: sub() }, { iat, expiresIn: 3600 }) }),
+        401,
+        12011,
+        'credential_expired',
+      );
     });
     it('expired on the service clock', async () => {
       const credential = await idp.sign({ aud: CLIENT_ID, sub: sub() }, { expiresIn: 60 });
@@ -78,12 +91,22 @@ describe('providerA credential login (OpenID Connect ID token verified against a
       expectError(await login({ credential }), 401, 12011, 'credential_expired');
     });
     it('unknown kid', async () => {
-      expectError(await login({ credential: await idp.sign({ aud: CLIENT_ID, sub: sub() }, { kid: 'no-such-key' }) }), 401, 12010, 'credential_invalid');
+      expectError(
+        await login({ credential: await idp.sign({ aud: CLIENT_ID, sub: sub() }, { kid: 'no-such-key' }) }),
+        401,
+        12010,
+        'credential_invalid',
+      );
     });
     it('signed by a key the provider does not publish, under a published kid', async () => {
       const published = (await idp.sign({ aud: CLIENT_ID, sub: 'x' })).split('.')[0];
       const kid = JSON.parse(Buffer.from(published, 'base64url').toString()).kid;
-      expectError(await login({ credential: await idp.sign({ aud: CLIENT_ID, sub: sub() }, { unpublished: true, kid }) }), 401, 12010, 'credential_invalid');
+      expectError(
+        await login({ credential: await idp.sign({ aud: CLIENT_ID, sub: sub() }, { unpublished: true, kid }) }),
+        401,
+        12010,
+        'credential_invalid',
+      );
     });
     it('a tampered payload', async () => {
       const [h, , s] = (await idp.sign({ aud: CLIENT_ID, sub: sub() })).split('.');
@@ -95,7 +118,10 @@ describe('providerA credential login (OpenID Connect ID token verified against a
       const none = `${Buffer.from('{"alg":"none"}').toString('base64url')}.${p}.`;
       expectError(await login({ credential: none }), 401, 12010, 'credential_invalid');
       const { SignJWT } = await import('jose');
-      const hs = await new SignJWT({ aud: CLIENT_ID, sub: 'x', iss: idp.issuer }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('1h').sign(randomBytes(32));
+      const hs = await new SignJWT({ aud: CLIENT_ID, sub: 'x', iss: idp.issuer })
+        .setProtectedHeader({ alg: 'HS256' })
+        .setExpirationTime('1h')
+        .sign(randomBytes(32));
       expectError(await login({ credential: hs }), 401, 12010, 'credential_invalid');
     });
     it('no sub', async () => {
@@ -109,7 +135,12 @@ describe('providerA credential login (OpenID Connect ID token verified against a
     });
     it('a tenant without providerAClientId: 503 provider_not_configured', async () => {
       const bare = await t.givenTenant();
-      expectError(await login({ credential: await idp.sign({ aud: CLIENT_ID, sub: sub() }) }, bare.id), 503, 12012, 'provider_not_configured');
+      expectError(
+        await login({ credential: await idp.sign({ aud: CLIENT_ID, sub: sub() }) }, bare.id),
+        503,
+        12012,
+        'provider_not_configured',
+      );
     });
     it('an unreachable key set: 503 jwks_unavailable', async () => {
       await idp.rotate(true);

@@ -19,8 +19,10 @@ describe('login rate limits (per address and per account and address)', () => {
   // every test starts in a fresh window: move the clock past the previous one
   beforeEach(() => t.clock.advance(61_000));
 
-  const post = (path: string, body: object, headers: Record<string, string> = {}) => t.http().post(path).set('X-Tenant-Id', tenant.id).set(headers).send(body);
-  const passwordLogin = (username: string, password = 'wrong-password', headers: Record<string, string> = {}) => post('/v1/user/auth/password/login', { username, password }, headers);
+  const post = (path: string, body: object, headers: Record<string, string> = {}) =>
+    t.http().post(path).set('X-Tenant-Id', tenant.id).set(headers).send(body);
+  const passwordLogin = (username: string, password = 'wrong-password', headers: Record<string, string> = {}) =>
+    post('/v1/user/auth/password/login', { username, password }, headers);
 
   it('blocks an account after 3 attempts from one address, with 429 {code, message} and Retry-After', async () => {
     const username = name('victim');
@@ -53,21 +55,24 @@ describe('login rate limits (per address and per account and address)', () => {
 
   it('does not trust X-Forwarded-For without TRUST_PROXY: a client rotating it from loopback is limited', async () => {
     const statuses: number[] = [];
-    for (let i = 0; i < 9; i++) statuses.push((await passwordLogin(`rotate_${i}`, 'wrong-password', { 'X-Forwarded-For': `203.0.113.${i + 1}` })).status);
+    for (let i = 0; i < 9; i++)
+      statuses.push((await passwordLogin(`rotate_${i}`, 'wrong-password', { 'X-Forwarded-For': `203.0.113.${i + 1}` })).status);
     expect(statuses).toEqual([401, 401, 401, 401, 401, 401, 401, 401, 429]);
   });
 
   it('counts token logins per provider subject once the token names it, with Retry-After', async () => {
     const subjectId = `busy-${randomBytes(3).toString('hex')}`;
     const results = [];
-    for (let i = 0; i < 4; i++) results.push(await post('/v1/user/auth/providerB/login', { token: await loginToken(t, tenant.sharedSecret, { subjectId }) }));
+    for (let i = 0; i < 4; i++)
+      results.push(await post('/v1/user/auth/providerB/login', { token: await loginToken(t, tenant.sharedSecret, { subjectId }) }));
     expect(results.map((r) => r.status)).toEqual([200, 200, 200, 429]);
     expect(Number(results[3].headers['retry-after'])).toBeGreaterThan(0);
   });
 
   it('does not limit the refresh of a session', async () => {
     const reg = await post('/v1/user/register/password', { username: name('refresher'), password: 'password-123' });
-    for (let i = 0; i < 12; i++) expect((await post('/v1/user/auth/refresh-session', { refreshToken: reg.body.refreshToken })).status).toBe(200);
+    for (let i = 0; i < 12; i++)
+      expect((await post('/v1/user/auth/refresh-session', { refreshToken: reg.body.refreshToken })).status).toBe(200);
   });
 });
 
@@ -75,7 +80,13 @@ describe('login rate limits behind a proxy (TRUST_PROXY): guessing from many add
   let t: TestApp;
   let tenant: TenantCredentials;
   // per address 1000, per account and address 3, per account from all addresses 10
-  const env = { TRUST_PROXY: 'loopback', LOGIN_RATE_LIMIT_IP: '1000', LOGIN_RATE_LIMIT_ACCOUNT: '3', LOGIN_RATE_LIMIT_ACCOUNT_TOTAL: '10', LOGIN_RATE_WINDOW_SECONDS: '60' };
+  const env = {
+    TRUST_PROXY: 'loopback',
+    LOGIN_RATE_LIMIT_IP: '1000',
+    LOGIN_RATE_LIMIT_ACCOUNT: '3',
+    LOGIN_RATE_LIMIT_ACCOUNT_TOTAL: '10',
+    LOGIN_RATE_WINDOW_SECONDS: '60',
+  };
 
   beforeAll(async () => {
     t = await createTestApp(env);
@@ -86,8 +97,10 @@ describe('login rate limits behind a proxy (TRUST_PROXY): guessing from many add
 
   let n = 0;
   const address = () => `198.51.${++n >> 8}.${n & 255}`;
-  const post = (path: string, body: object, from: string, tenantId = tenant.id) => t.http().post(path).set('X-Tenant-Id', tenantId).set('X-Forwarded-For', from).send(body);
-  const attempt = (username: string, password: string, from: string, tenantId = tenant.id) => post('/v1/user/auth/password/login', { username, password }, from, tenantId);
+  const post = (path: string, body: object, from: string, tenantId = tenant.id) =>
+    t.http().post(path).set('X-Tenant-Id', tenantId).set('X-Forwarded-For', from).send(body);
+  const attempt = (username: string, password: string, from: string, tenantId = tenant.id) =>
+    post('/v1/user/auth/password/login', { username, password }, from, tenantId);
   const register = async (from: string, tenantId = tenant.id) => {
     const username = name('owner');
     await post('/v1/user/register/password', { username, password: 'owner-password' }, from, tenantId).expect(201);
@@ -133,7 +146,9 @@ describe('login rate limits behind a proxy (TRUST_PROXY): guessing from many add
 
   it('takes the limits of a tenant from its settings', async () => {
     const strict = await t.givenTenant();
-    await t.app.get(TenantsService).updateSettings(strict.id, { loginRateLimits: { perAddress: 5, perAccountAndAddress: 1, perAccount: 50 } });
+    await t.app
+      .get(TenantsService)
+      .updateSettings(strict.id, { loginRateLimits: { perAddress: 5, perAccountAndAddress: 1, perAccount: 50 } });
     const from = address();
     const username = await register(address(), strict.id);
     expect((await attempt(username, 'guess-1', from, strict.id)).status).toBe(401);
@@ -153,7 +168,9 @@ describe('login rate limits behind a proxy (TRUST_PROXY): guessing from many add
     const tenants = t.app.get(TenantsService);
     const bads: unknown[] = [{ perAccount: 0 }, { perAddress: 1.5 }, { perAccountAndAddress: '10' }, { perAcount: 10 }, [10], 'strict'];
     for (const bad of bads) {
-      await expect(tenants.updateSettings(tenant.id, { loginRateLimits: bad as never })).rejects.toMatchObject({ definition: { status: 400 } });
+      await expect(tenants.updateSettings(tenant.id, { loginRateLimits: bad as never })).rejects.toMatchObject({
+        definition: { status: 400 },
+      });
     }
     const ok = await tenants.updateSettings(tenant.id, { loginRateLimits: { perAccount: 500 } });
     expect(ok.settings.loginRateLimits).toEqual({ perAccount: 500 });

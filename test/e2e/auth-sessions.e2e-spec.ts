@@ -32,19 +32,33 @@ describe('session tokens end with their session', () => {
 
   const post = (path: string, body: object) => t.http().post(path).set('X-Tenant-Id', tenant.id).send(body);
   const whoAmI = (token: string) => t.http().get('/v1/user/auth/session').set('Authorization', `Bearer ${token}`);
-  const login = async (u: TestUser) => (await post('/v1/user/auth/password/login', { username: u.username, password: u.password }).expect(200)).body as { sessionToken: string; refreshToken: string };
+  const login = async (u: TestUser) =>
+    (await post('/v1/user/auth/password/login', { username: u.username, password: u.password }).expect(200)).body as {
+      sessionToken: string;
+      refreshToken: string;
+    };
   const expectEnded = (res: { status: number; body: Record<string, unknown> }) => {
-    expect({ status: res.status, code: res.body.code, error: res.body.error }).toEqual({ status: 401, code: 10416, error: 'session_ended' });
+    expect({ status: res.status, code: res.body.code, error: res.body.error }).toEqual({
+      status: 401,
+      code: 10416,
+      error: 'session_ended',
+    });
     expect(res.body.message).toBe('GENERIC_UNAUTHORIZED');
   };
 
   it('logout of one session ends its session tokens (refreshed ones too) at once; the other sessions go on', async () => {
     const u = await givenUser(t, tenant);
     const phone = await login(u);
-    const refreshed = (await post('/v1/user/auth/refresh-session', { refreshToken: phone.refreshToken }).expect(200)).body.sessionToken as string;
+    const refreshed = (await post('/v1/user/auth/refresh-session', { refreshToken: phone.refreshToken }).expect(200)).body
+      .sessionToken as string;
     expect((await whoAmI(phone.sessionToken)).status).toBe(200);
 
-    await t.http().post('/v1/user/auth/logout').set('Authorization', `Bearer ${phone.sessionToken}`).send({ refreshToken: phone.refreshToken }).expect(204);
+    await t
+      .http()
+      .post('/v1/user/auth/logout')
+      .set('Authorization', `Bearer ${phone.sessionToken}`)
+      .send({ refreshToken: phone.refreshToken })
+      .expect(204);
 
     expectEnded(await whoAmI(phone.sessionToken));
     expectEnded(await whoAmI(refreshed));
@@ -52,7 +66,7 @@ describe('session tokens end with their session', () => {
     expect((await whoAmI(u.sessionToken)).status).toBe(200);
   });
 
-  it('logout of all sessions ends every session token of the user, and no other user\'s', async () => {
+  it("logout of all sessions ends every session token of the user, and no other user's", async () => {
     const u = await givenUser(t, tenant);
     const other = await givenUser(t, tenant);
     const second = await login(u);
@@ -77,7 +91,9 @@ describe('session tokens end with their session', () => {
       expectEnded(await whoAmI(token));
       expectEnded(await t.http().post(`/v1/community/${community.id}/join?referrerHandle=`).set('Authorization', auth));
       expectEnded(await t.http().get('/v1/user/profile?fields=username').set('Authorization', auth));
-      expectEnded(await t.http().post('/v1/user/socials').set('Authorization', auth).send({ accountType: 'discord', subjectId: 'gone-user' }));
+      expectEnded(
+        await t.http().post('/v1/user/socials').set('Authorization', auth).send({ accountType: 'discord', subjectId: 'gone-user' }),
+      );
     }
   });
 
@@ -103,7 +119,9 @@ describe('session tokens end with their session', () => {
   it('keeps the list current when its LISTEN connection is cut and cannot come back (short poll), and reconnects', async () => {
     const u = await givenUser(t, tenant);
     const listener = async () =>
-      await t.dataSource.query<{ pid: number }[]>(`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'cgs:session-revocations'`);
+      await t.dataSource.query<{ pid: number }[]>(
+        `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'cgs:session-revocations'`,
+      );
     const [before] = await listener();
     expect(before?.pid).toEqual(expect.any(Number));
     const [{ sid }] = await t.dataSource.query('SELECT id AS sid FROM refresh_tokens WHERE user_id = $1', [u.userId]);
@@ -115,7 +133,9 @@ describe('session tokens end with their session', () => {
       await admin.query(`ALTER DATABASE ${t.databaseName} ALLOW_CONNECTIONS false`);
       await admin.query('SELECT pg_terminate_backend($1)', [before.pid]);
       // A revocation written by another instance while this one cannot hear it (no NOTIFY reaches it).
-      await t.dataSource.query(`INSERT INTO session_revocations (session_id, expires_at) VALUES ($1, now() + interval '11 minutes')`, [sid]);
+      await t.dataSource.query(`INSERT INTO session_revocations (session_id, expires_at) VALUES ($1, now() + interval '11 minutes')`, [
+        sid,
+      ]);
       const ms = await within(5000, async () => (await whoAmI(u.sessionToken)).status === 401);
       expect(ms).toBeLessThan(5000);
       expectEnded(await whoAmI(u.sessionToken));

@@ -13,7 +13,12 @@ describe('Sign-In With Ethereum', () => {
   beforeAll(async () => {
     t = await createTestApp();
     tenant = await t.givenTenant();
-    await t.app.get(TenantsService).updateSettings(tenant.id, { siweAllowedOrigins: ['https://game.example.com', 'http://localhost:5173'], siweAllowedChainIds: [1, 137] });
+    await t.app
+      .get(TenantsService)
+      .updateSettings(tenant.id, {
+        siweAllowedOrigins: ['https://game.example.com', 'http://localhost:5173'],
+        siweAllowedChainIds: [1, 137],
+      });
   });
   afterAll(() => t.close());
   afterEach(() => t.clock.reset());
@@ -30,19 +35,25 @@ describe('Sign-In With Ethereum', () => {
     expect(wallet.body).toMatchObject({ address: w.address, chain: 'evm:137', provider: 'siwe' });
     const evm = await t.app.get(WalletsService).findEvmWallet(tenant.id, first.body.userId);
     expect(evm?.address).toBe(w.address);
-    const [identity] = await t.dataSource.query("SELECT subject_id FROM identities WHERE provider = 'siwe' AND user_id = $1", [first.body.userId]);
+    const [identity] = await t.dataSource.query("SELECT subject_id FROM identities WHERE provider = 'siwe' AND user_id = $1", [
+      first.body.userId,
+    ]);
     expect(identity.subject_id).toBe(w.address);
   });
 
   it('accepts an http origin with a port and a scheme in the message', async () => {
-    const res = await login(await siweLogin(t, Wallet.createRandom(), { scheme: 'http', domain: 'localhost:5173', uri: 'http://localhost:5173/' }));
+    const res = await login(
+      await siweLogin(t, Wallet.createRandom(), { scheme: 'http', domain: 'localhost:5173', uri: 'http://localhost:5173/' }),
+    );
     expect(res.status).toBe(200);
   });
 
   it('records the referrer of a new user', async () => {
     const referrer = await givenUser(t, tenant);
     const res = await login({ ...(await siweLogin(t, Wallet.createRandom())), referrerHandle: referrer.username });
-    expect(await t.dataSource.query('SELECT referrer_id FROM referrals WHERE referred_id = $1', [res.body.userId])).toEqual([{ referrer_id: referrer.userId }]);
+    expect(await t.dataSource.query('SELECT referrer_id FROM referrals WHERE referred_id = $1', [res.body.userId])).toEqual([
+      { referrer_id: referrer.userId },
+    ]);
   });
 
   it('the optional nonce endpoint gives a fresh alphanumeric nonce that works once', async () => {
@@ -56,10 +67,20 @@ describe('Sign-In With Ethereum', () => {
 
   describe('refused messages', () => {
     it('wrong domain', async () => {
-      expectError(await login(await siweLogin(t, Wallet.createRandom(), { domain: 'evil.example.com' })), 401, 12031, 'siwe_domain_not_allowed');
+      expectError(
+        await login(await siweLogin(t, Wallet.createRandom(), { domain: 'evil.example.com' })),
+        401,
+        12031,
+        'siwe_domain_not_allowed',
+      );
     });
     it('URI outside the allowed origins', async () => {
-      expectError(await login(await siweLogin(t, Wallet.createRandom(), { uri: 'https://evil.example.com/login' })), 401, 12031, 'siwe_domain_not_allowed');
+      expectError(
+        await login(await siweLogin(t, Wallet.createRandom(), { uri: 'https://evil.example.com/login' })),
+        401,
+        12031,
+        'siwe_domain_not_allowed',
+      );
     });
     it('scheme that does not match the origin', async () => {
       expectError(await login(await siweLogin(t, Wallet.createRandom(), { scheme: 'http' })), 401, 12031, 'siwe_domain_not_allowed');
@@ -82,10 +103,20 @@ describe('Sign-In With Ethereum', () => {
       expectError(await login(body), 401, 12033, 'siwe_message_expired');
     });
     it('notBefore in the future', async () => {
-      expectError(await login(await siweLogin(t, Wallet.createRandom(), { notBefore: new Date(t.clock.now().getTime() + 600_000).toISOString() })), 401, 12034, 'siwe_message_not_yet_valid');
+      expectError(
+        await login(await siweLogin(t, Wallet.createRandom(), { notBefore: new Date(t.clock.now().getTime() + 600_000).toISOString() })),
+        401,
+        12034,
+        'siwe_message_not_yet_valid',
+      );
     });
     it('issuedAt in the future', async () => {
-      expectError(await login(await siweLogin(t, Wallet.createRandom(), { issuedAt: new Date(t.clock.now().getTime() + 600_000).toISOString() })), 401, 12034, 'siwe_message_not_yet_valid');
+      expectError(
+        await login(await siweLogin(t, Wallet.createRandom(), { issuedAt: new Date(t.clock.now().getTime() + 600_000).toISOString() })),
+        401,
+        12034,
+        'siwe_message_not_yet_valid',
+      );
     });
     it('a reused nonce, also by another address', async () => {
       const nonce = 'reusedNonce12345';
@@ -105,7 +136,12 @@ describe('Sign-In With Ethereum', () => {
     });
     it('a message altered after signing', async () => {
       const { message, signature } = await siweLogin(t, Wallet.createRandom());
-      expectError(await login({ message: message.replace('Sign in to the game', 'Sign in to the gamf'), signature }), 401, 12036, 'siwe_signature_invalid');
+      expectError(
+        await login({ message: message.replace('Sign in to the game', 'Sign in to the gamf'), signature }),
+        401,
+        12036,
+        'siwe_signature_invalid',
+      );
     });
     it('a malformed signature', async () => {
       const { message } = await siweLogin(t, Wallet.createRandom());

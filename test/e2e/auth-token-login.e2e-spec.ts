@@ -47,7 +47,9 @@ describe('OAuth token logins (providerB, providerC): the encrypted token of spec
   it('makes a taken handle unique', async () => {
     const a = await login('providerB', { token: await loginToken(t, tenant.sharedSecret, { handle: 'twin_handle' }) });
     const b = await login('providerB', { token: await loginToken(t, tenant.sharedSecret, { handle: 'twin_handle' }) });
-    const rows = await t.dataSource.query('SELECT handle FROM users WHERE id = ANY($1) ORDER BY created_at', [[a.body.userId, b.body.userId]]);
+    const rows = await t.dataSource.query('SELECT handle FROM users WHERE id = ANY($1) ORDER BY created_at', [
+      [a.body.userId, b.body.userId],
+    ]);
     expect(rows[0].handle).toBe('twin_handle');
     expect(rows[1].handle).toMatch(/^twin_handle_\d{4}$/);
   });
@@ -60,7 +62,11 @@ describe('OAuth token logins (providerB, providerC): the encrypted token of spec
     });
     expect(res.status).toBe(200);
     expect(JSON.stringify(res.body)).not.toMatch(/access|refresh-token|claim/);
-    const [row] = await t.dataSource.query('SELECT * FROM identities WHERE tenant_id = $1 AND provider = $2 AND subject_id = $3', [tenant.id, 'providerC', subjectId]);
+    const [row] = await t.dataSource.query('SELECT * FROM identities WHERE tenant_id = $1 AND provider = $2 AND subject_id = $3', [
+      tenant.id,
+      'providerC',
+      subjectId,
+    ]);
     expect(JSON.stringify(row)).not.toMatch(/body-access|claim-refresh|claim-access/);
     const enc = t.app.get(EncryptionService);
     const ctx = (f: string) => `identity:${tenant.id}:providerC:${subjectId}:${f}`;
@@ -74,7 +80,10 @@ describe('OAuth token logins (providerB, providerC): the encrypted token of spec
     it('records the referrer of a new user; the body referrerHandle wins over the claim', async () => {
       const referrer = await givenUser(t, tenant);
       const other = await givenUser(t, tenant);
-      const res = await login('providerB', { token: await loginToken(t, tenant.sharedSecret, { referrerHandle: other.username }), referrerHandle: referrer.username });
+      const res = await login('providerB', {
+        token: await loginToken(t, tenant.sharedSecret, { referrerHandle: other.username }),
+        referrerHandle: referrer.username,
+      });
       expect(res.status).toBe(200);
       const rows = await t.dataSource.query('SELECT referrer_id, community_id FROM referrals WHERE referred_id = $1', [res.body.userId]);
       expect(rows).toEqual([{ referrer_id: referrer.userId, community_id: null }]);
@@ -91,8 +100,14 @@ describe('OAuth token logins (providerB, providerC): the encrypted token of spec
       const first = await givenUser(t, tenant);
       const later = await givenUser(t, tenant);
       const subjectId = `ref-${randomBytes(4).toString('hex')}`;
-      const a = await login('providerB', { token: await loginToken(t, tenant.sharedSecret, { subjectId }), referrerHandle: first.username });
-      const b = await login('providerB', { token: await loginToken(t, tenant.sharedSecret, { subjectId }), referrerHandle: later.username });
+      const a = await login('providerB', {
+        token: await loginToken(t, tenant.sharedSecret, { subjectId }),
+        referrerHandle: first.username,
+      });
+      const b = await login('providerB', {
+        token: await loginToken(t, tenant.sharedSecret, { subjectId }),
+        referrerHandle: later.username,
+      });
       expect(b.status).toBe(200);
       const rows = await t.dataSource.query('SELECT referrer_id FROM referrals WHERE referred_id = $1', [a.body.userId]);
       expect(rows).toEqual([{ referrer_id: first.userId }]);
@@ -107,7 +122,10 @@ describe('OAuth token logins (providerB, providerC): the encrypted token of spec
     it('refuses a self-referral with 400 and creates nothing', async () => {
       const handle = `selfref_${randomBytes(3).toString('hex')}`;
       const subjectId = `self-${randomBytes(4).toString('hex')}`;
-      const res = await login('providerB', { token: await loginToken(t, tenant.sharedSecret, { subjectId, handle }), referrerHandle: handle });
+      const res = await login('providerB', {
+        token: await loginToken(t, tenant.sharedSecret, { subjectId, handle }),
+        referrerHandle: handle,
+      });
       expectError(res, 400, 10002, 'self_referral');
       expect(await t.dataSource.query('SELECT 1 FROM identities WHERE subject_id = $1', [subjectId])).toEqual([]);
     });
@@ -115,21 +133,37 @@ describe('OAuth token logins (providerB, providerC): the encrypted token of spec
 
   describe('refused tokens', () => {
     const encrypt = (payload: object, key: Uint8Array, header: Record<string, unknown> = { alg: 'dir', enc: 'A256GCM' }) =>
-      new CompactEncrypt(new TextEncoder().encode(JSON.stringify(payload))).setProtectedHeader(header as { alg: string; enc: string }).encrypt(key);
+      new CompactEncrypt(new TextEncoder().encode(JSON.stringify(payload)))
+        .setProtectedHeader(header as { alg: string; enc: string })
+        .encrypt(key);
 
     it('a token whose provider claim names another endpoint; the nonce stays usable where it belongs', async () => {
       const token = await loginToken(t, tenant.sharedSecret, { provider: 'providerC' });
       expectError(await login('providerB', { token }), 401, 12008, 'login_token_provider');
       expect((await login('providerC', { token })).status).toBe(200);
-      const zk = await t.http().post('/v1/user/auth/providerA/zklogin').set('X-Tenant-Id', tenant.id).send({ token: await loginToken(t, tenant.sharedSecret, { provider: 'providerB' }) });
+      const zk = await t
+        .http()
+        .post('/v1/user/auth/providerA/zklogin')
+        .set('X-Tenant-Id', tenant.id)
+        .send({ token: await loginToken(t, tenant.sharedSecret, { provider: 'providerB' }) });
       expectError(zk, 401, 12008, 'login_token_provider');
       // a token without the claim is still accepted everywhere (the claim is optional)
       expect((await login('providerB', { token: await loginToken(t, tenant.sharedSecret, { provider: undefined }) })).status).toBe(200);
-      expectError(await login('providerB', { token: await loginToken(t, tenant.sharedSecret, { provider: 42 }) }), 401, 12005, 'login_token_claims');
+      expectError(
+        await login('providerB', { token: await loginToken(t, tenant.sharedSecret, { provider: 42 }) }),
+        401,
+        12005,
+        'login_token_claims',
+      );
     });
 
     it('a token encrypted with another key', async () => {
-      expectError(await login('providerB', { token: await loginToken(t, tenant.sharedSecret, {}, { key: randomBytes(32) }) }), 401, 12001, 'login_token_invalid');
+      expectError(
+        await login('providerB', { token: await loginToken(t, tenant.sharedSecret, {}, { key: randomBytes(32) }) }),
+        401,
+        12001,
+        'login_token_invalid',
+      );
     });
 
     it('a token of another tenant', async () => {
@@ -142,7 +176,12 @@ describe('OAuth token logins (providerB, providerC): the encrypted token of spec
       const [h, k, iv, c, tag] = token.split('.');
       const flip = (s: string) => `${s.slice(0, -2)}${s.slice(-2, -1) === 'A' ? 'B' : 'A'}${s.slice(-1)}`;
       const headerPlus = Buffer.from(JSON.stringify({ alg: 'dir', enc: 'A256GCM', kid: 'x' })).toString('base64url');
-      for (const forged of [[h, k, iv, flip(c), tag], [h, k, iv, c, flip(tag)], [h, k, flip(iv), c, tag], [headerPlus, k, iv, c, tag]]) {
+      for (const forged of [
+        [h, k, iv, flip(c), tag],
+        [h, k, iv, c, flip(tag)],
+        [h, k, flip(iv), c, tag],
+        [headerPlus, k, iv, c, tag],
+      ]) {
         expectError(await login('providerB', { token: forged.join('.') }), 401, 12001, 'login_token_invalid');
       }
     });
@@ -152,7 +191,12 @@ describe('OAuth token logins (providerB, providerC): the encrypted token of spec
       ['enc A128GCM', { alg: 'dir', enc: 'A128GCM' }],
       ['enc A256CBC-HS512', { alg: 'dir', enc: 'A256CBC-HS512' }],
     ])('a token with %s', async (_n, header) => {
-      const key = header.enc === 'A128GCM' ? keyFromHex(tenant.sharedSecret).slice(0, 16) : header.enc === 'A256CBC-HS512' ? randomBytes(64) : keyFromHex(tenant.sharedSecret);
+      const key =
+        header.enc === 'A128GCM'
+          ? keyFromHex(tenant.sharedSecret).slice(0, 16)
+          : header.enc === 'A256CBC-HS512'
+            ? randomBytes(64)
+            : keyFromHex(tenant.sharedSecret);
       const token = await loginToken(t, tenant.sharedSecret, {}, { header, key });
       expectError(await login('providerB', { token }), 401, 12002, 'login_token_algorithm');
     });
@@ -165,7 +209,9 @@ describe('OAuth token logins (providerB, providerC): the encrypted token of spec
     it('a compact JWS posing as the token', async () => {
       const { SignJWT } = await import('jose');
       const iat = t.clock.nowSeconds();
-      const jws = await new SignJWT({ _nonce: randomBytes(8).toString('hex'), subjectId: 'x', handle: 'x', iat, exp: iat + 300 }).setProtectedHeader({ alg: 'HS256' }).sign(keyFromHex(tenant.sharedSecret));
+      const jws = await new SignJWT({ _nonce: randomBytes(8).toString('hex'), subjectId: 'x', handle: 'x', iat, exp: iat + 300 })
+        .setProtectedHeader({ alg: 'HS256' })
+        .sign(keyFromHex(tenant.sharedSecret));
       expectError(await login('providerB', { token: jws }), 401, 12002, 'login_token_algorithm');
     });
 
@@ -194,22 +240,49 @@ describe('OAuth token logins (providerB, providerC): the encrypted token of spec
 
     it('a token that lives longer than 300 s', async () => {
       const iat = t.clock.nowSeconds();
-      expectError(await login('providerB', { token: await loginToken(t, tenant.sharedSecret, { iat, exp: iat + 3600 }) }), 401, 12005, 'login_token_claims');
+      expectError(
+        await login('providerB', { token: await loginToken(t, tenant.sharedSecret, { iat, exp: iat + 3600 }) }),
+        401,
+        12005,
+        'login_token_claims',
+      );
     });
 
     it.each([['_nonce'], ['subjectId'], ['handle'], ['iat'], ['exp']])('a token without %s', async (claim) => {
-      expectError(await login('providerC', { token: await loginToken(t, tenant.sharedSecret, { [claim]: undefined }) }), 401, 12005, 'login_token_claims');
+      expectError(
+        await login('providerC', { token: await loginToken(t, tenant.sharedSecret, { [claim]: undefined }) }),
+        401,
+        12005,
+        'login_token_claims',
+      );
     });
 
     it('a token with an ill-typed claim', async () => {
-      expectError(await login('providerC', { token: await loginToken(t, tenant.sharedSecret, { subjectId: 12345 }) }), 401, 12005, 'login_token_claims');
-      expectError(await login('providerC', { token: await loginToken(t, tenant.sharedSecret, { _nonce: 'short' }) }), 401, 12005, 'login_token_claims');
+      expectError(
+        await login('providerC', { token: await loginToken(t, tenant.sharedSecret, { subjectId: 12345 }) }),
+        401,
+        12005,
+        'login_token_claims',
+      );
+      expectError(
+        await login('providerC', { token: await loginToken(t, tenant.sharedSecret, { _nonce: 'short' }) }),
+        401,
+        12005,
+        'login_token_claims',
+      );
     });
 
     it('a payload that is not JSON', async () => {
-      const token = await new CompactEncrypt(new TextEncoder().encode('not json')).setProtectedHeader({ alg: 'dir', enc: 'A256GCM' }).encrypt(keyFromHex(tenant.sharedSecret));
+      const token = await new CompactEncrypt(new TextEncoder().encode('not json'))
+        .setProtectedHeader({ alg: 'dir', enc: 'A256GCM' })
+        .encrypt(keyFromHex(tenant.sharedSecret));
       expectError(await login('providerB', { token }), 401, 12005, 'login_token_claims');
-      expectError(await login('providerB', { token: await encrypt([1, 2], keyFromHex(tenant.sharedSecret)) }), 401, 12005, 'login_token_claims');
+      expectError(
+        await login('providerB', { token: await encrypt([1, 2], keyFromHex(tenant.sharedSecret)) }),
+        401,
+        12005,
+        'login_token_claims',
+      );
     });
 
     it('a replayed _nonce, even within the token lifetime', async () => {
@@ -219,7 +292,12 @@ describe('OAuth token logins (providerB, providerC): the encrypted token of spec
       // the same nonce in a freshly encrypted token is still a replay
       const nonce = randomBytes(8).toString('hex');
       expect((await login('providerC', { token: await loginToken(t, tenant.sharedSecret, { _nonce: nonce }) })).status).toBe(200);
-      expectError(await login('providerC', { token: await loginToken(t, tenant.sharedSecret, { _nonce: nonce }) }), 401, 12006, 'login_token_replayed');
+      expectError(
+        await login('providerC', { token: await loginToken(t, tenant.sharedSecret, { _nonce: nonce }) }),
+        401,
+        12006,
+        'login_token_replayed',
+      );
     });
 
     it('a replay sent concurrently logs in exactly once', async () => {
@@ -231,7 +309,9 @@ describe('OAuth token logins (providerB, providerC): the encrypted token of spec
 
     it('concurrent first logins of one identity make one user', async () => {
       const subjectId = `race-${randomBytes(4).toString('hex')}`;
-      const results = await Promise.all(Array.from({ length: 5 }, async () => login('providerB', { token: await loginToken(t, tenant.sharedSecret, { subjectId }) })));
+      const results = await Promise.all(
+        Array.from({ length: 5 }, async () => login('providerB', { token: await loginToken(t, tenant.sharedSecret, { subjectId }) })),
+      );
       expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
       expect(new Set(results.map((r) => r.body.userId)).size).toBe(1);
     });
@@ -245,7 +325,8 @@ describe('OAuth token logins (providerB, providerC): the encrypted token of spec
   });
 
   describe('tenant shared secrets that give no usable key (spec rule 3)', () => {
-    const tenantWithSecret = async (secret: string) => t.app.get(TenantsService).create({ slug: `s-${randomBytes(4).toString('hex')}`, sharedSecret: secret });
+    const tenantWithSecret = async (secret: string) =>
+      t.app.get(TenantsService).create({ slug: `s-${randomBytes(4).toString('hex')}`, sharedSecret: secret });
 
     it.each([
       ['empty', ''],

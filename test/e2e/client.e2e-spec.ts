@@ -29,7 +29,14 @@ describe('the generated TypeScript client', () => {
     community = await givenCommunity(t, tenant);
     xpId = (await givenResourceType(t, tenant, community.id, { slug: 'xp' })).id;
     event = await givenEvent(t, tenant, community, { features: ['score-based'] });
-    const reward = await adminApi(t, tenant).post(`/v1/admin/quest-events/${event.id}/rewards`, { name: 'Winner XP', kind: 'resource', resourceTypeId: xpId, amount: 250, rankFrom: 1, rankTo: 1 });
+    const reward = await adminApi(t, tenant).post(`/v1/admin/quest-events/${event.id}/rewards`, {
+      name: 'Winner XP',
+      kind: 'resource',
+      resourceTypeId: xpId,
+      amount: 250,
+      rankFrom: 1,
+      rankTo: 1,
+    });
     expect(reward.status).toBe(201);
   });
   afterAll(() => t.close());
@@ -45,11 +52,20 @@ describe('the generated TypeScript client', () => {
     api.setSessionToken(session.sessionToken);
 
     // A typed error body: joining an unknown community.
-    const missing = await api.POST('/v1/community/{communityId}/join', { params: { path: { communityId: 'no-such-community' }, query: { referrerHandle: '' } } });
+    const missing = await api.POST('/v1/community/{communityId}/join', {
+      params: { path: { communityId: 'no-such-community' }, query: { referrerHandle: '' } },
+    });
     expect(missing.response.status).toBe(404);
-    expect(missing.error).toMatchObject({ code: 20001, message: 'community_not_found', error: 'community_not_found', detail: expect.any(String) });
+    expect(missing.error).toMatchObject({
+      code: 20001,
+      message: 'community_not_found',
+      error: 'community_not_found',
+      detail: expect.any(String),
+    });
 
-    const joined = await api.POST('/v1/community/{communityId}/join', { params: { path: { communityId: community.slug }, query: { referrerHandle: '' } } });
+    const joined = await api.POST('/v1/community/{communityId}/join', {
+      params: { path: { communityId: community.slug }, query: { referrerHandle: '' } },
+    });
     expect(joined.response.status).toBe(201);
     const c = await api.GET('/v1/community/{communityId}', { params: { path: { communityId: community.slug } } });
     expect(c.data).toMatchObject({ id: community.id, memberCount: 1 });
@@ -60,7 +76,9 @@ describe('the generated TypeScript client', () => {
     expect(refreshed.response.status).toBe(200);
     api.setSessionToken(refreshed.data!.sessionToken);
 
-    const open = await api.GET('/v1/quest-event', { params: { query: { registrationOpen: true, filter: { containerId: community.slug } } } });
+    const open = await api.GET('/v1/quest-event', {
+      params: { query: { registrationOpen: true, filter: { containerId: community.slug } } },
+    });
     expect(open.data!.items.map((e) => e.slug)).toEqual([event.slug]);
     expect(open.data!.items[0].status).toBe('registration_open');
 
@@ -72,10 +90,15 @@ describe('the generated TypeScript client', () => {
 
     // The event starts; the operator records two quest completions.
     t.clock.advance(1 * HOUR);
-    api.setSessionToken((await api.POST('/v1/user/auth/refresh-session', { body: { refreshToken: session.refreshToken } })).data!.sessionToken);
+    api.setSessionToken(
+      (await api.POST('/v1/user/auth/refresh-session', { body: { refreshToken: session.refreshToken } })).data!.sessionToken,
+    );
     const [q1, q2] = [await givenEventQuest(t, tenant, event, 40), await givenEventQuest(t, tenant, event, 25)];
     const quests = await api.GET('/v1/quest-event/{id}/quests', { params: { path: { id: event.id } } });
-    expect(quests.data!.map((q) => [q.id, q.completed])).toEqual([[q1.id, false], [q2.id, false]]);
+    expect(quests.data!.map((q) => [q.id, q.completed])).toEqual([
+      [q1.id, false],
+      [q2.id, false],
+    ]);
     for (const q of [q1, q2]) {
       const done = await adminApi(t, tenant).post(`/v1/admin/quests/${q.id}/completions`, { userId: session.userId });
       expect(done.body.created).toBe(true);
@@ -112,19 +135,25 @@ describe('the generated TypeScript client', () => {
     const xpBoard = await api.GET('/v1/community/{id}/leaderboard/{slug}', { params: { path: { id: community.slug, slug: 'xp' } } });
     expect(xpBoard.data!.items.map((i) => [i.userId, i.amount])).toEqual([[session.userId, 250]]);
     const notifications = await api.GET('/v1/user/notifications', { params: { query: { containerId: community.id } } });
-    expect(notifications.data!.items.map((n) => n.type)).toEqual(expect.arrayContaining(['event_registered', 'event_completed', 'tickets_allocated', 'claim_processed']));
+    expect(notifications.data!.items.map((n) => n.type)).toEqual(
+      expect.arrayContaining(['event_registered', 'event_completed', 'tickets_allocated', 'claim_processed']),
+    );
   });
 
   it('sends array and deepObject query parameters as the service reads them (filter.status as an array, questTypes: [])', async () => {
     const api: CgsClient = createCgsClient({ baseUrl, tenantId: tenant.slug });
     const reg = await api.POST('/v1/user/register/password', { body: { username: 'client_lister', password: 'correct horse battery' } });
     api.setSessionToken(reg.data!.sessionToken);
-    const byStatus = await api.GET('/v1/quest-event', { params: { query: { filter: { status: ['completed', 'active', 'registration_open', 'upcoming'], containerId: community.slug } } } });
+    const byStatus = await api.GET('/v1/quest-event', {
+      params: { query: { filter: { status: ['completed', 'active', 'registration_open', 'upcoming'], containerId: community.slug } } },
+    });
     expect(byStatus.response.status).toBe(200);
     expect(byStatus.data!.items.map((e) => e.id)).toContain(event.id);
     const none = await api.GET('/v1/quest-event', { params: { query: { filter: { status: ['cancelled'] } } } });
     expect(none.data!.items).toEqual([]);
-    const quests = await api.GET('/v1/community/{communityId}/quests', { params: { path: { communityId: community.slug }, query: { tags: [], questTypes: [], featured: '', query: '', page: 1, limit: 10 } } });
+    const quests = await api.GET('/v1/community/{communityId}/quests', {
+      params: { path: { communityId: community.slug }, query: { tags: [], questTypes: [], featured: '', query: '', page: 1, limit: 10 } },
+    });
     expect(quests.response.status).toBe(200);
     expect(quests.data!.items).toHaveLength(quests.data!.total);
   });
@@ -134,10 +163,18 @@ describe('the generated TypeScript client', () => {
   it('serves a client that knows only the interface: it refreshes on SESSION_TOKEN_EXPIRED and logs in again on REFRESH_TOKEN_EXPIRED', async () => {
     const headers = { 'Content-Type': 'application/json', 'X-Tenant-Id': tenant.id };
     const send = async (method: string, path: string, body?: unknown, token?: string) => {
-      const res = await fetch(`${baseUrl}${path}`, { method, headers: { ...headers, ...(token ? { Authorization: `Bearer ${token}` } : {}) }, body: body === undefined ? undefined : JSON.stringify(body) });
+      const res = await fetch(`${baseUrl}${path}`, {
+        method,
+        headers: { ...headers, ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
       return { status: res.status, body: (await res.json().catch(() => undefined)) as Record<string, unknown> };
     };
-    const login = async () => (await send('POST', '/v1/user/auth/password/login', { username: 'interface_walker', password: 'correct horse battery' })).body as { sessionToken: string; refreshToken: string };
+    const login = async () =>
+      (await send('POST', '/v1/user/auth/password/login', { username: 'interface_walker', password: 'correct horse battery' })).body as {
+        sessionToken: string;
+        refreshToken: string;
+      };
     const log: string[] = [];
     let session = { sessionToken: '', refreshToken: '' };
     /** What the interface tells a client to do: refresh on SESSION_TOKEN_EXPIRED, log in again on REFRESH_TOKEN_EXPIRED. */
@@ -161,7 +198,9 @@ describe('the generated TypeScript client', () => {
     };
 
     t.clock.reset();
-    expect((await send('POST', '/v1/user/register/password', { username: 'interface_walker', password: 'correct horse battery' })).status).toBe(201);
+    expect(
+      (await send('POST', '/v1/user/register/password', { username: 'interface_walker', password: 'correct horse battery' })).status,
+    ).toBe(201);
     const bad = await send('POST', '/v1/user/auth/password/login', { username: 'interface_walker', password: 'wrong horse battery' });
     expect(bad).toMatchObject({ status: 401, body: { message: 'GENERIC_UNAUTHORIZED' } });
     const malformed = await send('POST', '/v1/user/auth/password/login', { username: 'interface_walker' });

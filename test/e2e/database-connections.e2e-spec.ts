@@ -40,8 +40,14 @@ describe('database connections: a terminated connection is dropped and replaced,
     try {
       const [{ pid }]: { pid: number }[] = await ds.query('SELECT pg_backend_pid() AS pid');
       // The only connection runs a prepared read (50 ms) while a TypeORM query waits for it.
-      const prepared = preparedQuery(ds, 'SELECT pg_sleep(0.05)', []).then(() => 'answered', (e: Error) => e.message);
-      const waiting = ds.query('SELECT 1 AS one').then(() => 'answered', (e: Error) => e.message);
+      const prepared = preparedQuery(ds, 'SELECT pg_sleep(0.05)', []).then(
+        () => 'answered',
+        (e: Error) => e.message,
+      );
+      const waiting = ds.query('SELECT 1 AS one').then(
+        () => 'answered',
+        (e: Error) => e.message,
+      );
       await tick();
       // Another session terminates that connection after the read has answered, while this process
       // is too busy to read: the answer and the FATAL arrive together.
@@ -63,12 +69,17 @@ describe('database connections: a terminated connection is dropped and replaced,
   it('a dedicated connection is replaced after the server terminates it, and reports a database that is down', async () => {
     const conn = new DedicatedConnection({ url: db.url, name: 'test' });
     try {
-      const { rows: [{ pid }] } = await conn.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+      const {
+        rows: [{ pid }],
+      } = await conn.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
       await admin.query('SELECT pg_terminate_backend($1)', [pid]);
       // The next statement gets a new connection (the lost one may fail a statement in flight, never the process).
       let next: number | undefined;
       for (let i = 0; i < 20 && next === undefined; i++) {
-        next = await conn.query<{ pid: number }>('SELECT pg_backend_pid() AS pid').then((r) => r.rows[0].pid, () => undefined);
+        next = await conn.query<{ pid: number }>('SELECT pg_backend_pid() AS pid').then(
+          (r) => r.rows[0].pid,
+          () => undefined,
+        );
       }
       expect(next).toBeDefined();
       expect(next).not.toBe(pid);
@@ -101,21 +112,33 @@ describe('database connections: a terminated connection is dropped and replaced,
       }
       throw new Error('not within 5 s');
     };
-    const listeners = () => admin.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE application_name = 'cgs:listener'").then((r) => r.rows.map((x) => x.pid));
+    const listeners = () =>
+      admin
+        .query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE application_name = 'cgs:listener'")
+        .then((r) => r.rows.map((x) => x.pid));
     try {
       conn.start();
       const [first] = await eventually(listeners, (p) => p.length === 1);
-      await eventually(() => connects, (c) => c === 1);
+      await eventually(
+        () => connects,
+        (c) => c === 1,
+      );
       await admin.query('SELECT pg_terminate_backend($1)', [first]);
       // Reconnected by itself (nothing asked for a statement), LISTEN issued again.
       const [second] = await eventually(listeners, (p) => p.length === 1 && p[0] !== first);
       expect(second).not.toBe(first);
-      await eventually(() => connects, (c) => c === 2);
+      await eventually(
+        () => connects,
+        (c) => c === 2,
+      );
       const notify = new pg.Client({ connectionString: db.url });
       await notify.connect();
       await notify.query("NOTIFY cgs_test, 'after the reconnect'");
       await notify.end();
-      await eventually(() => received, (r) => r.includes('after the reconnect'));
+      await eventually(
+        () => received,
+        (r) => r.includes('after the reconnect'),
+      );
     } finally {
       await conn.close();
     }

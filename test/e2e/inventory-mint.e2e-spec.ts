@@ -26,9 +26,18 @@ describe('inventory: minting the avatar as an NFT on a local chain', () => {
   const inv = (path: string) => `/v1/community/${community.slug}/inventory${path}`;
   const worker = () => t.app.get(MintWorker);
   const mint = (auth: string, blockchain: string) => t.http().post(inv('/avatar/mint')).set('Authorization', auth).send({ blockchain });
-  const avatarOf = async (userId: string) => (await t.http().get(inv(`/avatar?userId=${userId}`)).set('X-Tenant-Id', tenant.id).expect(200)).body;
-  const grant = (userId: string, itemId: string) => t.http().post('/v1/admin/inventory/grants').set('X-Api-Key', tenant.apiKey).send({ userId, itemId, reason: 'test' }).expect(201);
-  const allocate = (auth: string, slots: { slotId: string; itemId: string | null }[]) => t.http().post(inv('/slots/allocate')).set('Authorization', auth).send({ slots }).expect(201);
+  const avatarOf = async (userId: string) =>
+    (
+      await t
+        .http()
+        .get(inv(`/avatar?userId=${userId}`))
+        .set('X-Tenant-Id', tenant.id)
+        .expect(200)
+    ).body;
+  const grant = (userId: string, itemId: string) =>
+    t.http().post('/v1/admin/inventory/grants').set('X-Api-Key', tenant.apiKey).send({ userId, itemId, reason: 'test' }).expect(201);
+  const allocate = (auth: string, slots: { slotId: string; itemId: string | null }[]) =>
+    t.http().post(inv('/slots/allocate')).set('Authorization', auth).send({ slots }).expect(201);
   const minterNonce = () => chain.provider.getTransactionCount(chain.minter.address, 'latest');
   const ownerOf = async (tokenId: string) => (await chain.contract.getFunction('ownerOf')(BigInt(tokenId))) as string;
   const balanceOf = async (address: string) => Number(await chain.contract.getFunction('balanceOf')(address));
@@ -36,7 +45,11 @@ describe('inventory: minting the avatar as an NFT on a local chain', () => {
   /** A user who signed in with Ethereum (so has an EVM wallet), holding a hat and a coat. */
   async function givenSiwePlayer(): Promise<Player> {
     const wallet = Wallet.createRandom();
-    const login = await t.http().post('/v1/user/auth/siwe/login').set('X-Tenant-Id', tenant.id).send(await siweLogin(t, wallet));
+    const login = await t
+      .http()
+      .post('/v1/user/auth/siwe/login')
+      .set('X-Tenant-Id', tenant.id)
+      .send(await siweLogin(t, wallet));
     expect(login.status).toBe(200);
     const user = { userId: login.body.userId as string, auth: `Bearer ${login.body.sessionToken}` };
     await grant(user.userId, items.hat.id);
@@ -52,7 +65,14 @@ describe('inventory: minting the avatar as an NFT on a local chain', () => {
   beforeAll(async () => {
     chain = await startTestChain();
     flaky = await startFlakyRpc(chain.rpcUrl);
-    const entry = (rpcUrl: string, extra: object = {}) => ({ rpcUrl, chainId: 31337, contractAddress: chain.contractAddress, minterKey: HARDHAT_KEYS[0], enabled: true, ...extra });
+    const entry = (rpcUrl: string, extra: object = {}) => ({
+      rpcUrl,
+      chainId: 31337,
+      contractAddress: chain.contractAddress,
+      minterKey: HARDHAT_KEYS[0],
+      enabled: true,
+      ...extra,
+    });
     t = await createTestApp({
       MINT_WORKER_ENABLED: 'false',
       MINT_RECEIPT_TIMEOUT_MS: '5000',
@@ -67,14 +87,38 @@ describe('inventory: minting the avatar as an NFT on a local chain', () => {
     });
     tenant = await t.givenTenant();
     await t.givenTenant(); // a second tenant: public URLs must name theirs
-    await t.dataSource.query(`UPDATE tenants SET settings = settings || $2::jsonb WHERE id = $1`, [tenant.id, JSON.stringify({ siweAllowedOrigins: ['https://game.example.com'] })]);
-    const c = await t.http().post('/v1/admin/communities').set('X-Api-Key', tenant.apiKey).send({ slug: 'pirates', name: 'Space Pirates', imageUrl: 'https://cdn.example.com/pirates.png' });
+    await t.dataSource.query(`UPDATE tenants SET settings = settings || $2::jsonb WHERE id = $1`, [
+      tenant.id,
+      JSON.stringify({ siweAllowedOrigins: ['https://game.example.com'] }),
+    ]);
+    const c = await t
+      .http()
+      .post('/v1/admin/communities')
+      .set('X-Api-Key', tenant.apiKey)
+      .send({ slug: 'pirates', name: 'Space Pirates', imageUrl: 'https://cdn.example.com/pirates.png' });
     community = { id: c.body.id, slug: c.body.slug };
-    for (const [key, position] of [['body', 1], ['head', 2]] as const) {
-      await t.http().post('/v1/admin/inventory/slots').set('X-Api-Key', tenant.apiKey).send({ communityId: community.id, key, name: key === 'head' ? 'Head' : 'Body', position }).expect(201);
+    for (const [key, position] of [
+      ['body', 1],
+      ['head', 2],
+    ] as const) {
+      await t
+        .http()
+        .post('/v1/admin/inventory/slots')
+        .set('X-Api-Key', tenant.apiKey)
+        .send({ communityId: community.id, key, name: key === 'head' ? 'Head' : 'Body', position })
+        .expect(201);
     }
-    for (const [name, slotId, imageUrl] of [['hat', 'head', 'https://cdn.example.com/hat.png'], ['coat', 'body', null], ['cape', 'body', null]] as const) {
-      const res = await t.http().post('/v1/admin/inventory/items').set('X-Api-Key', tenant.apiKey).send({ communityId: community.id, slotId, name, ...(imageUrl ? { imageUrl } : {}) }).expect(201);
+    for (const [name, slotId, imageUrl] of [
+      ['hat', 'head', 'https://cdn.example.com/hat.png'],
+      ['coat', 'body', null],
+      ['cape', 'body', null],
+    ] as const) {
+      const res = await t
+        .http()
+        .post('/v1/admin/inventory/items')
+        .set('X-Api-Key', tenant.apiKey)
+        .send({ communityId: community.id, slotId, name, ...(imageUrl ? { imageUrl } : {}) })
+        .expect(201);
       items[name] = res.body;
     }
     alice = await givenSiwePlayer();
@@ -93,21 +137,36 @@ describe('inventory: minting the avatar as an NFT on a local chain', () => {
     const passwordUser: TestUser = await givenUser(t, tenant);
     expect((await mint(passwordUser.auth, 'local')).body.error).toBe('no_suitable_wallet');
     // a zkLogin wallet is a Sui address: it cannot hold an EVM token
-    await t.dataSource.query(`INSERT INTO wallets (tenant_id, user_id, provider, chain, address) VALUES ($1, $2, 'providerA', 'sui', $3)`, [tenant.id, passwordUser.userId, `0x${'ab'.repeat(32)}`]);
+    await t.dataSource.query(`INSERT INTO wallets (tenant_id, user_id, provider, chain, address) VALUES ($1, $2, 'providerA', 'sui', $3)`, [
+      tenant.id,
+      passwordUser.userId,
+      `0x${'ab'.repeat(32)}`,
+    ]);
     expect((await mint(passwordUser.auth, 'local')).body.error).toBe('no_suitable_wallet');
 
-    const empty = await t.http().post('/v1/user/auth/siwe/login').set('X-Tenant-Id', tenant.id).send(await siweLogin(t, Wallet.createRandom()));
+    const empty = await t
+      .http()
+      .post('/v1/user/auth/siwe/login')
+      .set('X-Tenant-Id', tenant.id)
+      .send(await siweLogin(t, Wallet.createRandom()));
     expect((await mint(`Bearer ${empty.body.sessionToken}`, 'local')).body.error).toBe('avatar_empty');
     expect((await t.http().post(inv('/avatar/mint')).set('X-Tenant-Id', tenant.id).send({ blockchain: 'local' })).status).toBe(401);
   });
 
-  it('mints to the user\'s wallet; the token URI serves the avatar metadata; the avatar shows the mint status', async () => {
+  it("mints to the user's wallet; the token URI serves the avatar metadata; the avatar shows the mint status", async () => {
     const nonceBefore = await minterNonce();
     const res = await mint(alice.user.auth, 'local');
     expect(res.status).toBe(201);
     expect(res.body).toEqual({});
     const queued = await avatarOf(alice.user.userId);
-    expect(queued.mint).toMatchObject({ status: 'pending', blockchain: 'local', chainId: 31337, recipient: alice.wallet.address, avatarVersion: 1, txHash: null });
+    expect(queued.mint).toMatchObject({
+      status: 'pending',
+      blockchain: 'local',
+      chainId: 31337,
+      recipient: alice.wallet.address,
+      avatarVersion: 1,
+      txHash: null,
+    });
 
     expect(await worker().runOnce()).toBe(1);
     const done = await avatarOf(alice.user.userId);
@@ -135,10 +194,17 @@ describe('inventory: minting the avatar as an NFT on a local chain', () => {
         { trait_type: 'Head', value: 'hat' },
       ],
     });
-    expect((await t.http().get(`/v1/community/${community.id}/inventory/nft/${tenant.id}/00000000-0000-4000-8000-000000000000`)).body.error).toBe('mint_not_found');
+    expect(
+      (await t.http().get(`/v1/community/${community.id}/inventory/nft/${tenant.id}/00000000-0000-4000-8000-000000000000`)).body.error,
+    ).toBe('mint_not_found');
 
-    const notes: { data: { mintId: string; status: string } }[] = await t.dataSource.query(`SELECT data FROM notifications WHERE user_id = $1 AND type = 'mint_finished'`, [alice.user.userId]);
-    expect(notes.map((n) => n.data)).toEqual([expect.objectContaining({ mintId: done.mint.id, status: 'minted', txDigest: done.mint.txHash })]);
+    const notes: { data: { mintId: string; status: string } }[] = await t.dataSource.query(
+      `SELECT data FROM notifications WHERE user_id = $1 AND type = 'mint_finished'`,
+      [alice.user.userId],
+    );
+    expect(notes.map((n) => n.data)).toEqual([
+      expect.objectContaining({ mintId: done.mint.id, status: 'minted', txDigest: done.mint.txHash }),
+    ]);
   });
 
   it('mints one token per avatar version: the same version again is 409, a changed avatar mints a new token', async () => {
@@ -162,12 +228,18 @@ describe('inventory: minting the avatar as an NFT on a local chain', () => {
       { trait_type: 'Head', value: 'hat' },
     ]);
     // the first token's metadata still shows version 1
-    expect((await t.http().get(av.mints[1].metadataUrl.slice(BASE.length))).body.attributes[0]).toEqual({ trait_type: 'Body', value: 'coat' });
+    expect((await t.http().get(av.mints[1].metadataUrl.slice(BASE.length))).body.attributes[0]).toEqual({
+      trait_type: 'Body',
+      value: 'coat',
+    });
   });
 
-  it('the contract refuses a second token with a job\'s token id', async () => {
+  it("the contract refuses a second token with a job's token id", async () => {
     const av = await avatarOf(alice.user.userId);
-    const resend = chain.minter.sendTransaction({ to: chain.contractAddress, data: mintCalldata(alice.wallet.address, av.mints[0].tokenId, 'x') });
+    const resend = chain.minter.sendTransaction({
+      to: chain.contractAddress,
+      data: mintCalldata(alice.wallet.address, av.mints[0].tokenId, 'x'),
+    });
     await expect(resend).rejects.toThrow(/ERC721InvalidSender|revert/);
   });
 
@@ -181,13 +253,19 @@ describe('inventory: minting the avatar as an NFT on a local chain', () => {
     };
     const nonceBefore = await minterNonce();
     await worker().runOnce();
-    const [row]: { id: string; status: string; raw_tx: string | null; tx_hash: string; token_id: string }[] = await t.dataSource.query('SELECT * FROM avatar_mints WHERE user_id = $1', [bob.user.userId]);
+    const [row]: { id: string; status: string; raw_tx: string | null; tx_hash: string; token_id: string }[] = await t.dataSource.query(
+      'SELECT * FROM avatar_mints WHERE user_id = $1',
+      [bob.user.userId],
+    );
     // the token is on chain, the job does not know it
     expect(row.status).not.toBe('minted');
     expect(row.raw_tx).toMatch(/^0x/);
     expect(await ownerOf(row.token_id)).toBe(bob.wallet.address);
     // what a crash leaves: a claimed job whose lease runs out
-    await t.dataSource.query(`UPDATE avatar_mints SET status = 'sending', last_error = NULL, next_attempt_at = $2 WHERE id = $1`, [row.id, new Date(t.clock.now().getTime() + 65_000)]);
+    await t.dataSource.query(`UPDATE avatar_mints SET status = 'sending', last_error = NULL, next_attempt_at = $2 WHERE id = $1`, [
+      row.id,
+      new Date(t.clock.now().getTime() + 65_000),
+    ]);
     expect(await worker().runOnce()).toBe(0);
     t.clock.advance(66_000);
 
@@ -201,9 +279,15 @@ describe('inventory: minting the avatar as an NFT on a local chain', () => {
   it('does not mint twice when a transaction went out but nothing of it was recorded', async () => {
     const carol = await givenSiwePlayer();
     await mint(carol.user.auth, 'local').expect(201);
-    const [row]: { id: string; token_id: string; token_uri: string }[] = await t.dataSource.query('SELECT id, token_id, token_uri FROM avatar_mints WHERE user_id = $1', [carol.user.userId]);
+    const [row]: { id: string; token_id: string; token_uri: string }[] = await t.dataSource.query(
+      'SELECT id, token_id, token_uri FROM avatar_mints WHERE user_id = $1',
+      [carol.user.userId],
+    );
     // a previous worker sent the job's transaction and died before writing anything
-    const sent = await chain.minter.sendTransaction({ to: chain.contractAddress, data: mintCalldata(carol.wallet.address, row.token_id, row.token_uri) });
+    const sent = await chain.minter.sendTransaction({
+      to: chain.contractAddress,
+      data: mintCalldata(carol.wallet.address, row.token_id, row.token_uri),
+    });
     await sent.wait();
     const nonceBefore = await minterNonce();
 
@@ -238,7 +322,10 @@ describe('inventory: minting the avatar as an NFT on a local chain', () => {
     const av = await avatarOf(erin.user.userId);
     expect(av.mint).toMatchObject({ status: 'failed', attempts: 1, txHash: null });
     expect(av.mint.error).toBeTruthy();
-    const notes: { data: { status: string } }[] = await t.dataSource.query(`SELECT data FROM notifications WHERE user_id = $1 AND type = 'mint_finished'`, [erin.user.userId]);
+    const notes: { data: { status: string } }[] = await t.dataSource.query(
+      `SELECT data FROM notifications WHERE user_id = $1 AND type = 'mint_finished'`,
+      [erin.user.userId],
+    );
     expect(notes.map((n) => n.data.status)).toEqual(['failed']);
     // the same version may be requested again after a failure: the same job is queued again
     expect((await mint(erin.user.auth, 'stranger')).status).toBe(201);
@@ -257,7 +344,9 @@ describe('inventory: the mint worker runs by itself', () => {
     t = await createTestApp({
       MINT_POLL_INTERVAL_MS: '50',
       PUBLIC_BASE_URL: BASE,
-      BLOCKCHAINS: JSON.stringify({ local: { rpcUrl: chain.rpcUrl, chainId: 31337, contractAddress: chain.contractAddress, minterKey: HARDHAT_KEYS[0] } }),
+      BLOCKCHAINS: JSON.stringify({
+        local: { rpcUrl: chain.rpcUrl, chainId: 31337, contractAddress: chain.contractAddress, minterKey: HARDHAT_KEYS[0] },
+      }),
     });
   }, 120_000);
   afterAll(async () => {
@@ -267,23 +356,56 @@ describe('inventory: the mint worker runs by itself', () => {
 
   it('sends a queued mint without being called, and several instances of a request never double-mint', async () => {
     const tenant = await t.givenTenant();
-    await t.dataSource.query(`UPDATE tenants SET settings = settings || $2::jsonb WHERE id = $1`, [tenant.id, JSON.stringify({ siweAllowedOrigins: ['https://game.example.com'] })]);
+    await t.dataSource.query(`UPDATE tenants SET settings = settings || $2::jsonb WHERE id = $1`, [
+      tenant.id,
+      JSON.stringify({ siweAllowedOrigins: ['https://game.example.com'] }),
+    ]);
     const c = await t.http().post('/v1/admin/communities').set('X-Api-Key', tenant.apiKey).send({ slug: 'crew', name: 'Crew' }).expect(201);
-    await t.http().post('/v1/admin/inventory/slots').set('X-Api-Key', tenant.apiKey).send({ communityId: c.body.id, key: 'head', name: 'Head' }).expect(201);
-    const item = await t.http().post('/v1/admin/inventory/items').set('X-Api-Key', tenant.apiKey).send({ communityId: c.body.id, slotId: 'head', name: 'hat' }).expect(201);
+    await t
+      .http()
+      .post('/v1/admin/inventory/slots')
+      .set('X-Api-Key', tenant.apiKey)
+      .send({ communityId: c.body.id, key: 'head', name: 'Head' })
+      .expect(201);
+    const item = await t
+      .http()
+      .post('/v1/admin/inventory/items')
+      .set('X-Api-Key', tenant.apiKey)
+      .send({ communityId: c.body.id, slotId: 'head', name: 'hat' })
+      .expect(201);
     const wallet = Wallet.createRandom();
-    const login = await t.http().post('/v1/user/auth/siwe/login').set('X-Tenant-Id', tenant.id).send(await siweLogin(t, wallet)).expect(200);
+    const login = await t
+      .http()
+      .post('/v1/user/auth/siwe/login')
+      .set('X-Tenant-Id', tenant.id)
+      .send(await siweLogin(t, wallet))
+      .expect(200);
     const auth = `Bearer ${login.body.sessionToken}`;
-    await t.http().post('/v1/admin/inventory/grants').set('X-Api-Key', tenant.apiKey).send({ userId: login.body.userId, itemId: item.body.id, reason: 'test' }).expect(201);
-    await t.http().post(`/v1/community/crew/inventory/slots/allocate`).set('Authorization', auth).send({ slots: [{ slotId: 'head', itemId: item.body.id }] }).expect(201);
+    await t
+      .http()
+      .post('/v1/admin/inventory/grants')
+      .set('X-Api-Key', tenant.apiKey)
+      .send({ userId: login.body.userId, itemId: item.body.id, reason: 'test' })
+      .expect(201);
+    await t
+      .http()
+      .post(`/v1/community/crew/inventory/slots/allocate`)
+      .set('Authorization', auth)
+      .send({ slots: [{ slotId: 'head', itemId: item.body.id }] })
+      .expect(201);
 
-    const results = await Promise.all([1, 2, 3].map(() => t.http().post('/v1/community/crew/inventory/avatar/mint').set('Authorization', auth).send({ blockchain: 'local' })));
+    const results = await Promise.all(
+      [1, 2, 3].map(() =>
+        t.http().post('/v1/community/crew/inventory/avatar/mint').set('Authorization', auth).send({ blockchain: 'local' }),
+      ),
+    );
     expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409]);
 
     const deadline = Date.now() + 30_000;
     let mint: { status: string; tokenId: string } | null = null;
     while (Date.now() < deadline) {
-      mint = (await t.http().get(`/v1/community/crew/inventory/avatar?userId=${login.body.userId}`).set('X-Tenant-Id', tenant.id)).body.mint;
+      mint = (await t.http().get(`/v1/community/crew/inventory/avatar?userId=${login.body.userId}`).set('X-Tenant-Id', tenant.id)).body
+        .mint;
       if (mint?.status === 'minted') break;
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -292,4 +414,3 @@ describe('inventory: the mint worker runs by itself', () => {
     expect(Number(await chain.contract.getFunction('balanceOf')(wallet.address))).toBe(1);
   });
 });
-

@@ -26,13 +26,21 @@ describe('notifications', () => {
 
   const notify = (u: TestUser, input: Partial<NotifyInput> = {}) =>
     t.dataSource.transaction((em) =>
-      notifications.notify(em, { tenantId: tenant.id, userId: u.userId, communityId: community.id, type: NotificationType.ItemGranted, title: 'You got an item', data: { itemId: 'i1' }, ...input }),
+      notifications.notify(em, {
+        tenantId: tenant.id,
+        userId: u.userId,
+        communityId: community.id,
+        type: NotificationType.ItemGranted,
+        title: 'You got an item',
+        data: { itemId: 'i1' },
+        ...input,
+      }),
     );
   const list = (u: TestUser, query: Record<string, string | number> = { containerId: community.slug }) =>
     t.http().get('/v1/user/notifications').query(query).set('Authorization', u.auth);
   const markRead = (u: TestUser) => t.http().post('/v1/user/notifications/read').set('Authorization', u.auth);
 
-  it('lists the community\'s and the account-wide notifications, newest first, with the unread count', async () => {
+  it("lists the community's and the account-wide notifications, newest first, with the unread count", async () => {
     const u = await givenUser(t, tenant);
     await notify(u, { title: 'oldest', communityId: community.id });
     t.clock.advance(1000);
@@ -77,7 +85,7 @@ describe('notifications', () => {
     expect(page3.body.items.map((n: { title: string }) => n.title)).toEqual(['n1']);
   });
 
-  it('marks all of the user\'s notifications read (201, no content), in every community, and only theirs', async () => {
+  it("marks all of the user's notifications read (201, no content), in every community, and only theirs", async () => {
     const u = await givenUser(t, tenant);
     const other = await givenUser(t, tenant);
     await notify(u, { communityId: community.id });
@@ -100,7 +108,7 @@ describe('notifications', () => {
     expect((await list(u).expect(200)).body.unreadCount).toBe(1);
   });
 
-  it('never shows another user\'s notifications', async () => {
+  it("never shows another user's notifications", async () => {
     const a = await givenUser(t, tenant);
     const b = await givenUser(t, tenant);
     await notify(a, { title: 'for a only' });
@@ -108,11 +116,18 @@ describe('notifications', () => {
     expect(res.body).toMatchObject({ items: [], total: 0, unreadCount: 0 });
   });
 
-  it('writes in the caller\'s transaction: a rolled-back change leaves no notification', async () => {
+  it("writes in the caller's transaction: a rolled-back change leaves no notification", async () => {
     const u = await givenUser(t, tenant);
     await expect(
       t.dataSource.transaction(async (em) => {
-        await notifications.notify(em, { tenantId: tenant.id, userId: u.userId, communityId: community.id, type: NotificationType.ClaimProcessed, title: 'claim', data: {} });
+        await notifications.notify(em, {
+          tenantId: tenant.id,
+          userId: u.userId,
+          communityId: community.id,
+          type: NotificationType.ClaimProcessed,
+          title: 'claim',
+          data: {},
+        });
         throw new Error('the change failed');
       }),
     ).rejects.toThrow('the change failed');
@@ -130,11 +145,14 @@ describe('notifications', () => {
   });
 
   describe('referral joined (producer: ReferralsService.record)', () => {
-    it('notifies the referrer once, in the referral\'s transaction, for sign-up and community referrals', async () => {
+    it("notifies the referrer once, in the referral's transaction, for sign-up and community referrals", async () => {
       const referrer = await givenUser(t, tenant);
       const joiner = await givenUser(t, tenant);
       const referrals = t.app.get(ReferralsService);
-      const record = (communityId?: string) => t.dataSource.transaction((em) => referrals.record(em, { tenantId: tenant.id, referrerId: referrer.userId, referredId: joiner.userId, communityId }));
+      const record = (communityId?: string) =>
+        t.dataSource.transaction((em) =>
+          referrals.record(em, { tenantId: tenant.id, referrerId: referrer.userId, referredId: joiner.userId, communityId }),
+        );
 
       expect(await record()).toBe(true);
       expect(await record()).toBe(false); // the first referrer is kept: no second notification
@@ -144,7 +162,10 @@ describe('notifications', () => {
       expect(res.body.total).toBe(2);
       expect(res.body.items.every((n: { type: string }) => n.type === 'referral_joined')).toBe(true);
       expect(res.body.items.map((n: { communityId: string | null }) => n.communityId).sort()).toEqual([community.id, null].sort());
-      expect(res.body.items[0]).toMatchObject({ title: `${joiner.username} joined with your referral`, data: { referredUserId: joiner.userId, referredHandle: joiner.username } });
+      expect(res.body.items[0]).toMatchObject({
+        title: `${joiner.username} joined with your referral`,
+        data: { referredUserId: joiner.userId, referredHandle: joiner.username },
+      });
       // The referred user is not notified.
       expect((await list(joiner).expect(200)).body.total).toBe(0);
     });
@@ -159,7 +180,11 @@ describe('notifications', () => {
       await t.http().post(`/v1/community/${c.id}/join?referrerHandle=${referrer.username}`).set('Authorization', joiner.auth).expect(200);
       const res = await list(referrer, { containerId: c.slug }).expect(200);
       expect(res.body).toMatchObject({ total: 1, unreadCount: 1 });
-      expect(res.body.items[0]).toMatchObject({ type: 'referral_joined', communityId: c.id, data: { referredUserId: joiner.userId, referredHandle: joiner.username, communityId: c.id } });
+      expect(res.body.items[0]).toMatchObject({
+        type: 'referral_joined',
+        communityId: c.id,
+        data: { referredUserId: joiner.userId, referredHandle: joiner.username, communityId: c.id },
+      });
     });
 
     it('a referral rolled back leaves no notification', async () => {
@@ -168,7 +193,12 @@ describe('notifications', () => {
       const referrals = t.app.get(ReferralsService);
       await expect(
         t.dataSource.transaction(async (em) => {
-          await referrals.record(em, { tenantId: tenant.id, referrerId: referrer.userId, referredId: joiner.userId, communityId: community.id });
+          await referrals.record(em, {
+            tenantId: tenant.id,
+            referrerId: referrer.userId,
+            referredId: joiner.userId,
+            communityId: community.id,
+          });
           throw new Error('join failed');
         }),
       ).rejects.toThrow('join failed');

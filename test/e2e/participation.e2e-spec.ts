@@ -25,7 +25,9 @@ describe('participation: transition table, capacity', () => {
   };
 
   /** A user in the given state of a fresh event whose registration is open (and which has not started). */
-  async function inState(state: 'none' | 'REGISTERED' | 'UNREGISTERED' | 'DROPPED' | 'CANCELLED'): Promise<{ event: TestEvent; u: TestUser }> {
+  async function inState(
+    state: 'none' | 'REGISTERED' | 'UNREGISTERED' | 'DROPPED' | 'CANCELLED',
+  ): Promise<{ event: TestEvent; u: TestUser }> {
     t.clock.reset();
     const event = await givenEvent(t, tenant, community);
     t.clock.advance(1 * HOUR + 60_000);
@@ -92,11 +94,25 @@ describe('participation: transition table, capacity', () => {
   it('cancel stops scoring: quests of the event refuse a cancelled participant', async () => {
     const { event, u } = await inState('REGISTERED');
     t.clock.advance(1 * HOUR);
-    const quest = await admin(t, tenant).post('/v1/admin/quests', { communityId: community.id, questEventId: event.id, name: 'Win', type: 'match', rewards: [{ type: 'resource', resourceTypeId: event.scoreTypeId, amount: 5 }] });
+    const quest = await admin(t, tenant).post('/v1/admin/quests', {
+      communityId: community.id,
+      questEventId: event.id,
+      name: 'Win',
+      type: 'match',
+      rewards: [{ type: 'resource', resourceTypeId: event.scoreTypeId, amount: 5 }],
+    });
     expect((await admin(t, tenant).post(`/v1/admin/quests/${quest.body.id}/completions`, { userId: u.userId })).body.created).toBe(true);
     expect((await act(event, u, 'cancel')).status).toBe(200);
-    const other = await admin(t, tenant).post('/v1/admin/quests', { communityId: community.id, questEventId: event.id, name: 'Win 2', type: 'match', rewards: [{ type: 'resource', resourceTypeId: event.scoreTypeId, amount: 5 }] });
-    expect((await admin(t, tenant).post(`/v1/admin/quests/${other.body.id}/completions`, { userId: u.userId })).body.error).toBe('quest_not_completable');
+    const other = await admin(t, tenant).post('/v1/admin/quests', {
+      communityId: community.id,
+      questEventId: event.id,
+      name: 'Win 2',
+      type: 'match',
+      rewards: [{ type: 'resource', resourceTypeId: event.scoreTypeId, amount: 5 }],
+    });
+    expect((await admin(t, tenant).post(`/v1/admin/quests/${other.body.id}/completions`, { userId: u.userId })).body.error).toBe(
+      'quest_not_completable',
+    );
     expect((await eventApi(t, event)(u, 'get', '/leaderboard')).body.total).toBe(0);
   });
 
@@ -110,7 +126,9 @@ describe('participation: transition table, capacity', () => {
     const refused = results.filter((r) => r.status !== 201);
     expect(refused).toHaveLength(150);
     for (const r of refused) expect(r.body).toMatchObject({ code: 10002, error: 'event_full' });
-    const [{ n }] = await t.dataSource.query('SELECT COUNT(*)::int AS n FROM quest_event_participants WHERE event_id = $1 AND status = 1', [event.id]);
+    const [{ n }] = await t.dataSource.query('SELECT COUNT(*)::int AS n FROM quest_event_participants WHERE event_id = $1 AND status = 1', [
+      event.id,
+    ]);
     expect(n).toBe(50);
     expect((await eventApi(t, event)(users[0], 'get')).body.registeredCount).toBe(50);
     expect((await eventApi(t, event)(users[0], 'get', '/participant/list?limit=100')).body.total).toBe(50);

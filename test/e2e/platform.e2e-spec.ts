@@ -28,10 +28,19 @@ describe('platform', () => {
   it('refuses JSON nested deeper than 32 levels with 400 {code, message}, never a 500', async () => {
     const tenant = await t.givenTenant();
     const deep = `${'['.repeat(40_000)}${']'.repeat(40_000)}`;
-    const res = await t.http().post('/v1/user/register/password').set('X-Tenant-Id', tenant.id).set('Content-Type', 'application/json').send(deep);
+    const res = await t
+      .http()
+      .post('/v1/user/register/password')
+      .set('X-Tenant-Id', tenant.id)
+      .set('Content-Type', 'application/json')
+      .send(deep);
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ code: 10002, message: 'generic_client_error' });
-    const nested = await t.http().post('/v1/user/register/password').set('X-Tenant-Id', tenant.id).send({ username: JSON.parse(`${'{"a":'.repeat(40)}1${'}'.repeat(40)}`), password: 'x' });
+    const nested = await t
+      .http()
+      .post('/v1/user/register/password')
+      .set('X-Tenant-Id', tenant.id)
+      .send({ username: JSON.parse(`${'{"a":'.repeat(40)}1${'}'.repeat(40)}`), password: 'x' });
     expect(nested.status).toBe(400);
     expect(nested.body.detail).toMatch(/nested more than 32 levels/);
   });
@@ -47,21 +56,38 @@ describe('platform', () => {
       t.http().get('/v1/quest-event?__proto__[polluted]=1').set('Authorization', attacker.auth),
       t.http().get('/v1/quest-event?filter[__proto__]=1').set('Authorization', attacker.auth),
       t.http().get('/v1/quest-event?constructor[prototype]=1').set('Authorization', attacker.auth),
-      t.http().post('/v1/user/profile').set('Authorization', attacker.auth).set('Content-Type', 'application/json').send('{"displayName":"x","__proto__":{"polluted":1}}'),
-      t.http().post('/v1/user/socials').set('Authorization', attacker.auth).send({ accountType: 'discord', subjectId: 's1', public: true, extraArgs: { constructor: { prototype: { polluted: 1 } } } }),
+      t
+        .http()
+        .post('/v1/user/profile')
+        .set('Authorization', attacker.auth)
+        .set('Content-Type', 'application/json')
+        .send('{"displayName":"x","__proto__":{"polluted":1}}'),
+      t
+        .http()
+        .post('/v1/user/socials')
+        .set('Authorization', attacker.auth)
+        .send({ accountType: 'discord', subjectId: 's1', public: true, extraArgs: { constructor: { prototype: { polluted: 1 } } } }),
     ];
     for (const res of await Promise.all(attacks)) {
       expect(res.status).toBe(400);
       expect(res.body).toMatchObject({ code: 10002 });
     }
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-    const login = await t.http().post('/v1/user/auth/password/login').set('X-Tenant-Id', victimTenant.id).send({ username: victim.username, password: victim.password });
+    const login = await t
+      .http()
+      .post('/v1/user/auth/password/login')
+      .set('X-Tenant-Id', victimTenant.id)
+      .send({ username: victim.username, password: victim.password });
     expect(login.status).toBe(200);
   });
 
   it('refuses a NUL character in a body, query or path value with 400 {code, message}', async () => {
     const tenant = await t.givenTenant();
-    const body = await t.http().post('/v1/user/auth/password/login').set('X-Tenant-Id', tenant.id).send({ username: 'a\u0000b', password: 'password' });
+    const body = await t
+      .http()
+      .post('/v1/user/auth/password/login')
+      .set('X-Tenant-Id', tenant.id)
+      .send({ username: 'a\u0000b', password: 'password' });
     expect(body.status).toBe(400);
     expect(body.body).toMatchObject({ code: 10002, message: 'generic_client_error', detail: 'The body contains a NUL character' });
     const path = await t.http().get('/v1/community/a%00b').set('X-Tenant-Id', tenant.id);
@@ -89,8 +115,17 @@ describe('platform', () => {
     try {
       const down = await t.http().get('/health/ready');
       expect(down.status).toBe(503);
-      expect(down.body).toMatchObject({ code: 10503, message: 'service_unavailable', error: 'service_unavailable', detail: 'Not ready: database down' });
-      const login = await t.http().post('/v1/user/auth/password/login').set('X-Tenant-Id', 'whatever').send({ username: 'a', password: 'b' });
+      expect(down.body).toMatchObject({
+        code: 10503,
+        message: 'service_unavailable',
+        error: 'service_unavailable',
+        detail: 'Not ready: database down',
+      });
+      const login = await t
+        .http()
+        .post('/v1/user/auth/password/login')
+        .set('X-Tenant-Id', 'whatever')
+        .send({ username: 'a', password: 'b' });
       expect(login.status).toBe(503);
       expect(JSON.stringify(login.body)).not.toMatch(/ECONN|SELECT|at .*\.js/);
     } finally {
@@ -125,8 +160,15 @@ describe('a fresh start', () => {
     const fresh = await createTestApp({ DB_POOL_SIZE: '2' });
     try {
       const tenant = await fresh.givenTenant();
-      const results = await Promise.all(Array.from({ length: 12 }, (_, i) =>
-        fresh.http().post('/v1/user/register/password').set('X-Tenant-Id', tenant.id).send({ username: `burst_${i}`, password: 'correct horse battery' })));
+      const results = await Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          fresh
+            .http()
+            .post('/v1/user/register/password')
+            .set('X-Tenant-Id', tenant.id)
+            .send({ username: `burst_${i}`, password: 'correct horse battery' }),
+        ),
+      );
       expect(results.map((r) => r.status)).toEqual(Array(12).fill(201));
     } finally {
       await fresh.close();
@@ -154,7 +196,9 @@ describe('schema', () => {
 describe('published contract', () => {
   it('openapi.json and docs/errors.md match the code', async () => {
     // The committed document is generated from the build (with the Swagger CLI plugin).
-    const res = await run(process.execPath, ['dist/src/cli/cli.js', 'openapi', '--check'], { cwd: process.cwd() }).catch((e: { code: number; stderr: string }) => e);
+    const res = await run(process.execPath, ['dist/src/cli/cli.js', 'openapi', '--check'], { cwd: process.cwd() }).catch(
+      (e: { code: number; stderr: string }) => e,
+    );
     expect('stderr' in res ? res.stderr : '').toBe('');
   });
 });

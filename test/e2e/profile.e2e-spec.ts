@@ -17,9 +17,18 @@ describe('profile, public profile and referrals', () => {
   afterEach(() => t.clock.reset());
 
   const getProfile = (u: TestUser, query: string) => t.http().get(`/v1/user/profile${query}`).set('Authorization', u.auth);
-  const update = (u: TestUser, body: unknown) => t.http().post('/v1/user/profile').set('Authorization', u.auth).send(body as object);
+  const update = (u: TestUser, body: unknown) =>
+    t
+      .http()
+      .post('/v1/user/profile')
+      .set('Authorization', u.auth)
+      .send(body as object);
   const publicProfile = (ref: string, containerId?: string, tenantRef: string = tenant.id) =>
-    t.http().get(`/v1/user/by-id/${encodeURIComponent(ref)}/public`).query(containerId === undefined ? {} : { containerId }).set('X-Tenant-Id', tenantRef);
+    t
+      .http()
+      .get(`/v1/user/by-id/${encodeURIComponent(ref)}/public`)
+      .query(containerId === undefined ? {} : { containerId })
+      .set('X-Tenant-Id', tenantRef);
 
   describe('GET /v1/user/profile?fields=', () => {
     it('returns only the requested fields, given as a list or repeated', async () => {
@@ -35,7 +44,14 @@ describe('profile, public profile and referrals', () => {
 
     it('reads fields[]=a&fields[]=b (axios and most HTTP clients send arrays so) like fields=a&fields=b and fields=a,b', async () => {
       const u = await givenUser(t, tenant);
-      for (const query of ['?fields[]=id&fields[]=handle', '?fields%5B%5D=id&fields%5B%5D=handle', '?fields[0]=id&fields[1]=handle', '?fields=id&fields=handle', '?fields=id,handle', '?fields[]=id,handle']) {
+      for (const query of [
+        '?fields[]=id&fields[]=handle',
+        '?fields%5B%5D=id&fields%5B%5D=handle',
+        '?fields[0]=id&fields[1]=handle',
+        '?fields=id&fields=handle',
+        '?fields=id,handle',
+        '?fields[]=id,handle',
+      ]) {
         const res = await getProfile(u, query);
         expect({ query, status: res.status, body: res.body }).toEqual({ query, status: 200, body: { id: u.userId, handle: u.username } });
       }
@@ -93,15 +109,30 @@ describe('profile, public profile and referrals', () => {
       const got = await getProfile(u, '?fields=displayName,handle,biography,dateOfBirth,address').expect(200);
       expect(got.body).toEqual(body);
       // The login name is unchanged: the user still logs in with it.
-      await t.http().post('/v1/user/auth/password/login').set('X-Tenant-Id', tenant.id).send({ username: u.username, password: u.password }).expect(200);
+      await t
+        .http()
+        .post('/v1/user/auth/password/login')
+        .set('X-Tenant-Id', tenant.id)
+        .send({ username: u.username, password: u.password })
+        .expect(200);
     });
 
     it('keeps absent fields and clears fields set to null', async () => {
       const u = await givenUser(t, tenant);
-      await update(u, { displayName: 'Grace', biography: 'COBOL', dateOfBirth: { year: 1980, month: 1, day: 2 }, address: { city: 'Arlington' } }).expect(200);
+      await update(u, {
+        displayName: 'Grace',
+        biography: 'COBOL',
+        dateOfBirth: { year: 1980, month: 1, day: 2 },
+        address: { city: 'Arlington' },
+      }).expect(200);
       await update(u, { biography: 'Compilers' }).expect(200);
       let got = await getProfile(u, '?fields=displayName,biography,dateOfBirth,address').expect(200);
-      expect(got.body).toEqual({ displayName: 'Grace', biography: 'Compilers', dateOfBirth: { year: 1980, month: 1, day: 2 }, address: { city: 'Arlington' } });
+      expect(got.body).toEqual({
+        displayName: 'Grace',
+        biography: 'Compilers',
+        dateOfBirth: { year: 1980, month: 1, day: 2 },
+        address: { city: 'Arlington' },
+      });
 
       await update(u, { displayName: null, biography: null, dateOfBirth: null, address: null }).expect(200);
       got = await getProfile(u, '?fields=displayName,biography,dateOfBirth,address').expect(200);
@@ -112,7 +143,7 @@ describe('profile, public profile and referrals', () => {
       expect(same.body.handle).toBe(u.username);
     });
 
-    it('refuses a handle another user holds, case-insensitively, with 409; changing the case of one\'s own is fine', async () => {
+    it("refuses a handle another user holds, case-insensitively, with 409; changing the case of one's own is fine", async () => {
       const a = await givenUser(t, tenant);
       const b = await givenUser(t, tenant);
       const res = await update(b, { handle: a.username.toUpperCase(), biography: 'should not be saved' });
@@ -191,12 +222,46 @@ describe('profile, public profile and referrals', () => {
       const admin = adminApi(t, tenant);
       const slot = await admin.post('/v1/admin/inventory/slots', { communityId: community.id, key: 'head', name: 'Head' }).expect(201);
       await admin.post('/v1/admin/inventory/slots', { communityId: community.id, key: 'feet', name: 'Feet' }).expect(201);
-      const crown = await admin.post('/v1/admin/inventory/items', { communityId: community.id, slotId: slot.body.id, name: 'Crown', imageUrl: 'https://cdn.example.com/crown.png' }).expect(201);
+      const crown = await admin
+        .post('/v1/admin/inventory/items', {
+          communityId: community.id,
+          slotId: slot.body.id,
+          name: 'Crown',
+          imageUrl: 'https://cdn.example.com/crown.png',
+        })
+        .expect(201);
       await admin.post('/v1/admin/inventory/grants', { userId: u.userId, itemId: crown.body.id, reason: 'test' }).expect(201);
-      await t.http().post(`/v1/community/${community.id}/inventory/slots/allocate`).set('Authorization', u.auth).send({ slots: [{ slotId: 'head', itemId: crown.body.id }] }).expect((r) => expect([200, 201, 204]).toContain(r.status));
-      await update(u, { displayName: 'Public Name', biography: 'SECRET-BIO', dateOfBirth: { year: 1991, month: 5, day: 6 }, address: { addressLine1: 'SECRET-STREET', city: 'SECRET-CITY' } }).expect(200);
-      const pub = await t.http().post('/v1/user/socials').set('Authorization', u.auth).send({ accountType: 'discord', subjectId: `pub-${u.userId}`, public: true, handle: 'shown#1', userToken: 'SECRET-TOKEN', extraArgs: { k: 'SECRET-EXTRA' } }).expect(201);
-      await t.http().post('/v1/user/socials').set('Authorization', u.auth).send({ accountType: 'steam', subjectId: `hidden-${u.userId}`, public: false, handle: 'SECRET-HIDDEN' }).expect(201);
+      await t
+        .http()
+        .post(`/v1/community/${community.id}/inventory/slots/allocate`)
+        .set('Authorization', u.auth)
+        .send({ slots: [{ slotId: 'head', itemId: crown.body.id }] })
+        .expect((r) => expect([200, 201, 204]).toContain(r.status));
+      await update(u, {
+        displayName: 'Public Name',
+        biography: 'SECRET-BIO',
+        dateOfBirth: { year: 1991, month: 5, day: 6 },
+        address: { addressLine1: 'SECRET-STREET', city: 'SECRET-CITY' },
+      }).expect(200);
+      const pub = await t
+        .http()
+        .post('/v1/user/socials')
+        .set('Authorization', u.auth)
+        .send({
+          accountType: 'discord',
+          subjectId: `pub-${u.userId}`,
+          public: true,
+          handle: 'shown#1',
+          userToken: 'SECRET-TOKEN',
+          extraArgs: { k: 'SECRET-EXTRA' },
+        })
+        .expect(201);
+      await t
+        .http()
+        .post('/v1/user/socials')
+        .set('Authorization', u.auth)
+        .send({ accountType: 'steam', subjectId: `hidden-${u.userId}`, public: false, handle: 'SECRET-HIDDEN' })
+        .expect(201);
 
       for (const ref of [u.username.toUpperCase(), u.userId]) {
         for (const containerId of [community.slug, community.id]) {
@@ -206,7 +271,16 @@ describe('profile, public profile and referrals', () => {
             userId: u.userId,
             handle: u.username,
             displayName: 'Public Name',
-            avatar: [{ slotKey: 'head', slotName: 'Head', itemId: crown.body.id, name: 'Crown', imageUrl: 'https://cdn.example.com/crown.png', rarity: expect.any(String) }],
+            avatar: [
+              {
+                slotKey: 'head',
+                slotName: 'Head',
+                itemId: crown.body.id,
+                name: 'Crown',
+                imageUrl: 'https://cdn.example.com/crown.png',
+                rarity: expect.any(String),
+              },
+            ],
             socials: [{ accountType: 'discord', subjectId: pub.body.subjectId, handle: 'shown#1', server: null }],
             communityId: community.id,
             member: true,
@@ -226,12 +300,16 @@ describe('profile, public profile and referrals', () => {
       const community = await givenCommunityRow(t, tenant);
       const u = await givenUser(t, tenant);
       const viewer = await givenUser(t, tenant);
-      const res = await t.http().get(`/v1/user/by-id/${u.username}/public?containerId=${community.slug}`).set('Authorization', viewer.auth).set('X-Tenant-Id', tenant.id);
+      const res = await t
+        .http()
+        .get(`/v1/user/by-id/${u.username}/public?containerId=${community.slug}`)
+        .set('Authorization', viewer.auth)
+        .set('X-Tenant-Id', tenant.id);
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ userId: u.userId, member: false, xpResource: null, xp: 0, rank: null, socials: [], avatar: [] });
     });
 
-    it('finds the page by the login username after a handle change, never shows the username, and prefers a handle to another user\'s username', async () => {
+    it("finds the page by the login username after a handle change, never shows the username, and prefers a handle to another user's username", async () => {
       const community = await givenCommunityRow(t, tenant);
       const u = await givenUser(t, tenant);
       const newHandle = `renamed_${u.userId.slice(0, 8)}`;
@@ -269,17 +347,23 @@ describe('profile, public profile and referrals', () => {
   });
 
   describe('GET /v1/user/referrals', () => {
-    it('lists the handles the user referred, at sign-up and into communities, newest first; nobody else\'s', async () => {
+    it("lists the handles the user referred, at sign-up and into communities, newest first; nobody else's", async () => {
       const referrer = await givenUser(t, tenant);
       const first = await givenUser(t, tenant);
       const second = await givenUser(t, tenant);
       const unrelated = await givenUser(t, tenant);
       const community = await givenCommunityRow(t, tenant);
       const referrals = t.app.get(ReferralsService);
-      await t.dataSource.transaction((em) => referrals.record(em, { tenantId: tenant.id, referrerId: referrer.userId, referredId: first.userId }));
+      await t.dataSource.transaction((em) =>
+        referrals.record(em, { tenantId: tenant.id, referrerId: referrer.userId, referredId: first.userId }),
+      );
       await t.dataSource.query("UPDATE referrals SET created_at = now() - interval '1 minute' WHERE referred_id = $1", [first.userId]);
-      await t.dataSource.transaction((em) => referrals.record(em, { tenantId: tenant.id, referrerId: referrer.userId, referredId: second.userId, communityId: community.id }));
-      await t.dataSource.transaction((em) => referrals.record(em, { tenantId: tenant.id, referrerId: unrelated.userId, referredId: referrer.userId }));
+      await t.dataSource.transaction((em) =>
+        referrals.record(em, { tenantId: tenant.id, referrerId: referrer.userId, referredId: second.userId, communityId: community.id }),
+      );
+      await t.dataSource.transaction((em) =>
+        referrals.record(em, { tenantId: tenant.id, referrerId: unrelated.userId, referredId: referrer.userId }),
+      );
 
       const res = await t.http().get('/v1/user/referrals').set('Authorization', referrer.auth).expect(200);
       expect(res.body).toEqual([

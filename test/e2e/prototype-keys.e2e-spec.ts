@@ -23,12 +23,25 @@ describe('client keys that reach a prototype', () => {
   });
   afterAll(() => t.close());
 
-  const polluted = () => ({} as Record<string, unknown>).polluted;
+  const polluted = () => (({}) as Record<string, unknown>).polluted;
   const expectRefused = (res: { status: number; body: { code?: number; error?: string } }, what: string) =>
-    expect({ what, status: res.status, code: res.body.code, error: res.body.error }).toEqual({ what, status: 400, code: 10002, error: 'unsafe_input' });
+    expect({ what, status: res.status, code: res.body.code, error: res.body.error }).toEqual({
+      what,
+      status: 400,
+      code: 10002,
+      error: 'unsafe_input',
+    });
 
   it('refuses a prototype name in any segment of a query parameter name with 400 on every route, including routes that read no query', async () => {
-    const names = ['__proto__[polluted]', '__proto__', 'constructor[prototype][polluted]', 'prototype', 'x[__proto__]', '%5F%5Fproto%5F%5F%5Bpolluted%5D', 'filter[constructor][prototype]'];
+    const names = [
+      '__proto__[polluted]',
+      '__proto__',
+      'constructor[prototype][polluted]',
+      'prototype',
+      'x[__proto__]',
+      '%5F%5Fproto%5F%5F%5Bpolluted%5D',
+      'filter[constructor][prototype]',
+    ];
     for (const name of names) {
       expectRefused(await t.http().get(`/v1/community/${community.slug}?${name}=1`).set('X-Tenant-Id', tenant.id), `public read ?${name}`);
       expectRefused(await t.http().get(`/v1/user/profile?fields=id&${name}=1`).set('Authorization', user.auth), `profile ?${name}`);
@@ -38,14 +51,29 @@ describe('client keys that reach a prototype', () => {
   });
 
   it('refuses a prototype key anywhere in a body with 400 before any guard or handler reads it, also where the handler takes no body', async () => {
-    const members = async () => Number((await t.dataSource.query('SELECT count(*) AS n FROM community_members WHERE community_id = $1', [community.id]))[0].n);
-    const join = (body: string, type = 'application/json') => t.http().post(`/v1/community/${community.id}/join?referrerHandle=`).set('Authorization', user.auth).set('Content-Type', type).send(body);
+    const members = async () =>
+      Number((await t.dataSource.query('SELECT count(*) AS n FROM community_members WHERE community_id = $1', [community.id]))[0].n);
+    const join = (body: string, type = 'application/json') =>
+      t
+        .http()
+        .post(`/v1/community/${community.id}/join?referrerHandle=`)
+        .set('Authorization', user.auth)
+        .set('Content-Type', type)
+        .send(body);
     expectRefused(await join('{"__proto__":{"polluted":1}}'), 'join with __proto__');
     expectRefused(await join('{"a":[{"b":{"constructor":{"prototype":{"polluted":1}}}}]}'), 'join with a nested constructor.prototype');
     expectRefused(await join('prototype=1', 'application/x-www-form-urlencoded'), 'join with a form body');
     expect(await members()).toBe(0);
     // The login guard reads the body before the validation pipe runs.
-    expectRefused(await t.http().post('/v1/user/auth/password/login').set('X-Tenant-Id', tenant.id).set('Content-Type', 'application/json').send(`{"username":"${user.username}","password":"${user.password}","__proto__":{"polluted":1}}`), 'login');
+    expectRefused(
+      await t
+        .http()
+        .post('/v1/user/auth/password/login')
+        .set('X-Tenant-Id', tenant.id)
+        .set('Content-Type', 'application/json')
+        .send(`{"username":"${user.username}","password":"${user.password}","__proto__":{"polluted":1}}`),
+      'login',
+    );
     expect(polluted()).toBeUndefined();
     expect((await join('{}')).status).toBe(201);
   });
@@ -80,7 +108,9 @@ describe('client keys that reach a prototype', () => {
     const tenants = t.app.get(TenantsService);
     const refused = { definition: expect.objectContaining({ status: 400, error: 'unsafe_input' }) };
     await expect(tenants.updateSettings(tenant.id, JSON.parse('{"__proto__":{"polluted":1}}'))).rejects.toMatchObject(refused);
-    await expect(tenants.updateSettings(tenant.id, { siwe: { constructor: { prototype: { polluted: 1 } } } })).rejects.toMatchObject(refused);
+    await expect(tenants.updateSettings(tenant.id, { siwe: { constructor: { prototype: { polluted: 1 } } } })).rejects.toMatchObject(
+      refused,
+    );
     await expect(tenants.create({ slug: 'proto-settings', settings: JSON.parse('{"prototype":1}') })).rejects.toMatchObject(refused);
     const [row] = await t.dataSource.query('SELECT settings::text AS s FROM tenants WHERE id = $1', [tenant.id]);
     expect(row.s).not.toMatch(/__proto__|constructor|prototype/);

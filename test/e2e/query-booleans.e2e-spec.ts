@@ -28,9 +28,24 @@ describe('boolean query parameters: one spelling everywhere', () => {
     expect((await admin.post('/v1/admin/inventory/grants', { userId: user.userId, itemId: item.id, reason: 'test' })).status).toBe(201);
     ownedPrize = (await givenPrize(t, tenant)).id;
     await givenPrize(t, tenant);
-    expect((await admin.post(`/v1/admin/prizes/${ownedPrize}/awards`, { userId: user.userId, reason: 'test', idempotencyKey: 'k-owned' })).status).toBe(201);
-    expect((await admin.post('/v1/admin/quests', { communityId: community.id, name: 'Featured', type: 'social', tags: ['daily'], featured: true })).status).toBe(201);
-    expect((await admin.post('/v1/admin/quests', { communityId: community.id, name: 'Plain', type: 'social', tags: ['daily'] })).status).toBe(201);
+    expect(
+      (await admin.post(`/v1/admin/prizes/${ownedPrize}/awards`, { userId: user.userId, reason: 'test', idempotencyKey: 'k-owned' }))
+        .status,
+    ).toBe(201);
+    expect(
+      (
+        await admin.post('/v1/admin/quests', {
+          communityId: community.id,
+          name: 'Featured',
+          type: 'social',
+          tags: ['daily'],
+          featured: true,
+        })
+      ).status,
+    ).toBe(201);
+    expect(
+      (await admin.post('/v1/admin/quests', { communityId: community.id, name: 'Plain', type: 'social', tags: ['daily'] })).status,
+    ).toBe(201);
   });
   afterAll(() => t.close());
 
@@ -40,12 +55,49 @@ describe('boolean query parameters: one spelling everywhere', () => {
   const BAD = ['yes', 'maybe', '2', 'truee'];
 
   it.each([
-    ['ownedOnly (prizes; a string in the interface)', (v: string) => `/v1/inventory/prizes?ownedOnly=${v}`, (b: { total: number }) => b.total, 1, 2],
-    ['onlyOwned (inventory items; a string in the interface)', (v: string) => `/v1/community/${community.slug}/inventory/items?onlyOwned=${v}&userId=${user.userId}`, (b: { total: number }) => b.total, 1, 2],
-    ['featured (quests; a string in the interface)', (v: string) => `/v1/community/${community.slug}/quests?tags=&questTypes=&featured=${v}&query=&page=1&limit=20`, (b: { items: { name: string }[] }) => b.items.map((q) => q.name).join(), 'Featured', 'Plain'],
-    ['enrichRequirements (store listings; a boolean)', (v: string) => `/v1/store/listings?containerId=${community.slug}&enrichRequirements=${v}`, (b: { total: number }) => b.total, 0, 0],
-    ['participating (quest events; a boolean)', (v: string) => `/v1/quest-event?participating=${v}`, (b: { total: number }) => b.total, 0, 0],
-    ['excludeTemplateTags (quest tags; a boolean)', (v: string) => `/v1/community/${community.slug}/quests/tags?excludeTemplateTags=${v}&userAvailableQuests=false&includeRewards=&userId=`, (b: unknown[]) => b.length, 1, 1],
+    [
+      'ownedOnly (prizes; a string in the interface)',
+      (v: string) => `/v1/inventory/prizes?ownedOnly=${v}`,
+      (b: { total: number }) => b.total,
+      1,
+      2,
+    ],
+    [
+      'onlyOwned (inventory items; a string in the interface)',
+      (v: string) => `/v1/community/${community.slug}/inventory/items?onlyOwned=${v}&userId=${user.userId}`,
+      (b: { total: number }) => b.total,
+      1,
+      2,
+    ],
+    [
+      'featured (quests; a string in the interface)',
+      (v: string) => `/v1/community/${community.slug}/quests?tags=&questTypes=&featured=${v}&query=&page=1&limit=20`,
+      (b: { items: { name: string }[] }) => b.items.map((q) => q.name).join(),
+      'Featured',
+      'Plain',
+    ],
+    [
+      'enrichRequirements (store listings; a boolean)',
+      (v: string) => `/v1/store/listings?containerId=${community.slug}&enrichRequirements=${v}`,
+      (b: { total: number }) => b.total,
+      0,
+      0,
+    ],
+    [
+      'participating (quest events; a boolean)',
+      (v: string) => `/v1/quest-event?participating=${v}`,
+      (b: { total: number }) => b.total,
+      0,
+      0,
+    ],
+    [
+      'excludeTemplateTags (quest tags; a boolean)',
+      (v: string) =>
+        `/v1/community/${community.slug}/quests/tags?excludeTemplateTags=${v}&userAvailableQuests=false&includeRewards=&userId=`,
+      (b: unknown[]) => b.length,
+      1,
+      1,
+    ],
   ])('%s: true/TRUE/True/1 and false/FALSE/False/0 mean the same; other values are 400', async (_name, path, read, whenTrue, whenFalse) => {
     for (const v of TRUE) {
       const res = await get(path(v));
@@ -65,7 +117,9 @@ describe('boolean query parameters: one spelling everywhere', () => {
     const all = await get(`/v1/community/${community.slug}/quests?tags=&questTypes=&featured=&query=&page=1&limit=20`);
     expect(all.status).toBe(200);
     expect(all.body.total).toBe(2);
-    const tags = await get(`/v1/community/${community.slug}/quests/tags?excludeTemplateTags=0&userAvailableQuests=FALSE&includeRewards=TRUE&userId=`);
+    const tags = await get(
+      `/v1/community/${community.slug}/quests/tags?excludeTemplateTags=0&userAvailableQuests=FALSE&includeRewards=TRUE&userId=`,
+    );
     expect(tags.status).toBe(200);
     expect(tags.body[0]).toHaveProperty('rewards');
   });

@@ -66,7 +66,17 @@ describe('SQL statements per request on the list endpoints (no N+1)', () => {
     for (const [i, u] of users.entries()) {
       expect((await grant(t, tenant, u.userId, xp.id, 10 + i)).status).toBe(201);
       expect((await grant(t, tenant, u.userId, event.scoreTypeId, 5 + i)).status).toBe(201);
-      expect((await admin.post('/v1/admin/quests', { communityId: community.id, name: `Quest ${i}`, type: 'social', tags: ['daily', `t${i % 3}`], featured: i % 4 === 0 })).status).toBe(201);
+      expect(
+        (
+          await admin.post('/v1/admin/quests', {
+            communityId: community.id,
+            name: `Quest ${i}`,
+            type: 'social',
+            tags: ['daily', `t${i % 3}`],
+            featured: i % 4 === 0,
+          })
+        ).status,
+      ).toBe(201);
     }
     for (let i = 1; i < N; i++) await givenEvent(t, tenant, community, { features: ['score-based'] });
     const requirement = await givenRequirement(t, tenant);
@@ -76,7 +86,15 @@ describe('SQL statements per request on the list endpoints (no N+1)', () => {
        SELECT $1, $2, $3, 'system', 'Notice ' || g, '{}'::jsonb, now() - g * interval '1 minute' FROM generate_series(1, $4::int) g`,
       [tenant.id, users[0].userId, community.id, N],
     );
-    for (let i = 0; i < N; i++) await givenListing(t, tenant, { communityId: community.id, kind: 'resource', resourceTypeId: xp.id, quantity: 1, price: [{ resourceTypeId: xp.id, amount: 1 }], requirementIds: [requirement.id] });
+    for (let i = 0; i < N; i++)
+      await givenListing(t, tenant, {
+        communityId: community.id,
+        kind: 'resource',
+        resourceTypeId: xp.id,
+        quantity: 1,
+        price: [{ resourceTypeId: xp.id, amount: 1 }],
+        requirementIds: [requirement.id],
+      });
   });
   afterAll(() => t.close());
 
@@ -118,12 +136,18 @@ describe('SQL statements per request on the list endpoints (no N+1)', () => {
   it('quest events with filters: the same statements for 1 and 20 events', async () => {
     await expectConstant((limit) => `/v1/quest-event?limit=${limit}`, 5);
     // one more: the caller's registered events, read first for `participating`
-    await expectConstant((limit) => `/v1/quest-event?limit=${limit}&participating=false&filter[containerId]=${community.id}&filter[features]=score-based`, 6);
+    await expectConstant(
+      (limit) => `/v1/quest-event?limit=${limit}&participating=false&filter[containerId]=${community.id}&filter[features]=score-based`,
+      6,
+    );
   });
 
   it('community quests with filters: the same statements for 1 and 20 quests', async () => {
     await expectConstant((limit) => `/v1/community/${community.id}/quests?tags=&questTypes=&featured=&query=&page=1&limit=${limit}`, 5);
-    await expectConstant((limit) => `/v1/community/${community.id}/quests?tags=daily&questTypes=social&featured=&query=Quest&page=1&limit=${limit}`, 5);
+    await expectConstant(
+      (limit) => `/v1/community/${community.id}/quests?tags=daily&questTypes=social&featured=&query=Quest&page=1&limit=${limit}`,
+      5,
+    );
   });
 
   it('store listings, enriched with requirements: the same statements for 1 and 20 listings', async () => {
@@ -143,7 +167,9 @@ describe('SQL statements per request on the list endpoints (no N+1)', () => {
     expect(fast).toBeInstanceOf(Community);
     expect(fast).toEqual(slow);
     expect(await findOneFast(em, Community, { tenantId: tenant.id, slug: 'no-such-community' })).toBeNull();
-    await t.dataSource.transaction(async (tx) => expect(await findOneFast(tx, Community, { tenantId: tenant.id, slug: community.slug })).toEqual(slow));
+    await t.dataSource.transaction(async (tx) =>
+      expect(await findOneFast(tx, Community, { tenantId: tenant.id, slug: community.slug })).toEqual(slow),
+    );
   });
 
   it('findByIdsFast reads the same entities as findBy', async () => {

@@ -25,10 +25,25 @@ describe('a quest event through its whole life', () => {
     const status = async () => (await call(a, 'get')).body.status;
 
     const top = await api.post(`/v1/admin/quest-events/${event.id}/rewards`, {
-      name: 'Top prize', kind: 'resource', resourceTypeId: xp.id, amount: 500, tickets: 2, ticketCost: 1, supply: 2, rankFrom: 1, rankTo: 1, requiresWalletAddress: true,
+      name: 'Top prize',
+      kind: 'resource',
+      resourceTypeId: xp.id,
+      amount: 500,
+      tickets: 2,
+      ticketCost: 1,
+      supply: 2,
+      rankFrom: 1,
+      rankTo: 1,
+      requiresWalletAddress: true,
     });
     expect(top.status).toBe(201);
-    const badge = await api.post(`/v1/admin/quest-events/${event.id}/rewards`, { name: 'Badge', kind: 'manual', tickets: 1, requiresEmail: true, requiresAddress: true });
+    const badge = await api.post(`/v1/admin/quest-events/${event.id}/rewards`, {
+      name: 'Badge',
+      kind: 'manual',
+      tickets: 1,
+      requiresEmail: true,
+      requiresAddress: true,
+    });
     expect(badge.status).toBe(201);
 
     // created: upcoming, registration not open yet
@@ -61,7 +76,15 @@ describe('a quest event through its whole life', () => {
     const q20 = await givenEventQuest(t, tenant, event, 20);
     const q10 = await givenEventQuest(t, tenant, event, 10);
     const complete = (q: { id: string }, userId: string) => api.post(`/v1/admin/quests/${q.id}/completions`, { userId });
-    for (const [q, u] of [[q30, a], [q20, a], [q30, b], [q20, c], [q10, c], [q30, d]] as const) expect((await complete(q, u.userId)).body).toMatchObject({ created: true });
+    for (const [q, u] of [
+      [q30, a],
+      [q20, a],
+      [q30, b],
+      [q20, c],
+      [q10, c],
+      [q30, d],
+    ] as const)
+      expect((await complete(q, u.userId)).body).toMatchObject({ created: true });
     const again = await complete(q30, a.userId);
     expect(again.status).toBe(200);
     expect(again.body.created).toBe(false);
@@ -77,13 +100,27 @@ describe('a quest event through its whole life', () => {
     expect((await call(a, 'get', '/participant/sync')).body).toMatchObject({ score: 50 });
     expect((await call(e, 'get', '/participant/sync')).body).toMatchObject({ code: 10002, error: 'participant_transition' });
 
-    const board = async () => (await call(a, 'get', '/leaderboard')).body.items.map((i: { userId: string; rank: number; amount: number }) => [i.userId, i.rank, i.amount]);
-    expect(await board()).toEqual([[a.userId, 1, 50], [b.userId, 2, 30], [c.userId, 2, 30], [d.userId, 2, 30]]);
+    const board = async () =>
+      (await call(a, 'get', '/leaderboard')).body.items.map((i: { userId: string; rank: number; amount: number }) => [
+        i.userId,
+        i.rank,
+        i.amount,
+      ]);
+    expect(await board()).toEqual([
+      [a.userId, 1, 50],
+      [b.userId, 2, 30],
+      [c.userId, 2, 30],
+      [d.userId, 2, 30],
+    ]);
     expect((await call(c, 'get', '/participant/rank')).body).toMatchObject({ rank: 2, score: 30, totalRanked: 4 });
 
     // c cancels: final, the score leaves the leaderboard
     expect((await call(c, 'put', '/participant/cancel')).body).toMatchObject({ status: 4, statusName: 'CANCELLED', score: 0 });
-    expect(await board()).toEqual([[a.userId, 1, 50], [b.userId, 2, 30], [d.userId, 2, 30]]);
+    expect(await board()).toEqual([
+      [a.userId, 1, 50],
+      [b.userId, 2, 30],
+      [d.userId, 2, 30],
+    ]);
     expect((await call(c, 'get', '/participant/rank')).body).toMatchObject({ status: 4, rank: null });
     expect((await call(c, 'post', '/participant/register')).body.detail).toContain('CANCELLED');
 
@@ -91,7 +128,10 @@ describe('a quest event through its whole life', () => {
     const dropped = await api.post(`/v1/admin/quest-events/${event.id}/participants/drop`, { userId: d.userId, reason: 'Cheating' });
     expect(dropped.status).toBe(200);
     expect(dropped.body).toMatchObject({ status: 3, dropReason: 'Cheating' });
-    expect(await board()).toEqual([[a.userId, 1, 50], [b.userId, 2, 30]]);
+    expect(await board()).toEqual([
+      [a.userId, 1, 50],
+      [b.userId, 2, 30],
+    ]);
     expect((await call(a, 'get')).body.registeredCount).toBe(2);
 
     // end: the worker completes the event and allocates tickets
@@ -101,23 +141,42 @@ describe('a quest event through its whole life', () => {
     expect(await t.app.get(EventCompletionService).runOnce()).toEqual([]);
     expect(await status()).toBe('completed');
 
-    const allocations = async (u: typeof a) => (await call(u, 'get', '/reward/allocations')).body as { id: string; tickets: number; rank: number; score: number; reward: { name: string }; requirementData: unknown }[];
+    const allocations = async (u: typeof a) =>
+      (await call(u, 'get', '/reward/allocations')).body as {
+        id: string;
+        tickets: number;
+        rank: number;
+        score: number;
+        reward: { name: string };
+        requirementData: unknown;
+      }[];
     const aAlloc = await allocations(a);
-    expect(aAlloc.map((x) => [x.reward.name, x.tickets, x.rank, x.score])).toEqual([['Top prize', 2, 1, 50], ['Badge', 1, 1, 50]]);
+    expect(aAlloc.map((x) => [x.reward.name, x.tickets, x.rank, x.score])).toEqual([
+      ['Top prize', 2, 1, 50],
+      ['Badge', 1, 1, 50],
+    ]);
     const bAlloc = await allocations(b);
     expect(bAlloc.map((x) => [x.reward.name, x.tickets, x.rank])).toEqual([['Badge', 1, 2]]);
     for (const u of [c, d, e]) expect(await allocations(u)).toEqual([]);
-    const types = (await t.http().get(`/v1/user/notifications?containerId=${community.id}`).set('Authorization', a.auth)).body.items.map((n: { type: string }) => n.type);
+    const types = (await t.http().get(`/v1/user/notifications?containerId=${community.id}`).set('Authorization', a.auth)).body.items.map(
+      (n: { type: string }) => n.type,
+    );
     expect(types).toEqual(expect.arrayContaining(['event_registered', 'event_completed', 'tickets_allocated']));
 
     // claims
     const topAlloc = aAlloc.find((x) => x.reward.name === 'Top prize')!;
     const claim = (u: typeof a, id: string, body: object) => call(u, 'post', `/reward/allocations/claim/${id}`, body);
     expect((await claim(a, topAlloc.id, {})).body).toMatchObject({ code: 10002, error: 'claim_requirements' });
-    expect((await claim(a, topAlloc.id, { walletAddress: '0x52908400098527886E0F7030069857D2E4169Ee7' })).body.error).toBe('claim_requirements'); // bad checksum
+    expect((await claim(a, topAlloc.id, { walletAddress: '0x52908400098527886E0F7030069857D2E4169Ee7' })).body.error).toBe(
+      'claim_requirements',
+    ); // bad checksum
     const first = await claim(a, topAlloc.id, { walletAddress: '0x52908400098527886e0f7030069857d2e4169ee7' });
     expect(first.status).toBe(200);
-    expect(first.body).toMatchObject({ status: 'processed', ticketsSpent: 1, allocation: { ticketsRemaining: 1, requirementData: { walletAddress: '0x52908400098527886E0F7030069857D2E4169EE7' } } });
+    expect(first.body).toMatchObject({
+      status: 'processed',
+      ticketsSpent: 1,
+      allocation: { ticketsRemaining: 1, requirementData: { walletAddress: '0x52908400098527886E0F7030069857D2E4169EE7' } },
+    });
     expect((await claim(a, topAlloc.id, { walletAddress: '0x52908400098527886E0F7030069857D2E4169EE7' })).status).toBe(200);
     const third = await claim(a, topAlloc.id, { walletAddress: '0x52908400098527886E0F7030069857D2E4169EE7' });
     expect(third.status).toBe(400);
@@ -127,7 +186,10 @@ describe('a quest event through its whole life', () => {
 
     expect((await claim(b, topAlloc.id, { walletAddress: '0x52908400098527886E0F7030069857D2E4169EE7' })).status).toBe(404);
     const bBadge = bAlloc[0];
-    expect((await claim(b, bBadge.id, { email: 'not-an-email', address: { addressLine1: 'x', city: 'y', postalCode: '1', country: 'FR' } })).status).toBe(400);
+    expect(
+      (await claim(b, bBadge.id, { email: 'not-an-email', address: { addressLine1: 'x', city: 'y', postalCode: '1', country: 'FR' } }))
+        .status,
+    ).toBe(400);
     expect((await claim(b, bBadge.id, { email: 'b@example.com', address: { city: 'Paris' } })).body.error).toBe('claim_requirements');
     const address = { addressLine1: '1 Rue de Rivoli', city: 'Paris', postalCode: '75001', country: 'FR' };
     const ok = await claim(b, bBadge.id, { email: 'b@example.com', address });
@@ -135,11 +197,15 @@ describe('a quest event through its whole life', () => {
     expect(ok.body.status).toBe('pending_fulfilment');
     expect((await claim(b, bBadge.id, { email: 'b@example.com', address })).body.error).toBe('not_enough_tickets');
     expect((await allocations(b))[0]).toMatchObject({ ticketsRemaining: 0, requirementData: { email: 'b@example.com', address } });
-    const bTypes = (await t.http().get(`/v1/user/notifications?containerId=${community.id}`).set('Authorization', b.auth)).body.items.map((n: { type: string }) => n.type);
+    const bTypes = (await t.http().get(`/v1/user/notifications?containerId=${community.id}`).set('Authorization', b.auth)).body.items.map(
+      (n: { type: string }) => n.type,
+    );
     expect(bTypes).toContain('claim_processed');
 
     // after completion nothing changes any more
     expect((await call(a, 'put', '/participant/cancel')).body.error).toBe('event_already_ended');
-    expect((await api.post(`/v1/admin/quest-events/${event.id}/participants/drop`, { userId: a.userId })).body.error).toBe('event_already_ended');
+    expect((await api.post(`/v1/admin/quest-events/${event.id}/participants/drop`, { userId: a.userId })).body.error).toBe(
+      'event_already_ended',
+    );
   });
 });

@@ -22,10 +22,25 @@ describe('quest events: list filters, completion exactly once, claims under cont
     const c2 = await givenCommunity(t, tenant2);
     const api = admin(t, tenant2);
     const xp = await givenResourceType(t, tenant2, c1.id, { slug: 'xp' });
-    const open = await givenEvent(t, tenant2, c1, { registrationStartsAt: new Date(t.clock.now().getTime() - HOUR), features: ['score-based', 'solo'] });
+    const open = await givenEvent(t, tenant2, c1, {
+      registrationStartsAt: new Date(t.clock.now().getTime() - HOUR),
+      features: ['score-based', 'solo'],
+    });
     const later = await givenEvent(t, tenant2, c1, { features: ['solo'] });
-    const other = await givenEvent(t, tenant2, c2, { registrationStartsAt: new Date(t.clock.now().getTime() - HOUR), startsAt: new Date(t.clock.now().getTime() - HOUR / 2) });
-    const draft = await api.post('/v1/admin/quest-events', { communityId: c1.id, slug: 'draft-one', name: 'Draft', publish: false, registrationStartsAt: t.clock.now(), registrationEndsAt: new Date(t.clock.now().getTime() + HOUR), startsAt: t.clock.now(), endsAt: new Date(t.clock.now().getTime() + 2 * HOUR) });
+    const other = await givenEvent(t, tenant2, c2, {
+      registrationStartsAt: new Date(t.clock.now().getTime() - HOUR),
+      startsAt: new Date(t.clock.now().getTime() - HOUR / 2),
+    });
+    const draft = await api.post('/v1/admin/quest-events', {
+      communityId: c1.id,
+      slug: 'draft-one',
+      name: 'Draft',
+      publish: false,
+      registrationStartsAt: t.clock.now(),
+      registrationEndsAt: new Date(t.clock.now().getTime() + HOUR),
+      startsAt: t.clock.now(),
+      endsAt: new Date(t.clock.now().getTime() + 2 * HOUR),
+    });
     expect(draft.status).toBe(201);
     await api.post(`/v1/admin/quest-events/${later.id}/rewards`, { name: 'XP', kind: 'resource', resourceTypeId: xp.id, amount: 10 });
     const [u] = await givenMembers(t, tenant2, c1, 1);
@@ -63,10 +78,14 @@ describe('quest events: list filters, completion exactly once, claims under cont
     expect((await t.http().get('/v1/quest-event?filter[colour]=red').set('Authorization', u.auth)).status).toBe(400);
     expect((await t.http().get('/v1/quest-event?participating=maybe').set('Authorization', u.auth)).status).toBe(400);
     // by slug
-    expect((await t.http().get(`/v1/quest-event/${open.slug}`).set('Authorization', u.auth)).body).toMatchObject({ id: open.id, status: 'registration_open', participantStatus: 1 });
+    expect((await t.http().get(`/v1/quest-event/${open.slug}`).set('Authorization', u.auth)).body).toMatchObject({
+      id: open.id,
+      status: 'registration_open',
+      participantStatus: 1,
+    });
   });
 
-  it('serves list pages from memory for up to READ_CACHE_MS; event writes through this process and the caller\'s own registrations show at once', async () => {
+  it("serves list pages from memory for up to READ_CACHE_MS; event writes through this process and the caller's own registrations show at once", async () => {
     const tenant3 = await t.givenTenant();
     const c = await givenCommunity(t, tenant3);
     const e = await givenEvent(t, tenant3, c, { registrationStartsAt: new Date(t.clock.now().getTime() - HOUR) });
@@ -115,13 +134,20 @@ describe('quest events: list filters, completion exactly once, claims under cont
     ]);
     expect(c1.status).toBe(200);
     expect(c2.status).toBe(200);
-    const winners = [c1.body.completedNow, c2.body.completedNow].filter(Boolean).length + [...w1, ...w2].filter((id) => id === event.id).length;
+    const winners =
+      [c1.body.completedNow, c2.body.completedNow].filter(Boolean).length + [...w1, ...w2].filter((id) => id === event.id).length;
     expect(winners).toBe(1);
     // rank 1 (110) and four tied at rank 2 (10): all within maxRank 3
-    const [{ n, tickets }] = await t.dataSource.query('SELECT COUNT(*)::int AS n, SUM(tickets)::int AS tickets FROM quest_event_reward_allocations WHERE event_id = $1', [event.id]);
+    const [{ n, tickets }] = await t.dataSource.query(
+      'SELECT COUNT(*)::int AS n, SUM(tickets)::int AS tickets FROM quest_event_reward_allocations WHERE event_id = $1',
+      [event.id],
+    );
     expect(n).toBe(5);
     expect(tickets).toBe(15);
-    const [{ k }] = await t.dataSource.query(`SELECT COUNT(*)::int AS k FROM notifications WHERE type = 'tickets_allocated' AND data->>'eventId' = $1`, [event.id]);
+    const [{ k }] = await t.dataSource.query(
+      `SELECT COUNT(*)::int AS k FROM notifications WHERE type = 'tickets_allocated' AND data->>'eventId' = $1`,
+      [event.id],
+    );
     expect(k).toBe(5);
     const again = await api.post(`/v1/admin/quest-events/${event.id}/close`, {});
     expect(again.body).toMatchObject({ completedNow: false, allocationsCreated: 0, event: { status: 'completed' } });
@@ -144,7 +170,13 @@ describe('quest events: list filters, completion exactly once, claims under cont
     // closing early is allowed once started
     const closed = await api.post(`/v1/admin/quest-events/${event.id}/close`, {});
     expect(closed.body).toMatchObject({ completedNow: true });
-    const got = await Promise.all(users.map(async (u) => (await eventApi(t, event)(u, 'get', '/reward/allocations')).body.map((a: { reward: { name: string }; tickets: number }) => `${a.reward.name}:${a.tickets}`)));
+    const got = await Promise.all(
+      users.map(async (u) =>
+        (await eventApi(t, event)(u, 'get', '/reward/allocations')).body.map(
+          (a: { reward: { name: string }; tickets: number }) => `${a.reward.name}:${a.tickets}`,
+        ),
+      ),
+    );
     expect(got).toEqual([['Winner:5'], ['Runner-up:2'], ['Runner-up:2'], []]);
     t.clock.reset();
   });
@@ -160,13 +192,18 @@ describe('quest events: list filters, completion exactly once, claims under cont
     const q = await givenEventQuest(t, tenant, event, 10);
     for (const u of users) await api.post(`/v1/admin/quests/${q.id}/completions`, { userId: u.userId });
     await api.post(`/v1/admin/quest-events/${event.id}/close`, {});
-    const allocs = await Promise.all(users.map(async (u) => (await eventApi(t, event)(u, 'get', '/reward/allocations')).body[0].id as string));
+    const allocs = await Promise.all(
+      users.map(async (u) => (await eventApi(t, event)(u, 'get', '/reward/allocations')).body[0].id as string),
+    );
     const results = await Promise.all(users.map((u, i) => eventApi(t, event)(u, 'post', `/reward/allocations/claim/${allocs[i]}`, {})));
     expect(results.filter((r) => r.status === 200)).toHaveLength(3);
     for (const r of results.filter((x) => x.status !== 200)) expect(r.body).toMatchObject({ code: 10002, error: 'reward_sold_out' });
     const rewards = await api.get(`/v1/admin/quest-events/${event.id}/rewards`);
     expect(rewards.body.find((r: { id: string }) => r.id === reward.body.id)).toMatchObject({ claimed: 3, supply: 3 });
-    const [{ spent }] = await t.dataSource.query('SELECT SUM(tickets_spent)::int AS spent FROM quest_event_reward_allocations WHERE reward_id = $1', [reward.body.id]);
+    const [{ spent }] = await t.dataSource.query(
+      'SELECT SUM(tickets_spent)::int AS spent FROM quest_event_reward_allocations WHERE reward_id = $1',
+      [reward.body.id],
+    );
     expect(spent).toBe(3);
     t.clock.reset();
   });
@@ -175,12 +212,23 @@ describe('quest events: list filters, completion exactly once, claims under cont
     const api = admin(t, tenant);
     const now = t.clock.now().getTime();
     const at = (h: number) => new Date(now + h * HOUR);
-    const base = { communityId: community.id, name: 'X', registrationStartsAt: at(1), registrationEndsAt: at(2), startsAt: at(2), endsAt: at(3) };
-    expect((await api.post('/v1/admin/quest-events', { ...base, slug: 'bad-times', endsAt: at(1) })).body.error).toBe('invalid_quest_event');
+    const base = {
+      communityId: community.id,
+      name: 'X',
+      registrationStartsAt: at(1),
+      registrationEndsAt: at(2),
+      startsAt: at(2),
+      endsAt: at(3),
+    };
+    expect((await api.post('/v1/admin/quest-events', { ...base, slug: 'bad-times', endsAt: at(1) })).body.error).toBe(
+      'invalid_quest_event',
+    );
     expect((await api.post('/v1/admin/quest-events', { ...base, slug: 'ok-one' })).status).toBe(201);
     expect((await api.post('/v1/admin/quest-events', { ...base, slug: 'ok-one' })).status).toBe(409);
     const xp = await givenResourceType(t, tenant, community.id);
-    expect((await api.post('/v1/admin/quest-events', { ...base, slug: 'global-score', scoreResourceTypeId: xp.id })).body.error).toBe('invalid_quest_event');
+    expect((await api.post('/v1/admin/quest-events', { ...base, slug: 'global-score', scoreResourceTypeId: xp.id })).body.error).toBe(
+      'invalid_quest_event',
+    );
     expect((await api.post('/v1/admin/quest-events/ok-one/close', {})).body.error).toBe('quest_event_state');
     expect((await api.post('/v1/admin/quest-events/ok-one/cancel', {})).body).toMatchObject({ status: 'cancelled' });
     expect((await api.patch('/v1/admin/quest-events/ok-one', { name: 'Y' })).body.error).toBe('quest_event_state');

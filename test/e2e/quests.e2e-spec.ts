@@ -26,7 +26,13 @@ describe('community quests and quest tags', () => {
     };
     const reward = (amount: number) => [{ type: 'resource', resourceTypeId: xp.id, amount }];
     await q('follow', { name: 'Follow us on X', type: 'social', tags: ['Twitter', 'onboarding'], featured: true, rewards: reward(10) });
-    await q('retweet', { name: 'Retweet the launch', description: 'Spread the word', type: 'social', tags: ['twitter'], rewards: reward(5) });
+    await q('retweet', {
+      name: 'Retweet the launch',
+      description: 'Spread the word',
+      type: 'social',
+      tags: ['twitter'],
+      rewards: reward(5),
+    });
     await q('mint', { name: 'Mint a badge', type: 'onchain', tags: ['onchain', 'onboarding'], rewards: reward(50) });
     await q('daily', { name: 'Daily login', type: 'daily', tags: ['daily'], template: true, rewards: reward(1) });
     await q('hidden', { name: 'Secret draft', type: 'social', tags: ['twitter'], status: 'draft' });
@@ -48,8 +54,21 @@ describe('community quests and quest tags', () => {
   it('lists active quests, featured first, with type, status, tags, rewards and completion', async () => {
     const body = await list(all);
     expect(body).toMatchObject({ total: 4, page: 1, limit: 20, hasNextPage: false });
-    expect(body.items[0]).toMatchObject({ id: ids.follow, type: 'social', status: 'active', tags: ['twitter', 'onboarding'], featured: true, completed: true, rewards: [{ type: 'resource', resourceTypeId: xp.id, amount: 10 }] });
-    expect(body.items.map((q: { name: string }) => q.name)).toEqual(['Follow us on X', 'Retweet the launch', 'Mint a badge', 'Daily login']);
+    expect(body.items[0]).toMatchObject({
+      id: ids.follow,
+      type: 'social',
+      status: 'active',
+      tags: ['twitter', 'onboarding'],
+      featured: true,
+      completed: true,
+      rewards: [{ type: 'resource', resourceTypeId: xp.id, amount: 10 }],
+    });
+    expect(body.items.map((q: { name: string }) => q.name)).toEqual([
+      'Follow us on X',
+      'Retweet the launch',
+      'Mint a badge',
+      'Daily login',
+    ]);
     expect(body.items.find((q: { id: string }) => q.id === ids.mint).completed).toBe(false);
   });
 
@@ -61,10 +80,22 @@ describe('community quests and quest tags', () => {
   });
 
   it('reads tags[]= and questTypes[]= (axios and most HTTP clients send arrays so) like repeats and commas', async () => {
-    expect(await names('tags[]=ONCHAIN&tags[]=daily&questTypes=&featured=&query=&page=1&limit=20')).toEqual(['Mint a badge', 'Daily login']);
-    expect(await names('tags%5B%5D=onchain&tags%5B%5D=daily&questTypes[]=&featured=&query=&page=1&limit=20')).toEqual(['Mint a badge', 'Daily login']);
-    expect(await names('tags[]=&questTypes[]=daily&questTypes[]=onchain&featured=&query=&page=1&limit=20')).toEqual(['Mint a badge', 'Daily login']);
-    expect(await names('tags[]=twitter&questTypes[]=social&featured=&query=&page=1&limit=20')).toEqual(['Follow us on X', 'Retweet the launch']);
+    expect(await names('tags[]=ONCHAIN&tags[]=daily&questTypes=&featured=&query=&page=1&limit=20')).toEqual([
+      'Mint a badge',
+      'Daily login',
+    ]);
+    expect(await names('tags%5B%5D=onchain&tags%5B%5D=daily&questTypes[]=&featured=&query=&page=1&limit=20')).toEqual([
+      'Mint a badge',
+      'Daily login',
+    ]);
+    expect(await names('tags[]=&questTypes[]=daily&questTypes[]=onchain&featured=&query=&page=1&limit=20')).toEqual([
+      'Mint a badge',
+      'Daily login',
+    ]);
+    expect(await names('tags[]=twitter&questTypes[]=social&featured=&query=&page=1&limit=20')).toEqual([
+      'Follow us on X',
+      'Retweet the launch',
+    ]);
   });
 
   it('filters by questTypes', async () => {
@@ -74,7 +105,11 @@ describe('community quests and quest tags', () => {
 
   it('filters by featured', async () => {
     expect(await names('tags=&questTypes=&featured=true&query=&page=1&limit=20')).toEqual(['Follow us on X']);
-    expect(await names('tags=&questTypes=&featured=false&query=&page=1&limit=20')).toEqual(['Retweet the launch', 'Mint a badge', 'Daily login']);
+    expect(await names('tags=&questTypes=&featured=false&query=&page=1&limit=20')).toEqual([
+      'Retweet the launch',
+      'Mint a badge',
+      'Daily login',
+    ]);
   });
 
   it('filters by text query in name and description, case-insensitively, with LIKE wildcards taken literally', async () => {
@@ -92,14 +127,31 @@ describe('community quests and quest tags', () => {
 
   it('requires every query parameter (400 naming it) and validates values', async () => {
     for (const missing of ['tags', 'questTypes', 'featured', 'query', 'page', 'limit']) {
-      const qs = all.split('&').filter((p) => !p.startsWith(`${missing}=`)).join('&');
+      const qs = all
+        .split('&')
+        .filter((p) => !p.startsWith(`${missing}=`))
+        .join('&');
       const res = await t.http().get(`/v1/community/${community.id}/quests?${qs}`).set('Authorization', u.auth);
       expect(res.status).toBe(400);
       expect(res.body.code).toBe(10002);
       expect(res.body.detail).toContain(missing);
     }
-    expect((await t.http().get(`/v1/community/${community.id}/quests?tags=&questTypes=&featured=maybe&query=&page=1&limit=20`).set('Authorization', u.auth)).status).toBe(400);
-    expect((await t.http().get(`/v1/community/${community.id}/quests?tags=&questTypes=&featured=&query=&page=1&limit=101`).set('Authorization', u.auth)).status).toBe(400);
+    expect(
+      (
+        await t
+          .http()
+          .get(`/v1/community/${community.id}/quests?tags=&questTypes=&featured=maybe&query=&page=1&limit=20`)
+          .set('Authorization', u.auth)
+      ).status,
+    ).toBe(400);
+    expect(
+      (
+        await t
+          .http()
+          .get(`/v1/community/${community.id}/quests?tags=&questTypes=&featured=&query=&page=1&limit=101`)
+          .set('Authorization', u.auth)
+      ).status,
+    ).toBe(400);
     expect((await t.http().get(`/v1/community/${community.id}/quests?${all}`)).status).toBe(401);
     expect((await t.http().get(`/v1/community/nope/quests?${all}`).set('Authorization', u.auth)).status).toBe(404);
   });
@@ -121,7 +173,11 @@ describe('community quests and quest tags', () => {
   });
 
   it('excludeTemplateTags leaves template quests (and tags only they use) out', async () => {
-    expect((await tagsOf('excludeTemplateTags=true&userAvailableQuests=false&includeRewards=&userId=')).map((x) => x.tag)).toEqual(['onboarding', 'onchain', 'twitter']);
+    expect((await tagsOf('excludeTemplateTags=true&userAvailableQuests=false&includeRewards=&userId=')).map((x) => x.tag)).toEqual([
+      'onboarding',
+      'onchain',
+      'twitter',
+    ]);
   });
 
   it('userAvailableQuests counts only quests not completed yet', async () => {
@@ -134,33 +190,60 @@ describe('community quests and quest tags', () => {
     const tags = await tagsOf('excludeTemplateTags=false&userAvailableQuests=false&includeRewards=true&userId=');
     expect(tags.find((x) => x.tag === 'twitter')!.rewards).toEqual([{ type: 'resource', resourceTypeId: xp.id, amount: 15 }]);
     expect(tags.find((x) => x.tag === 'onboarding')!.rewards).toEqual([{ type: 'resource', resourceTypeId: xp.id, amount: 60 }]);
-    expect((await tagsOf('excludeTemplateTags=false&userAvailableQuests=true&includeRewards=true&userId=')).find((x) => x.tag === 'twitter')!.rewards).toEqual([{ type: 'resource', resourceTypeId: xp.id, amount: 5 }]);
+    expect(
+      (await tagsOf('excludeTemplateTags=false&userAvailableQuests=true&includeRewards=true&userId=')).find((x) => x.tag === 'twitter')!
+        .rewards,
+    ).toEqual([{ type: 'resource', resourceTypeId: xp.id, amount: 5 }]);
     expect((await tagsOf('excludeTemplateTags=false&userAvailableQuests=false&includeRewards=false&userId='))[0].rewards).toBeUndefined();
   });
 
-  it('userId gives another user\'s statistics', async () => {
+  it("userId gives another user's statistics", async () => {
     const tags = await tagsOf(`excludeTemplateTags=false&userAvailableQuests=false&includeRewards=&userId=${other.userId}`);
     expect(tags.find((x) => x.tag === 'onchain')).toMatchObject({ completedCount: 1, availableCount: 0 });
     expect(tags.find((x) => x.tag === 'twitter')).toMatchObject({ completedCount: 0 });
-    const unknown = await t.http().get(`/v1/community/${community.id}/quests/tags?excludeTemplateTags=false&userAvailableQuests=false&includeRewards=&userId=3b241101-e2bb-4255-8caf-4136c566a962`).set('Authorization', u.auth);
+    const unknown = await t
+      .http()
+      .get(
+        `/v1/community/${community.id}/quests/tags?excludeTemplateTags=false&userAvailableQuests=false&includeRewards=&userId=3b241101-e2bb-4255-8caf-4136c566a962`,
+      )
+      .set('Authorization', u.auth);
     expect(unknown.status).toBe(404);
   });
 
   it('requires every tag query parameter', async () => {
     for (const missing of ['excludeTemplateTags', 'userAvailableQuests', 'includeRewards', 'userId']) {
-      const qs = base.split('&').filter((p) => !p.startsWith(`${missing}=`)).join('&');
+      const qs = base
+        .split('&')
+        .filter((p) => !p.startsWith(`${missing}=`))
+        .join('&');
       const res = await t.http().get(`/v1/community/${community.id}/quests/tags?${qs}`).set('Authorization', u.auth);
       expect(res.status).toBe(400);
       expect(res.body.detail).toContain(missing);
     }
-    expect((await t.http().get(`/v1/community/${community.id}/quests/tags?excludeTemplateTags=&userAvailableQuests=false&includeRewards=&userId=`).set('Authorization', u.auth)).status).toBe(400);
-    expect((await t.http().get(`/v1/community/${community.id}/quests/tags?excludeTemplateTags=false&userAvailableQuests=false&includeRewards=&userId=abc`).set('Authorization', u.auth)).status).toBe(400);
+    expect(
+      (
+        await t
+          .http()
+          .get(`/v1/community/${community.id}/quests/tags?excludeTemplateTags=&userAvailableQuests=false&includeRewards=&userId=`)
+          .set('Authorization', u.auth)
+      ).status,
+    ).toBe(400);
+    expect(
+      (
+        await t
+          .http()
+          .get(`/v1/community/${community.id}/quests/tags?excludeTemplateTags=false&userAvailableQuests=false&includeRewards=&userId=abc`)
+          .set('Authorization', u.auth)
+      ).status,
+    ).toBe(400);
   });
 
-  it('credits a quest\'s rewards exactly once, even when completed concurrently', async () => {
+  it("credits a quest's rewards exactly once, even when completed concurrently", async () => {
     const api = admin(t, tenant);
     const before = (await t.http().get(`/v1/community/${community.id}/ranking/xp`).set('Authorization', other.auth)).body.amount;
-    const results = await Promise.all(Array.from({ length: 6 }, () => api.post(`/v1/admin/quests/${ids.retweet}/completions`, { userId: other.userId })));
+    const results = await Promise.all(
+      Array.from({ length: 6 }, () => api.post(`/v1/admin/quests/${ids.retweet}/completions`, { userId: other.userId })),
+    );
     expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200]);
     expect(results.filter((r) => r.body.created)).toHaveLength(1);
     const after = (await t.http().get(`/v1/community/${community.id}/ranking/xp`).set('Authorization', other.auth)).body.amount;
@@ -176,14 +259,28 @@ describe('community quests and quest tags', () => {
     expect((await api.post(`/v1/admin/quests/${ids.hidden}/completions`, { userId: u.userId })).body.error).toBe('quest_not_completable');
     const otherCommunity = await givenCommunity(t, tenant);
     const foreignXp = await givenResourceType(t, tenant, otherCommunity.id);
-    const bad = await api.post('/v1/admin/quests', { communityId: community.id, name: 'x', type: 'social', rewards: [{ type: 'resource', resourceTypeId: foreignXp.id, amount: 1 }] });
+    const bad = await api.post('/v1/admin/quests', {
+      communityId: community.id,
+      name: 'x',
+      type: 'social',
+      rewards: [{ type: 'resource', resourceTypeId: foreignXp.id, amount: 1 }],
+    });
     expect(bad.body).toMatchObject({ code: 10002, error: 'invalid_quest' });
-    expect((await api.post('/v1/admin/quests', { communityId: community.id, name: 'x', type: 'social', rewards: [{ type: 'resource', amount: 1 }] })).status).toBe(400);
+    expect(
+      (
+        await api.post('/v1/admin/quests', {
+          communityId: community.id,
+          name: 'x',
+          type: 'social',
+          rewards: [{ type: 'resource', amount: 1 }],
+        })
+      ).status,
+    ).toBe(400);
     const stranger = await t.givenTenant();
     expect((await admin(t, stranger).get(`/v1/admin/quests/${ids.follow}`)).status).toBe(404);
     expect((await api.get(`/v1/admin/quests?communityId=${community.id}&limit=2`)).body).toMatchObject({ total: 5, hasNextPage: true });
   });
-  it('serves a list page from memory for up to READ_CACHE_MS; quest writes through this process and the caller\'s completions show at once', async () => {
+  it("serves a list page from memory for up to READ_CACHE_MS; quest writes through this process and the caller's completions show at once", async () => {
     const before = await list(all);
     // A change this process does not see (another instance's): the cached page stays until it expires.
     await t.dataSource.query('UPDATE quests SET name = $1 WHERE id = $2', ['Renamed elsewhere', ids.retweet]);
@@ -192,7 +289,12 @@ describe('community quests and quest tags', () => {
     const renamed = await list(all);
     expect(renamed.items.find((q: { id: string }) => q.id === ids.retweet).name).toBe('Renamed elsewhere');
     // A quest created through this process: listed by the next read.
-    const created = await admin(t, tenant).post('/v1/admin/quests', { communityId: community.id, name: 'Brand new', type: 'social', tags: ['fresh'] });
+    const created = await admin(t, tenant).post('/v1/admin/quests', {
+      communityId: community.id,
+      name: 'Brand new',
+      type: 'social',
+      tags: ['fresh'],
+    });
     expect(created.status).toBe(201);
     const after = await list(all);
     expect(after.total).toBe(renamed.total + 1);

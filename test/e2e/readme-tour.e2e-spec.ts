@@ -28,7 +28,15 @@ type Json = Record<string, unknown> & { items?: Record<string, unknown>[] };
 
 /** What each tour step must answer, recognised by the request it makes. */
 const expectations: [RegExp, (body: Json) => void][] = [
-  [/register\/password/, (b) => expect(b).toEqual({ userId: expect.any(String), sessionToken: expect.stringMatching(/^ey/), refreshToken: expect.stringMatching(/^rt_/) })],
+  [
+    /register\/password/,
+    (b) =>
+      expect(b).toEqual({
+        userId: expect.any(String),
+        sessionToken: expect.stringMatching(/^ey/),
+        refreshToken: expect.stringMatching(/^rt_/),
+      }),
+  ],
   [/community\/pixel-pirates" -H/, (b) => expect(b).toMatchObject({ slug: 'pixel-pirates', name: 'Pixel Pirates' })],
   [/\/join\?/, (b) => expect(b).toMatchObject({ created: true, referrerHandle: 'demo' })],
   [/registrationOpen=true/, (b) => expect(b.items!.map((e) => e.slug)).toEqual(expect.arrayContaining(['pirate-cup', 'autumn-regatta']))],
@@ -53,7 +61,16 @@ describe('the README on a fresh start', () => {
     base = `http://127.0.0.1:${port}`;
     proc = spawn(process.execPath, [join(ROOT, 'dist/src/main.js')], {
       cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: join(dataDir, 'data'), EMBEDDED_PG_PORT: String(pgPort), LOG_LEVEL: 'warn', MINT_WORKER_ENABLED: 'false' },
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '',
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: join(dataDir, 'data'),
+        EMBEDDED_PG_PORT: String(pgPort),
+        LOG_LEVEL: 'warn',
+        MINT_WORKER_ENABLED: 'false',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     proc.stdout!.on('data', (d: Buffer) => (output += d.toString()));
@@ -91,7 +108,11 @@ describe('the README on a fresh start', () => {
     const steps = blocks(section('A five-minute tour'), 'sh');
     expect(steps.length).toBeGreaterThanOrEqual(10);
     const script = ['set -eo pipefail', ...steps.map((s) => `${s}\nprintf '\\n${STEP}\\n'`)].join('\n');
-    const { stdout } = await run('bash', ['-c', script], { cwd: dataDir, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', BASE: base }, timeout: 60_000 });
+    const { stdout } = await run('bash', ['-c', script], {
+      cwd: dataDir,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', BASE: base },
+      timeout: 60_000,
+    });
     const outputs = stdout.split(`\n${STEP}\n`);
     const checked = new Set<RegExp>();
     steps.forEach((step, i) => {
@@ -118,7 +139,11 @@ describe('the README on a fresh start', () => {
   it('logs in with the JWE sample, built with jose and the printed shared secret', async () => {
     const [sample] = blocks(section('OAuth logins'), 'js');
     const secret = /shared secret: +([0-9a-f]{64})/.exec(output)![1];
-    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', sample], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', BASE: base, CGS_SHARED_SECRET: secret }, timeout: 30_000 });
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', sample], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', BASE: base, CGS_SHARED_SECRET: secret },
+      timeout: 30_000,
+    });
     expect(stdout).toMatch(/^200 /);
     expect(stdout).toMatch(/sessionToken: 'ey/);
   });

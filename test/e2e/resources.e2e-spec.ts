@@ -54,7 +54,13 @@ describe('resources, the XP ledger, rankings and leaderboards', () => {
       expect(xp.status).toBe(201);
       expect(xp.body).toMatchObject({ communityId: c.id, slug: 'xp', kind: 'global', questEventId: null, description: '' });
       const eventId = '0b8f6f57-5a53-4d4c-9d3e-6f1c1b2f7a10';
-      const tokens = await admin.post('/v1/admin/resources/types', { communityId: c.id, slug: 'event-tokens', name: 'Tokens', kind: 'scoped', questEventId: eventId });
+      const tokens = await admin.post('/v1/admin/resources/types', {
+        communityId: c.id,
+        slug: 'event-tokens',
+        name: 'Tokens',
+        kind: 'scoped',
+        questEventId: eventId,
+      });
       expect(tokens.body).toMatchObject({ kind: 'scoped', questEventId: eventId });
 
       expect((await pub(`/v1/community/resource-types/${xp.body.id}`)).body).toEqual(xp.body);
@@ -73,12 +79,22 @@ describe('resources, the XP ledger, rankings and leaderboards', () => {
       const c = await givenCommunity(t, tenant);
       const admin = adminApi(t, tenant);
       const rt = await givenResourceType(t, tenant, c.id, { slug: 'gems' });
-      expect((await admin.post('/v1/admin/resources/types', { communityId: c.id, slug: 'gems', name: 'x', kind: 'global' })).body).toMatchObject({ code: 20102 });
-      const bad = await admin.post('/v1/admin/resources/types', { communityId: c.id, slug: 'g2', name: 'x', kind: 'global', questEventId: '0b8f6f57-5a53-4d4c-9d3e-6f1c1b2f7a10' });
+      expect(
+        (await admin.post('/v1/admin/resources/types', { communityId: c.id, slug: 'gems', name: 'x', kind: 'global' })).body,
+      ).toMatchObject({ code: 20102 });
+      const bad = await admin.post('/v1/admin/resources/types', {
+        communityId: c.id,
+        slug: 'g2',
+        name: 'x',
+        kind: 'global',
+        questEventId: '0b8f6f57-5a53-4d4c-9d3e-6f1c1b2f7a10',
+      });
       expect(bad.body).toMatchObject({ code: 10002, error: 'invalid_resource_type' });
 
       const foreign = adminApi(t, other);
-      expect((await foreign.post('/v1/admin/resources/types', { communityId: c.id, slug: 'x', name: 'x', kind: 'global' })).status).toBe(404);
+      expect((await foreign.post('/v1/admin/resources/types', { communityId: c.id, slug: 'x', name: 'x', kind: 'global' })).status).toBe(
+        404,
+      );
       expect((await foreign.patch(`/v1/admin/resources/types/${rt.id}`, { name: 'x' })).body).toMatchObject({ code: 20101 });
       const u = await givenUser(t, tenant);
       expect((await grant(t, other, u.userId, rt.id, 5)).status).toBe(404);
@@ -142,7 +158,15 @@ describe('resources, the XP ledger, rankings and leaderboards', () => {
 
     it('gives each user their rank, amount and neighbours', async () => {
       const rc = await ranking(t, c, 'xp', cc);
-      expect(rc).toMatchObject({ resourceTypeId: xp.id, slug: 'xp', userId: cc.userId, rank: 2, amount: 200, balance: 200, totalRanked: 4 });
+      expect(rc).toMatchObject({
+        resourceTypeId: xp.id,
+        slug: 'xp',
+        userId: cc.userId,
+        rank: 2,
+        amount: 200,
+        balance: 200,
+        totalRanked: 4,
+      });
       expect(simplify(rc.above)).toEqual([
         [a.userId, 1, 300],
         [b.userId, 2, 200],
@@ -167,11 +191,23 @@ describe('resources, the XP ledger, rankings and leaderboards', () => {
 
     it('spending lowers the balance but not the rank; a revoke lowers both; overspending is 409', async () => {
       const admin = adminApi(t, tenant);
-      const spend = await admin.post('/v1/admin/resources/deductions', { userId: a.userId, resourceTypeId: xp.id, amount: 250, reason: 'purchase', idempotencyKey: 'a-spend' });
+      const spend = await admin.post('/v1/admin/resources/deductions', {
+        userId: a.userId,
+        resourceTypeId: xp.id,
+        amount: 250,
+        reason: 'purchase',
+        idempotencyKey: 'a-spend',
+      });
       expect(spend.body).toMatchObject({ delta: -250, earnedDelta: 0, balance: 50, earned: 300 });
       expect(await ranking(t, c, 'xp', a)).toMatchObject({ rank: 1, amount: 300, balance: 50 });
 
-      const over = await admin.post('/v1/admin/resources/deductions', { userId: a.userId, resourceTypeId: xp.id, amount: 51, reason: 'purchase', idempotencyKey: 'a-over' });
+      const over = await admin.post('/v1/admin/resources/deductions', {
+        userId: a.userId,
+        resourceTypeId: xp.id,
+        amount: 51,
+        reason: 'purchase',
+        idempotencyKey: 'a-over',
+      });
       expect(over.status).toBe(409);
       expect(over.body).toMatchObject({ code: 20103, error: 'insufficient_balance' });
       // The failed key was not consumed, nothing was written.
@@ -179,7 +215,14 @@ describe('resources, the XP ledger, rankings and leaderboards', () => {
       expect(ledger.body.total).toBe(2);
 
       t.clock.advance(1000);
-      const revoke = await admin.post('/v1/admin/resources/deductions', { userId: b.userId, resourceTypeId: xp.id, amount: 150, reason: 'cheating', idempotencyKey: 'b-revoke', lowerEarned: true });
+      const revoke = await admin.post('/v1/admin/resources/deductions', {
+        userId: b.userId,
+        resourceTypeId: xp.id,
+        amount: 150,
+        reason: 'cheating',
+        idempotencyKey: 'b-revoke',
+        lowerEarned: true,
+      });
       expect(revoke.body).toMatchObject({ delta: -150, earnedDelta: -150, balance: 50, earned: 50 });
       expect(simplify((await leaderboard(t, c, 'xp')).items)).toEqual([
         [a.userId, 1, 300],
@@ -207,7 +250,14 @@ describe('resources, the XP ledger, rankings and leaderboards', () => {
         [a.userId, 2, 300],
       ]);
       // A rolled-back write changes nothing, and a failed one leaves the page cached as it was.
-      const refused = await adminApi(t, tenant).post('/v1/admin/resources/deductions', { userId: b.userId, resourceTypeId: xp.id, amount: 10 ** 9, reason: 'too much', idempotencyKey: 'b-too-much', lowerEarned: true });
+      const refused = await adminApi(t, tenant).post('/v1/admin/resources/deductions', {
+        userId: b.userId,
+        resourceTypeId: xp.id,
+        amount: 10 ** 9,
+        reason: 'too much',
+        idempotencyKey: 'b-too-much',
+        lowerEarned: true,
+      });
       expect(refused.status).toBe(409);
       expect(await leaderboard(t, c, 'xp', '?limit=2')).toEqual(after);
     });
@@ -239,14 +289,25 @@ describe('resources, the XP ledger, rankings and leaderboards', () => {
       expect(results.filter((r) => r.body.replayed === false)).toHaveLength(calls.length);
       // Parallel spends that together exceed the balance: some succeed, none overdraws.
       const spender = users[0];
-      const spends = await Promise.all(Array.from({ length: 10 }, (_, k) =>
-        adminApi(t, tenant).post('/v1/admin/resources/deductions', { userId: spender.userId, resourceTypeId: xp.id, amount: 50, reason: 'purchase', idempotencyKey: `sp-${k}` })));
+      const spends = await Promise.all(
+        Array.from({ length: 10 }, (_, k) =>
+          adminApi(t, tenant).post('/v1/admin/resources/deductions', {
+            userId: spender.userId,
+            resourceTypeId: xp.id,
+            amount: 50,
+            reason: 'purchase',
+            idempotencyKey: `sp-${k}`,
+          }),
+        ),
+      );
       const ok = spends.filter((s) => s.status === 201).length;
       expect(ok).toBe(Math.min(10, Math.floor(expected.get(spender.userId)! / 50)));
       expect(spends.filter((s) => s.status !== 201).every((s) => s.status === 409)).toBe(true);
 
       expect(await ledgerMismatches(xp.id)).toEqual([]);
-      const [{ total }] = await t.dataSource.query('SELECT COUNT(*)::int AS total FROM resource_ledger WHERE resource_type_id = $1', [xp.id]);
+      const [{ total }] = await t.dataSource.query('SELECT COUNT(*)::int AS total FROM resource_ledger WHERE resource_type_id = $1', [
+        xp.id,
+      ]);
       expect(total).toBe(calls.length + ok);
 
       const scores = [...expected.entries()];
@@ -299,8 +360,16 @@ describe('resources, the XP ledger, rankings and leaderboards', () => {
           const res = await t.http().get(`/v1/community/${c.id}/ranking/${xp.slug}?neighbours=${k}`).set('Authorization', u.auth);
           expect(res.status).toBe(200);
           const i = at.get(u.userId)!;
-          const expected = { rank: board[i].rank, above: simplify(board.slice(Math.max(0, i - k), i)), below: simplify(board.slice(i + 1, i + 1 + k)) };
-          expect({ k, user: u.userId, rank: res.body.rank, above: simplify(res.body.above), below: simplify(res.body.below) }).toEqual({ k, user: u.userId, ...expected });
+          const expected = {
+            rank: board[i].rank,
+            above: simplify(board.slice(Math.max(0, i - k), i)),
+            below: simplify(board.slice(i + 1, i + 1 + k)),
+          };
+          expect({ k, user: u.userId, rank: res.body.rank, above: simplify(res.body.above), below: simplify(res.body.below) }).toEqual({
+            k,
+            user: u.userId,
+            ...expected,
+          });
         }
       }
     });

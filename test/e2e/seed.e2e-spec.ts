@@ -3,10 +3,31 @@ import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 /** Every table the demo writes to, counted to prove a re-run adds nothing. */
 const TABLES = [
-  'tenants', 'users', 'communities', 'community_members', 'referrals', 'resource_types', 'resource_ledger', 'resource_balances',
-  'quests', 'quest_completions', 'quest_events', 'quest_event_rewards', 'quest_event_participants', 'quest_event_reward_allocations',
-  'inventory_slots', 'inventory_items', 'user_items', 'item_grants', 'avatar_slots',
-  'store_requirements', 'store_listings', 'store_purchases', 'prizes', 'prize_awards', 'notifications',
+  'tenants',
+  'users',
+  'communities',
+  'community_members',
+  'referrals',
+  'resource_types',
+  'resource_ledger',
+  'resource_balances',
+  'quests',
+  'quest_completions',
+  'quest_events',
+  'quest_event_rewards',
+  'quest_event_participants',
+  'quest_event_reward_allocations',
+  'inventory_slots',
+  'inventory_items',
+  'user_items',
+  'item_grants',
+  'avatar_slots',
+  'store_requirements',
+  'store_listings',
+  'store_purchases',
+  'prizes',
+  'prize_awards',
+  'notifications',
 ];
 
 describe('the demo seed', () => {
@@ -81,7 +102,11 @@ describe('the demo seed', () => {
   });
 
   it('lets a demo user log in and see the leaderboards, quests, inventory and allocations', async () => {
-    const login = await t.http().post('/v1/user/auth/password/login').set('X-Tenant-Id', 'demo').send({ username: 'demo', password: DEMO.password });
+    const login = await t
+      .http()
+      .post('/v1/user/auth/password/login')
+      .set('X-Tenant-Id', 'demo')
+      .send({ username: 'demo', password: DEMO.password });
     expect(login.status).toBe(200);
     const get = (path: string) => t.http().get(path).set('Authorization', `Bearer ${login.body.sessionToken}`);
 
@@ -96,7 +121,9 @@ describe('the demo seed', () => {
     expect(cup.body.total).toBe(4);
     expect(cup.body.items[0].amount).toBe(80);
 
-    const tags = await get(`/v1/community/${DEMO.community}/quests/tags?excludeTemplateTags=false&userAvailableQuests=false&includeRewards=true&userId=${login.body.userId}`);
+    const tags = await get(
+      `/v1/community/${DEMO.community}/quests/tags?excludeTemplateTags=false&userAvailableQuests=false&includeRewards=true&userId=${login.body.userId}`,
+    );
     expect(tags.status).toBe(200);
     expect(tags.body.map((x: { tag: string }) => x.tag)).toEqual(expect.arrayContaining(['social', 'onboarding', 'pvp', 'cup']));
 

@@ -17,8 +17,18 @@ describe('socials: linked accounts of the current user', () => {
   });
   afterAll(() => t.close());
 
-  const link = (u: TestUser, body: unknown) => t.http().post('/v1/user/socials').set('Authorization', u.auth).send(body as object);
-  const update = (u: TestUser, body: unknown) => t.http().post('/v1/user/socials/update').set('Authorization', u.auth).send(body as object);
+  const link = (u: TestUser, body: unknown) =>
+    t
+      .http()
+      .post('/v1/user/socials')
+      .set('Authorization', u.auth)
+      .send(body as object);
+  const update = (u: TestUser, body: unknown) =>
+    t
+      .http()
+      .post('/v1/user/socials/update')
+      .set('Authorization', u.auth)
+      .send(body as object);
   const list = (u: TestUser) => t.http().get('/v1/user/socials').set('Authorization', u.auth);
   let subject = 0;
   const nextSubject = () => `subject-${++subject}-${Math.random().toString(36).slice(2, 8)}`;
@@ -60,7 +70,13 @@ describe('socials: linked accounts of the current user', () => {
   });
 
   it('stores tokens encrypted: the row holds no plaintext token', async () => {
-    const res = await link(alice, { accountType: 'twitch', subjectId: nextSubject(), public: false, userToken: 'plain-twitch-token-XYZ', refreshToken: 'plain-refresh-ABC' }).expect(201);
+    const res = await link(alice, {
+      accountType: 'twitch',
+      subjectId: nextSubject(),
+      public: false,
+      userToken: 'plain-twitch-token-XYZ',
+      refreshToken: 'plain-refresh-ABC',
+    }).expect(201);
     const [row] = await t.dataSource.query<Record<string, unknown>[]>('SELECT * FROM social_accounts WHERE id = $1', [res.body.id]);
     const dump = JSON.stringify(row);
     expect(dump).not.toContain('plain-twitch-token-XYZ');
@@ -75,9 +91,14 @@ describe('socials: linked accounts of the current user', () => {
     const b = await link(alice, { accountType: 'google', subjectId: nextSubject(), public: false, userToken: 'token-of-b' }).expect(201);
     expect(await socials.readToken(tenant.id, alice.userId, a.body.id, 'userToken')).toBe('token-of-a');
     expect(await socials.readToken(tenant.id, alice.userId, a.body.id, 'refreshToken')).toBeNull();
-    await expect(socials.readToken(tenant.id, bob.userId, a.body.id, 'userToken')).rejects.toMatchObject({ definition: { error: 'social_not_found' } });
+    await expect(socials.readToken(tenant.id, bob.userId, a.body.id, 'userToken')).rejects.toMatchObject({
+      definition: { error: 'social_not_found' },
+    });
 
-    await t.dataSource.query('UPDATE social_accounts SET user_token_encrypted = (SELECT user_token_encrypted FROM social_accounts WHERE id = $1), refresh_token_encrypted = (SELECT user_token_encrypted FROM social_accounts WHERE id = $1) WHERE id = $2', [a.body.id, b.body.id]);
+    await t.dataSource.query(
+      'UPDATE social_accounts SET user_token_encrypted = (SELECT user_token_encrypted FROM social_accounts WHERE id = $1), refresh_token_encrypted = (SELECT user_token_encrypted FROM social_accounts WHERE id = $1) WHERE id = $2',
+      [a.body.id, b.body.id],
+    );
     await expect(socials.readToken(tenant.id, alice.userId, b.body.id, 'userToken')).rejects.toThrow();
     await expect(socials.readToken(tenant.id, alice.userId, b.body.id, 'refreshToken')).rejects.toThrow();
   });
@@ -99,15 +120,22 @@ describe('socials: linked accounts of the current user', () => {
 
     const again = await link(alice, { accountType: 'STEAM', subjectId, public: true, handle: 'new', userToken: 'tok' }).expect(201);
     expect(again.body).toMatchObject({ id: first.body.id, public: true, handle: 'new', hasUserToken: true });
-    const rows = await t.dataSource.query<{ n: number }[]>('SELECT count(*)::int AS n FROM social_accounts WHERE subject_id = $1', [subjectId]);
+    const rows = await t.dataSource.query<{ n: number }[]>('SELECT count(*)::int AS n FROM social_accounts WHERE subject_id = $1', [
+      subjectId,
+    ]);
     expect(rows[0].n).toBe(1);
   });
 
   it('lets exactly one of two users win a concurrent link of the same account', async () => {
     const subjectId = nextSubject();
-    const results = await Promise.all([link(alice, { accountType: 'github', subjectId, public: true }), link(bob, { accountType: 'github', subjectId, public: true })]);
+    const results = await Promise.all([
+      link(alice, { accountType: 'github', subjectId, public: true }),
+      link(bob, { accountType: 'github', subjectId, public: true }),
+    ]);
     expect(results.map((r) => r.status).sort()).toEqual([201, 409]);
-    const rows = await t.dataSource.query<{ n: number }[]>('SELECT count(*)::int AS n FROM social_accounts WHERE subject_id = $1', [subjectId]);
+    const rows = await t.dataSource.query<{ n: number }[]>('SELECT count(*)::int AS n FROM social_accounts WHERE subject_id = $1', [
+      subjectId,
+    ]);
     expect(rows[0].n).toBe(1);
   });
 
@@ -138,11 +166,39 @@ describe('socials: linked accounts of the current user', () => {
   });
 
   it('updates given fields only, null clears, tokens can be replaced and cleared', async () => {
-    const created = await link(alice, { accountType: 'telegram', subjectId: nextSubject(), public: false, handle: 'h1', server: 's1', userToken: 'u1', refreshToken: 'r1', extraArgs: { a: 1 } }).expect(201);
-    const res = await update(alice, { socialId: created.body.id, handle: 'h2', public: true, refreshToken: null, extraArgs: null, expiryDate: '2027-01-01' });
+    const created = await link(alice, {
+      accountType: 'telegram',
+      subjectId: nextSubject(),
+      public: false,
+      handle: 'h1',
+      server: 's1',
+      userToken: 'u1',
+      refreshToken: 'r1',
+      extraArgs: { a: 1 },
+    }).expect(201);
+    const res = await update(alice, {
+      socialId: created.body.id,
+      handle: 'h2',
+      public: true,
+      refreshToken: null,
+      extraArgs: null,
+      expiryDate: '2027-01-01',
+    });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ id: created.body.id, handle: 'h2', server: 's1', public: true, hasUserToken: true, hasRefreshToken: false, extraArgs: null, expiryDate: '2027-01-01T00:00:00.000Z' });
-    const [row] = await t.dataSource.query<Record<string, string | null>[]>('SELECT refresh_token_encrypted, user_token_encrypted FROM social_accounts WHERE id = $1', [created.body.id]);
+    expect(res.body).toMatchObject({
+      id: created.body.id,
+      handle: 'h2',
+      server: 's1',
+      public: true,
+      hasUserToken: true,
+      hasRefreshToken: false,
+      extraArgs: null,
+      expiryDate: '2027-01-01T00:00:00.000Z',
+    });
+    const [row] = await t.dataSource.query<Record<string, string | null>[]>(
+      'SELECT refresh_token_encrypted, user_token_encrypted FROM social_accounts WHERE id = $1',
+      [created.body.id],
+    );
     expect(row.refresh_token_encrypted).toBeNull();
     expect(row.user_token_encrypted).toMatch(/^v1\./);
 
@@ -150,7 +206,7 @@ describe('socials: linked accounts of the current user', () => {
     expect(noop.body).toMatchObject({ handle: 'h2', public: true });
   });
 
-  it('user B cannot see, update or delete user A\'s social: 404, and A\'s account is unchanged', async () => {
+  it("user B cannot see, update or delete user A's social: 404, and A's account is unchanged", async () => {
     const a = await link(alice, { accountType: 'facebook', subjectId: nextSubject(), public: false, handle: 'mine' }).expect(201);
     const listB = await list(bob).expect(200);
     expect(listB.body.map((s: { id: string }) => s.id)).not.toContain(a.body.id);

@@ -51,11 +51,19 @@ describe('the store under 1,000 concurrent purchase attempts at one listing', ()
     const gems = await givenResourceType(t, tenant, c.id, { slug: 'gems' });
     const prize = await givenPrize(t, tenant, { communityId: c.id, totalSupply: SUPPLY });
     const listing = await givenListing(t, tenant, {
-      communityId: c.id, kind: 'prize', prizeId: prize.id, price: [{ resourceTypeId: gems.id, amount: PRICE }], totalSupply: SUPPLY, perUserLimit: LIMIT,
+      communityId: c.id,
+      kind: 'prize',
+      prizeId: prize.id,
+      price: [{ resourceTypeId: gems.id, amount: PRICE }],
+      totalSupply: SUPPLY,
+      perUserLimit: LIMIT,
     });
     const users: TestUser[] = [];
     for (let i = 0; i < USERS; i++) users.push(await givenUser(t, tenant));
-    await inFlight(10, users.map((u) => () => grant(t, tenant, u.userId, gems.id, 3 * PRICE).expect(201)));
+    await inFlight(
+      10,
+      users.map((u) => () => grant(t, tenant, u.userId, gems.id, 3 * PRICE).expect(201)),
+    );
 
     // The plan: each attempt is a user and a nonce; about a third replay a nonce that user already sent.
     const random = prng(20250101);
@@ -70,14 +78,28 @@ describe('the store under 1,000 concurrent purchase attempts at one listing', ()
     });
     expect(plan.filter((p) => p.replay).length).toBeGreaterThan(200);
 
-    const responses = await inFlight(50, plan.map(({ u, nonce }) => async () => {
-      const res = await purchase(t, u, listing.id, { nonce });
-      return { userId: u.userId, nonce, status: res.status, code: res.body.code as number | undefined, id: res.body.id as string | undefined, replayed: res.body.replayed as boolean | undefined };
-    }));
+    const responses = await inFlight(
+      50,
+      plan.map(({ u, nonce }) => async () => {
+        const res = await purchase(t, u, listing.id, { nonce });
+        return {
+          userId: u.userId,
+          nonce,
+          status: res.status,
+          code: res.body.code as number | undefined,
+          id: res.body.id as string | undefined,
+          replayed: res.body.replayed as boolean | undefined,
+        };
+      }),
+    );
 
     // Only the expected answers: bought (or replayed), sold out, limit reached. Never a 5xx.
     const outcomes = new Map<string, number>();
-    for (const r of responses) outcomes.set(r.status === 201 ? (r.replayed ? 'replayed' : 'bought') : `${r.status}/${r.code}`, (outcomes.get(r.status === 201 ? (r.replayed ? 'replayed' : 'bought') : `${r.status}/${r.code}`) ?? 0) + 1);
+    for (const r of responses)
+      outcomes.set(
+        r.status === 201 ? (r.replayed ? 'replayed' : 'bought') : `${r.status}/${r.code}`,
+        (outcomes.get(r.status === 201 ? (r.replayed ? 'replayed' : 'bought') : `${r.status}/${r.code}`) ?? 0) + 1,
+      );
     expect([...outcomes.keys()].every((k) => ['bought', 'replayed', '409/40002', '409/40003'].includes(k))).toBe(true);
 
     // Responses: a nonce is bought at most once, and every 201 for it names the same purchase.
@@ -91,7 +113,10 @@ describe('the store under 1,000 concurrent purchase attempts at one listing', ()
     const bought = responses.filter((r) => r.status === 201 && !r.replayed);
 
     // The database agrees.
-    const purchases: { id: string; user_id: string; nonce: string }[] = await t.dataSource.query('SELECT id, user_id, nonce FROM store_purchases WHERE listing_id = $1', [listing.id]);
+    const purchases: { id: string; user_id: string; nonce: string }[] = await t.dataSource.query(
+      'SELECT id, user_id, nonce FROM store_purchases WHERE listing_id = $1',
+      [listing.id],
+    );
     expect(purchases.length).toBe(bought.length);
     expect(purchases.length).toBeLessThanOrEqual(SUPPLY);
     // Each of the 50 users had enough fresh nonces to reach the limit, so the supply sells out exactly.
@@ -101,7 +126,10 @@ describe('the store under 1,000 concurrent purchase attempts at one listing', ()
     const perUser = new Map<string, number>();
     for (const p of purchases) perUser.set(p.user_id, (perUser.get(p.user_id) ?? 0) + 1);
     expect(Math.max(...perUser.values())).toBeLessThanOrEqual(LIMIT);
-    const counts: { user_id: string; count: number }[] = await t.dataSource.query('SELECT user_id, count FROM store_purchase_counts WHERE listing_id = $1', [listing.id]);
+    const counts: { user_id: string; count: number }[] = await t.dataSource.query(
+      'SELECT user_id, count FROM store_purchase_counts WHERE listing_id = $1',
+      [listing.id],
+    );
     for (const row of counts) expect(row.count).toBe(perUser.get(row.user_id) ?? 0);
 
     // Every purchase was charged exactly once (one debit row per purchase), nothing else was.
@@ -114,7 +142,10 @@ describe('the store under 1,000 concurrent purchase attempts at one listing', ()
     expect(new Set(debits.map((d) => d.reference))).toEqual(new Set(purchases.map((p) => p.id)));
 
     // Balances: never negative, exactly the grant minus what each user bought, and equal to the ledger sums.
-    const balances: { user_id: string; balance: string }[] = await t.dataSource.query('SELECT user_id, balance FROM resource_balances WHERE resource_type_id = $1', [gems.id]);
+    const balances: { user_id: string; balance: string }[] = await t.dataSource.query(
+      'SELECT user_id, balance FROM resource_balances WHERE resource_type_id = $1',
+      [gems.id],
+    );
     expect(balances).toHaveLength(USERS);
     for (const b of balances) {
       expect(Number(b.balance)).toBeGreaterThanOrEqual(0);
@@ -127,7 +158,12 @@ describe('the store under 1,000 concurrent purchase attempts at one listing', ()
     expect(after.sold).toBe(purchases.length);
     expect(after.remainingSupply + after.sold).toBe(SUPPLY);
     const supply = (await t.http().get(`/v1/inventory/prizes/${prize.id}/supply`).set('Authorization', users[0].auth).expect(200)).body;
-    expect(supply).toEqual({ prizeId: prize.id, totalSupply: SUPPLY, awarded: purchases.length, remainingSupply: SUPPLY - purchases.length });
+    expect(supply).toEqual({
+      prizeId: prize.id,
+      totalSupply: SUPPLY,
+      awarded: purchases.length,
+      remainingSupply: SUPPLY - purchases.length,
+    });
     const owners = (await adminApi(t, tenant).get(`/v1/admin/prizes/${prize.id}/owners?limit=100`).expect(200)).body;
     expect(owners.items.reduce((s: number, o: { quantity: number }) => s + o.quantity, 0)).toBe(purchases.length);
   });

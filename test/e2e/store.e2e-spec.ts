@@ -1,7 +1,17 @@
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { givenUser, type TestUser } from '../helpers/factories.js';
 import { adminApi, givenCommunity, givenResourceType, grant, type TestCommunity } from '../helpers/communities.js';
-import { ADDRESS_SCHEMA, EMAIL_SCHEMA, givenItem, givenListing, givenPrize, givenRequirement, ledgerMismatches, purchase, userGet } from '../helpers/store.js';
+import {
+  ADDRESS_SCHEMA,
+  EMAIL_SCHEMA,
+  givenItem,
+  givenListing,
+  givenPrize,
+  givenRequirement,
+  ledgerMismatches,
+  purchase,
+  userGet,
+} from '../helpers/store.js';
 import type { TenantCredentials } from '../../src/tenants/tenants.service.js';
 
 const ADDRESS = { addressLine1: '1 Main Street', city: 'Lyon', country: 'FR' };
@@ -20,7 +30,11 @@ describe('the store', () => {
     other = await t.givenTenant();
     c = await givenCommunity(t, tenant);
     gems = await givenResourceType(t, tenant, c.id, { slug: 'gems' });
-    coins = await givenResourceType(t, tenant, c.id, { slug: 'coins', kind: 'scoped', questEventId: '0b8f6f57-5a53-4d4c-9d3e-6f1c1b2f7a10' });
+    coins = await givenResourceType(t, tenant, c.id, {
+      slug: 'coins',
+      kind: 'scoped',
+      questEventId: '0b8f6f57-5a53-4d4c-9d3e-6f1c1b2f7a10',
+    });
   });
   afterAll(() => t.close());
   afterEach(() => t.clock.reset());
@@ -39,7 +53,14 @@ describe('the store', () => {
   };
   /** A listing selling 5 coins for `price` gems unless told otherwise. */
   const gemListing = (fields: Record<string, unknown> = {}) =>
-    givenListing(t, tenant, { communityId: c.id, kind: 'resource', resourceTypeId: coins.id, quantity: 5, price: [{ resourceTypeId: gems.id, amount: 10 }], ...fields });
+    givenListing(t, tenant, {
+      communityId: c.id,
+      kind: 'resource',
+      resourceTypeId: coins.id,
+      quantity: 5,
+      price: [{ resourceTypeId: gems.id, amount: 10 }],
+      ...fields,
+    });
 
   describe('balance', () => {
     it('returns the spendable amount of every resource type of the community, by id or slug', async () => {
@@ -73,10 +94,20 @@ describe('the store', () => {
       const address = await givenRequirement(t, tenant, { kind: 'data', schema: ADDRESS_SCHEMA });
       const veteran = await givenRequirement(t, tenant, { kind: 'min_resource', resourceTypeId: xp.id, minAmount: 100 });
       const base = { communityId: community.slug, kind: 'resource', resourceTypeId: xp.id, price: [{ resourceTypeId: xp.id, amount: 50 }] };
-      const first = await givenListing(t, tenant, { ...base, position: 1, requirementIds: [address.id, veteran.id], totalSupply: 10, perUserLimit: 2 });
+      const first = await givenListing(t, tenant, {
+        ...base,
+        position: 1,
+        requirementIds: [address.id, veteran.id],
+        totalSupply: 10,
+        perUserLimit: 2,
+      });
       const second = await givenListing(t, tenant, { ...base, position: 2 });
       t.clock.advance(0);
-      const upcoming = await givenListing(t, tenant, { ...base, position: 3, startsAt: new Date(t.clock.now().getTime() + 3_600_000).toISOString() });
+      const upcoming = await givenListing(t, tenant, {
+        ...base,
+        position: 3,
+        startsAt: new Date(t.clock.now().getTime() + 3_600_000).toISOString(),
+      });
       await givenListing(t, tenant, { ...base, position: 4, active: false });
       await givenListing(t, tenant, { ...base, position: 5, endsAt: new Date(t.clock.now().getTime() - 1000).toISOString() });
       await gemListing(); // another community
@@ -87,17 +118,30 @@ describe('the store', () => {
       const plain = await userGet(t, u, `/v1/store/listings?containerId=${community.id}&enrichRequirements=false`).expect(200);
       expect(plain.body).toMatchObject({ page: 1, limit: 20, total: 3, hasNextPage: false });
       expect(plain.body.items.map((l: { id: string }) => l.id)).toEqual([first.id, second.id, upcoming.id]);
-      expect(plain.body.items[0]).toMatchObject({ kind: 'resource', totalSupply: 10, remainingSupply: 10, sold: 0, perUserLimit: 2, requirementIds: [address.id, veteran.id], price: [{ resourceTypeId: xp.id, amount: 50 }] });
+      expect(plain.body.items[0]).toMatchObject({
+        kind: 'resource',
+        totalSupply: 10,
+        remainingSupply: 10,
+        sold: 0,
+        perUserLimit: 2,
+        requirementIds: [address.id, veteran.id],
+        price: [{ resourceTypeId: xp.id, amount: 50 }],
+      });
       expect(plain.body.items[0]).not.toHaveProperty('requirements');
       expect(plain.body.items[0]).not.toHaveProperty('canBuy');
 
-      const page2 = await userGet(t, u, `/v1/store/listings?containerId=${community.slug}&enrichRequirements=false&limit=2&page=2`).expect(200);
+      const page2 = await userGet(t, u, `/v1/store/listings?containerId=${community.slug}&enrichRequirements=false&limit=2&page=2`).expect(
+        200,
+      );
       expect(page2.body).toMatchObject({ total: 3, page: 2, limit: 2, hasNextPage: false });
       expect(page2.body.items.map((l: { id: string }) => l.id)).toEqual([upcoming.id]);
 
       const rich = await userGet(t, u, `/v1/store/listings?containerId=${community.id}&enrichRequirements=true`).expect(200);
       const [a, b, cUp] = rich.body.items;
-      expect(a.requirements.map((r: { id: string; savedData: unknown }) => [r.id, r.savedData])).toEqual([[address.id, null], [veteran.id, null]]);
+      expect(a.requirements.map((r: { id: string; savedData: unknown }) => [r.id, r.savedData])).toEqual([
+        [address.id, null],
+        [veteran.id, null],
+      ]);
       expect(a.requirements[0]).toMatchObject({ key: address.key, kind: 'data', schema: ADDRESS_SCHEMA, personalData: true });
       expect(a).toMatchObject({ purchasedCount: 0, canBuy: false, unavailableReasons: [`requirement_not_met:${veteran.id}`] });
       expect(b).toMatchObject({ requirements: [], canBuy: true, unavailableReasons: [] });
@@ -124,8 +168,19 @@ describe('the store', () => {
       const l = await gemListing({ totalSupply: 3 });
       const res = await purchase(t, u, l.id, { nonce: 'order-1' }).expect(201);
       expect(res.body).toEqual({
-        id: expect.any(String), listingId: l.id, listingName: l.name, communityId: c.id, nonce: 'order-1', kind: 'resource',
-        itemId: null, prizeId: null, resourceTypeId: coins.id, quantity: 5, price: [{ resourceTypeId: gems.id, amount: 10 }], createdAt: expect.any(String), replayed: false,
+        id: expect.any(String),
+        listingId: l.id,
+        listingName: l.name,
+        communityId: c.id,
+        nonce: 'order-1',
+        kind: 'resource',
+        itemId: null,
+        prizeId: null,
+        resourceTypeId: coins.id,
+        quantity: 5,
+        price: [{ resourceTypeId: gems.id, amount: 10 }],
+        createdAt: expect.any(String),
+        replayed: false,
       });
       expect(await balances(u)).toEqual({ gems: 15, coins: 5 });
       expect((await admin().get(`/v1/admin/store/listings/${l.id}`)).body).toMatchObject({ sold: 1, remainingSupply: 2 });
@@ -136,9 +191,17 @@ describe('the store', () => {
       expect(list.body.items).toEqual([stored]);
 
       const notes = await userGet(t, u, `/v1/user/notifications?containerId=${c.id}`).expect(200);
-      expect(notes.body.items.find((n: { type: string }) => n.type === 'purchase_completed')).toMatchObject({ data: { purchaseId: res.body.id, listingId: l.id } });
-      const ledger: { reference: string; delta: string }[] = await t.dataSource.query('SELECT reference, delta FROM resource_ledger WHERE user_id = $1 AND reason = $2 ORDER BY delta', [u.userId, 'store_purchase']);
-      expect(ledger.map((e) => [e.reference, Number(e.delta)])).toEqual([[res.body.id, -10], [res.body.id, 5]]);
+      expect(notes.body.items.find((n: { type: string }) => n.type === 'purchase_completed')).toMatchObject({
+        data: { purchaseId: res.body.id, listingId: l.id },
+      });
+      const ledger: { reference: string; delta: string }[] = await t.dataSource.query(
+        'SELECT reference, delta FROM resource_ledger WHERE user_id = $1 AND reason = $2 ORDER BY delta',
+        [u.userId, 'store_purchase'],
+      );
+      expect(ledger.map((e) => [e.reference, Number(e.delta)])).toEqual([
+        [res.body.id, -10],
+        [res.body.id, 5],
+      ]);
       expect(await ledgerMismatches(t, [gems.id, coins.id])).toEqual([]);
     });
 
@@ -163,15 +226,25 @@ describe('the store', () => {
     it('debits a price of several resources, and charges nothing when one of them is short', async () => {
       const rich = await fundedUser(10, 4);
       const l = await givenListing(t, tenant, {
-        communityId: c.id, kind: 'resource', resourceTypeId: gems.id, quantity: 1,
-        price: [{ resourceTypeId: gems.id, amount: 10 }, { resourceTypeId: coins.id, amount: 4 }],
+        communityId: c.id,
+        kind: 'resource',
+        resourceTypeId: gems.id,
+        quantity: 1,
+        price: [
+          { resourceTypeId: gems.id, amount: 10 },
+          { resourceTypeId: coins.id, amount: 4 },
+        ],
       });
       await purchase(t, rich, l.id).expect(201);
       expect(await balances(rich)).toEqual({ gems: 1, coins: 0 });
 
       const poor = await fundedUser(10, 3);
       const res = await purchase(t, poor, l.id).expect(409);
-      expect(res.body).toMatchObject({ code: 20103, error: 'insufficient_balance', details: { resourceTypeId: coins.id, required: 4, balance: 3 } });
+      expect(res.body).toMatchObject({
+        code: 20103,
+        error: 'insufficient_balance',
+        details: { resourceTypeId: coins.id, required: 4, balance: 3 },
+      });
       expect(await balances(poor)).toEqual({ gems: 10, coins: 3 });
       expect((await userGet(t, poor, `/v1/store/purchase?containerId=${c.id}`)).body.total).toBe(0);
       expect(await ledgerMismatches(t, [gems.id, coins.id])).toEqual([]);
@@ -186,7 +259,10 @@ describe('the store', () => {
 
       const bought = await purchase(t, u, itemListing.id).expect(201);
       expect(bought.body).toMatchObject({ kind: 'item', itemId: item.id, quantity: 2 });
-      const owned: { quantity: number }[] = await t.dataSource.query('SELECT quantity FROM user_items WHERE user_id = $1 AND item_id = $2', [u.userId, item.id]);
+      const owned: { quantity: number }[] = await t.dataSource.query(
+        'SELECT quantity FROM user_items WHERE user_id = $1 AND item_id = $2',
+        [u.userId, item.id],
+      );
       expect(owned).toEqual([{ quantity: 2 }]);
 
       await purchase(t, u, prizeListing.id).expect(201);
@@ -213,7 +289,10 @@ describe('the store', () => {
       const body = { nonce: 'same-nonce', requirementData: [{ requirementId: address.id, shouldSave: false, data: ADDRESS }] };
       const first = await purchase(t, u, l.id, body).expect(201);
       // Same request, keys in another order and shouldSave=false left out: the same request.
-      const again = await purchase(t, u, l.id, { nonce: 'same-nonce', requirementData: [{ requirementId: address.id, data: { country: 'FR', city: 'Lyon', addressLine1: '1 Main Street' } }] }).expect(201);
+      const again = await purchase(t, u, l.id, {
+        nonce: 'same-nonce',
+        requirementData: [{ requirementId: address.id, data: { country: 'FR', city: 'Lyon', addressLine1: '1 Main Street' } }],
+      }).expect(201);
       expect(again.body).toEqual({ ...first.body, replayed: true });
       expect(await balances(u)).toMatchObject({ gems: 90 });
       // Even after the listing is withdrawn, the replay still answers the original.
@@ -231,12 +310,26 @@ describe('the store', () => {
       const l = await gemListing({ requirementIds: [address.id] });
       const l2 = await gemListing({ requirementIds: [address.id] });
       await purchase(t, u, l.id, { nonce: 'n1', requirementData: [{ requirementId: address.id, data: ADDRESS }] }).expect(201);
-      const otherData = await purchase(t, u, l.id, { nonce: 'n1', requirementData: [{ requirementId: address.id, data: { ...ADDRESS, city: 'Paris' } }] }).expect(409);
+      const otherData = await purchase(t, u, l.id, {
+        nonce: 'n1',
+        requirementData: [{ requirementId: address.id, data: { ...ADDRESS, city: 'Paris' } }],
+      }).expect(409);
       expect(otherData.body).toMatchObject({ code: 40005, error: 'nonce_reused' });
-      const otherSave = await purchase(t, u, l.id, { nonce: 'n1', requirementData: [{ requirementId: address.id, shouldSave: true, data: ADDRESS }] }).expect(409);
+      const otherSave = await purchase(t, u, l.id, {
+        nonce: 'n1',
+        requirementData: [{ requirementId: address.id, shouldSave: true, data: ADDRESS }],
+      }).expect(409);
       expect(otherSave.body.code).toBe(40005);
-      const otherListing = await purchase(t, u, l2.id, { nonce: 'n1', requirementData: [{ requirementId: address.id, data: ADDRESS }] }).expect(409);
-      expect(otherListing.body).toMatchObject({ code: 40005, message: 'nonce_reused', error: 'nonce_reused', detail: 'This nonce was already used for another listing' });
+      const otherListing = await purchase(t, u, l2.id, {
+        nonce: 'n1',
+        requirementData: [{ requirementId: address.id, data: ADDRESS }],
+      }).expect(409);
+      expect(otherListing.body).toMatchObject({
+        code: 40005,
+        message: 'nonce_reused',
+        error: 'nonce_reused',
+        detail: 'This nonce was already used for another listing',
+      });
       expect(await balances(u)).toMatchObject({ gems: 90 });
     });
 
@@ -293,16 +386,24 @@ describe('the store', () => {
       expect(await balances(u)).toMatchObject({ gems: 90 });
     });
 
-    it('unknown, withdrawn, another tenant\'s or another community\'s listing (404 40001)', async () => {
+    it("unknown, withdrawn, another tenant's or another community's listing (404 40001)", async () => {
       const u = await fundedUser(100);
-      expect((await purchase(t, u, '0b8f6f57-5a53-4d4c-9d3e-6f1c1b2f7a10').expect(404)).body).toMatchObject({ code: 40001, error: 'listing_not_found' });
+      expect((await purchase(t, u, '0b8f6f57-5a53-4d4c-9d3e-6f1c1b2f7a10').expect(404)).body).toMatchObject({
+        code: 40001,
+        error: 'listing_not_found',
+      });
       expect((await purchase(t, u, 'not-a-uuid').expect(404)).body.code).toBe(40001);
       const hidden = await gemListing({ active: false });
       expect((await purchase(t, u, hidden.id).expect(404)).body.code).toBe(40001);
 
       const foreignCommunity = await givenCommunity(t, other);
       const foreignXp = await givenResourceType(t, other, foreignCommunity.id);
-      const foreign = await givenListing(t, other, { communityId: foreignCommunity.id, kind: 'resource', resourceTypeId: foreignXp.id, price: [{ resourceTypeId: foreignXp.id, amount: 1 }] });
+      const foreign = await givenListing(t, other, {
+        communityId: foreignCommunity.id,
+        kind: 'resource',
+        resourceTypeId: foreignXp.id,
+        price: [{ resourceTypeId: foreignXp.id, amount: 1 }],
+      });
       expect((await purchase(t, u, foreign.id).expect(404)).body.code).toBe(40001);
       expect((await adminApi(t, other).get(`/v1/admin/store/listings/${(await gemListing()).id}`)).status).toBe(404);
 
@@ -316,7 +417,12 @@ describe('the store', () => {
     it('refuses a malformed body with 400', async () => {
       const u = await fundedUser(100);
       const l = await gemListing();
-      const post = (body: unknown) => t.http().post(`/v1/store/purchase/${l.id}`).set('Authorization', u.auth).send(body as object);
+      const post = (body: unknown) =>
+        t
+          .http()
+          .post(`/v1/store/purchase/${l.id}`)
+          .set('Authorization', u.auth)
+          .send(body as object);
       expect((await post({})).body).toMatchObject({ code: 10002 });
       expect((await post({ nonce: '' })).status).toBe(400);
       expect((await post({ nonce: 'x'.repeat(129) })).status).toBe(400);
@@ -328,48 +434,90 @@ describe('the store', () => {
   });
 
   describe('requirements', () => {
-    const requirementError = (res: { status: number; body: { code: number; error: string; detail: string; details: { failures: { requirementId: string; reasons: string[] }[] } } }) => {
+    const requirementError = (res: {
+      status: number;
+      body: { code: number; error: string; detail: string; details: { failures: { requirementId: string; reasons: string[] }[] } };
+    }) => {
       expect(res.status).toBe(400);
       expect(res.body).toMatchObject({ code: 10002, error: 'requirement_data_invalid' });
       return res.body;
     };
 
-    it('validates data against each requirement\'s JSON schema and says which failed and why', async () => {
+    it("validates data against each requirement's JSON schema and says which failed and why", async () => {
       const address = await givenRequirement(t, tenant, { kind: 'data', schema: ADDRESS_SCHEMA, key: 'addr-check' });
       const email = await givenRequirement(t, tenant, { kind: 'data', schema: EMAIL_SCHEMA, personalData: true });
       const l = await gemListing({ requirementIds: [address.id, email.id] });
       const u = await fundedUser(100);
 
       const missing = requirementError(await purchase(t, u, l.id, { requirementData: [{ requirementId: address.id, data: ADDRESS }] }));
-      expect(missing.details.failures).toEqual([{ requirementId: email.id, key: email.key, reasons: ['data is required (none given and none saved)'] }]);
+      expect(missing.details.failures).toEqual([
+        { requirementId: email.id, key: email.key, reasons: ['data is required (none given and none saved)'] },
+      ]);
 
-      const bad = requirementError(await purchase(t, u, l.id, {
-        requirementData: [{ requirementId: address.id, data: { addressLine1: '1 Main Street', zip: 1 } }, { requirementId: email.id, data: { email: 'nope' } }],
-      }));
+      const bad = requirementError(
+        await purchase(t, u, l.id, {
+          requirementData: [
+            { requirementId: address.id, data: { addressLine1: '1 Main Street', zip: 1 } },
+            { requirementId: email.id, data: { email: 'nope' } },
+          ],
+        }),
+      );
       expect(bad.detail).toMatch(/^Requirement "addr-check": /);
       expect(bad.details.failures).toEqual([
-        { requirementId: address.id, key: 'addr-check', reasons: expect.arrayContaining(['data must have property "city"', 'data must have property "country"', 'data must not have property "zip"']) },
+        {
+          requirementId: address.id,
+          key: 'addr-check',
+          reasons: expect.arrayContaining([
+            'data must have property "city"',
+            'data must have property "country"',
+            'data must not have property "zip"',
+          ]),
+        },
         { requirementId: email.id, key: email.key, reasons: ['data.email must match format "email"'] },
       ]);
 
-      const unknown = requirementError(await purchase(t, u, l.id, {
-        requirementData: [{ requirementId: address.id, data: ADDRESS }, { requirementId: email.id, data: { email: 'a@example.com' } }, { requirementId: 'something-else', data: {} }],
-      }));
-      expect(unknown.details.failures).toEqual([{ requirementId: 'something-else', key: '', reasons: ['not a requirement of this listing'] }]);
+      const unknown = requirementError(
+        await purchase(t, u, l.id, {
+          requirementData: [
+            { requirementId: address.id, data: ADDRESS },
+            { requirementId: email.id, data: { email: 'a@example.com' } },
+            { requirementId: 'something-else', data: {} },
+          ],
+        }),
+      );
+      expect(unknown.details.failures).toEqual([
+        { requirementId: 'something-else', key: '', reasons: ['not a requirement of this listing'] },
+      ]);
 
-      const twice = requirementError(await purchase(t, u, l.id, {
-        requirementData: [{ requirementId: address.id, data: ADDRESS }, { requirementId: 'addr-check', data: ADDRESS }, { requirementId: email.id, data: { email: 'a@example.com' } }],
-      }));
+      const twice = requirementError(
+        await purchase(t, u, l.id, {
+          requirementData: [
+            { requirementId: address.id, data: ADDRESS },
+            { requirementId: 'addr-check', data: ADDRESS },
+            { requirementId: email.id, data: { email: 'a@example.com' } },
+          ],
+        }),
+      );
       expect(twice.details.failures[0]).toMatchObject({ requirementId: address.id, reasons: ['given more than once'] });
 
-      const huge = requirementError(await purchase(t, u, l.id, {
-        requirementData: [{ requirementId: address.id, data: { ...ADDRESS, addressLine2: 'x'.repeat(5000) } }, { requirementId: email.id, data: { email: 'a@example.com' } }],
-      }));
+      const huge = requirementError(
+        await purchase(t, u, l.id, {
+          requirementData: [
+            { requirementId: address.id, data: { ...ADDRESS, addressLine2: 'x'.repeat(5000) } },
+            { requirementId: email.id, data: { email: 'a@example.com' } },
+          ],
+        }),
+      );
       expect(huge.details.failures[0].reasons).toEqual(['data exceeds 4096 bytes']);
       expect(await balances(u)).toMatchObject({ gems: 100 });
 
       // By id or by key, the valid request goes through.
-      await purchase(t, u, l.id, { requirementData: [{ requirementId: 'addr-check', data: ADDRESS }, { requirementId: email.id, data: { email: 'a@example.com' } }] }).expect(201);
+      await purchase(t, u, l.id, {
+        requirementData: [
+          { requirementId: 'addr-check', data: ADDRESS },
+          { requirementId: email.id, data: { email: 'a@example.com' } },
+        ],
+      }).expect(201);
       expect(await balances(u)).toMatchObject({ gems: 90 });
     });
 
@@ -381,7 +529,11 @@ describe('the store', () => {
       const u = await fundedUser(40);
 
       const noBadge = await purchase(t, u, l.id).expect(403);
-      expect(noBadge.body).toMatchObject({ code: 40006, error: 'requirement_not_met', details: { requirementId: ownsBadge.id, kind: 'owns_item' } });
+      expect(noBadge.body).toMatchObject({
+        code: 40006,
+        error: 'requirement_not_met',
+        details: { requirementId: ownsBadge.id, kind: 'owns_item' },
+      });
       await adminApi(t, tenant).post('/v1/admin/inventory/grants', { userId: u.userId, itemId: badge.id, reason: 'test' }).expect(201);
       const lowXp = await purchase(t, u, l.id).expect(403);
       expect(lowXp.body).toMatchObject({ code: 40006, details: { requirementId: veteran.id, kind: 'min_resource' } });
@@ -400,43 +552,73 @@ describe('the store', () => {
 
     it('saves data marked shouldSave (encrypted when personal), offers it back, and reuses it', async () => {
       const address = await givenRequirement(t, tenant, { kind: 'data', schema: ADDRESS_SCHEMA, personalData: true });
-      const size = await givenRequirement(t, tenant, { kind: 'data', personalData: false, schema: { type: 'object', required: ['size'], properties: { size: { enum: ['S', 'M', 'L'] } } } });
+      const size = await givenRequirement(t, tenant, {
+        kind: 'data',
+        personalData: false,
+        schema: { type: 'object', required: ['size'], properties: { size: { enum: ['S', 'M', 'L'] } } },
+      });
       const l = await gemListing({ requirementIds: [address.id, size.id] });
       const u = await fundedUser(100);
 
-      await purchase(t, u, l.id, { requirementData: [{ requirementId: address.id, shouldSave: true, data: ADDRESS }, { requirementId: size.id, shouldSave: false, data: { size: 'M' } }] }).expect(201);
+      await purchase(t, u, l.id, {
+        requirementData: [
+          { requirementId: address.id, shouldSave: true, data: ADDRESS },
+          { requirementId: size.id, shouldSave: false, data: { size: 'M' } },
+        ],
+      }).expect(201);
       const rich = await userGet(t, u, `/v1/store/listings?containerId=${c.id}&enrichRequirements=true&limit=100`).expect(200);
       const mine = rich.body.items.find((x: { id: string }) => x.id === l.id);
-      expect(mine.requirements.map((r: { id: string; savedData: unknown }) => [r.id, r.savedData])).toEqual([[address.id, ADDRESS], [size.id, null]]);
+      expect(mine.requirements.map((r: { id: string; savedData: unknown }) => [r.id, r.savedData])).toEqual([
+        [address.id, ADDRESS],
+        [size.id, null],
+      ]);
       expect(mine).toMatchObject({ purchasedCount: 1, canBuy: true });
 
       // At rest: personal data only encrypted.
-      const [row]: { data: unknown; data_encrypted: string }[] = await t.dataSource.query('SELECT data, data_encrypted FROM store_saved_requirement_data WHERE user_id = $1 AND requirement_id = $2', [u.userId, address.id]);
+      const [row]: { data: unknown; data_encrypted: string }[] = await t.dataSource.query(
+        'SELECT data, data_encrypted FROM store_saved_requirement_data WHERE user_id = $1 AND requirement_id = $2',
+        [u.userId, address.id],
+      );
       expect(row.data).toBeNull();
       expect(row.data_encrypted).toMatch(/^v1\./);
       expect(row.data_encrypted).not.toContain('Lyon');
 
       // Saved data is used when the request leaves the requirement out; non-saved data is still needed.
       const stillNeedsSize = requirementError(await purchase(t, u, l.id, {}));
-      expect(stillNeedsSize.details.failures).toEqual([{ requirementId: size.id, key: size.key, reasons: ['data is required (none given and none saved)'] }]);
+      expect(stillNeedsSize.details.failures).toEqual([
+        { requirementId: size.id, key: size.key, reasons: ['data is required (none given and none saved)'] },
+      ]);
       await purchase(t, u, l.id, { requirementData: [{ requirementId: size.id, shouldSave: true, data: { size: 'L' } }] }).expect(201);
-      const [plain]: { data: unknown; data_encrypted: string | null }[] = await t.dataSource.query('SELECT data, data_encrypted FROM store_saved_requirement_data WHERE user_id = $1 AND requirement_id = $2', [u.userId, size.id]);
+      const [plain]: { data: unknown; data_encrypted: string | null }[] = await t.dataSource.query(
+        'SELECT data, data_encrypted FROM store_saved_requirement_data WHERE user_id = $1 AND requirement_id = $2',
+        [u.userId, size.id],
+      );
       expect(plain).toEqual({ data: { size: 'L' }, data_encrypted: null });
       await purchase(t, u, l.id).expect(201);
 
       // Saving again replaces; another user sees nothing of it.
-      await purchase(t, u, l.id, { requirementData: [{ requirementId: address.id, shouldSave: true, data: { ...ADDRESS, city: 'Paris' } }] }).expect(201);
+      await purchase(t, u, l.id, {
+        requirementData: [{ requirementId: address.id, shouldSave: true, data: { ...ADDRESS, city: 'Paris' } }],
+      }).expect(201);
       const after = await userGet(t, u, `/v1/store/listings?containerId=${c.id}&enrichRequirements=true&limit=100`).expect(200);
       expect(after.body.items.find((x: { id: string }) => x.id === l.id).requirements[0].savedData).toEqual({ ...ADDRESS, city: 'Paris' });
       const stranger = await givenUser(t, tenant);
       const theirs = await userGet(t, stranger, `/v1/store/listings?containerId=${c.id}&enrichRequirements=true&limit=100`).expect(200);
-      expect(theirs.body.items.find((x: { id: string }) => x.id === l.id).requirements.map((r: { savedData: unknown }) => r.savedData)).toEqual([null, null]);
+      expect(
+        theirs.body.items.find((x: { id: string }) => x.id === l.id).requirements.map((r: { savedData: unknown }) => r.savedData),
+      ).toEqual([null, null]);
 
       // The management API shows what each purchase was given, decrypted, for fulfilment.
       const orders = await admin().get(`/v1/admin/store/purchases?listingId=${l.id}&userId=${u.userId}`).expect(200);
       expect(orders.body.total).toBe(4);
-      expect(orders.body.items[0].requirementData).toEqual([{ requirementId: address.id, data: { ...ADDRESS, city: 'Paris' } }, { requirementId: size.id, data: { size: 'L' } }]);
-      const [stored]: { requirement_data_encrypted: string }[] = await t.dataSource.query('SELECT requirement_data_encrypted FROM store_purchases WHERE id = $1', [orders.body.items[0].id]);
+      expect(orders.body.items[0].requirementData).toEqual([
+        { requirementId: address.id, data: { ...ADDRESS, city: 'Paris' } },
+        { requirementId: size.id, data: { size: 'L' } },
+      ]);
+      const [stored]: { requirement_data_encrypted: string }[] = await t.dataSource.query(
+        'SELECT requirement_data_encrypted FROM store_purchases WHERE id = $1',
+        [orders.body.items[0].id],
+      );
       expect(stored.requirement_data_encrypted).not.toContain('Paris');
     });
   });
@@ -447,31 +629,58 @@ describe('the store', () => {
       const foreignXp = await givenResourceType(t, tenant, elsewhere.id);
       const base = { communityId: c.id, kind: 'resource', resourceTypeId: coins.id, price: [{ resourceTypeId: gems.id, amount: 1 }] };
       const post = (body: object) => admin().post('/v1/admin/store/listings', { name: 'x', ...body });
-      expect((await post({ ...base, price: [{ resourceTypeId: foreignXp.id, amount: 1 }] })).body).toMatchObject({ code: 10002, error: 'invalid_listing' });
+      expect((await post({ ...base, price: [{ resourceTypeId: foreignXp.id, amount: 1 }] })).body).toMatchObject({
+        code: 10002,
+        error: 'invalid_listing',
+      });
       expect((await post({ ...base, resourceTypeId: foreignXp.id })).body.error).toBe('invalid_listing');
-      expect((await post({ ...base, price: [{ resourceTypeId: gems.id, amount: 1 }, { resourceTypeId: gems.id, amount: 2 }] })).body.error).toBe('invalid_listing');
+      expect(
+        (
+          await post({
+            ...base,
+            price: [
+              { resourceTypeId: gems.id, amount: 1 },
+              { resourceTypeId: gems.id, amount: 2 },
+            ],
+          })
+        ).body.error,
+      ).toBe('invalid_listing');
       expect((await post({ ...base, itemId: '0b8f6f57-5a53-4d4c-9d3e-6f1c1b2f7a10' })).body.error).toBe('invalid_listing');
       expect((await post({ ...base, price: [] })).status).toBe(400);
       expect((await post({ ...base, requirementIds: ['0b8f6f57-5a53-4d4c-9d3e-6f1c1b2f7a10'] })).body.error).toBe('invalid_listing');
-      expect((await post({ ...base, startsAt: '2030-01-02T00:00:00Z', endsAt: '2030-01-01T00:00:00Z' })).body.error).toBe('invalid_listing');
+      expect((await post({ ...base, startsAt: '2030-01-02T00:00:00Z', endsAt: '2030-01-01T00:00:00Z' })).body.error).toBe(
+        'invalid_listing',
+      );
       expect((await post({ ...base, communityId: 'nope' })).status).toBe(404);
       const sold = await gemListing({ totalSupply: 2 });
       await purchase(t, await fundedUser(10), sold.id).expect(201);
       expect((await admin().patch(`/v1/admin/store/listings/${sold.id}`, { totalSupply: 0 })).body.error).toBe('invalid_listing');
-      expect((await admin().patch(`/v1/admin/store/listings/${sold.id}`, { totalSupply: 1 })).body).toMatchObject({ totalSupply: 1, remainingSupply: 0, sold: 1 });
+      expect((await admin().patch(`/v1/admin/store/listings/${sold.id}`, { totalSupply: 1 })).body).toMatchObject({
+        totalSupply: 1,
+        remainingSupply: 0,
+        sold: 1,
+      });
 
-      const req = (body: object) => admin().post('/v1/admin/store/requirements', { key: `k${Math.random().toString(36).slice(2, 8)}`, name: 'x', ...body });
+      const req = (body: object) =>
+        admin().post('/v1/admin/store/requirements', { key: `k${Math.random().toString(36).slice(2, 8)}`, name: 'x', ...body });
       expect((await req({ kind: 'data' })).body.error).toBe('invalid_requirement');
       expect((await req({ kind: 'data', schema: { type: 'string' } })).body.error).toBe('invalid_requirement');
-      expect((await req({ kind: 'data', schema: { type: 'object', properties: { a: { type: 'bogus' } } } })).body.error).toBe('invalid_requirement');
+      expect((await req({ kind: 'data', schema: { type: 'object', properties: { a: { type: 'bogus' } } } })).body.error).toBe(
+        'invalid_requirement',
+      );
       expect((await req({ kind: 'owns_item', itemId: '0b8f6f57-5a53-4d4c-9d3e-6f1c1b2f7a10' })).body.error).toBe('invalid_requirement');
       expect((await req({ kind: 'min_resource', resourceTypeId: gems.id })).body.error).toBe('invalid_requirement');
       const made = await req({ kind: 'data', schema: EMAIL_SCHEMA }).expect(201);
-      expect((await admin().post('/v1/admin/store/requirements', { key: made.body.key, name: 'y', kind: 'data', schema: EMAIL_SCHEMA })).body).toMatchObject({ code: 40008 });
+      expect(
+        (await admin().post('/v1/admin/store/requirements', { key: made.body.key, name: 'y', kind: 'data', schema: EMAIL_SCHEMA })).body,
+      ).toMatchObject({ code: 40008 });
       expect((await admin().get(`/v1/admin/store/requirements/${made.body.id}`)).body).toEqual(made.body);
       expect((await adminApi(t, other).get(`/v1/admin/store/requirements/${made.body.id}`)).body.code).toBe(40007);
       expect((await admin().get('/v1/admin/store/requirements?limit=1')).body).toMatchObject({ limit: 1, hasNextPage: true });
-      expect((await admin().get(`/v1/admin/store/listings?containerId=${c.id}&limit=1`)).body).toMatchObject({ limit: 1, hasNextPage: true });
+      expect((await admin().get(`/v1/admin/store/listings?containerId=${c.id}&limit=1`)).body).toMatchObject({
+        limit: 1,
+        hasNextPage: true,
+      });
     });
   });
 });

@@ -51,7 +51,11 @@ describe('tenant resolution with several tenants', () => {
 
     for (const host of ['other.example', 'b-games.example', 'play.b-games.example.evil.example', '127.0.0.1', 'app_1']) {
       const res = await login(bob, { Host: host });
-      expect({ host, status: res.status, body: res.body }).toMatchObject({ host, status: 400, body: { code: 10002, error: 'tenant_required' } });
+      expect({ host, status: res.status, body: res.body }).toMatchObject({
+        host,
+        status: 400,
+        body: { code: 10002, error: 'tenant_required' },
+      });
     }
   });
 
@@ -60,9 +64,15 @@ describe('tenant resolution with several tenants', () => {
     t.clock.advance(-60 * 60 * 1000); // the session token is issued an hour ago: expired
     const stale = await givenUser(t, A);
     t.clock.reset();
-    expect((await t.http().get('/v1/user/auth/session').set('Authorization', stale.auth)).body).toMatchObject({ error: 'SESSION_TOKEN_EXPIRED' });
+    expect((await t.http().get('/v1/user/auth/session').set('Authorization', stale.auth)).body).toMatchObject({
+      error: 'SESSION_TOKEN_EXPIRED',
+    });
 
-    const res = await t.http().post('/v1/user/auth/refresh-session').set({ Host: 'play.a-games.example', Authorization: stale.auth }).send({ refreshToken: stale.refreshToken });
+    const res = await t
+      .http()
+      .post('/v1/user/auth/refresh-session')
+      .set({ Host: 'play.a-games.example', Authorization: stale.auth })
+      .send({ refreshToken: stale.refreshToken });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ sessionToken: expect.any(String) });
     // On a public route the token is a tenant hint, like X-Tenant-Id: a bad signature changes
@@ -107,16 +117,35 @@ describe('tenant resolution with several tenants', () => {
     expect(ok.body.domains).toEqual(['arena.example', 'play.a-games.example', 'xn--bcher-kva.example']);
     expect((await login(alice, { Host: 'xn--bcher-kva.example' })).status).toBe(200);
 
-    for (const bad of ['https://a.example', 'a.example/x', '*.a.example', 'a_b.example', 'a..example', '10.0.0.1', '[::1]', 'a.example:99999', '', ' a.example']) {
+    for (const bad of [
+      'https://a.example',
+      'a.example/x',
+      '*.a.example',
+      'a_b.example',
+      'a..example',
+      '10.0.0.1',
+      '[::1]',
+      'a.example:99999',
+      '',
+      ' a.example',
+    ]) {
       const res = await putDomains(A, ['ok.example', bad]);
-      expect({ bad, status: res.status, body: res.body }).toMatchObject({ bad, status: 400, body: { code: 10002, error: 'invalid_domain' } });
+      expect({ bad, status: res.status, body: res.body }).toMatchObject({
+        bad,
+        status: 400,
+        body: { code: 10002, error: 'invalid_domain' },
+      });
     }
     for (const bad of ['a.example', [42], ['x'.repeat(301)], Array.from({ length: 51 }, (_, i) => `d${i}.example`)]) {
       const res = await putDomains(A, bad);
       expect(res.status).toBe(400);
       expect(res.body).toMatchObject({ code: 10002 });
     }
-    expect((await adminApi(t, A).get('/v1/admin/tenant')).body.domains).toEqual(['arena.example', 'play.a-games.example', 'xn--bcher-kva.example']);
+    expect((await adminApi(t, A).get('/v1/admin/tenant')).body.domains).toEqual([
+      'arena.example',
+      'play.a-games.example',
+      'xn--bcher-kva.example',
+    ]);
   });
 
   it("refuses a domain of another tenant with 409, changing nothing, and never lets a key change another tenant's domains", async () => {
@@ -128,14 +157,22 @@ describe('tenant resolution with several tenants', () => {
     const other = await putDomains(B, ['x.example'], { 'X-Tenant-Id': A.id });
     expect(other.status).toBe(401);
     expect(other.body).toMatchObject({ code: 10415, message: 'GENERIC_UNAUTHORIZED', error: 'tenant_mismatch' });
-    expect((await adminApi(t, A).get('/v1/admin/tenant')).body.domains).toEqual(['arena.example', 'play.a-games.example', 'xn--bcher-kva.example']);
+    expect((await adminApi(t, A).get('/v1/admin/tenant')).body.domains).toEqual([
+      'arena.example',
+      'play.a-games.example',
+      'xn--bcher-kva.example',
+    ]);
   });
 
   it('keeps a domain unique across tenants in the database itself, and only in the normalised form', async () => {
     const sql = sqlPool(t.config.DATABASE_URL!);
     try {
-      await expect(sql.query('INSERT INTO tenant_domains (domain, tenant_id) VALUES ($1, $2)', ['arena.example', B.id])).rejects.toMatchObject({ code: '23505' });
-      await expect(sql.query('INSERT INTO tenant_domains (domain, tenant_id) VALUES ($1, $2)', ['Upper.example', B.id])).rejects.toMatchObject({ code: '23514' });
+      await expect(
+        sql.query('INSERT INTO tenant_domains (domain, tenant_id) VALUES ($1, $2)', ['arena.example', B.id]),
+      ).rejects.toMatchObject({ code: '23505' });
+      await expect(
+        sql.query('INSERT INTO tenant_domains (domain, tenant_id) VALUES ($1, $2)', ['Upper.example', B.id]),
+      ).rejects.toMatchObject({ code: '23514' });
     } finally {
       await sql.end();
     }
@@ -150,7 +187,10 @@ describe('tenant resolution with several tenants', () => {
       });
     const added = cli('--tenant', B.slug, '--add', 'Shop.B-Games.example.', '--add', 'extra.example', '--json');
     expect(added.status).toBe(0);
-    expect(JSON.parse(added.stdout)).toMatchObject({ id: B.id, domains: ['extra.example', 'play.b-games.example', 'shop.b-games.example'] });
+    expect(JSON.parse(added.stdout)).toMatchObject({
+      id: B.id,
+      domains: ['extra.example', 'play.b-games.example', 'shop.b-games.example'],
+    });
     const refused = cli('--tenant', B.id, '--remove', 'EXTRA.example', '--add', 'arena.example', '--json');
     expect(refused.status).toBe(1);
     expect(refused.stderr).toContain('arena.example');
@@ -199,7 +239,9 @@ describe('DEFAULT_TENANT (real processes)', () => {
   it('refuses to start when DEFAULT_TENANT names no tenant, saying so', async () => {
     /** The start-up error, or undefined when the process started (it is then stopped with the others). */
     const startError = async (DEFAULT_TENANT: string): Promise<string | undefined> => {
-      const started = await startApp({ databaseUrl: db.url, env: { DEFAULT_TENANT, QUEST_EVENT_WORKER_ENABLED: 'false' } }).catch((err: Error) => err);
+      const started = await startApp({ databaseUrl: db.url, env: { DEFAULT_TENANT, QUEST_EVENT_WORKER_ENABLED: 'false' } }).catch(
+        (err: Error) => err,
+      );
       if (started instanceof Error) return started.message;
       apps.push(started);
       return undefined;

@@ -10,8 +10,14 @@ describe('unknown paths outside /v1', () => {
 
   const expectJson404 = async (method: 'get' | 'post' | 'delete' | 'head', path: string) => {
     const res = await t.http()[method](path);
-    expect({ method, path, status: res.status, type: res.headers['content-type'] }).toEqual({ method, path, status: 404, type: expect.stringMatching(/^application\/json/) });
-    if (method !== 'head') expect(res.body).toMatchObject({ code: 10004, message: 'not_found', error: 'not_found', detail: expect.any(String) });
+    expect({ method, path, status: res.status, type: res.headers['content-type'] }).toEqual({
+      method,
+      path,
+      status: 404,
+      type: expect.stringMatching(/^application\/json/),
+    });
+    if (method !== 'head')
+      expect(res.body).toMatchObject({ code: 10004, message: 'not_found', error: 'not_found', detail: expect.any(String) });
   };
 
   it.each([

@@ -27,7 +27,12 @@ export interface LoginTokenOptions {
  * The JWE a consuming community's backend sends: jose CompactEncrypt, `dir` + `A256GCM`, with the
  * tenant shared secret. Claims default to spec rule 2 with `iat` = the app clock and `exp` 300 s later.
  */
-export async function loginToken(t: TestApp, sharedSecretHex: string, claims: Record<string, unknown> = {}, opts: LoginTokenOptions = {}): Promise<string> {
+export async function loginToken(
+  t: TestApp,
+  sharedSecretHex: string,
+  claims: Record<string, unknown> = {},
+  opts: LoginTokenOptions = {},
+): Promise<string> {
   const iat = t.clock.nowSeconds();
   const payload = {
     _nonce: randomBytes(8).toString('hex'),
@@ -41,7 +46,8 @@ export async function loginToken(t: TestApp, sharedSecretHex: string, claims: Re
     exp: iat + 300,
     ...claims,
   };
-  for (const k of Object.keys(payload)) if ((payload as Record<string, unknown>)[k] === undefined) delete (payload as Record<string, unknown>)[k];
+  for (const k of Object.keys(payload))
+    if ((payload as Record<string, unknown>)[k] === undefined) delete (payload as Record<string, unknown>)[k];
   return new CompactEncrypt(enc.encode(JSON.stringify(payload)))
     .setProtectedHeader((opts.header ?? { alg: 'dir', enc: 'A256GCM' }) as { alg: string; enc: string })
     .encrypt(opts.key ?? keyFromHex(sharedSecretHex));
@@ -112,7 +118,9 @@ export async function startOidcProvider(): Promise<TestOidcProvider> {
 export async function siweLogin(
   t: TestApp,
   wallet: BaseWallet,
-  fields: Partial<Pick<SiweMessage, 'domain' | 'uri' | 'chainId' | 'nonce' | 'issuedAt' | 'expirationTime' | 'notBefore' | 'scheme' | 'address'>> = {},
+  fields: Partial<
+    Pick<SiweMessage, 'domain' | 'uri' | 'chainId' | 'nonce' | 'issuedAt' | 'expirationTime' | 'notBefore' | 'scheme' | 'address'>
+  > = {},
 ): Promise<{ message: string; signature: string }> {
   const msg = new SiweMessage({
     domain: 'game.example.com',

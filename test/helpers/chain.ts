@@ -34,7 +34,11 @@ export function compileAvatarNft(): CompiledContract {
   const input = {
     language: 'Solidity',
     sources: { 'AvatarNFT.sol': { content: source } },
-    settings: { evmVersion: 'cancun', optimizer: { enabled: true, runs: 200 }, outputSelection: { '*': { AvatarNFT: ['abi', 'evm.bytecode.object'] } } },
+    settings: {
+      evmVersion: 'cancun',
+      optimizer: { enabled: true, runs: 200 },
+      outputSelection: { '*': { AvatarNFT: ['abi', 'evm.bytecode.object'] } },
+    },
   };
   const findImports = (path: string) => {
     try {
@@ -69,17 +73,27 @@ function rpc(url: string, method: string): Promise<unknown> {
   const u = new URL(url);
   const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: [] });
   return new Promise((resolvePromise, reject) => {
-    const req = httpRequest({ hostname: u.hostname, port: u.port, method: 'POST', path: '/', agent: false, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-      let data = '';
-      res.on('data', (d: Buffer) => (data += d.toString()));
-      res.on('end', () => {
-        try {
-          resolvePromise((JSON.parse(data) as { result: unknown }).result);
-        } catch (e) {
-          reject(e instanceof Error ? e : new Error(String(e)));
-        }
-      });
-    });
+    const req = httpRequest(
+      {
+        hostname: u.hostname,
+        port: u.port,
+        method: 'POST',
+        path: '/',
+        agent: false,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
+      (res) => {
+        let data = '';
+        res.on('data', (d: Buffer) => (data += d.toString()));
+        res.on('end', () => {
+          try {
+            resolvePromise((JSON.parse(data) as { result: unknown }).result);
+          } catch (e) {
+            reject(e instanceof Error ? e : new Error(String(e)));
+          }
+        });
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -104,11 +118,15 @@ export async function startTestChain(): Promise<TestChain> {
   const compiled = compileAvatarNft();
   const port = await freePort();
   const rpcUrl = `http://127.0.0.1:${port}`;
-  const child: ChildProcess = spawn(join(root, 'node_modules/.bin/hardhat'), ['--config', join(root, 'test/chain/hardhat.config.cjs'), 'node', '--hostname', '127.0.0.1', '--port', String(port)], {
-    cwd: root,
-    env: { ...process.env, HARDHAT_DISABLE_TELEMETRY_PROMPT: 'true', CI: 'true' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child: ChildProcess = spawn(
+    join(root, 'node_modules/.bin/hardhat'),
+    ['--config', join(root, 'test/chain/hardhat.config.cjs'), 'node', '--hostname', '127.0.0.1', '--port', String(port)],
+    {
+      cwd: root,
+      env: { ...process.env, HARDHAT_DISABLE_TELEMETRY_PROMPT: 'true', CI: 'true' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let log = '';
   child.stdout?.on('data', (d: Buffer) => (log = (log + d.toString()).slice(-4000)));
   child.stderr?.on('data', (d: Buffer) => (log = (log + d.toString()).slice(-4000)));

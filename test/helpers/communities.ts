@@ -31,13 +31,31 @@ export async function givenCommunity(t: TestApp, tenant: TenantCredentials, fiel
 }
 
 /** A resource type created through the management API (global XP unless told). */
-export async function givenResourceType(t: TestApp, tenant: TenantCredentials, communityId: string, fields: Record<string, unknown> = {}): Promise<{ id: string; slug: string }> {
-  const res = await adminApi(t, tenant).post('/v1/admin/resources/types', { communityId, slug: unique('r'), name: 'XP', kind: 'global', ...fields });
+export async function givenResourceType(
+  t: TestApp,
+  tenant: TenantCredentials,
+  communityId: string,
+  fields: Record<string, unknown> = {},
+): Promise<{ id: string; slug: string }> {
+  const res = await adminApi(t, tenant).post('/v1/admin/resources/types', {
+    communityId,
+    slug: unique('r'),
+    name: 'XP',
+    kind: 'global',
+    ...fields,
+  });
   if (res.status !== 201) throw new Error(`create resource type failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body;
 }
 
 /** Grants `amount` through the management API; returns the response. */
-export function grant(t: TestApp, tenant: TenantCredentials, userId: string, resourceTypeId: string, amount: number, idempotencyKey = unique('k')) {
+export function grant(
+  t: TestApp,
+  tenant: TenantCredentials,
+  userId: string,
+  resourceTypeId: string,
+  amount: number,
+  idempotencyKey = unique('k'),
+) {
   return adminApi(t, tenant).post('/v1/admin/resources/grants', { userId, resourceTypeId, amount, reason: 'test', idempotencyKey });
 }

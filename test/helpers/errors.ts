@@ -12,7 +12,12 @@ export function interfaceMessage(status: number, error: string): string {
 
 /** Asserts status, code and precise case, and that the body is what a client written to the interface reads. */
 export function expectError(res: { status: number; body: Record<string, unknown> }, status: number, code: number, error: string): void {
-  expect({ status: res.status, code: res.body.code, error: res.body.error, message: res.body.message }).toEqual({ status, code, error, message: interfaceMessage(status, error) });
+  expect({ status: res.status, code: res.body.code, error: res.body.error, message: res.body.message }).toEqual({
+    status,
+    code,
+    error,
+    message: interfaceMessage(status, error),
+  });
   expect(typeof res.body.detail).toBe('string');
   expect(res.body.detail).not.toBe('');
 }

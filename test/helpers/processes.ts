@@ -40,7 +40,10 @@ export function freePort(): Promise<number> {
 
 function portAccepts(port: number): Promise<boolean> {
   return new Promise((done) => {
-    const c = connect(port, '127.0.0.1', () => { c.destroy(); done(true); });
+    const c = connect(port, '127.0.0.1', () => {
+      c.destroy();
+      done(true);
+    });
     c.once('error', () => done(false));
   });
 }
@@ -87,14 +90,20 @@ export function httpCall(baseUrl: string, method: string, path: string, opts: Ca
         const text = Buffer.concat(chunks).toString('utf8');
         let parsed: unknown = text;
         if (String(res.headers['content-type'] ?? '').includes('json') && text) {
-          try { parsed = JSON.parse(text); } catch { parsed = text; }
+          try {
+            parsed = JSON.parse(text);
+          } catch {
+            parsed = text;
+          }
         }
         const h = new Headers();
         for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) h.set(k, Array.isArray(v) ? v.join(', ') : v);
         resolve({ status: res.statusCode ?? 0, body: parsed, headers: h, ms: performance.now() - started });
       });
     });
-    req.on('timeout', () => req.destroy(Object.assign(new Error(`timeout after ${opts.timeoutMs ?? 30_000} ms`), { name: 'TimeoutError' })));
+    req.on('timeout', () =>
+      req.destroy(Object.assign(new Error(`timeout after ${opts.timeoutMs ?? 30_000} ms`), { name: 'TimeoutError' })),
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -172,12 +181,22 @@ export async function startApp(opts: StartOptions): Promise<AppInstance> {
     const p = spawn(process.execPath, [MAIN], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     proc = p;
     live.add(p);
-    p.stdout.on('data', (d: Buffer) => { out += d.toString(); });
-    p.stderr.on('data', (d: Buffer) => { out += d.toString(); });
-    exited = new Promise<void>((done) => p.once('exit', () => { live.delete(p); done(); }));
+    p.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+    });
+    p.stderr.on('data', (d: Buffer) => {
+      out += d.toString();
+    });
+    exited = new Promise<void>((done) =>
+      p.once('exit', () => {
+        live.delete(p);
+        done();
+      }),
+    );
     const deadline = Date.now() + (opts.readyTimeoutMs ?? 60_000);
     while (Date.now() < deadline) {
-      if (p.exitCode !== null || p.signalCode !== null) throw new Error(`${name} exited during start-up (${p.exitCode ?? p.signalCode}):\n${out.slice(-3000)}`);
+      if (p.exitCode !== null || p.signalCode !== null)
+        throw new Error(`${name} exited during start-up (${p.exitCode ?? p.signalCode}):\n${out.slice(-3000)}`);
       if (await portAccepts(port)) {
         const r = await httpCall(url, 'GET', '/health/ready', { timeoutMs: 3000 }).catch(() => undefined); // no agent: one-off
         if (r?.status === 200) return;
@@ -271,12 +290,18 @@ export interface Cluster {
   close: () => Promise<void>;
 }
 
-export async function startCluster(createDatabase: () => Promise<{ name: string; url: string; drop: () => Promise<void> }>, count: number, env: Record<string, string> = {}): Promise<Cluster> {
+export async function startCluster(
+  createDatabase: () => Promise<{ name: string; url: string; drop: () => Promise<void> }>,
+  count: number,
+  env: Record<string, string> = {},
+): Promise<Cluster> {
   const db = await createDatabase();
   const apps: AppInstance[] = [];
   try {
     apps.push(await startApp({ databaseUrl: db.url, env, name: 'app1' }));
-    const rest = await Promise.all(Array.from({ length: count - 1 }, (_, i) => startApp({ databaseUrl: db.url, env, name: `app${i + 2}` })));
+    const rest = await Promise.all(
+      Array.from({ length: count - 1 }, (_, i) => startApp({ databaseUrl: db.url, env, name: `app${i + 2}` })),
+    );
     apps.push(...rest);
   } catch (err) {
     await Promise.all(apps.map((a) => a.kill()));

@@ -17,14 +17,22 @@ export interface TestEvent {
 
 /** The management API with PUT/DELETE too. */
 export function admin(t: TestApp, tenant: TenantCredentials) {
-  return { ...adminApi(t, tenant), put: (path: string, body: object = {}) => t.http().put(path).set('X-Api-Key', tenant.apiKey).send(body) };
+  return {
+    ...adminApi(t, tenant),
+    put: (path: string, body: object = {}) => t.http().put(path).set('X-Api-Key', tenant.apiKey).send(body),
+  };
 }
 
 /**
  * A published event with a scoped score resource, relative to the fake clock: registration opens
  * in 1 h and closes in 3 h, the event runs from 2 h to 10 h.
  */
-export async function givenEvent(t: TestApp, tenant: TenantCredentials, community: TestCommunity, fields: Record<string, unknown> = {}): Promise<TestEvent> {
+export async function givenEvent(
+  t: TestApp,
+  tenant: TenantCredentials,
+  community: TestCommunity,
+  fields: Record<string, unknown> = {},
+): Promise<TestEvent> {
   const now = t.clock.now().getTime();
   const at = (h: number) => new Date(now + h * HOUR);
   const body = {
@@ -42,11 +50,24 @@ export async function givenEvent(t: TestApp, tenant: TenantCredentials, communit
   const score = await givenResourceType(t, tenant, community.id, { kind: 'scoped', name: 'Points', questEventId: res.body.id });
   const upd = await adminApi(t, tenant).patch(`/v1/admin/quest-events/${res.body.id}`, { scoreResourceTypeId: score.id });
   if (upd.status !== 200) throw new Error(`set score type failed: ${upd.status} ${JSON.stringify(upd.body)}`);
-  return { id: res.body.id, slug: body.slug, communityId: community.id, scoreTypeId: score.id, startsAt: new Date(body.startsAt), endsAt: new Date(body.endsAt) };
+  return {
+    id: res.body.id,
+    slug: body.slug,
+    communityId: community.id,
+    scoreTypeId: score.id,
+    startsAt: new Date(body.startsAt),
+    endsAt: new Date(body.endsAt),
+  };
 }
 
 /** A quest of the event crediting `points` of its score resource. */
-export async function givenEventQuest(t: TestApp, tenant: TenantCredentials, event: TestEvent, points: number, fields: Record<string, unknown> = {}): Promise<{ id: string }> {
+export async function givenEventQuest(
+  t: TestApp,
+  tenant: TenantCredentials,
+  event: TestEvent,
+  points: number,
+  fields: Record<string, unknown> = {},
+): Promise<{ id: string }> {
   const res = await adminApi(t, tenant).post('/v1/admin/quests', {
     communityId: event.communityId,
     questEventId: event.id,

@@ -26,26 +26,51 @@ export const ADDRESS_SCHEMA = {
   },
 };
 
-export const EMAIL_SCHEMA = { type: 'object', required: ['email'], additionalProperties: false, properties: { email: { type: 'string', format: 'email', maxLength: 254 } } };
+export const EMAIL_SCHEMA = {
+  type: 'object',
+  required: ['email'],
+  additionalProperties: false,
+  properties: { email: { type: 'string', format: 'email', maxLength: 254 } },
+};
 
 /** A requirement definition created through the management API. */
-export async function givenRequirement(t: TestApp, tenant: TenantCredentials, fields: Record<string, unknown> = { kind: 'data', schema: ADDRESS_SCHEMA }) {
-  return expectStatus(await adminApi(t, tenant).post('/v1/admin/store/requirements', { key: unique('req'), name: 'Requirement', ...fields }), 201, 'create requirement');
+export async function givenRequirement(
+  t: TestApp,
+  tenant: TenantCredentials,
+  fields: Record<string, unknown> = { kind: 'data', schema: ADDRESS_SCHEMA },
+) {
+  return expectStatus(
+    await adminApi(t, tenant).post('/v1/admin/store/requirements', { key: unique('req'), name: 'Requirement', ...fields }),
+    201,
+    'create requirement',
+  );
 }
 
 /** A listing created through the management API (a resource listing unless told). */
 export async function givenListing(t: TestApp, tenant: TenantCredentials, fields: Record<string, unknown>) {
-  return expectStatus(await adminApi(t, tenant).post('/v1/admin/store/listings', { name: unique('listing'), ...fields }), 201, 'create listing');
+  return expectStatus(
+    await adminApi(t, tenant).post('/v1/admin/store/listings', { name: unique('listing'), ...fields }),
+    201,
+    'create listing',
+  );
 }
 
 /** A prize created through the management API. */
 export async function givenPrize(t: TestApp, tenant: TenantCredentials, fields: Record<string, unknown> = {}) {
-  return expectStatus(await adminApi(t, tenant).post('/v1/admin/prizes', { name: unique('prize'), kind: 'physical', ...fields }), 201, 'create prize');
+  return expectStatus(
+    await adminApi(t, tenant).post('/v1/admin/prizes', { name: unique('prize'), kind: 'physical', ...fields }),
+    201,
+    'create prize',
+  );
 }
 
 /** POST /v1/store/purchase/{listingId} as `user`. */
 export function purchase(t: TestApp, user: TestUser, listingId: string, body: Record<string, unknown> = {}, query = '') {
-  return t.http().post(`/v1/store/purchase/${listingId}${query}`).set('Authorization', user.auth).send({ nonce: unique('nonce'), ...body });
+  return t
+    .http()
+    .post(`/v1/store/purchase/${listingId}${query}`)
+    .set('Authorization', user.auth)
+    .send({ nonce: unique('nonce'), ...body });
 }
 
 /** GET as `user`. */
@@ -56,8 +81,16 @@ export function userGet(t: TestApp, user: TestUser, path: string) {
 /** An inventory slot and item of the community, through the management API. */
 export async function givenItem(t: TestApp, tenant: TenantCredentials, communityId: string, fields: Record<string, unknown> = {}) {
   const admin = adminApi(t, tenant);
-  const slot = expectStatus(await admin.post('/v1/admin/inventory/slots', { communityId, key: unique('slot'), name: 'Slot' }), 201, 'create slot');
-  return expectStatus(await admin.post('/v1/admin/inventory/items', { communityId, slotId: slot.id, name: unique('item').slice(0, 40), ...fields }), 201, 'create item');
+  const slot = expectStatus(
+    await admin.post('/v1/admin/inventory/slots', { communityId, key: unique('slot'), name: 'Slot' }),
+    201,
+    'create slot',
+  );
+  return expectStatus(
+    await admin.post('/v1/admin/inventory/items', { communityId, slotId: slot.id, name: unique('item').slice(0, 40), ...fields }),
+    201,
+    'create item',
+  );
 }
 
 /** Σ ledger deltas per (user, resource type) that differ from the balances, for the given types. */

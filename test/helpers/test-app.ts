@@ -32,7 +32,14 @@ let seq = 0;
  */
 export async function createTestApp(env: Record<string, string> = {}, options: { swagger?: boolean } = {}): Promise<TestApp> {
   const db = await createTestDatabase();
-  const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: db.url, LOG_LEVEL: 'silent', PASSWORD_SCRYPT_COST: '1024', DB_POOL_SIZE: '5', ...env });
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATABASE_URL: db.url,
+    LOG_LEVEL: 'silent',
+    PASSWORD_SCRYPT_COST: '1024',
+    DB_POOL_SIZE: '5',
+    ...env,
+  });
   const clock = new FakeClock();
   const moduleRef = await Test.createTestingModule({ imports: [AppModule] })
     .overrideProvider(AppConfig)

@@ -18,12 +18,25 @@ const fresh = () => ({ SESSION_SECRET: randomBytes(32).toString('hex'), ENCRYPTI
 function runToExit(env: Record<string, string>, boundMs = 30_000): Promise<{ code: number | null; output: string; ms: number }> {
   return new Promise((done, fail) => {
     const started = Date.now();
-    const p = spawn(process.execPath, [resolve(process.cwd(), 'dist/src/main.js')], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const p = spawn(process.execPath, [resolve(process.cwd(), 'dist/src/main.js')], {
+      env: { PATH: process.env.PATH ?? '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
-    p.stdout.on('data', (d: Buffer) => { output += d.toString(); });
-    p.stderr.on('data', (d: Buffer) => { output += d.toString(); });
-    const timer = setTimeout(() => { p.kill('SIGKILL'); fail(new Error(`still running after ${boundMs} ms:\n${output.slice(-2000)}`)); }, boundMs);
-    p.once('exit', (code) => { clearTimeout(timer); done({ code, output, ms: Date.now() - started }); });
+    p.stdout.on('data', (d: Buffer) => {
+      output += d.toString();
+    });
+    p.stderr.on('data', (d: Buffer) => {
+      output += d.toString();
+    });
+    const timer = setTimeout(() => {
+      p.kill('SIGKILL');
+      fail(new Error(`still running after ${boundMs} ms:\n${output.slice(-2000)}`));
+    }, boundMs);
+    p.once('exit', (code) => {
+      clearTimeout(timer);
+      done({ code, output, ms: Date.now() - started });
+    });
   });
 }
 
@@ -52,7 +65,14 @@ describe('attacks on sessions, rate limits and secrets (production mode)', () =>
     proxied = await startApp({
       databaseUrl: db.url,
       name: 'proxied',
-      env: { ...production, SWAGGER_ENABLED: 'true', TRUST_PROXY: 'loopback', LOGIN_RATE_LIMIT_IP: '1000', LOGIN_RATE_LIMIT_ACCOUNT: '3', LOGIN_RATE_LIMIT_ACCOUNT_TOTAL: '10' },
+      env: {
+        ...production,
+        SWAGGER_ENABLED: 'true',
+        TRUST_PROXY: 'loopback',
+        LOGIN_RATE_LIMIT_IP: '1000',
+        LOGIN_RATE_LIMIT_ACCOUNT: '3',
+        LOGIN_RATE_LIMIT_ACCOUNT_TOTAL: '10',
+      },
     });
   }, 180_000);
   afterAll(async () => {
@@ -75,7 +95,11 @@ describe('attacks on sessions, rate limits and secrets (production mode)', () =>
       .sign(new TextEncoder().encode(PUBLISHED.SESSION_SECRET));
     // An operator deploys docker/compose.yml as it was: the published secret.
     const started = Date.now();
-    const attempt = await startApp({ databaseUrl: db.url, name: 'published-secret', env: { ...production, SESSION_SECRET: PUBLISHED.SESSION_SECRET } }).then(
+    const attempt = await startApp({
+      databaseUrl: db.url,
+      name: 'published-secret',
+      env: { ...production, SESSION_SECRET: PUBLISHED.SESSION_SECRET },
+    }).then(
       (app) => ({ app }),
       (err: Error) => ({ err }),
     );
@@ -90,7 +114,11 @@ describe('attacks on sessions, rate limits and secrets (production mode)', () =>
     // the running instances (their own secret) refuse the forgery too
     for (const app of [direct, proxied]) {
       const r = await app.call('GET', '/v1/user/auth/session', { headers: { Authorization: `Bearer ${forged}` } });
-      expect({ status: r.status, code: r.body.code, error: r.body.error }).toEqual({ status: 401, code: 10412, error: 'session_token_invalid' });
+      expect({ status: r.status, code: r.body.code, error: r.body.error }).toEqual({
+        status: 401,
+        code: 10412,
+        error: 'session_token_invalid',
+      });
     }
     figures.forgedSessionWithPublishedSecret = `the instance with the published secret exited 1 within ${Date.now() - started} ms; the others answer 401`;
   });
@@ -126,7 +154,10 @@ describe('attacks on sessions, rate limits and secrets (production mode)', () =>
   it('limits a client that rotates X-Forwarded-For when no proxy is trusted', async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 20; i++) {
-      const r = await direct.call('POST', '/v1/user/auth/password/login', { headers: tenantHeader(`203.0.113.${i + 1}`), body: { username: `rotate_${i}`, password: 'wrong-password' } });
+      const r = await direct.call('POST', '/v1/user/auth/password/login', {
+        headers: tenantHeader(`203.0.113.${i + 1}`),
+        body: { username: `rotate_${i}`, password: 'wrong-password' },
+      });
       statuses.push(r.status);
     }
     expect(statuses.slice(0, 8)).toEqual(Array(8).fill(401));
@@ -138,8 +169,13 @@ describe('attacks on sessions, rate limits and secrets (production mode)', () =>
     const home = `198.51.100.${1 + Math.floor(Math.random() * 200)}`;
     const owner = unique('owner_');
     const password = 'owner-password-1';
-    expectOk(await proxied.call('POST', '/v1/user/register/password', { headers: tenantHeader(home), body: { username: owner, password } }), 201, 'register');
-    const attempt = (from: string, pw: string) => proxied.call('POST', '/v1/user/auth/password/login', { headers: tenantHeader(from), body: { username: owner, password: pw } });
+    expectOk(
+      await proxied.call('POST', '/v1/user/register/password', { headers: tenantHeader(home), body: { username: owner, password } }),
+      201,
+      'register',
+    );
+    const attempt = (from: string, pw: string) =>
+      proxied.call('POST', '/v1/user/auth/password/login', { headers: tenantHeader(from), body: { username: owner, password: pw } });
     // one address: the 4th attempt is refused
     const one = [];
     for (let i = 0; i < 4; i++) one.push((await attempt('192.0.2.1', `guess-${i}`)).status);
@@ -158,7 +194,11 @@ describe('attacks on sessions, rate limits and secrets (production mode)', () =>
   it('accepts a login token only at the endpoint its provider claim names', async () => {
     const token = await loginToken(tenant.sharedSecret, { provider: 'providerC' });
     const wrong = await proxied.call('POST', '/v1/user/auth/providerB/login', { headers: tenantHeader(), body: { token } });
-    expect({ status: wrong.status, code: wrong.body.code, error: wrong.body.error }).toEqual({ status: 401, code: 12008, error: 'login_token_provider' });
+    expect({ status: wrong.status, code: wrong.body.code, error: wrong.body.error }).toEqual({
+      status: 401,
+      code: 12008,
+      error: 'login_token_provider',
+    });
     const zk = await proxied.call('POST', '/v1/user/auth/providerD/zklogin', { headers: tenantHeader(), body: { token } });
     expect(zk.body).toMatchObject({ code: 12008, error: 'login_token_provider' });
     const right = await proxied.call('POST', '/v1/user/auth/providerC/login', { headers: tenantHeader(), body: { token } });

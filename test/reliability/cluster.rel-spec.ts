@@ -6,7 +6,10 @@ import { asUser, expectOk, givenCommunity, register, report } from './support.js
 /** The worker processes of a cluster primary. */
 const workersOf = (pid: number): number[] => {
   try {
-    return execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' }).split('\n').map((l) => Number(l.trim())).filter((n) => n > 0);
+    return execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' })
+      .split('\n')
+      .map((l) => Number(l.trim()))
+      .filter((n) => n > 0);
   } catch {
     return []; // ps exits 1 when there is none
   }
@@ -61,7 +64,8 @@ describe('cluster mode (WEB_CONCURRENCY=2)', () => {
     // both workers serve the same data: a session made by one is accepted by whichever answers
     const user = await register(app, tenant);
     const community = await givenCommunity(app, tenant);
-    for (let i = 0; i < 20; i++) expectOk(await app.call('GET', `/v1/community/${community.id}`, { headers: asUser(user) }), 200, 'community');
+    for (let i = 0; i < 20; i++)
+      expectOk(await app.call('GET', `/v1/community/${community.id}`, { headers: asUser(user) }), 200, 'community');
   });
 
   it('replaces a worker killed with SIGKILL while the other keeps serving', async () => {

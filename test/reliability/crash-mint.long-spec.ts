@@ -22,7 +22,9 @@ describe('crash: kill -9 while avatar mint jobs are in flight', () => {
       MINT_WORKER_ENABLED: 'true',
       MINT_POLL_INTERVAL_MS: '200',
       MINT_RECEIPT_TIMEOUT_MS: '3000',
-      BLOCKCHAINS: JSON.stringify({ local: { rpcUrl: chain.rpcUrl, chainId: 31337, contractAddress: chain.contractAddress, minterKey: HARDHAT_KEYS[0], enabled: true } }),
+      BLOCKCHAINS: JSON.stringify({
+        local: { rpcUrl: chain.rpcUrl, chainId: 31337, contractAddress: chain.contractAddress, minterKey: HARDHAT_KEYS[0], enabled: true },
+      }),
     });
     setTenantSettings(c.databaseUrl, c.tenant.id, { siweAllowedOrigins: [SIWE_ORIGIN] });
   }, 180_000);
@@ -38,16 +40,38 @@ describe('crash: kill -9 while avatar mint jobs are in flight', () => {
     const item = await givenItem(survivor, tenant, community.id);
     const players = await pool(4, MINTS, async () => {
       const wallet = Wallet.createRandom();
-      const login = expectOk(await survivor.call('POST', '/v1/user/auth/siwe/login', { headers: { 'X-Tenant-Id': tenant.id }, body: await siweBody(wallet) }), 200, 'siwe');
+      const login = expectOk(
+        await survivor.call('POST', '/v1/user/auth/siwe/login', { headers: { 'X-Tenant-Id': tenant.id }, body: await siweBody(wallet) }),
+        200,
+        'siwe',
+      );
       const auth = { Authorization: `Bearer ${login.body.sessionToken}` };
-      expectOk(await survivor.call('POST', '/v1/admin/inventory/grants', { headers: asAdmin(tenant), body: { userId: login.body.userId, itemId: item.id, reason: 'test' } }), 201, 'grant');
-      expectOk(await survivor.call('POST', `/v1/community/${community.id}/inventory/slots/allocate`, { headers: auth, body: { slots: [{ slotId: item.slotId, itemId: item.id }] } }), 201, 'allocate');
+      expectOk(
+        await survivor.call('POST', '/v1/admin/inventory/grants', {
+          headers: asAdmin(tenant),
+          body: { userId: login.body.userId, itemId: item.id, reason: 'test' },
+        }),
+        201,
+        'grant',
+      );
+      expectOk(
+        await survivor.call('POST', `/v1/community/${community.id}/inventory/slots/allocate`, {
+          headers: auth,
+          body: { slots: [{ slotId: item.slotId, itemId: item.id }] },
+        }),
+        201,
+        'allocate',
+      );
       return { wallet, auth, userId: login.body.userId as string };
     });
     const nonceBefore = await chain.provider.getTransactionCount(chain.minter.address);
 
     // the mints are requested on the victim (its worker is kicked at once), which dies right after
-    const requested = await Promise.all(players.map((p) => victim.call('POST', `/v1/community/${community.id}/inventory/avatar/mint`, { headers: p.auth, body: { blockchain: 'local' } })));
+    const requested = await Promise.all(
+      players.map((p) =>
+        victim.call('POST', `/v1/community/${community.id}/inventory/avatar/mint`, { headers: p.auth, body: { blockchain: 'local' } }),
+      ),
+    );
     expect(countBy(requested, (r) => r.status)).toEqual({ 201: MINTS });
     await new Promise((r) => setTimeout(r, 150));
     const atCrash = await c.sql.query<{ status: string }>('SELECT status FROM avatar_mints');

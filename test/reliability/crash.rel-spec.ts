@@ -1,11 +1,33 @@
 import { createTestDatabase } from '../setup/test-database.js';
 import { startCluster, type AppInstance, type Cluster, type HttpResult } from '../helpers/processes.js';
-import { countBy, givenCommunity, givenItem, givenListing, givenResourceType, grant, pool, purchase, register, report, scale, storeInvariants, unique, type User } from './support.js';
+import {
+  countBy,
+  givenCommunity,
+  givenItem,
+  givenListing,
+  givenResourceType,
+  grant,
+  pool,
+  purchase,
+  register,
+  report,
+  scale,
+  storeInvariants,
+  unique,
+  type User,
+} from './support.js';
 
 const CRASHES = scale(2, 6);
 const LOAD_MS = scale(1_500, 4_000);
 
-type Write = { kind: 'register' | 'grant' | 'purchase'; key: string; instance: string; result?: HttpResult; error?: string; retried?: HttpResult };
+type Write = {
+  kind: 'register' | 'grant' | 'purchase';
+  key: string;
+  instance: string;
+  result?: HttpResult;
+  error?: string;
+  retried?: HttpResult;
+};
 
 /**
  * Part 3: kill -9 an instance in the middle of write load (registrations, grants, purchases),
@@ -26,7 +48,12 @@ describe(`crash: kill -9 during write load (${CRASHES} crashes)`, () => {
     const community = await givenCommunity(survivor, tenant);
     const gems = await givenResourceType(survivor, tenant, community.id);
     const item = await givenItem(survivor, tenant, community.id, { supply: 100_000 });
-    const listing = await givenListing(survivor, tenant, { communityId: community.id, kind: 'item', itemId: item.id, price: [{ resourceTypeId: gems.id, amount: 3 }] });
+    const listing = await givenListing(survivor, tenant, {
+      communityId: community.id,
+      kind: 'item',
+      itemId: item.id,
+      price: [{ resourceTypeId: gems.id, amount: 3 }],
+    });
     const buyers: User[] = await pool(4, 20, () => register(survivor, tenant));
     await pool(8, buyers.length, (i) => grant(survivor, tenant, buyers[i].userId, gems.id, 1_000_000));
 
@@ -41,7 +68,11 @@ describe(`crash: kill -9 during write load (${CRASHES} crashes)`, () => {
       try {
         if (kind === 'register') {
           registered.set(w.key, { username: `crash_${w.key.replace(/-/g, '_')}` });
-          w.result = await app.call('POST', '/v1/user/register/password', { headers: { 'X-Tenant-Id': tenant.id }, body: { username: registered.get(w.key)!.username, password: 'crash-test-password' }, timeoutMs: 20_000 });
+          w.result = await app.call('POST', '/v1/user/register/password', {
+            headers: { 'X-Tenant-Id': tenant.id },
+            body: { username: registered.get(w.key)!.username, password: 'crash-test-password' },
+            timeoutMs: 20_000,
+          });
         } else if (kind === 'grant') {
           w.result = await grant(app, tenant, buyers[i % buyers.length].userId, gems.id, 7, w.key);
         } else {
@@ -53,9 +84,11 @@ describe(`crash: kill -9 during write load (${CRASHES} crashes)`, () => {
     };
     /** Keeps `width` writes in flight on the apps until `until()` is true. */
     const load = async (apps: AppInstance[], width: number, until: () => boolean) => {
-      await Promise.all(Array.from({ length: width }, async (_, k) => {
-        while (!until()) await send(apps[k % apps.length]);
-      }));
+      await Promise.all(
+        Array.from({ length: width }, async (_, k) => {
+          while (!until()) await send(apps[k % apps.length]);
+        }),
+      );
     };
 
     const restartsMs: number[] = [];
@@ -86,7 +119,8 @@ describe(`crash: kill -9 during write load (${CRASHES} crashes)`, () => {
     // Retry every write whose answer was lost, with the same key or nonce.
     const lost = writes.filter((w) => w.error);
     for (const w of lost) {
-      if (w.kind === 'grant') w.retried = await grant(survivor, tenant, buyers[writes.indexOf(w) % buyers.length].userId, gems.id, 7, w.key);
+      if (w.kind === 'grant')
+        w.retried = await grant(survivor, tenant, buyers[writes.indexOf(w) % buyers.length].userId, gems.id, 7, w.key);
       if (w.kind === 'purchase') w.retried = await purchase(survivor, buyers[writes.indexOf(w) % buyers.length], listing.id, w.key);
     }
 
@@ -101,7 +135,10 @@ describe(`crash: kill -9 during write load (${CRASHES} crashes)`, () => {
         const { rowCount } = await c.sql.query('SELECT 1 FROM users WHERE id = $1', [w.result!.body.userId]);
         if (!rowCount) missing.push(`user ${w.key}`);
       } else if (w.kind === 'grant') {
-        const { rowCount } = await c.sql.query('SELECT 1 FROM resource_ledger WHERE tenant_id = $1 AND idempotency_key = $2', [tenant.id, w.key]);
+        const { rowCount } = await c.sql.query('SELECT 1 FROM resource_ledger WHERE tenant_id = $1 AND idempotency_key = $2', [
+          tenant.id,
+          w.key,
+        ]);
         if (!rowCount) missing.push(`grant ${w.key}`);
       } else {
         const { rowCount } = await c.sql.query('SELECT 1 FROM store_purchases WHERE id = $1 AND nonce = $2', [w.result!.body.id, w.key]);
@@ -112,18 +149,26 @@ describe(`crash: kill -9 during write load (${CRASHES} crashes)`, () => {
     // Registered users can log in (their password hash is whole), on the restarted instance too.
     const sample = acked.filter((w) => w.kind === 'register').slice(0, 5);
     for (const w of sample) {
-      const login = await victim.call('POST', '/v1/user/auth/password/login', { headers: { 'X-Tenant-Id': tenant.id }, body: { username: registered.get(w.key)!.username, password: 'crash-test-password' } });
+      const login = await victim.call('POST', '/v1/user/auth/password/login', {
+        headers: { 'X-Tenant-Id': tenant.id },
+        body: { username: registered.get(w.key)!.username, password: 'crash-test-password' },
+      });
       expect(login.status).toBe(200);
     }
     // A retried grant or purchase applied at most once: one ledger row per key, one purchase per nonce.
-    const { rows: dupGrants } = await c.sql.query(`SELECT idempotency_key FROM resource_ledger WHERE tenant_id = $1 AND idempotency_key IS NOT NULL GROUP BY 1 HAVING count(*) > 1`, [tenant.id]);
+    const { rows: dupGrants } = await c.sql.query(
+      `SELECT idempotency_key FROM resource_ledger WHERE tenant_id = $1 AND idempotency_key IS NOT NULL GROUP BY 1 HAVING count(*) > 1`,
+      [tenant.id],
+    );
     expect(dupGrants).toEqual([]);
     for (const w of lost.filter((x) => x.retried)) expect([200, 201]).toContain(w.retried!.status);
 
     const invariants = await storeInvariants(c.sql);
     expect(invariants).toEqual(Object.fromEntries(Object.keys(invariants).map((k) => [k, 0])));
     // No half-applied purchase: each has its debit and its item grant.
-    const { rows: half } = await c.sql.query(`SELECT p.id FROM store_purchases p WHERE NOT EXISTS (SELECT 1 FROM item_grants g WHERE g.reference = p.id::text)`);
+    const { rows: half } = await c.sql.query(
+      `SELECT p.id FROM store_purchases p WHERE NOT EXISTS (SELECT 1 FROM item_grants g WHERE g.reference = p.id::text)`,
+    );
     expect(half).toEqual([]);
 
     report('3. crash (kill -9 under write load)', {
@@ -132,7 +177,10 @@ describe(`crash: kill -9 during write load (${CRASHES} crashes)`, () => {
       acknowledged: acked.length,
       byOutcome: countBy(writes, (w) => (w.error ? `lost (${w.error})` : `${w.kind} ${w.result!.status}`)),
       lostThenRetried: lost.filter((w) => w.retried).length,
-      retriedOutcomes: countBy(lost.filter((w) => w.retried), (w) => `${w.retried!.status}${w.retried!.body?.replayed ? ' replayed' : ''}`),
+      retriedOutcomes: countBy(
+        lost.filter((w) => w.retried),
+        (w) => `${w.retried!.status}${w.retried!.body?.replayed ? ' replayed' : ''}`,
+      ),
       acknowledgedMissing: missing.length,
       halfApplied: half.length,
       invariantViolations: Object.values(invariants).reduce((a, b) => a + b, 0),

@@ -5,14 +5,42 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { TenantCredentials } from '../../src/tenants/tenants.service.js';
 import { createTestDatabase } from '../setup/test-database.js';
-import { createTenantWithCli, setTenantSettings, startApp, startCluster, type AppInstance, type Cluster, type HttpResult } from '../helpers/processes.js';
+import {
+  createTenantWithCli,
+  setTenantSettings,
+  startApp,
+  startCluster,
+  type AppInstance,
+  type Cluster,
+  type HttpResult,
+} from '../helpers/processes.js';
 import { startOidcProvider, type TestOidcProvider } from '../helpers/auth.js';
-import { asAdmin, countBy, givenCommunity, givenItem, givenListing, givenPrize, givenResourceType, grant, pool, register, report, rowCounts, scale, unique, type User } from './support.js';
+import {
+  asAdmin,
+  countBy,
+  givenCommunity,
+  givenItem,
+  givenListing,
+  givenPrize,
+  givenResourceType,
+  grant,
+  pool,
+  register,
+  report,
+  rowCounts,
+  scale,
+  unique,
+  type User,
+} from './support.js';
 import { interfaceMessage } from '../helpers/errors.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Schema = Record<string, any>;
-interface Operation { method: string; path: string; op: Schema }
+interface Operation {
+  method: string;
+  path: string;
+  op: Schema;
+}
 
 const CASES_PER_OPERATION = scale(12, 120);
 const SEED = Number(process.env.RELIABILITY_SEED ?? 20251122);
@@ -39,51 +67,144 @@ function exampleOf(schema: Schema | undefined, depth = 0): any {
     case 'object': {
       if (depth > 4) return {};
       const props = (s.properties ?? {}) as Record<string, Schema>;
-      return Object.fromEntries(Object.entries(props).filter(([k]) => (s.required ?? []).includes(k) || depth === 0).map(([k, v]) => [k, exampleOf(v, depth + 1)]));
+      return Object.fromEntries(
+        Object.entries(props)
+          .filter(([k]) => (s.required ?? []).includes(k) || depth === 0)
+          .map(([k, v]) => [k, exampleOf(v, depth + 1)]),
+      );
     }
-    case 'array': return depth > 4 ? [] : [exampleOf(s.items, depth + 1)];
-    case 'integer': return s.minimum ?? 1;
-    case 'number': return s.minimum ?? 1;
-    case 'boolean': return true;
+    case 'array':
+      return depth > 4 ? [] : [exampleOf(s.items, depth + 1)];
+    case 'integer':
+      return s.minimum ?? 1;
+    case 'number':
+      return s.minimum ?? 1;
+    case 'boolean':
+      return true;
     case 'string':
       if (s.format === 'uuid') return randomUUID();
       if (s.format === 'date-time') return new Date().toISOString();
       return 'x'.repeat(Math.max(1, s.minLength ?? 1));
-    default: return {};
+    default:
+      return {};
   }
 }
 
 // ---- arbitraries of bad input ------------------------------------------------------------------
 /** Deeply nested JSON, written as text (too deep for JSON.stringify in the test's VM). */
-class Deep { constructor(readonly depth: number) {} }
+class Deep {
+  constructor(readonly depth: number) {}
+}
 const deep = (depth: number) => new Deep(depth);
 function toJson(v: unknown): string | undefined {
   if (v instanceof Deep) return `${'{"a":'.repeat(v.depth)}1${'}'.repeat(v.depth)}`;
   if (Array.isArray(v)) return `[${v.map((x) => toJson(x) ?? 'null').join(',')}]`;
-  if (v && typeof v === 'object') return `{${Object.entries(v).filter(([, x]) => x !== undefined).map(([k, x]) => `${JSON.stringify(k)}:${toJson(x) ?? 'null'}`).join(',')}}`;
+  if (v && typeof v === 'object')
+    return `{${Object.entries(v)
+      .filter(([, x]) => x !== undefined)
+      .map(([k, x]) => `${JSON.stringify(k)}:${toJson(x) ?? 'null'}`)
+      .join(',')}}`;
   return JSON.stringify(v);
 }
 const deepArray = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
 const nasty = fc.constantFrom(
-  '', ' ', '\u0000', 'a\u0000b', '\ud800', '\udfff', '\u202e\u0645rtl', '💥'.repeat(300), 'ǅ'.repeat(50), '\r\nX-Injected: 1',
-  "' OR 1=1 --", '"; DROP TABLE users; --', '<script>alert(1)</script>', '../../etc/passwd', '%00', '%2e%2e%2f', '{{7*7}}', '${jndi:ldap://x}',
-  'NaN', 'Infinity', '-Infinity', '1e999', '-0', '0x10', '00000000-0000-0000-0000-000000000000', 'true', 'null', '[]', '{}', '__proto__', 'constructor',
+  '',
+  ' ',
+  '\u0000',
+  'a\u0000b',
+  '\ud800',
+  '\udfff',
+  '\u202e\u0645rtl',
+  '💥'.repeat(300),
+  'ǅ'.repeat(50),
+  '\r\nX-Injected: 1',
+  "' OR 1=1 --",
+  '"; DROP TABLE users; --',
+  '<script>alert(1)</script>',
+  '../../etc/passwd',
+  '%00',
+  '%2e%2e%2f',
+  '{{7*7}}',
+  '${jndi:ldap://x}',
+  'NaN',
+  'Infinity',
+  '-Infinity',
+  '1e999',
+  '-0',
+  '0x10',
+  '00000000-0000-0000-0000-000000000000',
+  'true',
+  'null',
+  '[]',
+  '{}',
+  '__proto__',
+  'constructor',
 );
 const hugeString = fc.constantFrom(10_000, 90_000, 200_000).map((n) => 'A'.repeat(n));
 const badNumber = fc.constantFrom(-1, 0, -0.5, 1.5, 2 ** 31, 2 ** 53 + 2, -(2 ** 63), 1e308, -1e308, Number.MAX_SAFE_INTEGER, 1e21);
 const badValue: fc.Arbitrary<unknown> = fc.oneof(
-  fc.constant(null), fc.boolean(), badNumber, fc.integer(), fc.double({ noNaN: true }), nasty, hugeString,
-  fc.string({ unit: 'binary', maxLength: 40 }), fc.string({ unit: 'grapheme', maxLength: 40 }),
-  fc.array(fc.jsonValue(), { maxLength: 4 }), fc.constantFrom(10_000, 50_000).map((n) => Array.from({ length: n }, () => 1)),
-  fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue(), { maxKeys: 4 }), fc.constantFrom(50, 500, 5_000).map(deep),
+  fc.constant(null),
+  fc.boolean(),
+  badNumber,
+  fc.integer(),
+  fc.double({ noNaN: true }),
+  nasty,
+  hugeString,
+  fc.string({ unit: 'binary', maxLength: 40 }),
+  fc.string({ unit: 'grapheme', maxLength: 40 }),
+  fc.array(fc.jsonValue(), { maxLength: 4 }),
+  fc.constantFrom(10_000, 50_000).map((n) => Array.from({ length: n }, () => 1)),
+  fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue(), { maxKeys: 4 }),
+  fc.constantFrom(50, 500, 5_000).map(deep),
 );
 /** Names a client could add to set what it must never set itself. */
-const massAssignment = fc.constantFrom('id', 'userId', 'tenantId', 'balance', 'earned', 'status', 'role', 'isAdmin', 'admin', 'sold', 'granted', 'awarded', 'verified', 'createdAt', 'passwordHash', '__proto__', 'constructor');
+const massAssignment = fc.constantFrom(
+  'id',
+  'userId',
+  'tenantId',
+  'balance',
+  'earned',
+  'status',
+  'role',
+  'isAdmin',
+  'admin',
+  'sold',
+  'granted',
+  'awarded',
+  'verified',
+  'createdAt',
+  'passwordHash',
+  '__proto__',
+  'constructor',
+);
 // `raw:` values go into the path as they are: invalid percent-encodings and UTF-8.
-const badId = fc.oneof(nasty, fc.constantFrom(randomUUID(), 'x'.repeat(300), '0', '-1', 'null', 'undefined', '%F0%9F%92%A5', '..', '%2F', 'raw:%ED%A0%80', 'raw:%FF%FE', 'raw:%', 'raw:%zz', 'raw:..%2F..%2F'), fc.string({ unit: 'grapheme', minLength: 1, maxLength: 20 }));
+const badId = fc.oneof(
+  nasty,
+  fc.constantFrom(
+    randomUUID(),
+    'x'.repeat(300),
+    '0',
+    '-1',
+    'null',
+    'undefined',
+    '%F0%9F%92%A5',
+    '..',
+    '%2F',
+    'raw:%ED%A0%80',
+    'raw:%FF%FE',
+    'raw:%',
+    'raw:%zz',
+    'raw:..%2F..%2F',
+  ),
+  fc.string({ unit: 'grapheme', minLength: 1, maxLength: 20 }),
+);
 /** Percent-encodes a path segment; lone surrogates become U+FFFD (encodeURIComponent would throw). */
-const encodeSegment = (v: string) => (v.startsWith('raw:') ? v.slice(4) : encodeURIComponent((v as string & { toWellFormed(): string }).toWellFormed()));
-const badPaging = fc.record({ name: fc.constantFrom('page', 'limit'), value: fc.constantFrom('0', '-1', '1.5', 'abc', '1e3', '99999999999', '101', '', ' 1', '0x10', 'NaN') });
+const encodeSegment = (v: string) =>
+  v.startsWith('raw:') ? v.slice(4) : encodeURIComponent((v as string & { toWellFormed(): string }).toWellFormed());
+const badPaging = fc.record({
+  name: fc.constantFrom('page', 'limit'),
+  value: fc.constantFrom('0', '-1', '1.5', 'abc', '1e3', '99999999999', '101', '', ' 1', '0x10', 'NaN'),
+});
 
 type Mutation =
   | { kind: 'drop' | 'wrongType'; index: number; value: unknown }
@@ -98,14 +219,38 @@ type Mutation =
 const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   fc.record({ kind: fc.constant('drop' as const), index: fc.nat(), value: fc.constant(undefined) }),
   fc.record({ kind: fc.constant('wrongType' as const), index: fc.nat(), value: badValue }),
-  fc.record({ kind: fc.constant('extra' as const), name: fc.oneof(massAssignment, fc.string({ minLength: 1, maxLength: 12 })), value: badValue }),
-  fc.record({ kind: fc.constant('body' as const), value: fc.oneof(fc.constant(null), fc.jsonValue(), fc.array(fc.jsonValue()), fc.constantFrom(60, 600).map(deep), badNumber, nasty) }),
+  fc.record({
+    kind: fc.constant('extra' as const),
+    name: fc.oneof(massAssignment, fc.string({ minLength: 1, maxLength: 12 })),
+    value: badValue,
+  }),
+  fc.record({
+    kind: fc.constant('body' as const),
+    value: fc.oneof(fc.constant(null), fc.jsonValue(), fc.array(fc.jsonValue()), fc.constantFrom(60, 600).map(deep), badNumber, nasty),
+  }),
   fc.record({
     kind: fc.constant('raw' as const),
-    text: fc.oneof(fc.constantFrom('{', '{"a":', '[1,]', '{"a":1}}', 'nul', '\u0000', "{'a':1}", deepArray(20_000), deepArray(45_000)), fc.string({ maxLength: 30 })),
-    contentType: fc.constantFrom('application/json', 'application/json; charset=utf-7', 'text/plain', 'application/x-www-form-urlencoded', 'application/xml'),
+    text: fc.oneof(
+      fc.constantFrom('{', '{"a":', '[1,]', '{"a":1}}', 'nul', '\u0000', "{'a':1}", deepArray(20_000), deepArray(45_000)),
+      fc.string({ maxLength: 30 }),
+    ),
+    contentType: fc.constantFrom(
+      'application/json',
+      'application/json; charset=utf-7',
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'application/xml',
+    ),
   }),
-  fc.record({ kind: fc.constant('query' as const), name: fc.oneof(fc.constantFrom('page', 'limit', 'userId', 'containerId', 'fields', 'onlyOwned', 'ownedOnly', '__proto__', 'filter[status]', 'tags'), fc.string({ minLength: 1, maxLength: 10 })), value: fc.oneof(nasty, fc.string({ unit: 'grapheme', maxLength: 30 }), fc.constant('x'.repeat(5000))), repeat: fc.boolean() }),
+  fc.record({
+    kind: fc.constant('query' as const),
+    name: fc.oneof(
+      fc.constantFrom('page', 'limit', 'userId', 'containerId', 'fields', 'onlyOwned', 'ownedOnly', '__proto__', 'filter[status]', 'tags'),
+      fc.string({ minLength: 1, maxLength: 10 }),
+    ),
+    value: fc.oneof(nasty, fc.string({ unit: 'grapheme', maxLength: 30 }), fc.constant('x'.repeat(5000))),
+    repeat: fc.boolean(),
+  }),
   fc.record({ kind: fc.constant('paging' as const), name: badPaging.map((p) => p.name), value: badPaging.map((p) => p.value) }),
   fc.record({ kind: fc.constant('path' as const), index: fc.nat(), value: badId }),
 );
@@ -117,9 +262,19 @@ type ProtoKey = (typeof PROTO_KEYS)[number];
 const protoPayload = (key: ProtoKey) => (key === 'constructor' ? { prototype: { polluted: 'yes' } } : { polluted: 'yes' });
 /** Query names with a prototype name as a parameter, a deepObject parent or child, an array; `raw:` ones percent-encoded by hand. */
 const PROTO_QUERY_NAMES = [
-  '__proto__', '__proto__[polluted]', '__proto__[]', 'constructor', 'constructor[prototype][polluted]', 'prototype[polluted]',
-  'x[__proto__]', 'x[constructor][prototype]', 'filter[__proto__]', 'filter[status][__proto__]', 'filter[constructor][prototype]',
-  'raw:%5F%5Fproto%5F%5F%5Bpolluted%5D', 'raw:constructor%5Bprototype%5D%5Bpolluted%5D',
+  '__proto__',
+  '__proto__[polluted]',
+  '__proto__[]',
+  'constructor',
+  'constructor[prototype][polluted]',
+  'prototype[polluted]',
+  'x[__proto__]',
+  'x[constructor][prototype]',
+  'filter[__proto__]',
+  'filter[status][__proto__]',
+  'filter[constructor][prototype]',
+  'raw:%5F%5Fproto%5F%5F%5Bpolluted%5D',
+  'raw:constructor%5Bprototype%5D%5Bpolluted%5D',
 ];
 
 type ProtoCase =
@@ -136,7 +291,8 @@ function objectPaths(value: unknown, at: (string | number)[] = []): (string | nu
 }
 
 /** `key` as an own property (an assignment of `__proto__` would set the prototype instead), as JSON.parse makes it. */
-const defineOwn = (target: object, key: string, value: unknown) => Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+const defineOwn = (target: object, key: string, value: unknown) =>
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 
 /**
  * The prototype-key cases of one operation: each key as a body key at the top and inside every
@@ -146,11 +302,18 @@ const defineOwn = (target: object, key: string, value: unknown) => Object.define
  */
 function protoCases(o: Operation, params: Schema[], body: unknown): ProtoCase[] {
   const bodyPaths = body !== null && typeof body === 'object' && !Array.isArray(body) ? objectPaths(body) : [[]];
-  const queryNames = [...PROTO_QUERY_NAMES, ...params.filter((p) => p.in === 'query').flatMap((p) => [`${p.name}[__proto__]`, `${p.name}[constructor][prototype]`, `${p.name}[prototype]`])];
+  const queryNames = [
+    ...PROTO_QUERY_NAMES,
+    ...params
+      .filter((p) => p.in === 'query')
+      .flatMap((p) => [`${p.name}[__proto__]`, `${p.name}[constructor][prototype]`, `${p.name}[prototype]`]),
+  ];
   return [
     ...bodyPaths.flatMap((at) => PROTO_KEYS.map((key) => ({ kind: 'protoBody' as const, at, key }))),
     ...queryNames.map((name) => ({ kind: 'protoQuery' as const, name })),
-    ...params.filter((p) => p.in === 'path').flatMap((p) => PROTO_KEYS.map((key) => ({ kind: 'protoPath' as const, name: p.name as string, key }))),
+    ...params
+      .filter((p) => p.in === 'path')
+      .flatMap((p) => PROTO_KEYS.map((key) => ({ kind: 'protoPath' as const, name: p.name as string, key }))),
     ...PROTO_KEYS.map((key) => ({ kind: 'protoHeader' as const, key })),
   ];
 }
@@ -163,10 +326,20 @@ function protoAnswerProblem(m: ProtoCase, status: number): string | null {
 }
 
 /** Another tenant's view of the service: a password login, a public read, an admin read, and readiness (a clean Object.prototype). */
-interface Bystander { tenant: TenantCredentials; user: User; community: { id: string; slug: string } }
+interface Bystander {
+  tenant: TenantCredentials;
+  user: User;
+  community: { id: string; slug: string };
+}
 async function bystanderProblems(app: AppInstance, b: Bystander): Promise<string[]> {
   const checks: [string, Promise<HttpResult>][] = [
-    ['password login', app.call('POST', '/v1/user/auth/password/login', { headers: { 'X-Tenant-Id': b.tenant.id }, body: { username: b.user.username, password: b.user.password } })],
+    [
+      'password login',
+      app.call('POST', '/v1/user/auth/password/login', {
+        headers: { 'X-Tenant-Id': b.tenant.id },
+        body: { username: b.user.username, password: b.user.password },
+      }),
+    ],
     ['public read', app.call('GET', `/v1/community/${b.community.slug}`, { headers: { 'X-Tenant-Id': b.tenant.id } })],
     ['admin read', app.call('GET', '/v1/admin/communities', { headers: asAdmin(b.tenant) })],
     ['readiness', app.call('GET', '/health/ready')],
@@ -207,12 +380,27 @@ describe(`fuzzer: ${operations.length} operations from openapi.json × ${CASES_P
     const xp = await givenResourceType(app, c.tenant, community.id);
     const item = await givenItem(app, c.tenant, community.id, { supply: 10 });
     const prize = await givenPrize(app, c.tenant, { communityId: community.id, totalSupply: 10 });
-    const listing = await givenListing(app, c.tenant, { communityId: community.id, kind: 'item', itemId: item.id, price: [{ resourceTypeId: xp.id, amount: 1 }] });
+    const listing = await givenListing(app, c.tenant, {
+      communityId: community.id,
+      kind: 'item',
+      itemId: item.id,
+      price: [{ resourceTypeId: xp.id, amount: 1 }],
+    });
     user = await register(app, c.tenant);
     await grant(app, c.tenant, user.userId, xp.id, 5);
     Object.assign(ids, {
-      ckey: community.slug, communityId: community.id, id: community.id, slug: xp.slug, resourceTypeId: xp.id, itemId: item.id, slotId: item.slotId,
-      listingId: listing.id, prizeId: prize.id, tenantId: c.tenant.id, username: user.userId, type: 'discord',
+      ckey: community.slug,
+      communityId: community.id,
+      id: community.id,
+      slug: xp.slug,
+      resourceTypeId: xp.id,
+      itemId: item.id,
+      slotId: item.slotId,
+      listingId: listing.id,
+      prizeId: prize.id,
+      tenantId: c.tenant.id,
+      username: user.userId,
+      type: 'discord',
     });
     const other = createTenantWithCli(c.databaseUrl, unique('bystander-'));
     bystander = { tenant: other, user: await register(app, other), community: await givenCommunity(app, other) };
@@ -238,7 +426,11 @@ describe(`fuzzer: ${operations.length} operations from openapi.json × ${CASES_P
 
     // The request of the outage: a 200 that poisoned every tenant.
     const outage = await app.call('GET', '/v1/quest-event?__proto__[polluted]=1', { headers: { Authorization: user.auth } });
-    expect({ status: outage.status, code: outage.body?.code, error: outage.body?.error }).toEqual({ status: 400, code: 10002, error: 'unsafe_input' });
+    expect({ status: outage.status, code: outage.body?.code, error: outage.body?.error }).toEqual({
+      status: 400,
+      code: 10002,
+      error: 'unsafe_input',
+    });
 
     for (const [k, o] of operations.entries()) {
       const params = ((o.op.parameters ?? []) as Schema[]).map((p) => (p.$ref ? deref(p) : p));
@@ -250,7 +442,10 @@ describe(`fuzzer: ${operations.length} operations from openapi.json × ${CASES_P
       if (secured.includes('session')) headers.Authorization = user.auth;
       if (secured.includes('api-key')) Object.assign(headers, asAdmin(c.tenant));
 
-      const cases: Mutation[] = [...fc.sample(mutation, { numRuns: CASES_PER_OPERATION, seed: SEED + k }), ...protoCases(o, params, bodySchema ? exampleOf(bodySchema) : undefined)];
+      const cases: Mutation[] = [
+        ...fc.sample(mutation, { numRuns: CASES_PER_OPERATION, seed: SEED + k }),
+        ...protoCases(o, params, bodySchema ? exampleOf(bodySchema) : undefined),
+      ];
       const before = await rowCounts(c.sql);
       let acceptedWrite = false;
       const results = await pool(6, cases.length, async (i): Promise<HttpResult & { m: Mutation }> => {
@@ -277,21 +472,34 @@ describe(`fuzzer: ${operations.length} operations from openapi.json × ${CASES_P
             break;
           case 'wrongType':
             if (fields.length) (body as Record<string, unknown>)[fields[m.index % fields.length]] = m.value;
-            else if (query.length) qs.set(query[m.index % query.length].name, typeof m.value === 'string' ? m.value : JSON.stringify(m.value) ?? 'null');
+            else if (query.length)
+              qs.set(query[m.index % query.length].name, typeof m.value === 'string' ? m.value : (JSON.stringify(m.value) ?? 'null'));
             else body = m.value;
             break;
           case 'extra':
             // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- tsc refuses a spread of `unknown` (TS2698); a literal keeps `__proto__` an own key, Object.assign would not
             body = { ...(fields.length ? (body as Record<string, unknown>) : {}), [m.name]: m.value };
             break;
-          case 'body': body = m.value; break;
-          case 'raw': raw = m.text; h['content-type'] = m.contentType; break;
-          case 'query': qs.append(m.name, m.value); if (m.repeat) qs.append(m.name, m.value); break;
-          case 'paging': qs.set(m.name, m.value); break;
+          case 'body':
+            body = m.value;
+            break;
+          case 'raw':
+            raw = m.text;
+            h['content-type'] = m.contentType;
+            break;
+          case 'query':
+            qs.append(m.name, m.value);
+            if (m.repeat) qs.append(m.name, m.value);
+            break;
+          case 'paging':
+            qs.set(m.name, m.value);
+            break;
           case 'path':
             if (pathParams.length) {
               const name = pathParams[m.index % pathParams.length].name;
-              path = o.path.replace(/\{(\w+)\}/g, (_, n: string) => (n === name ? encodeSegment(m.value) : encodeURIComponent(ids[n] ?? randomUUID())));
+              path = o.path.replace(/\{(\w+)\}/g, (_, n: string) =>
+                n === name ? encodeSegment(m.value) : encodeURIComponent(ids[n] ?? randomUUID()),
+              );
             } else qs.append('id', m.value);
             break;
           case 'protoBody': {
@@ -331,7 +539,16 @@ describe(`fuzzer: ${operations.length} operations from openapi.json × ${CASES_P
         statuses[String(r.status)] = (statuses[String(r.status)] ?? 0) + 1;
         const label = `${o.method} ${o.path} [${r.m.kind} ${String(JSON.stringify(r.m, (_, v) => (v instanceof Deep ? `deep(${v.depth})` : typeof v === 'string' && v.length > 60 ? `${v.slice(0, 20)}…(${v.length})` : v))).slice(0, 160)}]`;
         if (r.status >= 500) fiveHundreds.push(`${label} -> ${r.status} ${JSON.stringify(r.body).slice(0, 200)}`);
-        if (r.status >= 400 && !(typeof r.body?.code === 'number' && typeof r.body?.error === 'string' && r.body.message === interfaceMessage(r.status, r.body.error) && typeof r.body?.detail === 'string')) badErrorBodies.push(`${label} -> ${r.status} ${String(JSON.stringify(r.body)).slice(0, 200)}`);
+        if (
+          r.status >= 400 &&
+          !(
+            typeof r.body?.code === 'number' &&
+            typeof r.body?.error === 'string' &&
+            r.body.message === interfaceMessage(r.status, r.body.error) &&
+            typeof r.body?.detail === 'string'
+          )
+        )
+          badErrorBodies.push(`${label} -> ${r.status} ${String(JSON.stringify(r.body)).slice(0, 200)}`);
         if (r.status < 300 && o.method !== 'GET') acceptedWrite = true;
         if (r.m.kind.startsWith('proto')) {
           protoSent++;
@@ -365,8 +582,23 @@ describe(`fuzzer: ${operations.length} operations from openapi.json × ${CASES_P
       prototypeKeysNotRefused: protoNotRefused.length,
       bystanderChecks: `${operations.length} batches × 4 (login, public read, admin read, readiness): ${unhealthyAfter.length} failed`,
     });
-    if (process.env.RELIABILITY_APP_LOG) console.log(app.output().split('\n').filter((l) => l.includes('unhandled')).map((l) => l.slice(l.indexOf('"err"'), l.indexOf('"err"') + 700)).join('\n')); // eslint-disable-line no-console
-    expect({ fiveHundreds, badErrorBodies, stateChanges, protoNotRefused, unhealthyAfter }).toEqual({ fiveHundreds: [], badErrorBodies: [], stateChanges: [], protoNotRefused: [], unhealthyAfter: [] });
+    if (process.env.RELIABILITY_APP_LOG)
+      // eslint-disable-next-line no-console -- asked for with RELIABILITY_APP_LOG
+      console.log(
+        app
+          .output()
+          .split('\n')
+          .filter((l) => l.includes('unhandled'))
+          .map((l) => l.slice(l.indexOf('"err"'), l.indexOf('"err"') + 700))
+          .join('\n'),
+      );
+    expect({ fiveHundreds, badErrorBodies, stateChanges, protoNotRefused, unhealthyAfter }).toEqual({
+      fiveHundreds: [],
+      badErrorBodies: [],
+      stateChanges: [],
+      protoNotRefused: [],
+      unhealthyAfter: [],
+    });
     expect(countBy(Object.keys(statuses), (s) => s[0])['5']).toBeUndefined();
   }, 900_000);
 
@@ -379,12 +611,22 @@ describe(`fuzzer: ${operations.length} operations from openapi.json × ${CASES_P
       process.kill(buggy.pid()!, 'SIGWINCH');
       const deadline = Date.now() + 10_000;
       let line: RegExpExecArray | null = null;
-      while (!(line = /\[pollute-on-signal\] (.*)/.exec(buggy.output())) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      while (!(line = /\[pollute-on-signal\] (.*)/.exec(buggy.output())) && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 50));
       expect(line).not.toBeNull();
       const seen = JSON.parse(line![1]) as { merges: string[]; polluted: unknown; inheritedFromSwap: unknown };
       const unhealthy = await bystanderProblems(buggy, bystander);
-      report('5b. a pollution bug inside the process', { merges: seen.merges, objectPrototypePolluted: seen.polluted !== null, prototypeSwappedThroughProto: seen.inheritedFromSwap !== null, bystanderChecksFailed: unhealthy.length });
-      expect({ polluted: seen.polluted, inheritedFromSwap: seen.inheritedFromSwap, unhealthy }).toEqual({ polluted: null, inheritedFromSwap: null, unhealthy: [] });
+      report('5b. a pollution bug inside the process', {
+        merges: seen.merges,
+        objectPrototypePolluted: seen.polluted !== null,
+        prototypeSwappedThroughProto: seen.inheritedFromSwap !== null,
+        bystanderChecksFailed: unhealthy.length,
+      });
+      expect({ polluted: seen.polluted, inheritedFromSwap: seen.inheritedFromSwap, unhealthy }).toEqual({
+        polluted: null,
+        inheritedFromSwap: null,
+        unhealthy: [],
+      });
     } finally {
       await buggy.kill();
     }

@@ -5,12 +5,19 @@ import { startCluster, type AppInstance, type Cluster } from '../helpers/process
 import { countBy, register, report, scale } from './support.js';
 
 // The test client stands for a proxy on loopback: X-Forwarded-For names the client.
-const LIMITS = { TRUST_PROXY: 'loopback', LOGIN_RATE_LIMIT_IP: '8', LOGIN_RATE_LIMIT_ACCOUNT: '3', LOGIN_RATE_LIMIT_ACCOUNT_TOTAL: '10', LOGIN_RATE_WINDOW_SECONDS: '60' };
+const LIMITS = {
+  TRUST_PROXY: 'loopback',
+  LOGIN_RATE_LIMIT_IP: '8',
+  LOGIN_RATE_LIMIT_ACCOUNT: '3',
+  LOGIN_RATE_LIMIT_ACCOUNT_TOTAL: '10',
+  LOGIN_RATE_WINDOW_SECONDS: '60',
+};
 
 /** This file's own Redis database (1–15) on the run's Redis, emptied first, so other files' counters never mix in. */
 function isolatedRedisUrl(): string {
   const base = process.env.REDIS_URL;
-  if (!base) throw new Error('REDIS_URL is not set: run this through `npm run test:reliability` (its global setup provides Redis or fails)');
+  if (!base)
+    throw new Error('REDIS_URL is not set: run this through `npm run test:reliability` (its global setup provides Redis or fails)');
   const u = new URL(base);
   u.pathname = `/${1 + Math.floor(Math.random() * 15)}`;
   return u.toString();
@@ -45,7 +52,8 @@ describe('login rate limits across instances sharing Redis', () => {
 
   it('the per-IP count is shared: requests spread over both instances are limited together', async () => {
     const ip = fromIp();
-    const send = (app: AppInstance, i: number) => app.call('POST', '/v1/user/auth/password/login', { headers: ip, body: { username: `ip_${i}`, password: 'wrong-password' } });
+    const send = (app: AppInstance, i: number) =>
+      app.call('POST', '/v1/user/auth/password/login', { headers: ip, body: { username: `ip_${i}`, password: 'wrong-password' } });
     const statuses: number[] = [];
     for (let i = 0; i < 8; i++) statuses.push((await send(i % 2 === 0 ? a : b, i)).status);
     expect(statuses).toEqual([401, 401, 401, 401, 401, 401, 401, 401]);
@@ -76,17 +84,37 @@ describe('login rate limits across instances sharing Redis', () => {
     const home = fromIp();
     const user = await register(a, c.tenant);
     // the owner logs in from home on instance a: home becomes a known address of the account
-    expect((await a.call('POST', '/v1/user/auth/password/login', { headers: home, body: { username: user.username, password: user.password } })).status).toBe(200);
+    expect(
+      (await a.call('POST', '/v1/user/auth/password/login', { headers: home, body: { username: user.username, password: user.password } }))
+        .status,
+    ).toBe(200);
     const statuses: number[] = [];
     for (let i = 0; i < 12; i++) {
-      const r = await (i % 2 ? a : b).call('POST', '/v1/user/auth/password/login', { headers: fromIp(), body: { username: user.username, password: `guess-${i}` } });
+      const r = await (i % 2 ? a : b).call('POST', '/v1/user/auth/password/login', {
+        headers: fromIp(),
+        body: { username: user.username, password: `guess-${i}` },
+      });
       statuses.push(r.status);
     }
     // registration (from the socket address) + login + 8 guesses = 10 = the ceiling; then new addresses are refused
     expect(statuses).toEqual([401, 401, 401, 401, 401, 401, 401, 401, 429, 429, 429, 429]);
-    expect((await b.call('POST', '/v1/user/auth/password/login', { headers: fromIp(), body: { username: user.username, password: user.password } })).status).toBe(429);
-    expect((await b.call('POST', '/v1/user/auth/password/login', { headers: home, body: { username: user.username, password: user.password } })).status).toBe(200);
-    figures.ceilingOverTwoInstances = { guesses: statuses.length, refusedNewAddresses: statuses.filter((s) => s === 429).length + 1, ownerFromKnownAddress: 200 };
+    expect(
+      (
+        await b.call('POST', '/v1/user/auth/password/login', {
+          headers: fromIp(),
+          body: { username: user.username, password: user.password },
+        })
+      ).status,
+    ).toBe(429);
+    expect(
+      (await b.call('POST', '/v1/user/auth/password/login', { headers: home, body: { username: user.username, password: user.password } }))
+        .status,
+    ).toBe(200);
+    figures.ceilingOverTwoInstances = {
+      guesses: statuses.length,
+      refusedNewAddresses: statuses.filter((s) => s === 429).length + 1,
+      ownerFromKnownAddress: 200,
+    };
   });
 
   it('concurrent bursts over both instances let exactly the limit through', async () => {
@@ -95,7 +123,14 @@ describe('login rate limits across instances sharing Redis', () => {
     let limited = 0;
     for (let r = 0; r < rounds; r++) {
       const ip = fromIp();
-      const results = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).call('POST', '/v1/user/auth/password/login', { headers: ip, body: { username: `burst_${r}_${i}`, password: 'wrong-password' } })));
+      const results = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          (i % 2 ? a : b).call('POST', '/v1/user/auth/password/login', {
+            headers: ip,
+            body: { username: `burst_${r}_${i}`, password: 'wrong-password' },
+          }),
+        ),
+      );
       const statuses = countBy(results, (x) => x.status);
       expect(statuses).toEqual({ 401: 8, 429: 12 });
       passed += statuses[401];

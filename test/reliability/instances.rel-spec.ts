@@ -2,7 +2,23 @@ import { Wallet } from 'ethers';
 import { randomBytes } from 'node:crypto';
 import { createTestDatabase } from '../setup/test-database.js';
 import { createTenantWithCli, setTenantSettings, startCluster, type AppInstance, type Cluster } from '../helpers/processes.js';
-import { asAdmin, asUser, countBy, expectOk, givenCommunity, givenResourceType, grant, loginToken, pool, register, report, scale, siweBody, SIWE_ORIGIN, unique } from './support.js';
+import {
+  asAdmin,
+  asUser,
+  countBy,
+  expectOk,
+  givenCommunity,
+  givenResourceType,
+  grant,
+  loginToken,
+  pool,
+  register,
+  report,
+  scale,
+  siweBody,
+  SIWE_ORIGIN,
+  unique,
+} from './support.js';
 
 /**
  * Part 1: three app processes on one database. Nothing that must be shared is held per process:
@@ -34,12 +50,21 @@ describe('several instances on one database', () => {
       expect(s.status).toBe(200);
       expect(s.body).toMatchObject({ userId: u.userId, tenantId: c.tenant.id });
     }
-    const refreshed = expectOk(await apps[1].call('POST', '/v1/user/auth/refresh-session', { headers: tenantHeader(), body: { refreshToken: u.refreshToken } }), 200, 'refresh');
-    const onThird = await apps[2].call('GET', '/v1/user/profile?fields=username', { headers: { Authorization: `Bearer ${refreshed.body.sessionToken}` } });
+    const refreshed = expectOk(
+      await apps[1].call('POST', '/v1/user/auth/refresh-session', { headers: tenantHeader(), body: { refreshToken: u.refreshToken } }),
+      200,
+      'refresh',
+    );
+    const onThird = await apps[2].call('GET', '/v1/user/profile?fields=username', {
+      headers: { Authorization: `Bearer ${refreshed.body.sessionToken}` },
+    });
     expect(onThird.status).toBe(200);
     // a logout on one instance revokes the refresh token on all
     expectOk(await apps[2].call('POST', '/v1/user/auth/logout', { headers: asUser(u), body: { all: true } }), 204, 'logout');
-    const afterLogout = await apps[0].call('POST', '/v1/user/auth/refresh-session', { headers: tenantHeader(), body: { refreshToken: u.refreshToken } });
+    const afterLogout = await apps[0].call('POST', '/v1/user/auth/refresh-session', {
+      headers: tenantHeader(),
+      body: { refreshToken: u.refreshToken },
+    });
     expect(afterLogout.status).toBe(401);
     expect(afterLogout.body).toHaveProperty('code');
     figures.sessionChecks = apps.length + 2;
@@ -47,18 +72,20 @@ describe('several instances on one database', () => {
 
   /** Polls every instance until each refuses `token`; returns the slowest instance's time (ms from `since`). */
   const refusedEverywhere = async (token: string, since: number, boundMs = 10_000) => {
-    const times = await Promise.all(apps.map(async (app) => {
-      for (;;) {
-        const r = await app.call('GET', '/v1/user/auth/session', { headers: { Authorization: `Bearer ${token}` } });
-        if (r.status === 401) {
-          expect(r.body).toMatchObject({ code: 10416, message: 'GENERIC_UNAUTHORIZED', error: 'session_ended' });
-          return Date.now() - since;
+    const times = await Promise.all(
+      apps.map(async (app) => {
+        for (;;) {
+          const r = await app.call('GET', '/v1/user/auth/session', { headers: { Authorization: `Bearer ${token}` } });
+          if (r.status === 401) {
+            expect(r.body).toMatchObject({ code: 10416, message: 'GENERIC_UNAUTHORIZED', error: 'session_ended' });
+            return Date.now() - since;
+          }
+          expect(r.status).toBe(200);
+          if (Date.now() - since > boundMs) throw new Error(`${app.name} still accepts the session token ${boundMs} ms after the logout`);
+          await new Promise((done) => setTimeout(done, 20));
         }
-        expect(r.status).toBe(200);
-        if (Date.now() - since > boundMs) throw new Error(`${app.name} still accepts the session token ${boundMs} ms after the logout`);
-        await new Promise((done) => setTimeout(done, 20));
-      }
-    }));
+      }),
+    );
     return Math.max(...times);
   };
 
@@ -81,7 +108,9 @@ describe('several instances on one database', () => {
 
   it('keeps propagating logouts after the LISTEN connections are cut; no process dies', async () => {
     const pids = apps.map((a) => a.pid());
-    const cut = await c.sql.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'cgs:session-revocations'`);
+    const cut = await c.sql.query(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'cgs:session-revocations'`,
+    );
     expect(cut.rowCount).toBe(apps.length);
     const u = await register(apps[0], c.tenant);
     const since = Date.now();
@@ -104,7 +133,11 @@ describe('several instances on one database', () => {
     let refused = 0;
     for (let i = 0; i < tokens; i++) {
       const fresh = await loginToken(c.tenant.sharedSecret);
-      const results = await Promise.all([...apps, ...apps].map((app) => app.call('POST', '/v1/user/auth/providerC/login', { headers: tenantHeader(), body: { token: fresh } })));
+      const results = await Promise.all(
+        [...apps, ...apps].map((app) =>
+          app.call('POST', '/v1/user/auth/providerC/login', { headers: tenantHeader(), body: { token: fresh } }),
+        ),
+      );
       const statuses = countBy(results, (r) => r.status);
       expect(statuses).toEqual({ 200: 1, 401: 5 });
       ok += statuses[200];
@@ -133,15 +166,23 @@ describe('several instances on one database', () => {
     const xp = await givenResourceType(apps[1], c.tenant, community.id);
     const users = await pool(4, scale(12, 60), () => register(apps[0], c.tenant));
     const grants = scale(120, 1200);
-    const results = await pool(24, grants, (i) => grant(apps[i % apps.length], c.tenant, users[i % users.length].userId, xp.id, 1 + ((i * 7) % 13)));
+    const results = await pool(24, grants, (i) =>
+      grant(apps[i % apps.length], c.tenant, users[i % users.length].userId, xp.id, 1 + ((i * 7) % 13)),
+    );
     expect(countBy(results, (r) => r.status)).toEqual({ 201: grants });
-    const boards = await Promise.all(apps.map((app) => app.call('GET', `/v1/community/${community.id}/leaderboard/${xp.slug}?limit=100`, { headers: { 'X-Tenant-Id': c.tenant.id } })));
+    const boards = await Promise.all(
+      apps.map((app) =>
+        app.call('GET', `/v1/community/${community.id}/leaderboard/${xp.slug}?limit=100`, { headers: { 'X-Tenant-Id': c.tenant.id } }),
+      ),
+    );
     for (const b of boards) expect(b.status).toBe(200);
     expect(boards[1].body).toEqual(boards[0].body);
     expect(boards[2].body).toEqual(boards[0].body);
     let ranksCompared = 0;
     for (const u of users) {
-      const ranks = await Promise.all(apps.map((app) => app.call('GET', `/v1/community/${community.id}/ranking/${xp.slug}`, { headers: asUser(u) })));
+      const ranks = await Promise.all(
+        apps.map((app) => app.call('GET', `/v1/community/${community.id}/ranking/${xp.slug}`, { headers: asUser(u) })),
+      );
       expect(ranks.map((r) => r.status)).toEqual([200, 200, 200]);
       expect(ranks[1].body).toEqual(ranks[0].body);
       expect(ranks[2].body).toEqual(ranks[0].body);

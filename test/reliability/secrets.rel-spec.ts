@@ -29,31 +29,58 @@ describe('secrets at rest', () => {
     const user = await register(app, c.tenant);
     secrets.password = user.password;
     secrets.refreshTokenRegister = user.refreshToken;
-    const login = expectOk(await app.call('POST', '/v1/user/auth/password/login', { headers: { 'X-Tenant-Id': c.tenant.id }, body: { username: user.username, password: user.password } }), 200, 'login');
+    const login = expectOk(
+      await app.call('POST', '/v1/user/auth/password/login', {
+        headers: { 'X-Tenant-Id': c.tenant.id },
+        body: { username: user.username, password: user.password },
+      }),
+      200,
+      'login',
+    );
     secrets.refreshTokenLogin = login.body.refreshToken;
 
     const providerAccess = `oauth-access-${randomBytes(12).toString('hex')}`;
     const providerRefresh = `oauth-refresh-${randomBytes(12).toString('hex')}`;
     const bodyAccess = `oauth-body-access-${randomBytes(12).toString('hex')}`;
     const token = await loginToken(c.tenant.sharedSecret, { accessToken: providerAccess, refreshToken: providerRefresh });
-    const tokenLogin = expectOk(await app.call('POST', '/v1/user/auth/providerB/login', { headers: { 'X-Tenant-Id': c.tenant.id }, body: { token, accessToken: bodyAccess } }), 200, 'token login');
+    const tokenLogin = expectOk(
+      await app.call('POST', '/v1/user/auth/providerB/login', {
+        headers: { 'X-Tenant-Id': c.tenant.id },
+        body: { token, accessToken: bodyAccess },
+      }),
+      200,
+      'token login',
+    );
     secrets.providerAccessTokenClaim = providerAccess;
     secrets.providerRefreshToken = providerRefresh;
     secrets.providerAccessTokenBody = bodyAccess;
     secrets.refreshTokenProvider = tokenLogin.body.refreshToken;
     const zk = await loginToken(c.tenant.sharedSecret, {});
-    expectOk(await app.call('POST', '/v1/user/auth/providerA/zklogin', { headers: { 'X-Tenant-Id': c.tenant.id }, body: { token: zk } }), 200, 'zklogin');
+    expectOk(
+      await app.call('POST', '/v1/user/auth/providerA/zklogin', { headers: { 'X-Tenant-Id': c.tenant.id }, body: { token: zk } }),
+      200,
+      'zklogin',
+    );
     secrets.zkLoginToken = zk;
 
     const socialUser = `social-user-token-${randomBytes(12).toString('hex')}`;
     const socialRefresh = `social-refresh-token-${randomBytes(12).toString('hex')}`;
-    expectOk(await app.call('POST', '/v1/user/socials', { headers: asUser(user), body: { accountType: 'twitch', subjectId: unique('tw'), public: false, userToken: socialUser, refreshToken: socialRefresh } }), 201, 'social');
+    expectOk(
+      await app.call('POST', '/v1/user/socials', {
+        headers: asUser(user),
+        body: { accountType: 'twitch', subjectId: unique('tw'), public: false, userToken: socialUser, refreshToken: socialRefresh },
+      }),
+      201,
+      'social',
+    );
     secrets.socialUserToken = socialUser;
     secrets.socialRefreshToken = socialRefresh;
     secrets.sessionToken = user.sessionToken;
 
     // Every row of every table, as text.
-    const { rows: tables } = await c.sql.query<{ table_name: string }>(`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'`);
+    const { rows: tables } = await c.sql.query<{ table_name: string }>(
+      `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'`,
+    );
     let rowsRead = 0;
     let bytesRead = 0;
     const found: string[] = [];
@@ -72,7 +99,9 @@ describe('secrets at rest', () => {
 
     // Nor in the logs of the app (every request is logged at level info).
     const logs = app.output();
-    const inLogs = Object.entries(secrets).filter(([, v]) => logs.includes(v)).map(([k]) => k);
+    const inLogs = Object.entries(secrets)
+      .filter(([, v]) => logs.includes(v))
+      .map(([k]) => k);
     // The default tenant's API key and secret are printed once at the first start, on purpose (stdout, not the log).
     const printedOnce = ['apiKeyDefault', 'sharedSecretDefault'];
     expect(inLogs.filter((k) => !printedOnce.includes(k))).toEqual([]);

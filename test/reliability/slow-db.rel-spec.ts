@@ -1,7 +1,22 @@
 import pg from 'pg';
 import { createTestDatabase } from '../setup/test-database.js';
 import { startCluster, type AppInstance, type Cluster, type HttpResult } from '../helpers/processes.js';
-import { asUser, countBy, givenCommunity, givenItem, givenListing, givenResourceType, grant, purchase, register, report, scale, storeInvariants, unique, type User } from './support.js';
+import {
+  asUser,
+  countBy,
+  givenCommunity,
+  givenItem,
+  givenListing,
+  givenResourceType,
+  grant,
+  purchase,
+  register,
+  report,
+  scale,
+  storeInvariants,
+  unique,
+  type User,
+} from './support.js';
 
 /** How long another session holds the hot listing's row: more than twice DB_LOCK_TIMEOUT_MS (3 s), a wait for a slot of the listing's bulkhead and then for the row. */
 const HOLD_MS = scale(10_000, 20_000);
@@ -11,7 +26,16 @@ const BUYERS = 24;
 const OTHER_LOOPS = 8;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-type Sample = { kind: 'purchase' | 'other' | 'ready'; what: string; start: number; end: number; status: number; errorId?: string; error?: string; retryAfter: string | null };
+type Sample = {
+  kind: 'purchase' | 'other' | 'ready';
+  what: string;
+  start: number;
+  end: number;
+  status: number;
+  errorId?: string;
+  error?: string;
+  retryAfter: string | null;
+};
 
 /**
  * Part 4b, a slow database: one hot listing row held `FOR UPDATE` by another session (a stuck
@@ -40,7 +64,12 @@ describe(`slow database: a hot listing row held FOR UPDATE for ${HOLD_MS / 1000}
     const other = await givenCommunity(a, tenant);
     const gems = await givenResourceType(a, tenant, community.id);
     const item = await givenItem(a, tenant, community.id);
-    const listing = await givenListing(a, tenant, { communityId: community.id, kind: 'item', itemId: item.id, price: [{ resourceTypeId: gems.id, amount: 1 }] });
+    const listing = await givenListing(a, tenant, {
+      communityId: community.id,
+      kind: 'item',
+      itemId: item.id,
+      price: [{ resourceTypeId: gems.id, amount: 1 }],
+    });
     const buyers: User[] = await Promise.all(Array.from({ length: BUYERS }, (_, i) => register(c.apps[i % 2], tenant)));
     for (const u of buyers) expect((await grant(a, tenant, u.userId, gems.id, 1_000)).status).toBe(201);
     // Users of the unrelated traffic (no row in common with the buyers' purchases).
@@ -54,8 +83,21 @@ describe(`slow database: a hot listing row held FOR UPDATE for ${HOLD_MS / 1000}
       const start = now();
       let r: HttpResult | undefined;
       let error: string | undefined;
-      try { r = await pending; } catch (e) { error = (e as Error).message; }
-      samples.push({ kind, what, start, end: now(), status: r?.status ?? 0, errorId: (r?.status ?? 0) >= 400 ? r?.body?.error : undefined, error, retryAfter: r?.headers.get('retry-after') ?? null });
+      try {
+        r = await pending;
+      } catch (e) {
+        error = (e as Error).message;
+      }
+      samples.push({
+        kind,
+        what,
+        start,
+        end: now(),
+        status: r?.status ?? 0,
+        errorId: (r?.status ?? 0) >= 400 ? r?.body?.error : undefined,
+        error,
+        retryAfter: r?.headers.get('retry-after') ?? null,
+      });
       return r;
     };
     let stop = false;
@@ -89,10 +131,19 @@ describe(`slow database: a hot listing row held FOR UPDATE for ${HOLD_MS / 1000}
     const requests: ((app: AppInstance, i: number) => [string, Promise<HttpResult>])[] = [
       (app) => ['GET community', app.call('GET', `/v1/community/${community.id}`, { headers: { 'X-Tenant-Id': tenant.id } })],
       (app, i) => ['GET profile', app.call('GET', '/v1/user/profile?fields=username', { headers: asUser(others[i % others.length]) })],
-      (app, i) => ['GET ranking', app.call('GET', `/v1/community/${community.id}/ranking/${gems.slug}`, { headers: asUser(others[i % others.length]) })],
+      (app, i) => [
+        'GET ranking',
+        app.call('GET', `/v1/community/${community.id}/ranking/${gems.slug}`, { headers: asUser(others[i % others.length]) }),
+      ],
       (app, i) => ['POST grant', grant(app, tenant, others[i % others.length].userId, gems.id, 1)],
-      (app) => ['POST join', app.call('POST', `/v1/community/${other.id}/join?referrerHandle=`, { headers: asUser(joiners[nextJoiner++ % joiners.length]) })],
-      (app) => ['GET store listings', app.call('GET', `/v1/store/listings?containerId=${community.id}&enrichRequirements=true`, { headers: asUser(others[0]) })],
+      (app) => [
+        'POST join',
+        app.call('POST', `/v1/community/${other.id}/join?referrerHandle=`, { headers: asUser(joiners[nextJoiner++ % joiners.length]) }),
+      ],
+      (app) => [
+        'GET store listings',
+        app.call('GET', `/v1/store/listings?containerId=${community.id}&enrichRequirements=true`, { headers: asUser(others[0]) }),
+      ],
     ];
     const otherLoop = async (k: number) => {
       for (let i = 0; !stop; i++) {
@@ -125,7 +176,11 @@ describe(`slow database: a hot listing row held FOR UPDATE for ${HOLD_MS / 1000}
       loops.push(...buyers.map((_, k) => buyer(k)));
       // How many sessions wait on a lock meanwhile (the buyers' transactions in PostgreSQL).
       for (const until = performance.now() + HOLD_MS; performance.now() < until; await sleep(250)) {
-        const { rows: [w] } = await c.sql.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'");
+        const {
+          rows: [w],
+        } = await c.sql.query<{ n: number }>(
+          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+        );
         waitingOnLocks.push(w.n);
       }
       await holder.query('COMMIT');
@@ -155,11 +210,17 @@ describe(`slow database: a hot listing row held FOR UPDATE for ${HOLD_MS / 1000}
       refusedNoncesRetriedAndBoughtOnce: refusedThenBought.size,
       purchasesBought: bought.size,
       statusesOverall: countBy(samples, (s) => `${s.kind} ${s.status}`),
-      notOk: countBy(samples.filter((s) => s.status >= 300 || s.status === 0), (s) => `${s.what} ${s.status} ${s.errorId ?? ''}`),
+      notOk: countBy(
+        samples.filter((s) => s.status >= 300 || s.status === 0),
+        (s) => `${s.what} ${s.status} ${s.errorId ?? ''}`,
+      ),
     });
     // ...every buyer's first purchase was answered before the release, and every purchase answered
     // then was a retryable 503 database_timeout;
-    const firstOfEachBuyer = samples.filter((s) => s.kind === 'purchase' && s.start >= lockedAt).sort((x, y) => x.start - y.start).slice(0, BUYERS);
+    const firstOfEachBuyer = samples
+      .filter((s) => s.kind === 'purchase' && s.start >= lockedAt)
+      .sort((x, y) => x.start - y.start)
+      .slice(0, BUYERS);
     expect(firstOfEachBuyer.filter((s) => s.end > releasedAt)).toEqual([]);
     expect(heldPurchases.length).toBeGreaterThanOrEqual(BUYERS);
     expect(countBy(heldPurchases, (s) => `${s.status} ${s.errorId}`)).toEqual({ '503 database_timeout': heldPurchases.length });
@@ -172,7 +233,12 @@ describe(`slow database: a hot listing row held FOR UPDATE for ${HOLD_MS / 1000}
     expect(heldReady.length).toBeGreaterThanOrEqual(4);
     expect(countBy(heldReady, (s) => s.status)).toEqual({ 200: heldReady.length });
     // Never a 500 or a socket error; the only 503s are purchases of the held row.
-    expect(samples.filter((s) => s.status === 0 || s.status >= 500).filter((s) => !(s.kind === 'purchase' && s.status === 503)).map((s) => `${s.what} ${s.status} ${s.error ?? ''}`)).toEqual([]);
+    expect(
+      samples
+        .filter((s) => s.status === 0 || s.status >= 500)
+        .filter((s) => !(s.kind === 'purchase' && s.status === 503))
+        .map((s) => `${s.what} ${s.status} ${s.error ?? ''}`),
+    ).toEqual([]);
     const purchase503 = samples.filter((s) => s.kind === 'purchase' && s.status === 503);
     expect(purchase503.every((s) => s.start >= lockedAt - 100 && s.start <= releasedAt)).toBe(true);
 

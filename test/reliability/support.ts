@@ -13,7 +13,11 @@ export const scale = (short: number, long: number) => (LONG ? long : short);
 /** Prints one part's figures in a form the note (docs/reliability.md) quotes. */
 export function report(part: string, figures: Record<string, unknown>): void {
   // eslint-disable-next-line no-console
-  console.log(`[reliability] ${part} (${LONG ? 'long' : 'short'} run)\n${Object.entries(figures).map(([k, v]) => `  ${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`).join('\n')}`);
+  console.log(
+    `[reliability] ${part} (${LONG ? 'long' : 'short'} run)\n${Object.entries(figures)
+      .map(([k, v]) => `  ${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`)
+      .join('\n')}`,
+  );
 }
 
 let n = 0;
@@ -23,12 +27,14 @@ export const unique = (prefix: string) => `${prefix}${++n}${randomBytes(3).toStr
 export async function pool<T>(width: number, count: number, task: (i: number) => Promise<T>): Promise<T[]> {
   const results: T[] = new Array(count);
   let next = 0;
-  await Promise.all(Array.from({ length: Math.min(width, count) }, async () => {
-    while (next < count) {
-      const i = next++;
-      results[i] = await task(i);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(width, count) }, async () => {
+      while (next < count) {
+        const i = next++;
+        results[i] = await task(i);
+      }
+    }),
+  );
   return results;
 }
 
@@ -63,28 +69,71 @@ export function expectOk(r: HttpResult, status: number, what: string): HttpResul
 }
 
 export async function givenCommunity(app: AppInstance, tenant: TenantCredentials): Promise<{ id: string; slug: string }> {
-  const r = await app.call('POST', '/v1/admin/communities', { headers: asAdmin(tenant), body: { slug: unique('c-'), name: 'Reliability community' } });
+  const r = await app.call('POST', '/v1/admin/communities', {
+    headers: asAdmin(tenant),
+    body: { slug: unique('c-'), name: 'Reliability community' },
+  });
   return expectOk(r, 201, 'create community').body;
 }
 
-export async function givenResourceType(app: AppInstance, tenant: TenantCredentials, communityId: string, kind: 'global' | 'scoped' = 'global'): Promise<{ id: string; slug: string }> {
-  const r = await app.call('POST', '/v1/admin/resources/types', { headers: asAdmin(tenant), body: { communityId, slug: unique('r-'), name: 'XP', kind } });
+export async function givenResourceType(
+  app: AppInstance,
+  tenant: TenantCredentials,
+  communityId: string,
+  kind: 'global' | 'scoped' = 'global',
+): Promise<{ id: string; slug: string }> {
+  const r = await app.call('POST', '/v1/admin/resources/types', {
+    headers: asAdmin(tenant),
+    body: { communityId, slug: unique('r-'), name: 'XP', kind },
+  });
   return expectOk(r, 201, 'create resource type').body;
 }
 
-export function grant(app: AppInstance, tenant: TenantCredentials, userId: string, resourceTypeId: string, amount: number, idempotencyKey = unique('k-')) {
-  return app.call('POST', '/v1/admin/resources/grants', { headers: asAdmin(tenant), body: { userId, resourceTypeId, amount, reason: 'reliability', idempotencyKey } });
+export function grant(
+  app: AppInstance,
+  tenant: TenantCredentials,
+  userId: string,
+  resourceTypeId: string,
+  amount: number,
+  idempotencyKey = unique('k-'),
+) {
+  return app.call('POST', '/v1/admin/resources/grants', {
+    headers: asAdmin(tenant),
+    body: { userId, resourceTypeId, amount, reason: 'reliability', idempotencyKey },
+  });
 }
 
-export function deduct(app: AppInstance, tenant: TenantCredentials, userId: string, resourceTypeId: string, amount: number, idempotencyKey = unique('d-')) {
-  return app.call('POST', '/v1/admin/resources/deductions', { headers: asAdmin(tenant), body: { userId, resourceTypeId, amount, reason: 'reliability', idempotencyKey } });
+export function deduct(
+  app: AppInstance,
+  tenant: TenantCredentials,
+  userId: string,
+  resourceTypeId: string,
+  amount: number,
+  idempotencyKey = unique('d-'),
+) {
+  return app.call('POST', '/v1/admin/resources/deductions', {
+    headers: asAdmin(tenant),
+    body: { userId, resourceTypeId, amount, reason: 'reliability', idempotencyKey },
+  });
 }
 
 /** The JWE a consuming backend sends (dir + A256GCM with the tenant secret), on the real clock. */
-export async function loginToken(sharedSecretHex: string, claims: Record<string, unknown> = {}, header: Record<string, unknown> = { alg: 'dir', enc: 'A256GCM' }, key?: Uint8Array): Promise<string> {
+export async function loginToken(
+  sharedSecretHex: string,
+  claims: Record<string, unknown> = {},
+  header: Record<string, unknown> = { alg: 'dir', enc: 'A256GCM' },
+  key?: Uint8Array,
+): Promise<string> {
   const iat = Math.floor(Date.now() / 1000);
-  const idToken = await new SignJWT({ iss: 'https://accounts.provider-a.test', aud: 'client-a', sub: `oauth-${randomBytes(4).toString('hex')}` })
-    .setProtectedHeader({ alg: 'HS256' }).setIssuedAt().setExpirationTime('1h').sign(randomBytes(32));
+  const idToken = await new SignJWT({
+    iss: 'https://accounts.provider-a.test',
+    aud: 'client-a',
+    sub: `oauth-${randomBytes(4).toString('hex')}`,
+  })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setIssuedAt()
+    .setExpirationTime('1h')
+    .sign(randomBytes(32));
   const payload: Record<string, unknown> = {
     _nonce: randomBytes(8).toString('hex'),
     subjectId: `sub-${randomBytes(6).toString('hex')}`,
@@ -105,7 +154,10 @@ export async function loginToken(sharedSecretHex: string, claims: Record<string,
 export const SIWE_ORIGIN = 'https://game.example.com';
 
 /** A signed SIWE login body (the tenant must allow SIWE_ORIGIN). */
-export async function siweBody(wallet: BaseWallet, nonce = randomBytes(8).toString('hex')): Promise<{ message: string; signature: string }> {
+export async function siweBody(
+  wallet: BaseWallet,
+  nonce = randomBytes(8).toString('hex'),
+): Promise<{ message: string; signature: string }> {
   const message = new SiweMessage({
     domain: 'game.example.com',
     address: wallet.address,
@@ -121,7 +173,9 @@ export async function siweBody(wallet: BaseWallet, nonce = randomBytes(8).toStri
 
 /** Row counts of every table of the public schema (exact). */
 export async function rowCounts(sql: pg.Pool): Promise<Record<string, number>> {
-  const { rows } = await sql.query<{ table_name: string }>(`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' AND table_name NOT IN ('migrations', 'typeorm_metadata') ORDER BY 1`);
+  const { rows } = await sql.query<{ table_name: string }>(
+    `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' AND table_name NOT IN ('migrations', 'typeorm_metadata') ORDER BY 1`,
+  );
   if (rows.length === 0) return {};
   const union = rows.map((r) => `SELECT '${r.table_name}' AS t, count(*)::int AS n FROM "${r.table_name}"`).join(' UNION ALL ');
   const counts = await sql.query<{ t: string; n: number }>(union);
@@ -144,17 +198,52 @@ export async function ledgerInvariantViolations(sql: pg.Pool): Promise<{ mismatc
   return rows[0];
 }
 
-export async function givenItem(app: AppInstance, tenant: TenantCredentials, communityId: string, fields: Record<string, unknown> = {}): Promise<{ id: string; slotId: string }> {
-  const slot = expectOk(await app.call('POST', '/v1/admin/inventory/slots', { headers: asAdmin(tenant), body: { communityId, key: unique('slot-'), name: 'Slot' } }), 201, 'create slot').body;
-  return expectOk(await app.call('POST', '/v1/admin/inventory/items', { headers: asAdmin(tenant), body: { communityId, slotId: slot.id, name: unique('item-'), ...fields } }), 201, 'create item').body;
+export async function givenItem(
+  app: AppInstance,
+  tenant: TenantCredentials,
+  communityId: string,
+  fields: Record<string, unknown> = {},
+): Promise<{ id: string; slotId: string }> {
+  const slot = expectOk(
+    await app.call('POST', '/v1/admin/inventory/slots', {
+      headers: asAdmin(tenant),
+      body: { communityId, key: unique('slot-'), name: 'Slot' },
+    }),
+    201,
+    'create slot',
+  ).body;
+  return expectOk(
+    await app.call('POST', '/v1/admin/inventory/items', {
+      headers: asAdmin(tenant),
+      body: { communityId, slotId: slot.id, name: unique('item-'), ...fields },
+    }),
+    201,
+    'create item',
+  ).body;
 }
 
-export async function givenPrize(app: AppInstance, tenant: TenantCredentials, fields: Record<string, unknown> = {}): Promise<{ id: string }> {
-  return expectOk(await app.call('POST', '/v1/admin/prizes', { headers: asAdmin(tenant), body: { name: unique('prize-'), kind: 'physical', ...fields } }), 201, 'create prize').body;
+export async function givenPrize(
+  app: AppInstance,
+  tenant: TenantCredentials,
+  fields: Record<string, unknown> = {},
+): Promise<{ id: string }> {
+  return expectOk(
+    await app.call('POST', '/v1/admin/prizes', { headers: asAdmin(tenant), body: { name: unique('prize-'), kind: 'physical', ...fields } }),
+    201,
+    'create prize',
+  ).body;
 }
 
-export async function givenListing(app: AppInstance, tenant: TenantCredentials, fields: Record<string, unknown>): Promise<{ id: string; price: { resourceTypeId: string; amount: number }[] }> {
-  return expectOk(await app.call('POST', '/v1/admin/store/listings', { headers: asAdmin(tenant), body: { name: unique('listing-'), ...fields } }), 201, 'create listing').body;
+export async function givenListing(
+  app: AppInstance,
+  tenant: TenantCredentials,
+  fields: Record<string, unknown>,
+): Promise<{ id: string; price: { resourceTypeId: string; amount: number }[] }> {
+  return expectOk(
+    await app.call('POST', '/v1/admin/store/listings', { headers: asAdmin(tenant), body: { name: unique('listing-'), ...fields } }),
+    201,
+    'create listing',
+  ).body;
 }
 
 export function purchase(app: AppInstance, user: User, listingId: string, nonce: string) {
@@ -184,13 +273,23 @@ export async function storeInvariants(sql: pg.Pool): Promise<Record<string, numb
         SELECT l.id FROM resource_ledger l LEFT JOIN store_purchases p ON p.id::text = l.reference
         WHERE l.reason = 'store_purchase' AND l.delta < 0 AND p.id IS NULL
       ) x`),
-    duplicateNonces: await one(`SELECT count(*) AS n FROM (SELECT 1 FROM store_purchases GROUP BY tenant_id, user_id, nonce HAVING count(*) > 1) x`),
-    listingSoldMismatch: await one(`SELECT count(*) AS n FROM store_listings s WHERE s.sold <> (SELECT count(*) FROM store_purchases p WHERE p.listing_id = s.id)`),
+    duplicateNonces: await one(
+      `SELECT count(*) AS n FROM (SELECT 1 FROM store_purchases GROUP BY tenant_id, user_id, nonce HAVING count(*) > 1) x`,
+    ),
+    listingSoldMismatch: await one(
+      `SELECT count(*) AS n FROM store_listings s WHERE s.sold <> (SELECT count(*) FROM store_purchases p WHERE p.listing_id = s.id)`,
+    ),
     listingOversold: await one(`SELECT count(*) AS n FROM store_listings WHERE sold < 0 OR sold > coalesce(total_supply, sold)`),
     itemsOversold: await one(`SELECT count(*) AS n FROM inventory_items WHERE granted < 0 OR granted > coalesce(supply, granted)`),
-    itemGrantMismatch: await one(`SELECT count(*) AS n FROM inventory_items i WHERE i.granted <> coalesce((SELECT sum(quantity) FROM item_grants g WHERE g.item_id = i.id), 0)`),
-    userItemMismatch: await one(`SELECT count(*) AS n FROM user_items u WHERE u.quantity <> (SELECT sum(quantity) FROM item_grants g WHERE g.item_id = u.item_id AND g.user_id = u.user_id)`),
+    itemGrantMismatch: await one(
+      `SELECT count(*) AS n FROM inventory_items i WHERE i.granted <> coalesce((SELECT sum(quantity) FROM item_grants g WHERE g.item_id = i.id), 0)`,
+    ),
+    userItemMismatch: await one(
+      `SELECT count(*) AS n FROM user_items u WHERE u.quantity <> (SELECT sum(quantity) FROM item_grants g WHERE g.item_id = u.item_id AND g.user_id = u.user_id)`,
+    ),
     prizesOversold: await one(`SELECT count(*) AS n FROM prizes WHERE awarded < 0 OR awarded > coalesce(total_supply, awarded)`),
-    prizeAwardMismatch: await one(`SELECT count(*) AS n FROM prizes z WHERE z.awarded <> coalesce((SELECT sum(quantity) FROM prize_awards a WHERE a.prize_id = z.id), 0)`),
+    prizeAwardMismatch: await one(
+      `SELECT count(*) AS n FROM prizes z WHERE z.awarded <> coalesce((SELECT sum(quantity) FROM prize_awards a WHERE a.prize_id = z.id), 0)`,
+    ),
   };
 }

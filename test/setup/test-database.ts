@@ -31,7 +31,10 @@ export async function createTestDatabase(): Promise<{ name: string; url: string;
   return {
     name,
     url: urlFor(name),
-    drop: () => admin(async (c) => { await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`); }),
+    drop: () =>
+      admin(async (c) => {
+        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      }),
   };
 }
 

@@ -22,7 +22,10 @@ export class TokenLoginDto extends ReferrerDto {
    * shared secret, holding `_nonce`, `subjectId`, `handle`, `idToken`, `accessToken`,
    * `refreshToken`, `referrerHandle`, `iat`, `exp` (at most 300 s after `iat`). Usable once.
    */
-  @ApiProperty({ example: 'eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIn0..bXlpdi1ub25jZTEy.Y2lwaGVydGV4dA.dGFnLXRhZy10YWctdGFn', maxLength: LOGIN_TOKEN_MAX_LENGTH })
+  @ApiProperty({
+    example: 'eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIn0..bXlpdi1ub25jZTEy.Y2lwaGVydGV4dA.dGFnLXRhZy10YWctdGFn',
+    maxLength: LOGIN_TOKEN_MAX_LENGTH,
+  })
   @IsString()
   @Length(1, LOGIN_TOKEN_MAX_LENGTH)
   token: string;
@@ -47,7 +50,8 @@ export class CredentialLoginDto extends ReferrerDto {
 export class SiweLoginDto extends ReferrerDto {
   /** The EIP-4361 message, exactly as signed. */
   @ApiProperty({
-    example: 'game.example.com wants you to sign in with your Ethereum account:\n0x71C7656EC7ab88b098defB751B7401B5f6d8976F\n\nSign in\n\nURI: https://game.example.com\nVersion: 1\nChain ID: 1\nNonce: k3Jd8fL2pQ9sT4vX\nIssued At: 2025-01-31T12:00:00.000Z',
+    example:
+      'game.example.com wants you to sign in with your Ethereum account:\n0x71C7656EC7ab88b098defB751B7401B5f6d8976F\n\nSign in\n\nURI: https://game.example.com\nVersion: 1\nChain ID: 1\nNonce: k3Jd8fL2pQ9sT4vX\nIssued At: 2025-01-31T12:00:00.000Z',
     maxLength: 4096,
   })
   @IsString()

@@ -8,7 +8,9 @@ export class RegisterPasswordDto {
   @ApiProperty({ example: 'ada_lovelace', minLength: 3, maxLength: 32, pattern: USERNAME_PATTERN.source })
   @IsString()
   @Length(3, 32)
-  @Matches(USERNAME_PATTERN, { message: 'username may contain only letters, digits, "_", "." and "-", and must start with a letter or digit' })
+  @Matches(USERNAME_PATTERN, {
+    message: 'username may contain only letters, digits, "_", "." and "-", and must start with a letter or digit',
+  })
   username: string;
 
   /** 8–128 characters, any characters. */

@@ -50,7 +50,8 @@ export class AccessGuard extends AuthGuard('jwt') {
   }
 
   override async canActivate(context: ExecutionContext): Promise<boolean> {
-    const mode = this.reflector.getAllAndOverride<AuthMode | undefined>(AUTH_MODE_KEY, [context.getHandler(), context.getClass()]) ?? 'user';
+    const mode =
+      this.reflector.getAllAndOverride<AuthMode | undefined>(AUTH_MODE_KEY, [context.getHandler(), context.getClass()]) ?? 'user';
     const req = context.switchToHttp().getRequest<AuthenticatedRequest>();
     switch (mode) {
       case 'infrastructure':
@@ -61,7 +62,10 @@ export class AccessGuard extends AuthGuard('jwt') {
       case 'apiKey': {
         const key = header(req, 'x-api-key');
         const tenant = key ? await this.tenants.findByApiKey(key) : null;
-        if (!tenant) throw key ? new DomainError(CommonErrors.api_key_invalid, 'Invalid API key') : new DomainError(CommonErrors.api_key_missing, 'Missing X-Api-Key header');
+        if (!tenant)
+          throw key
+            ? new DomainError(CommonErrors.api_key_invalid, 'Invalid API key')
+            : new DomainError(CommonErrors.api_key_missing, 'Missing X-Api-Key header');
         const tenantRef = header(req, 'x-tenant-id');
         if (tenantRef && tenantRef !== tenant.id && tenantRef !== tenant.slug) {
           throw new DomainError(CommonErrors.tenant_mismatch, 'The API key does not belong to the tenant in X-Tenant-Id');
@@ -89,12 +93,16 @@ export class AccessGuard extends AuthGuard('jwt') {
     if (user) return user;
     const name = (info as { name?: string } | undefined)?.name;
     if (name === 'TokenExpiredError') {
-      throw new DomainError(CommonErrors.SESSION_TOKEN_EXPIRED, 'The session token has expired; refresh it with POST /v1/user/auth/refresh-session');
+      throw new DomainError(
+        CommonErrors.SESSION_TOKEN_EXPIRED,
+        'The session token has expired; refresh it with POST /v1/user/auth/refresh-session',
+      );
     }
     if (err) throw err instanceof Error ? err : new Error('session token check failed', { cause: err });
     // A failure to obtain the key (e.g. database down) is not the client's fault.
     if (info instanceof Error && !/^(JsonWebTokenError|NotBeforeError)$/.test(info.name) && info.message !== 'No auth token') throw info;
-    if (info instanceof Error && info.message === 'No auth token') throw new DomainError(CommonErrors.session_token_missing, 'Missing bearer session token');
+    if (info instanceof Error && info.message === 'No auth token')
+      throw new DomainError(CommonErrors.session_token_missing, 'Missing bearer session token');
     throw new DomainError(CommonErrors.session_token_invalid, 'Invalid session token');
   }
 }

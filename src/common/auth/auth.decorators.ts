@@ -28,12 +28,10 @@ const tenantHeader = ApiHeader({
 export const Public = () => applyDecorators(SetMetadata(AUTH_MODE_KEY, 'public' satisfies AuthMode), tenantHeader);
 
 /** Requires a valid session token; documents the bearer scheme in Swagger. */
-export const Authenticated = () =>
-  applyDecorators(SetMetadata(AUTH_MODE_KEY, 'user' satisfies AuthMode), ApiBearerAuth(SESSION_SECURITY));
+export const Authenticated = () => applyDecorators(SetMetadata(AUTH_MODE_KEY, 'user' satisfies AuthMode), ApiBearerAuth(SESSION_SECURITY));
 
 /** Requires the tenant's management API key in `X-Api-Key`. */
-export const ApiKeyAuth = () =>
-  applyDecorators(SetMetadata(AUTH_MODE_KEY, 'apiKey' satisfies AuthMode), ApiSecurity(API_KEY_SECURITY));
+export const ApiKeyAuth = () => applyDecorators(SetMetadata(AUTH_MODE_KEY, 'apiKey' satisfies AuthMode), ApiSecurity(API_KEY_SECURITY));
 
 /** Health and other infrastructure routes: outside tenants and sessions. */
 export const Infrastructure = () => SetMetadata(AUTH_MODE_KEY, 'infrastructure' satisfies AuthMode);

@@ -8,7 +8,11 @@ import type { AuthUser } from './request-context.js';
 import { SessionRevocations } from './session-revocations.js';
 import { SESSION_ALG, SESSION_AUDIENCE, SESSION_ISSUER } from './session.constants.js';
 
-interface SessionClaims { sub?: unknown; tid?: unknown; sid?: unknown }
+interface SessionClaims {
+  sub?: unknown;
+  tid?: unknown;
+  sid?: unknown;
+}
 
 /**
  * Verifies `Authorization: Bearer <session token>` (signature, issuer, audience, expiry) and that
@@ -26,7 +30,10 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
       // public key (createPublicKey throws) on every request: 23 % of the service's CPU on
       // authenticated routes (docs/performance.md).
       secretOrKeyProvider: (_req: unknown, _raw: string, done: (err: unknown, key?: Buffer) => void) => {
-        secrets.sessionKeys().then((keys) => done(null, keys.verify as unknown as Buffer), (err: unknown) => done(err));
+        secrets.sessionKeys().then(
+          (keys) => done(null, keys.verify as unknown as Buffer),
+          (err: unknown) => done(err),
+        );
       },
       algorithms: [SESSION_ALG],
       issuer: SESSION_ISSUER,

@@ -121,7 +121,12 @@ export class SessionRevocations implements OnApplicationBootstrap, OnModuleDestr
         const rows: { session_id: string | null; user_id: string | null; expires_at: Date }[] = await this.dataSource.query(
           'SELECT session_id, user_id, expires_at FROM session_revocations WHERE expires_at > now()',
         );
-        for (const r of rows) this.apply({ sessionIds: r.session_id ? [r.session_id] : [], userIds: r.user_id ? [r.user_id] : [], expiresAt: r.expires_at.getTime() });
+        for (const r of rows)
+          this.apply({
+            sessionIds: r.session_id ? [r.session_id] : [],
+            userIds: r.user_id ? [r.user_id] : [],
+            expiresAt: r.expires_at.getTime(),
+          });
       } finally {
         this.reloading = undefined;
       }

@@ -43,12 +43,12 @@ export class ReadCache<C, V extends object> {
     options.dataSource.subscribers.push({
       afterTransactionCommit: ({ queryRunner: qr }) => {
         const pending = qr.data[PENDING] as Pending | undefined;
-        if (qr.isTransactionActive || !pending?.has(this )) return;
-        for (const scope of pending.get(this )!) this.drop(scope);
-        pending.delete(this );
+        if (qr.isTransactionActive || !pending?.has(this)) return;
+        for (const scope of pending.get(this)!) this.drop(scope);
+        pending.delete(this);
       },
       afterTransactionRollback: ({ queryRunner: qr }) => {
-        if (!qr.isTransactionActive) (qr.data[PENDING] as Pending | undefined)?.delete(this );
+        if (!qr.isTransactionActive) (qr.data[PENDING] as Pending | undefined)?.delete(this);
       },
     });
   }
@@ -74,7 +74,7 @@ export class ReadCache<C, V extends object> {
     const qr = em.queryRunner;
     if (!qr?.isTransactionActive) return this.drop(scope);
     const pending = ((qr.data[PENDING] as Pending | undefined) ??= new Map()) as Pending;
-    const scopes = pending.get(this ) ?? new Set<string>();
-    pending.set(this , scopes.add(scope));
+    const scopes = pending.get(this) ?? new Set<string>();
+    pending.set(this, scopes.add(scope));
   }
 }

@@ -73,10 +73,7 @@ export class SecretsService implements OnApplicationBootstrap {
 
   private async loadOrCreate(name: string): Promise<Buffer> {
     const candidate = randomBytes(32).toString('hex');
-    await this.dataSource.query(
-      'INSERT INTO app_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING',
-      [name, candidate],
-    );
+    await this.dataSource.query('INSERT INTO app_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [name, candidate]);
     const rows: { value: string }[] = await this.dataSource.query('SELECT value FROM app_secrets WHERE name = $1', [name]);
     if (rows[0].value === candidate) this.logger.warn(`generated ${name} and stored it in the database; configure it for production`);
     return Buffer.from(rows[0].value, 'hex');

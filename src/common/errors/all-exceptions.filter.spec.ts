@@ -6,11 +6,21 @@ function respond(exception: unknown): { status: number; body: Record<string, unk
   const out = { status: 0, body: {} as Record<string, unknown>, headers: {} as Record<string, string> };
   const res = {
     headersSent: false,
-    setHeader: (k: string, v: string) => { out.headers[k] = v; },
-    status: (s: number) => { out.status = s; return res; },
-    json: (b: Record<string, unknown>) => { out.body = b; return res; },
+    setHeader: (k: string, v: string) => {
+      out.headers[k] = v;
+    },
+    status: (s: number) => {
+      out.status = s;
+      return res;
+    },
+    json: (b: Record<string, unknown>) => {
+      out.body = b;
+      return res;
+    },
   };
-  const host = { switchToHttp: () => ({ getResponse: () => res, getRequest: () => ({ method: 'POST', originalUrl: '/v1/x', id: 'req-1' }) }) } as unknown as ArgumentsHost;
+  const host = {
+    switchToHttp: () => ({ getResponse: () => res, getRequest: () => ({ method: 'POST', originalUrl: '/v1/x', id: 'req-1' }) }),
+  } as unknown as ArgumentsHost;
   new AllExceptionsFilter().catch(exception, host);
   return out;
 }
@@ -33,7 +43,7 @@ describe('AllExceptionsFilter: database outages are 503, never 500', () => {
   });
 
   // Regression (reliability fuzzer): a NUL byte PostgreSQL cannot store was a 500.
-  it('maps PostgreSQL\'s invalid byte sequence (22021) to 400', () => {
+  it("maps PostgreSQL's invalid byte sequence (22021) to 400", () => {
     const r = respond(Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00'), { code: '22021' }));
     expect(r.status).toBe(400);
     expect(r.body).toMatchObject({ code: 10002 });
@@ -47,7 +57,10 @@ describe('AllExceptionsFilter: database outages are 503, never 500', () => {
 });
 
 describe('AllExceptionsFilter: lost races are a retryable 409, never 500', () => {
-  it.each([['deadlock', '40P01'], ['serialization failure', '40001']])('maps a %s to 409 write_conflict', (_name, code) => {
+  it.each([
+    ['deadlock', '40P01'],
+    ['serialization failure', '40001'],
+  ])('maps a %s to 409 write_conflict', (_name, code) => {
     const r = respond(Object.assign(new Error('deadlock detected'), { code }));
     expect(r.status).toBe(409);
     expect(r.body).toMatchObject({ code: 10010, error: 'write_conflict' });
@@ -58,7 +71,10 @@ describe('AllExceptionsFilter: lost races are a retryable 409, never 500', () =>
 describe('AllExceptionsFilter: a connection lost inside a transaction is 503', () => {
   it.each([
     ['a closed pg client', new Error('Client was closed and is not queryable')],
-    ['a transaction whose connection died before COMMIT', Object.assign(new Error('Transaction is not started yet'), { name: 'TransactionNotStartedError' })],
+    [
+      'a transaction whose connection died before COMMIT',
+      Object.assign(new Error('Transaction is not started yet'), { name: 'TransactionNotStartedError' }),
+    ],
   ])('maps %s to 503 service_unavailable', (_name, err) => {
     const r = respond(err);
     expect(r.status).toBe(503);
@@ -71,10 +87,20 @@ describe('AllExceptionsFilter: a connection lost inside a transaction is 503', (
 describe('AllExceptionsFilter: database timeouts are a retryable 503, never 500', () => {
   const pgError = (message: string, code: string) => Object.assign(new Error(message), { code });
   it.each([
-    ['a lock wait past lock_timeout (55P03)', new QueryFailedError('UPDATE store_listings SET sold = sold + 1', [], pgError('canceling statement due to lock timeout', '55P03'))],
-    ['a statement past statement_timeout (57014)', new QueryFailedError('UPDATE store_listings SET sold = sold + 1', [], pgError('canceling statement due to statement timeout', '57014'))],
+    [
+      'a lock wait past lock_timeout (55P03)',
+      new QueryFailedError('UPDATE store_listings SET sold = sold + 1', [], pgError('canceling statement due to lock timeout', '55P03')),
+    ],
+    [
+      'a statement past statement_timeout (57014)',
+      new QueryFailedError(
+        'UPDATE store_listings SET sold = sold + 1',
+        [],
+        pgError('canceling statement due to statement timeout', '57014'),
+      ),
+    ],
     ['a pg error outside TypeORM (57014)', pgError('canceling statement due to statement timeout', '57014')],
-    ['the client\'s read timeout', new Error('Query read timeout')],
+    ["the client's read timeout", new Error('Query read timeout')],
   ])('maps %s to 503 database_timeout with Retry-After', (_name, err) => {
     const r = respond(err);
     expect(r.status).toBe(503);

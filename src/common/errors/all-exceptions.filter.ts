@@ -23,13 +23,20 @@ function isDatabaseUnavailable(err: unknown): boolean {
   if (!e || typeof e !== 'object') return false;
   // TypeORM releases a transaction's query runner when its connection dies (the server stopped
   // mid-transaction); the transaction's next query then throws this instead of a socket error.
-  if (e.name === 'QueryRunnerProviderAlreadyReleasedError' || e.name === 'QueryRunnerAlreadyReleasedError' || e.name === 'TransactionNotStartedError') return true;
+  if (
+    e.name === 'QueryRunnerProviderAlreadyReleasedError' ||
+    e.name === 'QueryRunnerAlreadyReleasedError' ||
+    e.name === 'TransactionNotStartedError'
+  )
+    return true;
   const code = e.code ?? (e.driverError as { code?: string } | undefined)?.code;
   if (code && (/^(08|57P|53300|3D000)/.test(code) || ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND'].includes(code))) {
     return true;
   }
   const msg = e.message ?? '';
-  return /Connection terminated|Client was closed and is not queryable|Cannot use a pool after calling end|not currently accepting connections|too many clients|connect ECONNREFUSED|timeout exceeded when trying to connect|Client has encountered a connection error|the database system is (starting up|shutting down)/i.test(msg);
+  return /Connection terminated|Client was closed and is not queryable|Cannot use a pool after calling end|not currently accepting connections|too many clients|connect ECONNREFUSED|timeout exceeded when trying to connect|Client has encountered a connection error|the database system is (starting up|shutting down)/i.test(
+    msg,
+  );
 }
 
 /**
@@ -104,7 +111,8 @@ export class AllExceptionsFilter implements ExceptionFilter {
       if (isBodyParserError(cause)) def = bodyParserDefinition(cause, def);
       else if (status === 400 && cause instanceof SyntaxError) def = CommonErrors.invalid_json;
       if (status === 404 && /^Cannot /.test(exception.message)) detail = `No route ${req.method} ${req.originalUrl.split('?')[0]}`;
-      else if (status === 503 && failedHealthChecks(exception).length) detail = `Not ready: ${failedHealthChecks(exception).join(', ')} down`;
+      else if (status === 503 && failedHealthChecks(exception).length)
+        detail = `Not ready: ${failedHealthChecks(exception).join(', ')} down`;
       else if (status >= 500) detail = def.description;
       else if (isBodyParserError(cause)) detail = bodyParserDetail(cause, def);
       else if (status === 400 && cause instanceof SyntaxError) detail = 'The request body is not valid JSON';
@@ -141,8 +149,20 @@ export class AllExceptionsFilter implements ExceptionFilter {
 }
 
 /** The one error body shape (also written by hand where Node answers before Express, see app.setup.ts). */
-export function errorBody(def: ErrorDefinition, detail: string, details?: Record<string, unknown>, requestId?: string): Record<string, unknown> {
-  return { code: def.code, message: def.message, error: def.error, detail, ...(details ? { details } : {}), ...(requestId ? { requestId } : {}) };
+export function errorBody(
+  def: ErrorDefinition,
+  detail: string,
+  details?: Record<string, unknown>,
+  requestId?: string,
+): Record<string, unknown> {
+  return {
+    code: def.code,
+    message: def.message,
+    error: def.error,
+    detail,
+    ...(details ? { details } : {}),
+    ...(requestId ? { requestId } : {}),
+  };
 }
 
 /** Unparsable JSON is its own case; every other body-parser failure keeps its status's definition. */
@@ -164,7 +184,17 @@ function bodyParserDetail(e: BodyParserError, def: ErrorDefinition): string {
   }
 }
 
-interface BodyParserError { type: string; status?: number; limit?: number }
+interface BodyParserError {
+  type: string;
+  status?: number;
+  limit?: number;
+}
 function isBodyParserError(e: unknown): e is BodyParserError {
-  return typeof e === 'object' && e !== null && typeof (e as BodyParserError).type === 'string' && typeof (e as BodyParserError).status === 'number' && (e as BodyParserError).type.includes('.');
+  return (
+    typeof e === 'object' &&
+    e !== null &&
+    typeof (e as BodyParserError).type === 'string' &&
+    typeof (e as BodyParserError).status === 'number' &&
+    (e as BodyParserError).type.includes('.')
+  );
 }

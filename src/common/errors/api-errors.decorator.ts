@@ -16,7 +16,10 @@ export function ApiErrors(...defs: ErrorDefinition[]) {
       .map(([status, list]) =>
         ApiResponse({
           status,
-          description: [statusNote(status), ...list.map((d) => `\`${d.error}\` (${d.code}${d.message !== d.error ? `, message \`${d.message}\`` : ''}): ${d.description}`)]
+          description: [
+            statusNote(status),
+            ...list.map((d) => `\`${d.error}\` (${d.code}${d.message !== d.error ? `, message \`${d.message}\`` : ''}): ${d.description}`),
+          ]
             .filter(Boolean)
             .join('\n\n'),
           type: ErrorBodyDto,
@@ -29,6 +32,7 @@ export function ApiErrors(...defs: ErrorDefinition[]) {
 /** What a client compares for this status, said once above the list of cases. */
 function statusNote(status: number): string {
   if (status === 400) return '`message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.';
-  if (status === 401) return '`message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.';
+  if (status === 401)
+    return '`message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.';
   return '';
 }

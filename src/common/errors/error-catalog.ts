@@ -70,17 +70,20 @@ export const CommonErrors = defineErrors({
   },
   validation_failed: {
     status: 400,
-    description: 'A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.',
+    description:
+      'A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.',
   },
   invalid_json: { status: 400, description: 'The body is not valid JSON.' },
   unsafe_input: {
     status: 400,
-    description: 'The request holds what the service never accepts from a client: a reserved key (`__proto__`, `constructor`, `prototype`) anywhere in the body, query or settings, nesting deeper than 32 levels, a NUL character, or a query string beyond its limits (depth, array size, parameter count).',
+    description:
+      'The request holds what the service never accepts from a client: a reserved key (`__proto__`, `constructor`, `prototype`) anywhere in the body, query or settings, nesting deeper than 32 levels, a NUL character, or a query string beyond its limits (depth, array size, parameter count).',
   },
   GENERIC_UNAUTHORIZED: {
     status: 401,
     code: 10401,
-    description: 'No valid credentials, in a case no more precise `error` names. It is also the `message` of every other 401 but the two expiries (failed logins of every kind included).',
+    description:
+      'No valid credentials, in a case no more precise `error` names. It is also the `message` of every other 401 but the two expiries (failed logins of every kind included).',
   },
   SESSION_TOKEN_EXPIRED: {
     status: 401,
@@ -92,32 +95,72 @@ export const CommonErrors = defineErrors({
     code: 10403,
     description: 'The refresh token has expired; log in again.',
   },
-  session_token_missing: { status: 401, code: 10411, description: 'The route needs a session token: send `Authorization: Bearer <sessionToken>`.' },
-  session_token_invalid: { status: 401, code: 10412, description: 'The session token is malformed, tampered with, signed with another key or revoked.' },
-  session_ended: { status: 401, code: 10416, description: 'The session was ended: logged out, or its user no longer exists. Log in again.' },
+  session_token_missing: {
+    status: 401,
+    code: 10411,
+    description: 'The route needs a session token: send `Authorization: Bearer <sessionToken>`.',
+  },
+  session_token_invalid: {
+    status: 401,
+    code: 10412,
+    description: 'The session token is malformed, tampered with, signed with another key or revoked.',
+  },
+  session_ended: {
+    status: 401,
+    code: 10416,
+    description: 'The session was ended: logged out, or its user no longer exists. Log in again.',
+  },
   api_key_missing: { status: 401, code: 10413, description: 'The management route needs the tenant API key in `X-Api-Key`.' },
   api_key_invalid: { status: 401, code: 10414, description: 'The API key is not the key of any tenant (or was rotated).' },
   tenant_mismatch: { status: 401, code: 10415, description: 'The credentials belong to another tenant than the one `X-Tenant-Id` names.' },
   forbidden: { status: 403, code: 10003, description: 'The credentials are valid but do not allow this operation.' },
-  not_found: { status: 404, code: 10004, description: 'The route or the addressed record does not exist (or belongs to another tenant or user).' },
+  not_found: {
+    status: 404,
+    code: 10004,
+    description: 'The route or the addressed record does not exist (or belongs to another tenant or user).',
+  },
   conflict: { status: 409, code: 10009, description: 'The request conflicts with the current state.' },
-  write_conflict: { status: 409, code: 10010, description: 'A concurrent request changed the same data at the same moment and this one was rolled back; nothing was applied. Retry it.' },
+  write_conflict: {
+    status: 409,
+    code: 10010,
+    description:
+      'A concurrent request changed the same data at the same moment and this one was rolled back; nothing was applied. Retry it.',
+  },
   payload_too_large: { status: 413, code: 10013, description: 'The request body exceeds the size limit.' },
   unsupported_media_type: { status: 415, code: 10015, description: 'The request body is not JSON.' },
-  headers_too_large: { status: 431, code: 10031, description: 'The request line or headers exceed the size limit (e.g. a very long query string).' },
-  too_many_requests: { status: 429, code: 10029, description: 'Rate limit exceeded; retry after the number of seconds in the Retry-After header.' },
-  internal_error: { status: 500, code: 10001, description: 'An unexpected error. Details are logged under the request id, never returned.' },
+  headers_too_large: {
+    status: 431,
+    code: 10031,
+    description: 'The request line or headers exceed the size limit (e.g. a very long query string).',
+  },
+  too_many_requests: {
+    status: 429,
+    code: 10029,
+    description: 'Rate limit exceeded; retry after the number of seconds in the Retry-After header.',
+  },
+  internal_error: {
+    status: 500,
+    code: 10001,
+    description: 'An unexpected error. Details are logged under the request id, never returned.',
+  },
   service_unavailable: { status: 503, code: 10503, description: 'A dependency (the database) is unavailable; retry later.' },
   database_timeout: {
     status: 503,
     code: 10504,
-    description: 'The database did not finish in time: a row this request needs is held by another transaction, or a statement ran past its limit. Nothing was applied; retry after the Retry-After seconds (a purchase or grant with the same nonce or idempotency key).',
+    description:
+      'The database did not finish in time: a row this request needs is held by another transaction, or a statement ran past its limit. Nothing was applied; retry after the Retry-After seconds (a purchase or grant with the same nonce or idempotency key).',
   },
 });
 
 /** The 400 cases every validated route can answer with (documentation lists). */
 export const INPUT_ERRORS = [CommonErrors.generic_client_error, CommonErrors.validation_failed];
 /** The 401 cases of every route that needs a session token. */
-export const SESSION_ERRORS = [CommonErrors.session_token_missing, CommonErrors.session_token_invalid, CommonErrors.session_ended, CommonErrors.SESSION_TOKEN_EXPIRED, CommonErrors.tenant_mismatch];
+export const SESSION_ERRORS = [
+  CommonErrors.session_token_missing,
+  CommonErrors.session_token_invalid,
+  CommonErrors.session_ended,
+  CommonErrors.SESSION_TOKEN_EXPIRED,
+  CommonErrors.tenant_mismatch,
+];
 /** The 401 cases of every management route (API key). */
 export const API_KEY_ERRORS = [CommonErrors.api_key_missing, CommonErrors.api_key_invalid, CommonErrors.tenant_mismatch];

@@ -20,7 +20,14 @@ export class PageQueryDto {
   @Max(MAX_PAGE)
   page?: number;
 
-  @ApiProperty({ required: false, minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE, description: `Items per page (default ${DEFAULT_PAGE_SIZE}, at most ${MAX_PAGE_SIZE}).`, type: Number })
+  @ApiProperty({
+    required: false,
+    minimum: 1,
+    maximum: MAX_PAGE_SIZE,
+    default: DEFAULT_PAGE_SIZE,
+    description: `Items per page (default ${DEFAULT_PAGE_SIZE}, at most ${MAX_PAGE_SIZE}).`,
+    type: Number,
+  })
   @IsOptional()
   @Type(() => Number)
   @IsInt()

@@ -20,7 +20,9 @@ export function hardenPrototypes(): void {
 }
 
 /** What Object.prototype holds when this module loads (before any request), to tell a later write. */
-const original = new Map(Object.getOwnPropertyNames(Object.prototype).map((name) => [name, Object.getOwnPropertyDescriptor(Object.prototype, name)!]));
+const original = new Map(
+  Object.getOwnPropertyNames(Object.prototype).map((name) => [name, Object.getOwnPropertyDescriptor(Object.prototype, name)!]),
+);
 
 /**
  * What was written onto the shared prototypes: empty in a healthy process. An enumerable property
@@ -30,7 +32,10 @@ const original = new Map(Object.getOwnPropertyNames(Object.prototype).map((name)
  * restarts the process.
  */
 export function prototypePollution(): string[] {
-  const added = [...Object.keys(Object.prototype).map((k) => `Object.prototype.${k}`), ...Object.keys(Array.prototype).map((k) => `Array.prototype.${k}`)];
+  const added = [
+    ...Object.keys(Object.prototype).map((k) => `Object.prototype.${k}`),
+    ...Object.keys(Array.prototype).map((k) => `Array.prototype.${k}`),
+  ];
   const replaced = [...original].filter(([name, d]) => {
     const now = Object.getOwnPropertyDescriptor(Object.prototype, name);
     return now !== undefined && (now.value !== d.value || now.get !== d.get || now.set !== d.set);

@@ -46,7 +46,10 @@ export class LoginRateLimiter {
     const client = clientKey(address);
     const ceiling = await this.store.increment(`acct:${acct}`, limits.windowMs, limits.perAccount, limits.windowMs);
     if (ceiling.isBlocked && !(await this.store.has(`known:${hash(acct, client)}`))) {
-      throw tooMany(`Too many login attempts for this account from new addresses; retry in ${ceiling.timeToBlockExpire} s`, ceiling.timeToBlockExpire);
+      throw tooMany(
+        `Too many login attempts for this account from new addresses; retry in ${ceiling.timeToBlockExpire} s`,
+        ceiling.timeToBlockExpire,
+      );
     }
     await this.hit(`acct-ip:${hash(acct, client)}`, limits.perAccountAndAddress, limits, 'for this account from this address');
   }
@@ -63,4 +66,5 @@ export class LoginRateLimiter {
   }
 }
 
-const tooMany = (message: string, retryAfterSeconds: number) => new DomainError(CommonErrors.too_many_requests, message, { retryAfterSeconds });
+const tooMany = (message: string, retryAfterSeconds: number) =>
+  new DomainError(CommonErrors.too_many_requests, message, { retryAfterSeconds });

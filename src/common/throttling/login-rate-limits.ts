@@ -39,7 +39,8 @@ const isLimit = (v: unknown): v is number => typeof v === 'number' && Number.isS
  */
 export function loginRateLimitSettingsProblem(value: unknown): string | undefined {
   if (value === null || value === undefined) return undefined;
-  if (typeof value !== 'object' || Array.isArray(value)) return 'loginRateLimits must be an object {perAddress, perAccountAndAddress, perAccount}';
+  if (typeof value !== 'object' || Array.isArray(value))
+    return 'loginRateLimits must be an object {perAddress, perAccountAndAddress, perAccount}';
   for (const [key, v] of Object.entries(value)) {
     if (!(KEYS as readonly string[]).includes(key)) return `loginRateLimits.${key.slice(0, 40)} is not a setting (${KEYS.join(', ')})`;
     if (!isLimit(v)) return `loginRateLimits.${key} must be a whole number from 1 to ${MAX_LIMIT}`;

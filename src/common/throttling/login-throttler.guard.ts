@@ -27,7 +27,9 @@ export const LoginRateLimit = () => applyDecorators(UseGuards(LoginThrottlerGuar
  * The client's address: `req.ip`, which is the socket address unless TRUST_PROXY names the proxies
  * whose `X-Forwarded-For` is believed (src/app.setup.ts).
  */
-export const ClientAddress = createParamDecorator((_: unknown, ctx: ExecutionContext): string => clientAddressOf(ctx.switchToHttp().getRequest<AuthenticatedRequest>()));
+export const ClientAddress = createParamDecorator((_: unknown, ctx: ExecutionContext): string =>
+  clientAddressOf(ctx.switchToHttp().getRequest<AuthenticatedRequest>()),
+);
 
 const clientAddressOf = (req: AuthenticatedRequest): string => req.ip ?? req.socket.remoteAddress ?? 'unknown';
 

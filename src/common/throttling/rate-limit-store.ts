@@ -50,7 +50,8 @@ export class MemoryRateLimitStore extends RateLimitStore {
     const now = this.clock.now().getTime();
     if (this.entries.size > 100_000) this.sweep(now);
     let e = this.entries.get(key);
-    if (e && e.blockedUntil > now) return { totalHits: e.hits, timeToExpire: secs(e.windowEnd - now), isBlocked: true, timeToBlockExpire: secs(e.blockedUntil - now) };
+    if (e && e.blockedUntil > now)
+      return { totalHits: e.hits, timeToExpire: secs(e.windowEnd - now), isBlocked: true, timeToBlockExpire: secs(e.blockedUntil - now) };
     if (!e || e.windowEnd <= now) {
       e = { hits: 0, windowEnd: now + ttlMs, blockedUntil: 0 };
       this.entries.set(key, e);
@@ -94,7 +95,15 @@ export class RedisRateLimitStore extends RateLimitStore implements OnModuleDestr
   }
 
   async increment(key: string, ttlMs: number, limit: number, blockDurationMs: number): Promise<RateLimitRecord> {
-    const [hits, ttl, blocked, blockTtl] = (await this.redis.eval(SCRIPT, 2, key, `${key}:blocked`, ttlMs, limit, blockDurationMs)) as number[];
+    const [hits, ttl, blocked, blockTtl] = (await this.redis.eval(
+      SCRIPT,
+      2,
+      key,
+      `${key}:blocked`,
+      ttlMs,
+      limit,
+      blockDurationMs,
+    )) as number[];
     return { totalHits: hits, timeToExpire: secs(ttl), isBlocked: blocked === 1, timeToBlockExpire: blocked === 1 ? secs(blockTtl) : 0 };
   }
 

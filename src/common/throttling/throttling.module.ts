@@ -14,7 +14,8 @@ import { MemoryRateLimitStore, RateLimitStore, RedisRateLimitStore } from './rat
     {
       provide: RateLimitStore,
       inject: [AppConfig, Clock],
-      useFactory: (config: AppConfig, clock: Clock) => (config.REDIS_URL ? new RedisRateLimitStore(config.REDIS_URL) : new MemoryRateLimitStore(clock)),
+      useFactory: (config: AppConfig, clock: Clock) =>
+        config.REDIS_URL ? new RedisRateLimitStore(config.REDIS_URL) : new MemoryRateLimitStore(clock),
     },
     LoginRateLimiter,
     LoginThrottlerGuard,

@@ -1,6 +1,23 @@
 import 'reflect-metadata';
 import { plainToInstance, Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsDate, IsInt, IsOptional, IsString, IsUrl, IsUUID, Length, Matches, Max, MaxLength, Min, ValidateNested, type ValidationError, validateSync } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsDate,
+  IsInt,
+  IsOptional,
+  IsString,
+  IsUrl,
+  IsUUID,
+  Length,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  ValidateNested,
+  type ValidationError,
+  validateSync,
+} from 'class-validator';
 import {
   HttpUrl,
   OptionalDate,
@@ -121,7 +138,8 @@ class Combined {
 /** The transformed body and the messages in the order the 400 lists them, as text (keeps key order; an invalid Date is null). */
 const check = (cls: new () => object, body: Record<string, unknown>) => {
   const instance = plainToInstance(cls, body);
-  const messages = (errors: ValidationError[]): unknown[] => errors.map((e) => [e.property, Object.entries(e.constraints ?? {}), messages(e.children ?? [])]);
+  const messages = (errors: ValidationError[]): unknown[] =>
+    errors.map((e) => [e.property, Object.entries(e.constraints ?? {}), messages(e.children ?? [])]);
   return JSON.stringify({ instance, errors: messages(validateSync(instance)) });
 };
 
@@ -135,21 +153,51 @@ describe('combined validation decorators', () => {
   it.each([
     ['a valid body', valid],
     ['with the lists', { ...valid, tags: ['a', 'b'], links: [{ label: 'Discord' }] }],
-    ['null in every optional field', { ...valid, description: null, communityId: null, imageUrl: null, totalSupply: null, requirementIds: null, endsAt: null, tags: null, links: null }],
-    ['every field wrong', {
-      name: '',
-      description: 7,
-      communityId: '',
-      url: 'ftp://example.com',
-      imageUrl: `https://example.com/${'a'.repeat(2048)}`,
-      totalSupply: -1.5,
-      requirementIds: ['x', ...Array.from({ length: 20 }, () => '3b241101-e2bb-4255-8caf-4136c566a962')],
-      startsAt: 'soon',
-      endsAt: 'later',
-      tags: ['', 'A', ...Array.from({ length: 20 }, () => 'x')],
-      links: [{ label: '' }, {}, { label: 'x' }],
-    }],
-    ['wrong types', { name: 5, description: 'x'.repeat(5001), communityId: 'x'.repeat(65), url: 5, imageUrl: 5, totalSupply: '3', requirementIds: 'x', endsAt: 5, tags: 'a', links: 'x' }],
+    [
+      'null in every optional field',
+      {
+        ...valid,
+        description: null,
+        communityId: null,
+        imageUrl: null,
+        totalSupply: null,
+        requirementIds: null,
+        endsAt: null,
+        tags: null,
+        links: null,
+      },
+    ],
+    [
+      'every field wrong',
+      {
+        name: '',
+        description: 7,
+        communityId: '',
+        url: 'ftp://example.com',
+        imageUrl: `https://example.com/${'a'.repeat(2048)}`,
+        totalSupply: -1.5,
+        requirementIds: ['x', ...Array.from({ length: 20 }, () => '3b241101-e2bb-4255-8caf-4136c566a962')],
+        startsAt: 'soon',
+        endsAt: 'later',
+        tags: ['', 'A', ...Array.from({ length: 20 }, () => 'x')],
+        links: [{ label: '' }, {}, { label: 'x' }],
+      },
+    ],
+    [
+      'wrong types',
+      {
+        name: 5,
+        description: 'x'.repeat(5001),
+        communityId: 'x'.repeat(65),
+        url: 5,
+        imageUrl: 5,
+        totalSupply: '3',
+        requirementIds: 'x',
+        endsAt: 5,
+        tags: 'a',
+        links: 'x',
+      },
+    ],
     ['nothing', {}],
   ])('validate and transform %s as the written stacks do (same 400 messages, same order)', (_, body) => {
     expect(check(Combined, body)).toBe(check(Stacks, body));
@@ -160,7 +208,10 @@ describe('PluginSchema (through the combined decorators)', () => {
   it('adds what the Swagger plugin infers from the stacks to the class metadata factory, only for properties it lists', () => {
     class Dto {
       static _OPENAPI_METADATA_FACTORY() {
-        return { name: { required: true, type: () => String, description: 'The name.' }, imageUrl: { required: false, type: () => String, nullable: true } };
+        return {
+          name: { required: true, type: () => String, description: 'The name.' },
+          imageUrl: { required: false, type: () => String, nullable: true },
+        };
       }
 
       @RequiredText({ max: 200 })
@@ -172,7 +223,9 @@ describe('PluginSchema (through the combined decorators)', () => {
       @OptionalInt({ min: -5, max: 5 })
       position?: number;
     }
-    const metadata = (Dto as unknown as { _OPENAPI_METADATA_FACTORY: () => Record<string, Record<string, unknown>> })._OPENAPI_METADATA_FACTORY();
+    const metadata = (
+      Dto as unknown as { _OPENAPI_METADATA_FACTORY: () => Record<string, Record<string, unknown>> }
+    )._OPENAPI_METADATA_FACTORY();
     expect(metadata).toEqual({
       name: { required: true, type: expect.any(Function), description: 'The name.', minLength: 1, maxLength: 200 },
       imageUrl: { required: false, type: expect.any(Function), nullable: true, maxLength: 2048, format: 'uri' },

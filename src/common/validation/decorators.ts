@@ -1,6 +1,21 @@
 import { applyDecorators } from '@nestjs/common';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsDate, IsInt, IsOptional, IsString, IsUrl, IsUUID, Length, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsDate,
+  IsInt,
+  IsOptional,
+  IsString,
+  IsUrl,
+  IsUUID,
+  Length,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  ValidateNested,
+} from 'class-validator';
 
 /*
  * Combined validation decorators for the request DTOs: each stands for a stack of class-validator
@@ -60,13 +75,19 @@ export function RequiredText({ min = 1, max }: { min?: number; max: number }): P
  */
 export function OptionalText({ min, max }: { min?: number; max: number }): PropertyDecorator {
   const length =
-    min === undefined ? [MaxLength(max), PluginSchema({ maxLength: max })] : [Length(min, max), PluginSchema({ minLength: min, maxLength: max })];
+    min === undefined
+      ? [MaxLength(max), PluginSchema({ maxLength: max })]
+      : [Length(min, max), PluginSchema({ minLength: min, maxLength: max })];
   return stacked(IsOptional(), IsString(), ...length);
 }
 
 /** An absolute http(s) URL of at most 2048 characters: `@IsUrl({ protocols: ['https', 'http'], require_protocol: true }) @MaxLength(2048)`. */
 export function HttpUrl(): PropertyDecorator {
-  return stacked(IsUrl({ protocols: ['https', 'http'], require_protocol: true }), MaxLength(2048), PluginSchema({ maxLength: 2048, format: 'uri' }));
+  return stacked(
+    IsUrl({ protocols: ['https', 'http'], require_protocol: true }),
+    MaxLength(2048),
+    PluginSchema({ maxLength: 2048, format: 'uri' }),
+  );
 }
 
 /** `@IsOptional()` and `@HttpUrl()`: absent or null is not validated (null clears an image where the field is nullable). */
@@ -81,7 +102,13 @@ export function OptionalInt({ min, max }: { min: number; max: number }): Propert
 
 /** An optional list of at most `max` UUIDs: `@IsOptional() @IsArray() @ArrayMaxSize(max) @IsUUID('all', { each: true })`. */
 export function OptionalUuids({ max }: { max: number }): PropertyDecorator {
-  return stacked(IsOptional(), IsArray(), ArrayMaxSize(max), IsUUID('all', { each: true }), PluginSchema({ format: 'uuid', maxItems: max }));
+  return stacked(
+    IsOptional(),
+    IsArray(),
+    ArrayMaxSize(max),
+    IsUUID('all', { each: true }),
+    PluginSchema({ format: 'uuid', maxItems: max }),
+  );
 }
 
 /**
@@ -112,7 +139,10 @@ export function OptionalNestedList(type: () => new () => object, { max }: { max:
 
 /** A date-time string turned into a `Date`: `@Type(() => Date) @IsDate()`. */
 export function RequiredDate(): PropertyDecorator {
-  return stacked(Type(() => Date), IsDate());
+  return stacked(
+    Type(() => Date),
+    IsDate(),
+  );
 }
 
 /** `@IsOptional()` and `@RequiredDate()`. */

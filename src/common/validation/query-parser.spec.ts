@@ -22,7 +22,9 @@ describe('parseQuery', () => {
   });
 
   it('folds deepObject parameters, with arrays inside them', () => {
-    expect(parseQuery('filter[containerId]=x&filter[status]=active&filter[status]=completed')).toEqual({ filter: { containerId: 'x', status: ['active', 'completed'] } });
+    expect(parseQuery('filter[containerId]=x&filter[status]=active&filter[status]=completed')).toEqual({
+      filter: { containerId: 'x', status: ['active', 'completed'] },
+    });
     expect(parseQuery('filter[status][]=active&filter[status][]=completed')).toEqual({ filter: { status: ['active', 'completed'] } });
   });
 
@@ -54,7 +56,13 @@ describe('parseQuery', () => {
 
   it('refuses huge arrays and indexes, deep nesting and too many parameters with 400', () => {
     expect(parseQuery(`a[${MAX_QUERY_ARRAY - 1}]=x`)).toEqual({ a: ['x'] });
-    for (const search of [`a[${MAX_QUERY_ARRAY}]=x`, 'a[999999]=x', Array.from({ length: MAX_QUERY_ARRAY + 1 }, () => 'a=1').join('&'), 'a[b][c][d]=1', Array.from({ length: MAX_QUERY_PARAMETERS + 1 }, (_, i) => `p${i}=1`).join('&')]) {
+    for (const search of [
+      `a[${MAX_QUERY_ARRAY}]=x`,
+      'a[999999]=x',
+      Array.from({ length: MAX_QUERY_ARRAY + 1 }, () => 'a=1').join('&'),
+      'a[b][c][d]=1',
+      Array.from({ length: MAX_QUERY_PARAMETERS + 1 }, (_, i) => `p${i}=1`).join('&'),
+    ]) {
       expect(refusal(search).definition.status).toBe(400);
     }
   });

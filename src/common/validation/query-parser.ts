@@ -32,7 +32,8 @@ const OPTIONS: qs.IParseOptions = {
   throwOnLimitExceeded: true,
   decoder(text: string, decode: qs.defaultDecoder, charset: string, type: 'key' | 'value'): string {
     const decoded = decode(text, decode, charset);
-    if (type === 'key' && decoded.split(/[[\]]/).some(isPrototypeKey)) throw refuse(`The query parameter name "${decoded.slice(0, 64)}" is not allowed`);
+    if (type === 'key' && decoded.split(/[[\]]/).some(isPrototypeKey))
+      throw refuse(`The query parameter name "${decoded.slice(0, 64)}" is not allowed`);
     return decoded;
   },
 };

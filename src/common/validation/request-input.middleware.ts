@@ -1,7 +1,8 @@
 import type { NextFunction, Request, Response } from 'express';
 import { assertSafeInput } from './safe-input.js';
 
-const pinQuery = (req: Request, query: unknown) => Object.defineProperty(req, 'query', { value: query, writable: true, configurable: true, enumerable: true });
+const pinQuery = (req: Request, query: unknown) =>
+  Object.defineProperty(req, 'query', { value: query, writable: true, configurable: true, enumerable: true });
 
 /**
  * The one place where what a client sent as a query or a body is checked, right after parsing and

@@ -23,7 +23,8 @@ export function assertSafeInput(value: unknown, where = 'request'): void {
       continue;
     }
     if (v === null || typeof v !== 'object') continue;
-    if (depth >= MAX_INPUT_DEPTH) throw new DomainError(CommonErrors.unsafe_input, `The ${where} is nested more than ${MAX_INPUT_DEPTH} levels deep`);
+    if (depth >= MAX_INPUT_DEPTH)
+      throw new DomainError(CommonErrors.unsafe_input, `The ${where} is nested more than ${MAX_INPUT_DEPTH} levels deep`);
     for (const [k, child] of Object.entries(v as Record<string, unknown>)) {
       if (k.includes('\u0000')) throw new DomainError(CommonErrors.unsafe_input, `The ${where} contains a NUL character`);
       if (isPrototypeKey(k)) throw new DomainError(CommonErrors.unsafe_input, `The ${where} contains the reserved key "${k}"`);

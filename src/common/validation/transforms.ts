@@ -21,5 +21,8 @@ export const ToArray = () =>
   Transform(({ value }: { value: unknown }) => {
     if (value === undefined || value === null) return value;
     const list: unknown[] = Array.isArray(value) ? value : [value];
-    return list.flatMap((v) => (typeof v === 'string' ? v.split(',') : [v])).map((v) => (typeof v === 'string' ? v.trim() : v)).filter((v) => v !== '');
+    return list
+      .flatMap((v) => (typeof v === 'string' ? v.split(',') : [v]))
+      .map((v) => (typeof v === 'string' ? v.trim() : v))
+      .filter((v) => v !== '');
   });

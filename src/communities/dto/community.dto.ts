@@ -49,7 +49,9 @@ export class CommunityDto {
 export class CreateCommunityDto {
   /** 1-64 lowercase letters, digits and dashes; not uuid-shaped; `resource-types` is reserved. */
   @ApiProperty({ example: 'space-pirates' })
-  @Matches(COMMUNITY_SLUG_RE, { message: 'slug must be 1-64 lowercase letters, digits or dashes, starting and ending with a letter or digit' })
+  @Matches(COMMUNITY_SLUG_RE, {
+    message: 'slug must be 1-64 lowercase letters, digits or dashes, starting and ending with a letter or digit',
+  })
   slug: string;
 
   @ApiProperty({ example: 'Space Pirates' })
@@ -74,7 +76,9 @@ export class CreateCommunityDto {
 export class UpdateCommunityDto {
   @ApiProperty({ required: false, example: 'space-pirates' })
   @IsOptional()
-  @Matches(COMMUNITY_SLUG_RE, { message: 'slug must be 1-64 lowercase letters, digits or dashes, starting and ending with a letter or digit' })
+  @Matches(COMMUNITY_SLUG_RE, {
+    message: 'slug must be 1-64 lowercase letters, digits or dashes, starting and ending with a letter or digit',
+  })
   slug?: string;
 
   @OptionalText({ min: 1, max: 200 })

@@ -52,7 +52,9 @@ export class SlotAllocationDto {
   @ApiProperty({ type: String, nullable: true, format: 'uuid', example: '0f9e8d7c-6b5a-4c3d-9e2f-1a0b9c8d7e6f' })
   @ValidateIf((_, v) => v !== null && v !== '')
   @IsString()
-  @Matches(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, { message: 'itemId must be a uuid, null or ""' })
+  @Matches(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, {
+    message: 'itemId must be a uuid, null or ""',
+  })
   itemId: string | null;
 }
 

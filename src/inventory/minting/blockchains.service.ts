@@ -16,7 +16,10 @@ export class BlockchainsService {
   /** The enabled blockchain `name`; 400 `unknown_blockchain` when unknown or disabled. */
   enabled(name: string): BlockchainConfig {
     const chain = this.chains.get(name.trim().toLowerCase());
-    if (!chain || !chain.enabled) throw new DomainError(InventoryErrors.unknown_blockchain, `"${name.slice(0, 32)}" is not an enabled blockchain`, { available: this.names() });
+    if (!chain || !chain.enabled)
+      throw new DomainError(InventoryErrors.unknown_blockchain, `"${name.slice(0, 32)}" is not an enabled blockchain`, {
+        available: this.names(),
+      });
     return chain;
   }
 
@@ -27,6 +30,9 @@ export class BlockchainsService {
 
   /** Names of the enabled blockchains. */
   names(): string[] {
-    return [...this.chains.values()].filter((c) => c.enabled).map((c) => c.name).sort();
+    return [...this.chains.values()]
+      .filter((c) => c.enabled)
+      .map((c) => c.name)
+      .sort();
   }
 }

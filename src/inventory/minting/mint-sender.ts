@@ -29,7 +29,12 @@ const RECEIPT_POLL_MS = 200;
 /** ethers codes and messages that mean "this transaction (or one with its nonce) is already known". */
 function isAlreadyKnown(e: unknown): boolean {
   const err = e as { code?: string; message?: string; shortMessage?: string };
-  return err.code === 'NONCE_EXPIRED' || /already known|known transaction|nonce too low|nonce has already been used|replacement transaction underpriced/i.test(`${err.message ?? ''} ${err.shortMessage ?? ''}`);
+  return (
+    err.code === 'NONCE_EXPIRED' ||
+    /already known|known transaction|nonce too low|nonce has already been used|replacement transaction underpriced/i.test(
+      `${err.message ?? ''} ${err.shortMessage ?? ''}`,
+    )
+  );
 }
 
 /** Reverts and refusals of the node that another attempt will not change. */
@@ -53,7 +58,12 @@ export function isPermanent(e: unknown): boolean {
  */
 @Injectable()
 export class MintSender {
-  async send(job: MintJob, chain: BlockchainConfig, receiptTimeoutMs: number, persist: (signed: SignedTransaction) => Promise<void>): Promise<{ txHash: string | null }> {
+  async send(
+    job: MintJob,
+    chain: BlockchainConfig,
+    receiptTimeoutMs: number,
+    persist: (signed: SignedTransaction) => Promise<void>,
+  ): Promise<{ txHash: string | null }> {
     const provider = new JsonRpcProvider(chain.rpcUrl, chain.chainId, { staticNetwork: true, batchMaxCount: 1, cacheTimeout: -1 });
     try {
       if (job.rawTx && job.txHash) {
@@ -62,7 +72,8 @@ export class MintSender {
       }
       const owner = await ownerOfOrNull(provider, chain.contractAddress, job.tokenId);
       if (owner !== null) {
-        if (owner.toLowerCase() !== job.recipient.toLowerCase()) throw new PermanentMintError(`token ${job.tokenId} already belongs to ${owner}`);
+        if (owner.toLowerCase() !== job.recipient.toLowerCase())
+          throw new PermanentMintError(`token ${job.tokenId} already belongs to ${owner}`);
         return { txHash: (await findMintTransaction(provider, chain.contractAddress, job.tokenId)) ?? job.txHash };
       }
 
@@ -80,7 +91,9 @@ export class MintSender {
         data,
         nonce,
         gasLimit: (gas * 12n) / 10n,
-        ...(fees.maxFeePerGas !== null ? { maxFeePerGas: fees.maxFeePerGas, maxPriorityFeePerGas: fees.maxPriorityFeePerGas ?? 0n } : { gasPrice: fees.gasPrice ?? 0n }),
+        ...(fees.maxFeePerGas !== null
+          ? { maxFeePerGas: fees.maxFeePerGas, maxPriorityFeePerGas: fees.maxPriorityFeePerGas ?? 0n }
+          : { gasPrice: fees.gasPrice ?? 0n }),
       });
       const txHash = keccak256(rawTx);
       await persist({ rawTx, txHash, nonce });
@@ -88,7 +101,8 @@ export class MintSender {
       if (!receipt) throw new Error(`transaction ${txHash} was dropped before it was mined`);
       if (receipt.status === 1) return { txHash };
       const ownerAfter = await ownerOfOrNull(provider, chain.contractAddress, job.tokenId);
-      if (ownerAfter?.toLowerCase() === job.recipient.toLowerCase()) return { txHash: await findMintTransaction(provider, chain.contractAddress, job.tokenId) };
+      if (ownerAfter?.toLowerCase() === job.recipient.toLowerCase())
+        return { txHash: await findMintTransaction(provider, chain.contractAddress, job.tokenId) };
       throw new PermanentMintError(`transaction ${txHash} reverted`);
     } finally {
       provider.destroy();

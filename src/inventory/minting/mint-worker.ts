@@ -93,7 +93,10 @@ export class MintWorker implements OnApplicationBootstrap, OnModuleDestroy {
       );
       if (!row) return null;
       const lease = new Date(now.getTime() + this.config.MINT_RECEIPT_TIMEOUT_MS + 60_000);
-      await em.query(`UPDATE avatar_mints SET status = 'sending', attempts = attempts + 1, next_attempt_at = $2, updated_at = $3 WHERE id = $1`, [row.id, lease, now]);
+      await em.query(
+        `UPDATE avatar_mints SET status = 'sending', attempts = attempts + 1, next_attempt_at = $2, updated_at = $3 WHERE id = $1`,
+        [row.id, lease, now],
+      );
       return em.findOneByOrFail(AvatarMint, { id: row.id });
     });
   }
@@ -109,7 +112,13 @@ export class MintWorker implements OnApplicationBootstrap, OnModuleDestroy {
         chain,
         this.config.MINT_RECEIPT_TIMEOUT_MS,
         async (signed) => {
-          await this.dataSource.query('UPDATE avatar_mints SET raw_tx = $2, tx_hash = $3, nonce = $4, updated_at = $5 WHERE id = $1', [job.id, signed.rawTx, signed.txHash, signed.nonce, this.clock.now()]);
+          await this.dataSource.query('UPDATE avatar_mints SET raw_tx = $2, tx_hash = $3, nonce = $4, updated_at = $5 WHERE id = $1', [
+            job.id,
+            signed.rawTx,
+            signed.txHash,
+            signed.nonce,
+            this.clock.now(),
+          ]);
         },
       );
       await this.markMinted(job, txHash);
@@ -120,15 +129,16 @@ export class MintWorker implements OnApplicationBootstrap, OnModuleDestroy {
       await this.dataSource.transaction(async (em) => {
         const now = this.clock.now();
         if (final) {
-          const [, changed]: [unknown[], number] = await em.query(`UPDATE avatar_mints SET status = 'failed', last_error = $2, updated_at = $3 WHERE id = $1 AND status <> 'minted'`, [job.id, message, now]);
+          const [, changed]: [unknown[], number] = await em.query(
+            `UPDATE avatar_mints SET status = 'failed', last_error = $2, updated_at = $3 WHERE id = $1 AND status <> 'minted'`,
+            [job.id, message, now],
+          );
           if (changed > 0) await this.notifyFinished(em, job, 'failed', null);
         } else {
-          await em.query(`UPDATE avatar_mints SET status = 'pending', last_error = $2, next_attempt_at = $3, updated_at = $4 WHERE id = $1 AND status <> 'minted'`, [
-            job.id,
-            message,
-            new Date(now.getTime() + mintBackoffMs(job.attempts)),
-            now,
-          ]);
+          await em.query(
+            `UPDATE avatar_mints SET status = 'pending', last_error = $2, next_attempt_at = $3, updated_at = $4 WHERE id = $1 AND status <> 'minted'`,
+            [job.id, message, new Date(now.getTime() + mintBackoffMs(job.attempts)), now],
+          );
         }
       });
     }

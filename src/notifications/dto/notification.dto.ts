@@ -25,7 +25,11 @@ export class NotificationDto {
   title: string;
 
   /** Details of the subject (ids to link to); the shape depends on `type`. */
-  @ApiProperty({ type: 'object', additionalProperties: true, example: { referredUserId: '3b241101-e2bb-4255-8caf-4136c566a962', referredHandle: 'grace_h', communityId: null } })
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    example: { referredUserId: '3b241101-e2bb-4255-8caf-4136c566a962', referredHandle: 'grace_h', communityId: null },
+  })
   data: Record<string, unknown>;
 
   /** The community it is about; null for account-wide notifications. */

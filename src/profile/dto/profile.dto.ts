@@ -1,13 +1,39 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsIn, IsInt, IsObject, IsOptional, IsString, Length, Matches, Max, MaxLength, Min, ValidateIf, ValidateNested } from 'class-validator';
+import {
+  ArrayMaxSize,
+  ArrayNotEmpty,
+  IsArray,
+  IsIn,
+  IsInt,
+  IsObject,
+  IsOptional,
+  IsString,
+  Length,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  ValidateIf,
+  ValidateNested,
+} from 'class-validator';
 import { USERNAME_PATTERN } from '../../auth/dto/password.dto.js';
 import { ToArray } from '../../common/validation/transforms.js';
 import { NO_NUL } from '../../socials/bounded-json.validator.js';
 import { SocialDto } from '../../socials/dto/social.dto.js';
 
 /** What `GET /v1/user/profile?fields=` may ask for. */
-export const PROFILE_FIELDS = ['id', 'username', 'handle', 'displayName', 'biography', 'dateOfBirth', 'address', 'socials', 'createdAt'] as const;
+export const PROFILE_FIELDS = [
+  'id',
+  'username',
+  'handle',
+  'displayName',
+  'biography',
+  'dateOfBirth',
+  'address',
+  'socials',
+  'createdAt',
+] as const;
 export type ProfileField = (typeof PROFILE_FIELDS)[number];
 export const BIOGRAPHY_MAX = 1000;
 
@@ -52,35 +78,59 @@ export class DateOfBirthDto {
 /** The Address shape of the interface. Every field optional. */
 export class AddressDto {
   @ApiPropertyOptional({ maxLength: 64, example: 'home' })
-  @IsOptional() @IsString() @MaxLength(64) @noNul('addressId')
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  @noNul('addressId')
   addressId?: string;
 
   @ApiPropertyOptional({ maxLength: 200, example: '12 Analytical Row' })
-  @IsOptional() @IsString() @MaxLength(200) @noNul('addressLine1')
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  @noNul('addressLine1')
   addressLine1?: string;
 
   @ApiPropertyOptional({ maxLength: 200, example: 'Flat 3' })
-  @IsOptional() @IsString() @MaxLength(200) @noNul('addressLine2')
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  @noNul('addressLine2')
   addressLine2?: string;
 
   @ApiPropertyOptional({ maxLength: 200, example: '' })
-  @IsOptional() @IsString() @MaxLength(200) @noNul('addressLine3')
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  @noNul('addressLine3')
   addressLine3?: string;
 
   @ApiPropertyOptional({ maxLength: 100, example: 'London' })
-  @IsOptional() @IsString() @MaxLength(100) @noNul('city')
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  @noNul('city')
   city?: string;
 
   @ApiPropertyOptional({ maxLength: 100, example: 'Greater London' })
-  @IsOptional() @IsString() @MaxLength(100) @noNul('state')
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  @noNul('state')
   state?: string;
 
   @ApiPropertyOptional({ maxLength: 32, example: 'W1 1AA' })
-  @IsOptional() @IsString() @MaxLength(32) @noNul('postalCode')
+  @IsOptional()
+  @IsString()
+  @MaxLength(32)
+  @noNul('postalCode')
   postalCode?: string;
 
   @ApiPropertyOptional({ maxLength: 64, example: 'GB' })
-  @IsOptional() @IsString() @MaxLength(64) @noNul('country')
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  @noNul('country')
   country?: string;
 }
 
@@ -98,7 +148,9 @@ export class UpdateProfileDto {
   @ValidateIf((o: UpdateProfileDto) => o.handle !== undefined)
   @IsString()
   @Length(3, 32)
-  @Matches(USERNAME_PATTERN, { message: 'handle may contain only letters, digits, "_", "." and "-", and must start with a letter or digit' })
+  @Matches(USERNAME_PATTERN, {
+    message: 'handle may contain only letters, digits, "_", "." and "-", and must start with a letter or digit',
+  })
   handle?: string;
 
   @ApiPropertyOptional({ type: String, nullable: true, maxLength: BIOGRAPHY_MAX, example: 'First programmer. Plays support.' })

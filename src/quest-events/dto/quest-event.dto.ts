@@ -1,9 +1,30 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUUID, Matches, Max, Min, ValidateNested } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Matches,
+  Max,
+  Min,
+  ValidateNested,
+} from 'class-validator';
 import { MAX_PAGE, MAX_PAGE_SIZE } from '../../common/pagination/pagination.js';
 import { ToArray, ToBoolean } from '../../common/validation/transforms.js';
-import { OptionalDate, OptionalInt, OptionalLabels, OptionalText, OptionalUrl, RequiredDate, RequiredText } from '../../common/validation/decorators.js';
+import {
+  OptionalDate,
+  OptionalInt,
+  OptionalLabels,
+  OptionalText,
+  OptionalUrl,
+  RequiredDate,
+  RequiredText,
+} from '../../common/validation/decorators.js';
 import { EVENT_STATUSES, type EventStatus } from '../event-status.js';
 
 const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;

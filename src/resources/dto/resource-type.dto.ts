@@ -42,7 +42,9 @@ export class CreateResourceTypeDto {
 
   /** 1-64 lowercase letters, digits, dashes and underscores. */
   @ApiProperty({ example: 'xp' })
-  @Matches(/^[a-z0-9](?:[a-z0-9_-]{0,62}[a-z0-9])?$/, { message: 'slug must be 1-64 lowercase letters, digits, "-" or "_", starting and ending with a letter or digit' })
+  @Matches(/^[a-z0-9](?:[a-z0-9_-]{0,62}[a-z0-9])?$/, {
+    message: 'slug must be 1-64 lowercase letters, digits, "-" or "_", starting and ending with a letter or digit',
+  })
   slug: string;
 
   @ApiProperty({ example: 'Experience points' })

@@ -46,7 +46,12 @@ class SocialOptionalFieldsDto {
   extraArgs?: Record<string, unknown> | null;
 
   /** The provider's account-creation information: a JSON object, at most 4 KB and 5 levels deep. */
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, nullable: true, example: { at: '2019-03-02T10:00:00Z', source: 'discord' } })
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    nullable: true,
+    example: { at: '2019-03-02T10:00:00Z', source: 'discord' },
+  })
   @IsOptional()
   @IsBoundedJsonObject(SOCIAL_JSON_BOUNDS)
   createdAt?: Record<string, unknown> | null;

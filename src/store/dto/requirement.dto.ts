@@ -7,13 +7,19 @@ const ADDRESS_SCHEMA_EXAMPLE = {
   type: 'object',
   required: ['addressLine1', 'city', 'country'],
   additionalProperties: false,
-  properties: { addressLine1: { type: 'string', maxLength: 200 }, city: { type: 'string', maxLength: 100 }, country: { type: 'string', maxLength: 64 } },
+  properties: {
+    addressLine1: { type: 'string', maxLength: 200 },
+    city: { type: 'string', maxLength: 100 },
+    country: { type: 'string', maxLength: 64 },
+  },
 };
 
 export class CreateRequirementDto {
   /** Unique in the tenant: 1-64 lowercase letters, digits, `-`, `_`. */
   @ApiProperty({ example: 'shipping-address' })
-  @Matches(/^[a-z0-9](?:[a-z0-9_-]{0,62}[a-z0-9])?$/, { message: 'key must be 1-64 lowercase letters, digits, "-" or "_", starting and ending with a letter or digit' })
+  @Matches(/^[a-z0-9](?:[a-z0-9_-]{0,62}[a-z0-9])?$/, {
+    message: 'key must be 1-64 lowercase letters, digits, "-" or "_", starting and ending with a letter or digit',
+  })
   key: string;
 
   @ApiProperty({ example: 'Shipping address' })
@@ -100,6 +106,11 @@ export class RequirementDto {
 /** A requirement as a user sees it: the definition and the data they saved for it. */
 export class UserRequirementDto extends RequirementDto {
   /** The data the user saved (`shouldSave`) for this requirement, or null. */
-  @ApiProperty({ type: 'object', additionalProperties: true, nullable: true, example: { addressLine1: '1 Main St', city: 'Lyon', country: 'FR' } })
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    nullable: true,
+    example: { addressLine1: '1 Main St', city: 'Lyon', country: 'FR' },
+  })
   savedData: Record<string, unknown> | null;
 }

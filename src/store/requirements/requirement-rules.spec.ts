@@ -15,7 +15,11 @@ describe('requirement schemas', () => {
   it('says every reason data fails, with the path', () => {
     const reasons = compileRequirementSchema(address).validate({ addressLine1: '', extra: 1 });
     expect(reasons).toEqual(
-      expect.arrayContaining(['data must have property "country"', 'data must not have property "extra"', 'data.addressLine1 must NOT have fewer than 1 characters']),
+      expect.arrayContaining([
+        'data must have property "country"',
+        'data must not have property "extra"',
+        'data.addressLine1 must NOT have fewer than 1 characters',
+      ]),
     );
   });
 

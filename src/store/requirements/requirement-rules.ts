@@ -26,7 +26,8 @@ export interface RequirementValidator {
  */
 export function compileRequirementSchema(schema: unknown): RequirementValidator {
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) throw new Error('schema must be a JSON object');
-  if (Buffer.byteLength(JSON.stringify(schema)) > REQUIREMENT_SCHEMA_MAX_BYTES) throw new Error(`schema exceeds ${REQUIREMENT_SCHEMA_MAX_BYTES} bytes`);
+  if (Buffer.byteLength(JSON.stringify(schema)) > REQUIREMENT_SCHEMA_MAX_BYTES)
+    throw new Error(`schema exceeds ${REQUIREMENT_SCHEMA_MAX_BYTES} bytes`);
   if ((schema as { type?: unknown }).type !== 'object') throw new Error('schema must have type "object" at the top');
   if ('$id' in schema) throw new Error('schema must not declare $id');
   let fn: ValidateFunction;
@@ -41,8 +42,10 @@ export function compileRequirementSchema(schema: unknown): RequirementValidator 
 function formatErrors(errors: ErrorObject[]): string[] {
   return errors.map((e) => {
     const where = e.instancePath === '' ? 'data' : `data${e.instancePath.replace(/\//g, '.')}`;
-    if (e.keyword === 'required') return `${where} must have property "${String((e.params as { missingProperty: string }).missingProperty)}"`;
-    if (e.keyword === 'additionalProperties') return `${where} must not have property "${String((e.params as { additionalProperty: string }).additionalProperty)}"`;
+    if (e.keyword === 'required')
+      return `${where} must have property "${String((e.params as { missingProperty: string }).missingProperty)}"`;
+    if (e.keyword === 'additionalProperties')
+      return `${where} must not have property "${String((e.params as { additionalProperty: string }).additionalProperty)}"`;
     return `${where} ${e.message ?? 'is invalid'}`;
   });
 }
@@ -76,5 +79,7 @@ export function purchaseFingerprint(listingId: string, items: readonly Requireme
   const normalised = items
     .map((i) => ({ requirementId: i.requirementId.toLowerCase(), shouldSave: i.shouldSave ?? false, data: i.data }))
     .sort((a, b) => (a.requirementId < b.requirementId ? -1 : a.requirementId > b.requirementId ? 1 : 0));
-  return createHash('sha256').update(`${listingId.toLowerCase()}\n${canonicalJson(normalised)}`).digest('hex');
+  return createHash('sha256')
+    .update(`${listingId.toLowerCase()}\n${canonicalJson(normalised)}`)
+    .digest('hex');
 }

@@ -9,7 +9,12 @@ import { UUID_RE } from '../../communities/communities.service.js';
 import type { CreateRequirementDto, RequirementDto, UserRequirementDto } from '../dto/requirement.dto.js';
 import { StoreRequirement } from '../entities/store-requirement.entity.js';
 import { StoreErrors } from '../store.errors.js';
-import { compileRequirementSchema, REQUIREMENT_DATA_MAX_BYTES, type RequirementDataInput, type RequirementValidator } from './requirement-rules.js';
+import {
+  compileRequirementSchema,
+  REQUIREMENT_DATA_MAX_BYTES,
+  type RequirementDataInput,
+  type RequirementValidator,
+} from './requirement-rules.js';
 
 /** Requirement data resolved for one purchase: what to validate, save and keep with the purchase. */
 export interface ResolvedRequirementData {
@@ -40,7 +45,8 @@ export function toRequirementDto(r: StoreRequirement): RequirementDto {
   };
 }
 
-const savedContext = (tenantId: string, userId: string, requirementId: string) => `saved-requirement:${tenantId}:${userId}:${requirementId}`;
+const savedContext = (tenantId: string, userId: string, requirementId: string) =>
+  `saved-requirement:${tenantId}:${userId}:${requirementId}`;
 
 /**
  * Requirement definitions (shared by store listings and prizes), the checks of a buyer's data
@@ -61,7 +67,18 @@ export class RequirementsService {
 
   async create(tenantId: string, dto: CreateRequirementDto): Promise<RequirementDto> {
     const invalid = (why: string) => new DomainError(StoreErrors.invalid_requirement, why);
-    const row: Partial<StoreRequirement> = { tenantId, key: dto.key, name: dto.name, description: dto.description ?? '', kind: dto.kind, schema: null, personalData: dto.personalData ?? true, itemId: null, resourceTypeId: null, minAmount: null };
+    const row: Partial<StoreRequirement> = {
+      tenantId,
+      key: dto.key,
+      name: dto.name,
+      description: dto.description ?? '',
+      kind: dto.kind,
+      schema: null,
+      personalData: dto.personalData ?? true,
+      itemId: null,
+      resourceTypeId: null,
+      minAmount: null,
+    };
     if (dto.kind === 'data') {
       if (!dto.schema) throw invalid('A data requirement needs a JSON schema');
       if (dto.itemId || dto.resourceTypeId || dto.minAmount !== undefined) throw invalid('A data requirement takes only a schema');
@@ -72,13 +89,21 @@ export class RequirementsService {
       }
       row.schema = dto.schema;
     } else if (dto.kind === 'owns_item') {
-      if (!dto.itemId || dto.schema || dto.resourceTypeId || dto.minAmount !== undefined) throw invalid('An owns_item requirement takes only an itemId');
-      const found: unknown[] = await this.dataSource.query('SELECT 1 FROM inventory_items WHERE id = $1 AND tenant_id = $2', [dto.itemId, tenantId]);
+      if (!dto.itemId || dto.schema || dto.resourceTypeId || dto.minAmount !== undefined)
+        throw invalid('An owns_item requirement takes only an itemId');
+      const found: unknown[] = await this.dataSource.query('SELECT 1 FROM inventory_items WHERE id = $1 AND tenant_id = $2', [
+        dto.itemId,
+        tenantId,
+      ]);
       if (found.length === 0) throw invalid(`No item ${dto.itemId} in this tenant`);
       row.itemId = dto.itemId;
     } else {
-      if (!dto.resourceTypeId || dto.minAmount === undefined || dto.schema || dto.itemId) throw invalid('A min_resource requirement takes a resourceTypeId and a minAmount');
-      const found: unknown[] = await this.dataSource.query('SELECT 1 FROM resource_types WHERE id = $1 AND tenant_id = $2', [dto.resourceTypeId, tenantId]);
+      if (!dto.resourceTypeId || dto.minAmount === undefined || dto.schema || dto.itemId)
+        throw invalid('A min_resource requirement takes a resourceTypeId and a minAmount');
+      const found: unknown[] = await this.dataSource.query('SELECT 1 FROM resource_types WHERE id = $1 AND tenant_id = $2', [
+        dto.resourceTypeId,
+        tenantId,
+      ]);
       if (found.length === 0) throw invalid(`No resource type ${dto.resourceTypeId} in this tenant`);
       row.resourceTypeId = dto.resourceTypeId;
       row.minAmount = dto.minAmount;
@@ -114,13 +139,22 @@ export class RequirementsService {
   async findMany(em: EntityManager, tenantId: string, ids: readonly string[]): Promise<StoreRequirement[]> {
     const valid = [...new Set(ids.map((i) => i.toLowerCase()).filter((i) => UUID_RE.test(i)))];
     if (valid.length === 0) return [];
-    const rows = await em.getRepository(StoreRequirement).createQueryBuilder('r').where('r.tenantId = :tenantId AND r.id IN (:...ids)', { tenantId, ids: valid }).getMany();
+    const rows = await em
+      .getRepository(StoreRequirement)
+      .createQueryBuilder('r')
+      .where('r.tenantId = :tenantId AND r.id IN (:...ids)', { tenantId, ids: valid })
+      .getMany();
     const byId = new Map(rows.map((r) => [r.id, r]));
     return valid.map((i) => byId.get(i)).filter((r): r is StoreRequirement => r !== undefined);
   }
 
   /** Throws `error` (400) naming the first id that is not a requirement of the tenant. */
-  async assertAllExist(em: EntityManager, tenantId: string, ids: readonly string[], error: typeof StoreErrors.invalid_listing): Promise<string[]> {
+  async assertAllExist(
+    em: EntityManager,
+    tenantId: string,
+    ids: readonly string[],
+    error: typeof StoreErrors.invalid_listing,
+  ): Promise<string[]> {
     const unique = [...new Set(ids.map((i) => i.toLowerCase()))];
     const found = new Set((await this.findMany(em, tenantId, unique)).map((r) => r.id));
     const missing = unique.find((i) => !found.has(i));
@@ -135,7 +169,12 @@ export class RequirementsService {
   }
 
   /** The data `userId` saved for these requirements (decrypted), by requirement id. */
-  async savedData(em: EntityManager, tenantId: string, userId: string, requirementIds: readonly string[]): Promise<Map<string, Record<string, unknown>>> {
+  async savedData(
+    em: EntityManager,
+    tenantId: string,
+    userId: string,
+    requirementIds: readonly string[],
+  ): Promise<Map<string, Record<string, unknown>>> {
     const out = new Map<string, Record<string, unknown>>();
     if (requirementIds.length === 0) return out;
     const rows: { requirement_id: string; data: Record<string, unknown> | null; data_encrypted: string | null }[] = await em.query(
@@ -143,15 +182,29 @@ export class RequirementsService {
       [tenantId, userId, [...requirementIds]],
     );
     for (const r of rows) {
-      const data = r.data_encrypted !== null ? (JSON.parse(await this.encryption.decrypt(r.data_encrypted, savedContext(tenantId, userId, r.requirement_id))) as Record<string, unknown>) : r.data;
+      const data =
+        r.data_encrypted !== null
+          ? (JSON.parse(await this.encryption.decrypt(r.data_encrypted, savedContext(tenantId, userId, r.requirement_id))) as Record<
+              string,
+              unknown
+            >)
+          : r.data;
       if (data) out.set(r.requirement_id, data);
     }
     return out;
   }
 
   /** Keeps (replaces) the user's data for a requirement; encrypted when the requirement holds personal data. */
-  async saveData(em: EntityManager, tenantId: string, userId: string, requirement: StoreRequirement, data: Record<string, unknown>): Promise<void> {
-    const encrypted = requirement.personalData ? await this.encryption.encrypt(JSON.stringify(data), savedContext(tenantId, userId, requirement.id)) : null;
+  async saveData(
+    em: EntityManager,
+    tenantId: string,
+    userId: string,
+    requirement: StoreRequirement,
+    data: Record<string, unknown>,
+  ): Promise<void> {
+    const encrypted = requirement.personalData
+      ? await this.encryption.encrypt(JSON.stringify(data), savedContext(tenantId, userId, requirement.id))
+      : null;
     await em.query(
       `INSERT INTO store_saved_requirement_data (user_id, requirement_id, tenant_id, data, data_encrypted, updated_at) VALUES ($1, $2, $3, $4, $5, $6)
        ON CONFLICT (user_id, requirement_id) DO UPDATE SET data = EXCLUDED.data, data_encrypted = EXCLUDED.data_encrypted, updated_at = EXCLUDED.updated_at`,
@@ -176,7 +229,11 @@ export class RequirementsService {
    * anything else, repeated entries and oversized data are refused. Throws 400
    * `requirement_data_invalid` naming the failing requirements and why (`details.failures`).
    */
-  resolveData(requirements: readonly StoreRequirement[], items: readonly RequirementDataInput[], saved: ReadonlyMap<string, Record<string, unknown>>): ResolvedRequirementData[] {
+  resolveData(
+    requirements: readonly StoreRequirement[],
+    items: readonly RequirementDataInput[],
+    saved: ReadonlyMap<string, Record<string, unknown>>,
+  ): ResolvedRequirementData[] {
     const failures: RequirementFailure[] = [];
     const given = new Map<string, RequirementDataInput>();
     for (const item of items) {
@@ -221,14 +278,25 @@ export class RequirementsService {
   }
 
   /** The condition requirements (`owns_item`, `min_resource`) the user does not meet. */
-  async unmetConditions(em: EntityManager, tenantId: string, userId: string, requirements: readonly StoreRequirement[]): Promise<StoreRequirement[]> {
+  async unmetConditions(
+    em: EntityManager,
+    tenantId: string,
+    userId: string,
+    requirements: readonly StoreRequirement[],
+  ): Promise<StoreRequirement[]> {
     const unmet: StoreRequirement[] = [];
     for (const r of requirements) {
       if (r.kind === 'owns_item') {
-        const rows: unknown[] = await em.query('SELECT 1 FROM user_items WHERE tenant_id = $1 AND user_id = $2 AND item_id = $3 AND quantity > 0', [tenantId, userId, r.itemId]);
+        const rows: unknown[] = await em.query(
+          'SELECT 1 FROM user_items WHERE tenant_id = $1 AND user_id = $2 AND item_id = $3 AND quantity > 0',
+          [tenantId, userId, r.itemId],
+        );
         if (rows.length === 0) unmet.push(r);
       } else if (r.kind === 'min_resource') {
-        const rows: { earned: string }[] = await em.query('SELECT earned FROM resource_balances WHERE tenant_id = $1 AND user_id = $2 AND resource_type_id = $3', [tenantId, userId, r.resourceTypeId]);
+        const rows: { earned: string }[] = await em.query(
+          'SELECT earned FROM resource_balances WHERE tenant_id = $1 AND user_id = $2 AND resource_type_id = $3',
+          [tenantId, userId, r.resourceTypeId],
+        );
         if (Number(rows[0]?.earned ?? 0) < (r.minAmount ?? 0)) unmet.push(r);
       }
     }
@@ -239,7 +307,14 @@ export class RequirementsService {
   async assertConditions(em: EntityManager, tenantId: string, userId: string, requirements: readonly StoreRequirement[]): Promise<void> {
     const [r] = await this.unmetConditions(em, tenantId, userId, requirements);
     if (!r) return;
-    const why = r.kind === 'owns_item' ? `requires owning item ${r.itemId}` : `requires having earned at least ${r.minAmount} of resource type ${r.resourceTypeId}`;
-    throw new DomainError(StoreErrors.requirement_not_met, `Requirement "${r.key}" is not met: ${why}`, { requirementId: r.id, key: r.key, kind: r.kind });
+    const why =
+      r.kind === 'owns_item'
+        ? `requires owning item ${r.itemId}`
+        : `requires having earned at least ${r.minAmount} of resource type ${r.resourceTypeId}`;
+    throw new DomainError(StoreErrors.requirement_not_met, `Requirement "${r.key}" is not met: ${why}`, {
+      requirementId: r.id,
+      key: r.key,
+      kind: r.kind,
+    });
   }
 }
