@@ -308,26 +308,24 @@ export class QuestEventsService {
         maxRank,
         state,
       } = e;
-      await em
-        .getRepository(QuestEvent)
-        .update(
-          { id: e.id },
-          {
-            name,
-            description,
-            imageUrl,
-            features,
-            registrationStartsAt,
-            registrationEndsAt,
-            startsAt,
-            endsAt,
-            capacity,
-            scoreResourceTypeId,
-            minScore,
-            maxRank,
-            state,
-          },
-        );
+      await em.getRepository(QuestEvent).update(
+        { id: e.id },
+        {
+          name,
+          description,
+          imageUrl,
+          features,
+          registrationStartsAt,
+          registrationEndsAt,
+          startsAt,
+          endsAt,
+          capacity,
+          scoreResourceTypeId,
+          minScore,
+          maxRank,
+          state,
+        },
+      );
       return this.toDto(e);
     });
   }

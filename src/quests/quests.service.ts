@@ -144,14 +144,12 @@ export class QuestsService {
 
   async listAdmin(tenantId: string, communityRef: string, page: PageRequest): Promise<Page<QuestDto>> {
     const community = await this.communities.resolve(tenantId, communityRef);
-    const [rows, total] = await this.dataSource
-      .getRepository(Quest)
-      .findAndCount({
-        where: { tenantId, communityId: community.id },
-        order: { createdAt: 'ASC', id: 'ASC' },
-        skip: page.offset,
-        take: page.limit,
-      });
+    const [rows, total] = await this.dataSource.getRepository(Quest).findAndCount({
+      where: { tenantId, communityId: community.id },
+      order: { createdAt: 'ASC', id: 'ASC' },
+      skip: page.offset,
+      take: page.limit,
+    });
     return toPage(
       rows.map((x) => toQuestDto(x, false)),
       total,

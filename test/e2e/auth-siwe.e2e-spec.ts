@@ -13,12 +13,10 @@ describe('Sign-In With Ethereum', () => {
   beforeAll(async () => {
     t = await createTestApp();
     tenant = await t.givenTenant();
-    await t.app
-      .get(TenantsService)
-      .updateSettings(tenant.id, {
-        siweAllowedOrigins: ['https://game.example.com', 'http://localhost:5173'],
-        siweAllowedChainIds: [1, 137],
-      });
+    await t.app.get(TenantsService).updateSettings(tenant.id, {
+      siweAllowedOrigins: ['https://game.example.com', 'http://localhost:5173'],
+      siweAllowedChainIds: [1, 137],
+    });
   });
   afterAll(() => t.close());
   afterEach(() => t.clock.reset());
