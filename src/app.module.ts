@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { AccessModule } from './access/access.module.js';
+import { appEntities } from './app.entities.js';
 import { AuthModule } from './auth/auth.module.js';
 import { CommunitiesModule } from './communities/communities.module.js';
 import { CommonModule } from './common/common.module.js';
@@ -23,9 +25,10 @@ import { UsersModule } from './users/users.module.js';
   imports: [
     ConfigModule,
     LoggingModule,
-    DatabaseModule,
+    DatabaseModule.forRoot(appEntities),
     CommonModule,
     TenantsModule,
+    AccessModule,
     UsersModule,
     HealthModule,
     AuthModule,

@@ -4,7 +4,7 @@ import { Authenticated, CurrentUser, Public, TenantId } from '../common/auth/aut
 import type { AuthUser } from '../common/auth/request-context.js';
 import { ApiErrors } from '../common/errors/api-errors.decorator.js';
 import { CommonErrors, INPUT_ERRORS, SESSION_ERRORS } from '../common/errors/error-catalog.js';
-import { ClientAddress, LoginRateLimit } from '../common/throttling/login-throttler.guard.js';
+import { ClientAddress, LoginRateLimit } from './throttling/login-throttler.guard.js';
 import { TenantErrors } from '../tenants/tenants.errors.js';
 import { UserErrors } from '../users/users.errors.js';
 import { AuthErrors } from './auth.errors.js';

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
+import { AccessModule } from '../access/access.module.js';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { ThrottlingModule } from '../common/throttling/throttling.module.js';
+import { ThrottlingModule } from './throttling/throttling.module.js';
 import { WalletsModule } from '../wallets/wallets.module.js';
 import { AuthController } from './auth.controller.js';
 import { Identity } from './entities/identity.entity.js';
@@ -14,9 +15,14 @@ import { ProviderACredentialService } from './provider-a-credential.service.js';
 import { SessionTokenService } from './session-token.service.js';
 import { SiweLoginService } from './siwe-login.service.js';
 import { TokenLoginService } from './token-login.service.js';
+import { TenantsModule } from '../tenants/tenants.module.js';
+import { UsersModule } from '../users/users.module.js';
+
+/** The tables this module owns (each module registers its own; src/app.entities.ts lists them all). */
+export const AUTH_ENTITIES = [RefreshToken, Identity, UsedNonce];
 
 @Module({
-  imports: [TypeOrmModule.forFeature([RefreshToken, Identity, UsedNonce]), ThrottlingModule, WalletsModule],
+  imports: [TypeOrmModule.forFeature(AUTH_ENTITIES), ThrottlingModule, WalletsModule, AccessModule, TenantsModule, UsersModule],
   controllers: [AuthController, LoginController],
   providers: [
     PasswordAuthService,

@@ -4,7 +4,7 @@ import { generateNonce } from 'siwe';
 import { Public, TenantId } from '../common/auth/auth.decorators.js';
 import { ApiErrors } from '../common/errors/api-errors.decorator.js';
 import { CommonErrors, INPUT_ERRORS } from '../common/errors/error-catalog.js';
-import { ClientAddress, LoginRateLimit } from '../common/throttling/login-throttler.guard.js';
+import { ClientAddress, LoginRateLimit } from './throttling/login-throttler.guard.js';
 import { TenantErrors } from '../tenants/tenants.errors.js';
 import { UserErrors } from '../users/users.errors.js';
 import { AuthErrors } from './auth.errors.js';

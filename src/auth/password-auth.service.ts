@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config.js';
 import { hashPassword, verifyPassword } from '../common/crypto/hashing.js';
 import { DomainError } from '../common/errors/domain-error.js';
-import { LoginRateLimiter } from '../common/throttling/login-rate-limiter.service.js';
+import { LoginRateLimiter } from './throttling/login-rate-limiter.service.js';
 import { UsersService } from '../users/users.service.js';
 import { AuthErrors } from './auth.errors.js';
 import { SessionTokenService, type SessionResult } from './session-token.service.js';

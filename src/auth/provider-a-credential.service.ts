@@ -3,7 +3,7 @@ import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload } from 'jose';
 import { AppConfig } from '../config/app-config.js';
 import { Clock } from '../common/clock/clock.js';
 import { DomainError } from '../common/errors/domain-error.js';
-import { LoginRateLimiter } from '../common/throttling/login-rate-limiter.service.js';
+import { LoginRateLimiter } from './throttling/login-rate-limiter.service.js';
 import { TenantsService } from '../tenants/tenants.service.js';
 import { AuthErrors } from './auth.errors.js';
 import { IdentityLoginService } from './identity-login.service.js';

@@ -3,14 +3,14 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { SignJWT } from 'jose';
 import { randomUUID } from 'node:crypto';
 import { EntityManager, Repository } from 'typeorm';
-import { REVOCATION_CHANNEL, SessionRevocations, type RevocationNotice } from '../common/auth/session-revocations.js';
+import { REVOCATION_CHANNEL, SessionRevocations, type RevocationNotice } from '../access/session-revocations.js';
 import {
   SESSION_ALG,
   SESSION_AUDIENCE,
   SESSION_ISSUER,
   SESSION_TOKEN_TTL_SECONDS,
   REFRESH_TOKEN_TTL_SECONDS,
-} from '../common/auth/session.constants.js';
+} from '../access/session.constants.js';
 import { Clock } from '../common/clock/clock.js';
 import { randomToken, sha256Hex } from '../common/crypto/hashing.js';
 import { SecretsService } from '../common/crypto/secrets.service.js';

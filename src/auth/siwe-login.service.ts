@@ -4,7 +4,7 @@ import { SiweMessage } from 'siwe';
 import { AppConfig } from '../config/app-config.js';
 import { Clock } from '../common/clock/clock.js';
 import { DomainError } from '../common/errors/domain-error.js';
-import { LoginRateLimiter } from '../common/throttling/login-rate-limiter.service.js';
+import { LoginRateLimiter } from './throttling/login-rate-limiter.service.js';
 import { TenantsService } from '../tenants/tenants.service.js';
 import { evmChain, WalletsService } from '../wallets/wallets.service.js';
 import { AuthErrors } from './auth.errors.js';

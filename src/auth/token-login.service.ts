@@ -5,7 +5,7 @@ import { LRUCache } from 'lru-cache';
 import { AppConfig } from '../config/app-config.js';
 import { Clock } from '../common/clock/clock.js';
 import { DomainError } from '../common/errors/domain-error.js';
-import { LoginRateLimiter } from '../common/throttling/login-rate-limiter.service.js';
+import { LoginRateLimiter } from './throttling/login-rate-limiter.service.js';
 import { TenantsService } from '../tenants/tenants.service.js';
 import { SUI_CHAIN, WalletsService, type ZkLoginAccount } from '../wallets/wallets.service.js';
 import { AuthErrors } from './auth.errors.js';

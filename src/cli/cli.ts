@@ -1,3 +1,4 @@
+import { appEntities } from '../app.entities.js';
 import 'reflect-metadata';
 import { writeFileSync, readFileSync, existsSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -41,7 +42,7 @@ async function withDataSource<T>(fn: (ds: DataSource) => Promise<T>): Promise<T>
     embedded = new EmbeddedDatabase({ dataDir: `${config.DATA_DIR}/postgres`, port: config.EMBEDDED_PG_PORT, database: 'cgs' });
     url = await embedded.start();
   }
-  const ds = new DataSource({ ...dataSourceOptions(url), logging: ['error'] });
+  const ds = new DataSource({ ...dataSourceOptions(url, appEntities), logging: ['error'] });
   await ds.initialize();
   try {
     return await fn(ds);

@@ -1,27 +1,15 @@
 import { Global, Module } from '@nestjs/common';
-import { APP_GUARD } from '@nestjs/core';
-import { PassportModule } from '@nestjs/passport';
-import { AccessGuard } from './auth/access.guard.js';
-import { JwtStrategy } from './auth/jwt.strategy.js';
-import { SessionRevocations } from './auth/session-revocations.js';
+import { CacheFactory } from './cache/cache-factory.js';
 import { Clock } from './clock/clock.js';
+import { DomainEvents } from './events/domain-events.js';
 import { EncryptionService } from './crypto/encryption.service.js';
 import { SecretsService } from './crypto/secrets.service.js';
 import { UnknownPathFallback } from './errors/unknown-path.fallback.js';
 
-/** Cross-cutting providers every module may use. */
+/** Cross-cutting providers every module may use: the clock, secrets, read caches, domain events. */
 @Global()
 @Module({
-  imports: [PassportModule],
-  providers: [
-    Clock,
-    SecretsService,
-    EncryptionService,
-    SessionRevocations,
-    JwtStrategy,
-    { provide: APP_GUARD, useClass: AccessGuard },
-    UnknownPathFallback,
-  ],
-  exports: [Clock, SecretsService, EncryptionService, SessionRevocations],
+  providers: [Clock, SecretsService, EncryptionService, UnknownPathFallback, CacheFactory, DomainEvents],
+  exports: [Clock, SecretsService, EncryptionService, CacheFactory, DomainEvents],
 })
 export class CommonModule {}

@@ -6,16 +6,12 @@ import type { AuthUser } from '../common/auth/request-context.js';
 import { ApiErrors } from '../common/errors/api-errors.decorator.js';
 import { CommonErrors, INPUT_ERRORS, SESSION_ERRORS } from '../common/errors/error-catalog.js';
 import { Paginated, PageQueryDto, pageRequest, type Page } from '../common/pagination/pagination.js';
-import { NeighboursQueryDto } from '../resources/dto/ledger.dto.js';
-import { ResourceErrors } from '../resources/resources.errors.js';
 import { TenantErrors } from '../tenants/tenants.errors.js';
 import { UserErrors } from '../users/users.errors.js';
 import { CommunitiesService } from './communities.service.js';
 import { CommunityErrors } from './communities.errors.js';
-import { CommunityRankingService } from './community-ranking.service.js';
 import { CommunityDto } from './dto/community.dto.js';
 import { CommunityReferralDto, JoinCommunityQueryDto, MembershipDto } from './dto/membership.dto.js';
-import { LeaderboardEntryDto, RankingDto } from './dto/ranking.dto.js';
 
 const publicErrors = [...INPUT_ERRORS, TenantErrors.tenant_required, TenantErrors.unknown_tenant, CommonErrors.internal_error];
 const userErrors = [...INPUT_ERRORS, ...SESSION_ERRORS, CommonErrors.internal_error];
@@ -23,10 +19,7 @@ const userErrors = [...INPUT_ERRORS, ...SESSION_ERRORS, CommonErrors.internal_er
 @ApiTags('Community')
 @Controller('community')
 export class CommunitiesController {
-  constructor(
-    private readonly communities: CommunitiesService,
-    private readonly rankings: CommunityRankingService,
-  ) {}
+  constructor(private readonly communities: CommunitiesService) {}
 
   @Get(':communityId')
   @Public()
@@ -35,42 +28,6 @@ export class CommunitiesController {
   @ApiErrors(...publicErrors, CommunityErrors.community_not_found)
   getCommunity(@TenantId() tenantId: string, @Param('communityId') communityId: string): Promise<CommunityDto> {
     return this.communities.get(tenantId, communityId);
-  }
-
-  @Get(':id/ranking/:slug')
-  @Authenticated()
-  @ApiOperation({
-    summary: "The current user's ranking for a resource",
-    description:
-      'Rank, earned amount, spendable balance and neighbours for the resource type `slug` (or id) of the community `id` (id or slug). Equal amounts share a rank; `rank` is null while the user has earned nothing.',
-  })
-  @ApiOkResponse({ type: RankingDto })
-  @ApiErrors(...userErrors, CommunityErrors.community_not_found, ResourceErrors.resource_type_not_found)
-  getCommunityRanking(
-    @CurrentUser() user: AuthUser,
-    @Param('id') id: string,
-    @Param('slug') slug: string,
-    @Query() q: NeighboursQueryDto,
-  ): Promise<RankingDto> {
-    return this.rankings.userRanking(user.tenantId, id, slug, user.id, q.neighbours ?? 2);
-  }
-
-  @Get(':id/leaderboard/:slug')
-  @Public()
-  @ApiOperation({
-    summary: 'The leaderboard of a resource',
-    description:
-      'Users with an earned amount > 0, highest first. Equal amounts share a rank (1, 2, 2, 4) and are listed by who reached the amount first, then by user id. Paginated.',
-  })
-  @ApiOkResponse({ type: Paginated(LeaderboardEntryDto) })
-  @ApiErrors(...publicErrors, CommunityErrors.community_not_found, ResourceErrors.resource_type_not_found)
-  getCommunityLeaderboard(
-    @TenantId() tenantId: string,
-    @Param('id') id: string,
-    @Param('slug') slug: string,
-    @Query() q: PageQueryDto,
-  ): Promise<Page<LeaderboardEntryDto>> {
-    return this.rankings.leaderboard(tenantId, id, slug, pageRequest(q));
   }
 
   @Post(':communityId/join')

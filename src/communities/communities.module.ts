@@ -1,21 +1,23 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CommunitiesAdminController } from './communities.admin.controller.js';
 import { CommunitiesController } from './communities.controller.js';
 import { CommunitiesService } from './communities.service.js';
-import { CommunityRankingService } from './community-ranking.service.js';
 import { CommunityMember } from './entities/community-member.entity.js';
 import { Community } from './entities/community.entity.js';
+import { UsersModule } from '../users/users.module.js';
+
+/** The tables this module owns (each module registers its own; src/app.entities.ts lists them all). */
+export const COMMUNITIES_ENTITIES = [Community, CommunityMember];
 
 /**
  * Communities, membership, referrals into communities, and the community-facing ranking and
  * leaderboard. Global: other domains resolve communities with `CommunitiesService.resolve`.
  */
-@Global()
 @Module({
-  imports: [TypeOrmModule.forFeature([Community, CommunityMember])],
+  imports: [TypeOrmModule.forFeature(COMMUNITIES_ENTITIES), UsersModule],
   controllers: [CommunitiesController, CommunitiesAdminController],
-  providers: [CommunitiesService, CommunityRankingService],
+  providers: [CommunitiesService],
   exports: [CommunitiesService],
 })
 export class CommunitiesModule {}

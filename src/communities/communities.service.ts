@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { InjectRepository } from '@nestjs/typeorm';
 import type { EntityManager } from 'typeorm';
-import { DataSource, QueryFailedError, Repository } from 'typeorm';
-import { ReadCache } from '../common/cache/read-cache.js';
+import { QueryFailedError, Repository } from 'typeorm';
+import { CacheFactory } from '../common/cache/cache-factory.js';
+import type { ReadCache } from '../common/cache/read-cache.js';
+import { DomainEvents } from '../common/events/domain-events.js';
 import { Clock } from '../common/clock/clock.js';
-import { AppConfig } from '../config/app-config.js';
 import { DomainError } from '../common/errors/domain-error.js';
 import { type Page, type PageRequest, toPage } from '../common/pagination/pagination.js';
 import { findOneFast } from '../database/find-one-fast.js';
@@ -14,6 +15,7 @@ import { UserErrors } from '../users/users.errors.js';
 import type { CommunityDto, CreateCommunityDto, UpdateCommunityDto } from './dto/community.dto.js';
 import type { CommunityReferralDto, MembershipDto } from './dto/membership.dto.js';
 import { CommunityErrors } from './communities.errors.js';
+import './communities.events.js';
 import { CommunityMember } from './entities/community-member.entity.js';
 import { Community } from './entities/community.entity.js';
 
@@ -44,27 +46,18 @@ export class CommunitiesService {
     private readonly users: UsersService,
     private readonly referrals: ReferralsService,
     private readonly clock: Clock,
-    @InjectDataSource() dataSource: DataSource,
-    config: AppConfig,
+    private readonly events: DomainEvents,
+    caches: CacheFactory,
   ) {
-    this.refs = new ReadCache({
-      ttlMs: config.READ_CACHE_MS,
-      max: 5_000,
-      clock,
-      dataSource,
+    this.refs = caches.create<{ tenantId: string; ref: string }, Community>({
+      name: 'community refs',
       load: ({ tenantId, ref }) => this.resolve(tenantId, ref),
     });
-    this.onChanged((tenantId) => this.refs.drop(tenantId));
+    events.afterCommit('community.changed', ({ tenantId }) => this.refs.drop(tenantId));
   }
 
-  private readonly changeListeners: ((tenantId: string) => void)[] = [];
   /** Communities by reference, per tenant; see `resolveShared`. */
   private readonly refs: ReadCache<{ tenantId: string; ref: string }, Community>;
-
-  /** `listener` runs after a community of a tenant was created or changed through this process (for what other services keep of communities). */
-  onChanged(listener: (tenantId: string) => void): void {
-    this.changeListeners.push(listener);
-  }
 
   /**
    * The community of `tenantId` addressed by `idOrSlug` (a uuid, or a slug matched
@@ -190,7 +183,7 @@ export class CommunitiesService {
       links: dto.links?.map((l) => ({ label: l.label, url: l.url })) ?? [],
     });
     const saved = await this.saveUnique(community);
-    for (const listener of this.changeListeners) listener(tenantId);
+    await this.events.publish(this.communities.manager, 'community.changed', { tenantId, communityId: saved.id });
     return toCommunityDto(saved);
   }
 
@@ -210,7 +203,7 @@ export class CommunitiesService {
     await this.communities
       .update({ id: community.id, tenantId }, { slug, name, description, imageUrl, bannerUrl, links })
       .catch((e: unknown) => this.rethrowSlug(e, slug));
-    for (const listener of this.changeListeners) listener(tenantId);
+    await this.events.publish(this.communities.manager, 'community.changed', { tenantId, communityId: community.id });
     return toCommunityDto(await this.resolve(tenantId, community.id));
   }
 

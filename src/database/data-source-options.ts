@@ -1,17 +1,18 @@
 import type { DataSourceOptions } from 'typeorm';
 import { migrations } from '../../migrations/index.js';
-import { entities } from './entities.js';
 import { watchPooledClient } from './pg-connections.js';
 import { SnakeNamingStrategy } from './snake-naming.strategy.js';
 
 /**
- * The one data-source configuration, shared by the app, the migration scripts and the tests.
+ * The one data-source configuration, shared by the app, the migration scripts and the tests, for
+ * the entities they pass (the app's: src/app.entities.ts).
  * `synchronize` is never on: the schema comes from `migrations/` only. `lockTimeoutMs` (the app's
  * DB_LOCK_TIMEOUT_MS) bounds every lock wait of the pool's sessions; without it (the CLI) lock
  * waits are bounded only by the statement timeout.
  */
 export function dataSourceOptions(
   url: string,
+  entities: NonNullable<DataSourceOptions['entities']>,
   overrides: { poolSize?: number; migrationsRun?: boolean; lockTimeoutMs?: number } = {},
 ): DataSourceOptions {
   return {

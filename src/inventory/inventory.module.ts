@@ -1,4 +1,4 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { WalletsModule } from '../wallets/wallets.module.js';
 import { AvatarMint } from './entities/avatar-mint.entity.js';
@@ -15,14 +15,19 @@ import { AvatarMintService } from './minting/avatar-mint.service.js';
 import { BlockchainsService } from './minting/blockchains.service.js';
 import { MintSender } from './minting/mint-sender.js';
 import { MintWorker } from './minting/mint-worker.js';
+import { CommunitiesModule } from '../communities/communities.module.js';
+import { NotificationsModule } from '../notifications/notifications.module.js';
+import { UsersModule } from '../users/users.module.js';
+
+/** The tables this module owns (each module registers its own; src/app.entities.ts lists them all). */
+export const INVENTORY_ENTITIES = [InventorySlot, InventoryItem, UserItem, ItemGrant, Avatar, AvatarSlot, AvatarMint];
 
 /**
  * Slots, items, holdings, the avatar and its NFT mints, per community. Global: the store, quests
  * and events grant items with `InventoryService.grantItem(em, ...)` inside their transactions.
  */
-@Global()
 @Module({
-  imports: [TypeOrmModule.forFeature([InventorySlot, InventoryItem, UserItem, ItemGrant, Avatar, AvatarSlot, AvatarMint]), WalletsModule],
+  imports: [TypeOrmModule.forFeature(INVENTORY_ENTITIES), WalletsModule, CommunitiesModule, NotificationsModule, UsersModule],
   controllers: [InventoryController, InventoryAdminController],
   providers: [InventoryService, AvatarMintService, BlockchainsService, MintSender, MintWorker],
   exports: [InventoryService],

@@ -1,8 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock/clock.js';
+import { DomainEvents } from '../common/events/domain-events.js';
+import '../users/users.events.js';
 import { Notification } from './entities/notification.entity.js';
-import { NOTIFICATION_DATA_MAX_BYTES, NOTIFICATION_TITLE_MAX, NOTIFICATION_TYPES, type NotificationType } from './notification-types.js';
+import { NOTIFICATION_DATA_MAX_BYTES, NOTIFICATION_TITLE_MAX, NOTIFICATION_TYPES, NotificationType } from './notification-types.js';
 
 export interface NotifyInput {
   tenantId: string;
@@ -24,7 +26,21 @@ export interface NotifyInput {
  */
 @Injectable()
 export class NotificationsService {
-  constructor(private readonly clock: Clock) {}
+  constructor(
+    private readonly clock: Clock,
+    events: DomainEvents,
+  ) {
+    events.inTransaction('referral.recorded', async (r, em) => {
+      await this.notify(em, {
+        tenantId: r.tenantId,
+        userId: r.referrerId,
+        communityId: r.communityId,
+        type: NotificationType.ReferralJoined,
+        title: `${r.referredHandle ?? 'A new user'} joined with your referral`,
+        data: { referredUserId: r.referredId, referredHandle: r.referredHandle, communityId: r.communityId },
+      });
+    });
+  }
 
   async notify(em: EntityManager, input: NotifyInput): Promise<Notification> {
     if (!NOTIFICATION_TYPES.includes(input.type)) throw new Error(`unknown notification type "${input.type}"`);

@@ -5,10 +5,16 @@ import { Participant } from './entities/participant.entity.js';
 import { ParticipationAdminController } from './participation.admin.controller.js';
 import { ParticipationController } from './participation.controller.js';
 import { ParticipationService } from './participation.service.js';
+import { CommunitiesModule } from '../communities/communities.module.js';
+import { ResourcesModule } from '../resources/resources.module.js';
+import { NotificationsModule } from '../notifications/notifications.module.js';
+
+/** The tables this module owns (each module registers its own; src/app.entities.ts lists them all). */
+export const PARTICIPATION_ENTITIES = [Participant];
 
 /** The participant lifecycle of quest events (one transition table, `participant-status.ts`). */
 @Module({
-  imports: [TypeOrmModule.forFeature([Participant]), QuestEventsModule],
+  imports: [TypeOrmModule.forFeature(PARTICIPATION_ENTITIES), QuestEventsModule, CommunitiesModule, ResourcesModule, NotificationsModule],
   controllers: [ParticipationController, ParticipationAdminController],
   providers: [ParticipationService],
 })

@@ -5,7 +5,7 @@ import type { AuthUser } from '../common/auth/request-context.js';
 import { ApiErrors } from '../common/errors/api-errors.decorator.js';
 import { CommonErrors, INPUT_ERRORS, SESSION_ERRORS } from '../common/errors/error-catalog.js';
 import { Paginated, pageRequest, type Page } from '../common/pagination/pagination.js';
-import { UserRequirementDto } from '../store/dto/requirement.dto.js';
+import { UserRequirementDto } from '../requirements/dto/requirement.dto.js';
 import { PrizeDetailDto, PrizeSupplyDto, PrizesQueryDto, UserPrizeDto } from './dto/prize.dto.js';
 import { PrizeErrors } from './prizes.errors.js';
 import { PrizesService } from './prizes.service.js';

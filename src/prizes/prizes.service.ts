@@ -7,8 +7,8 @@ import { type Page, type PageRequest, toPage } from '../common/pagination/pagina
 import { CommunitiesService, UUID_RE } from '../communities/communities.service.js';
 import { NotificationsService } from '../notifications/notifications.service.js';
 import { NotificationType } from '../notifications/notification-types.js';
-import type { UserRequirementDto } from '../store/dto/requirement.dto.js';
-import { RequirementsService } from '../store/requirements/requirements.service.js';
+import type { UserRequirementDto } from '../requirements/dto/requirement.dto.js';
+import { RequirementsService } from '../requirements/requirements.service.js';
 import { UserErrors } from '../users/users.errors.js';
 import type {
   AwardPrizeDto,

@@ -6,7 +6,7 @@ import { ApiErrors } from '../common/errors/api-errors.decorator.js';
 import { CommonErrors, INPUT_ERRORS, SESSION_ERRORS } from '../common/errors/error-catalog.js';
 import { Paginated, PageQueryDto, pageRequest, type Page } from '../common/pagination/pagination.js';
 import { CommunityErrors } from '../communities/communities.errors.js';
-import { LeaderboardEntryDto } from '../communities/dto/ranking.dto.js';
+import { LeaderboardEntryDto } from '../resources/dto/ranking.dto.js';
 import { InventoryErrors } from '../inventory/inventory.errors.js';
 import { QuestDto } from '../quests/dto/quest.dto.js';
 import { ListQuestEventsQueryDto, QuestEventDto, QuestEventFilterDto } from './dto/quest-event.dto.js';

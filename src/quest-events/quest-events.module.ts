@@ -9,10 +9,17 @@ import { QuestEventsAdminController } from './quest-events.admin.controller.js';
 import { QuestEventsController } from './quest-events.controller.js';
 import { QuestEventsService } from './quest-events.service.js';
 import { RewardsService } from './rewards.service.js';
+import { CommunitiesModule } from '../communities/communities.module.js';
+import { InventoryModule } from '../inventory/inventory.module.js';
+import { ResourcesModule } from '../resources/resources.module.js';
+import { NotificationsModule } from '../notifications/notifications.module.js';
+
+/** The tables this module owns (each module registers its own; src/app.entities.ts lists them all). */
+export const QUEST_EVENTS_ENTITIES = [QuestEvent, QuestEventReward, RewardAllocation, RewardClaim];
 
 /** Quest events, their leaderboard, rewards, completion (tickets) and claims. */
 @Module({
-  imports: [TypeOrmModule.forFeature([QuestEvent, QuestEventReward, RewardAllocation, RewardClaim])],
+  imports: [TypeOrmModule.forFeature(QUEST_EVENTS_ENTITIES), CommunitiesModule, InventoryModule, ResourcesModule, NotificationsModule],
   controllers: [QuestEventsController, QuestEventsAdminController],
   providers: [QuestEventsService, EventCompletionService, RewardsService],
   exports: [QuestEventsService, EventCompletionService],

@@ -7,7 +7,7 @@ import { AppConfig } from '../config/app-config.js';
 import { DomainError } from '../common/errors/domain-error.js';
 import { type Page, type PageRequest, pageRequest, toPage } from '../common/pagination/pagination.js';
 import { CommunitiesService, UUID_RE } from '../communities/communities.service.js';
-import type { LeaderboardEntryDto } from '../communities/dto/ranking.dto.js';
+import type { LeaderboardEntryDto } from '../resources/dto/ranking.dto.js';
 import { findOneFast, findPageFast } from '../database/find-one-fast.js';
 import { RankingService } from '../resources/ranking.service.js';
 import type { QuestDto } from '../quests/dto/quest.dto.js';

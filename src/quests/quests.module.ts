@@ -6,10 +6,16 @@ import { Quest } from './entities/quest.entity.js';
 import { QuestsAdminController } from './quests.admin.controller.js';
 import { QuestsController } from './quests.controller.js';
 import { QuestsService } from './quests.service.js';
+import { CommunitiesModule } from '../communities/communities.module.js';
+import { InventoryModule } from '../inventory/inventory.module.js';
+import { ResourcesModule } from '../resources/resources.module.js';
+
+/** The tables this module owns (each module registers its own; src/app.entities.ts lists them all). */
+export const QUESTS_ENTITIES = [Quest, QuestCompletion];
 
 /** Quests of communities and quest events, their tags, and completions (rewards through the ledger). */
 @Module({
-  imports: [TypeOrmModule.forFeature([Quest, QuestCompletion]), QuestEventsModule],
+  imports: [TypeOrmModule.forFeature(QUESTS_ENTITIES), QuestEventsModule, CommunitiesModule, InventoryModule, ResourcesModule],
   controllers: [QuestsController, QuestsAdminController],
   providers: [QuestsService],
 })

@@ -1,4 +1,4 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { RankBucket, RankBucketDelta } from './entities/rank-bucket.entity.js';
 import { ResourceBalance } from './entities/resource-balance.entity.js';
@@ -6,19 +6,25 @@ import { ResourceLedgerEntry } from './entities/resource-ledger-entry.entity.js'
 import { ResourceType } from './entities/resource-type.entity.js';
 import { LedgerService } from './ledger.service.js';
 import { RankingService } from './ranking.service.js';
+import { CommunityRankingController } from './community-ranking.controller.js';
+import { CommunityRankingService } from './community-ranking.service.js';
 import { ResourcesAdminController } from './resources.admin.controller.js';
 import { ResourcesController } from './resources.controller.js';
 import { ResourcesService } from './resources.service.js';
+import { CommunitiesModule } from '../communities/communities.module.js';
+import { UsersModule } from '../users/users.module.js';
+
+/** The tables this module owns (each module registers its own; src/app.entities.ts lists them all). */
+export const RESOURCES_ENTITIES = [ResourceType, ResourceBalance, ResourceLedgerEntry, RankBucket, RankBucketDelta];
 
 /**
  * Resource types, the ledger and rankings. Global: the store, quests and events modules call
  * `LedgerService.credit/debit` inside their own transactions.
  */
-@Global()
 @Module({
-  imports: [TypeOrmModule.forFeature([ResourceType, ResourceBalance, ResourceLedgerEntry, RankBucket, RankBucketDelta])],
-  controllers: [ResourcesController, ResourcesAdminController],
-  providers: [ResourcesService, LedgerService, RankingService],
+  imports: [TypeOrmModule.forFeature(RESOURCES_ENTITIES), CommunitiesModule, UsersModule],
+  controllers: [ResourcesController, CommunityRankingController, ResourcesAdminController],
+  providers: [ResourcesService, LedgerService, RankingService, CommunityRankingService],
   exports: [ResourcesService, LedgerService, RankingService],
 })
 export class ResourcesModule {}

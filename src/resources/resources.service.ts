@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, QueryFailedError, Repository } from 'typeorm';
-import { ReadCache } from '../common/cache/read-cache.js';
-import { Clock } from '../common/clock/clock.js';
-import { AppConfig } from '../config/app-config.js';
+import { InjectRepository } from '@nestjs/typeorm';
+import { QueryFailedError, Repository } from 'typeorm';
+import { CacheFactory } from '../common/cache/cache-factory.js';
+import type { ReadCache } from '../common/cache/read-cache.js';
+import { DomainEvents } from '../common/events/domain-events.js';
+import '../communities/communities.events.js';
 import { DomainError } from '../common/errors/domain-error.js';
 import { findOneFast } from '../database/find-one-fast.js';
 import { type Page, type PageRequest, toPage } from '../common/pagination/pagination.js';
@@ -37,19 +38,15 @@ export class ResourcesService {
     @InjectRepository(ResourceLedgerEntry) private readonly ledger: Repository<ResourceLedgerEntry>,
     private readonly communities: CommunitiesService,
     private readonly users: UsersService,
-    @InjectDataSource() dataSource: DataSource,
-    config: AppConfig,
-    clock: Clock,
+    events: DomainEvents,
+    caches: CacheFactory,
   ) {
-    this.typeRefs = new ReadCache({
-      ttlMs: config.READ_CACHE_MS,
-      max: 5_000,
-      clock,
-      dataSource,
+    this.typeRefs = caches.create<{ tenantId: string; communityRef: string; slug: string }, ResourceType>({
+      name: 'resource types by community and slug',
       load: async ({ tenantId, communityRef, slug }) =>
         this.getTypeInCommunity(tenantId, (await this.communities.resolveShared(tenantId, communityRef)).id, slug),
     });
-    communities.onChanged((tenantId) => this.typeRefs.drop(tenantId));
+    events.afterCommit('community.changed', ({ tenantId }) => this.typeRefs.drop(tenantId));
   }
 
   /** Resource types by (community reference, slug or id), per tenant; see `typeInCommunityShared`. */

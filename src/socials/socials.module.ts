@@ -4,8 +4,11 @@ import { SocialAccount } from './entities/social-account.entity.js';
 import { SocialsController } from './socials.controller.js';
 import { SocialsService } from './socials.service.js';
 
+/** The tables this module owns (each module registers its own; src/app.entities.ts lists them all). */
+export const SOCIALS_ENTITIES = [SocialAccount];
+
 @Module({
-  imports: [TypeOrmModule.forFeature([SocialAccount])],
+  imports: [TypeOrmModule.forFeature(SOCIALS_ENTITIES)],
   controllers: [SocialsController],
   providers: [SocialsService],
   exports: [SocialsService],

@@ -1,3 +1,4 @@
+import { RequirementErrors } from '../requirements/requirements.errors.js';
 import { Body, Controller, Get, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiKeyAuth, TenantId } from '../common/auth/auth.decorators.js';
@@ -7,8 +8,8 @@ import { Paginated, PageQueryDto, pageRequest, type Page } from '../common/pagin
 import { CommunityErrors } from '../communities/communities.errors.js';
 import { AdminListingsQueryDto, CreateListingDto, ListingDto, UpdateListingDto } from './dto/listing.dto.js';
 import { AdminPurchaseDto, AdminPurchasesQueryDto } from './dto/purchase.dto.js';
-import { CreateRequirementDto, RequirementDto } from './dto/requirement.dto.js';
-import { RequirementsService } from './requirements/requirements.service.js';
+import { CreateRequirementDto, RequirementDto } from '../requirements/dto/requirement.dto.js';
+import { RequirementsService } from '../requirements/requirements.service.js';
 import { StoreErrors } from './store.errors.js';
 import { StoreService } from './store.service.js';
 
@@ -29,7 +30,7 @@ export class StoreAdminController {
     description: "`data` (a JSON schema the buyer's data must match), `owns_item` or `min_resource`. Used by listings and prizes.",
   })
   @ApiCreatedResponse({ type: RequirementDto })
-  @ApiErrors(...adminErrors, StoreErrors.invalid_requirement, StoreErrors.requirement_key_taken)
+  @ApiErrors(...adminErrors, RequirementErrors.invalid_requirement, RequirementErrors.requirement_key_taken)
   createStoreRequirement(@TenantId() tenantId: string, @Body() dto: CreateRequirementDto): Promise<RequirementDto> {
     return this.requirements.create(tenantId, dto);
   }
@@ -47,7 +48,7 @@ export class StoreAdminController {
   @ApiKeyAuth()
   @ApiOperation({ summary: 'A requirement of the tenant' })
   @ApiOkResponse({ type: RequirementDto })
-  @ApiErrors(...adminErrors, StoreErrors.requirement_not_found)
+  @ApiErrors(...adminErrors, RequirementErrors.requirement_not_found)
   getStoreRequirement(@TenantId() tenantId: string, @Param('requirementId') id: string): Promise<RequirementDto> {
     return this.requirements.get(tenantId, id);
   }

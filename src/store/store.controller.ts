@@ -1,3 +1,4 @@
+import { RequirementErrors } from '../requirements/requirements.errors.js';
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Authenticated, CurrentUser } from '../common/auth/auth.decorators.js';
@@ -70,8 +71,8 @@ export class StoreController {
   @ApiCreatedResponse({ type: PurchaseResultDto })
   @ApiErrors(
     ...userErrors,
-    StoreErrors.requirement_data_invalid,
-    StoreErrors.requirement_not_met,
+    RequirementErrors.requirement_data_invalid,
+    RequirementErrors.requirement_not_met,
     StoreErrors.listing_not_found,
     CommunityErrors.community_not_found,
     ResourceErrors.insufficient_balance,

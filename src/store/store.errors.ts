@@ -24,22 +24,6 @@ export const StoreErrors = defineErrors({
     description:
       'This nonce was already used by this user for a different purchase (another listing or other requirement data); nothing was charged.',
   },
-  requirement_not_met: {
-    status: 403,
-    code: 40006,
-    description: 'A condition of the listing is not met (e.g. owning an item, a minimum XP); details name the requirement.',
-  },
-  requirement_not_found: { status: 404, code: 40007, description: 'No such requirement definition in this tenant.' },
-  requirement_key_taken: { status: 409, code: 40008, description: 'The tenant already has a requirement with this key.' },
-  requirement_data_invalid: {
-    status: 400,
-    description:
-      "Requirement data is missing, unknown to the listing, repeated, or does not match the requirement's JSON schema; `details` name the requirement and the reasons.",
-  },
-  invalid_requirement: {
-    status: 400,
-    description: 'The requirement definition is inconsistent (bad JSON schema, missing item or resource type for its kind).',
-  },
   invalid_listing: {
     status: 400,
     description:

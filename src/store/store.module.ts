@@ -4,15 +4,30 @@ import { PrizesModule } from '../prizes/prizes.module.js';
 import { StoreListing } from './entities/store-listing.entity.js';
 import { StorePurchaseCount } from './entities/store-purchase-count.entity.js';
 import { StorePurchase } from './entities/store-purchase.entity.js';
-import { RequirementsModule } from './requirements/requirements.module.js';
+import { RequirementsModule } from '../requirements/requirements.module.js';
 import { StoreAdminController } from './store.admin.controller.js';
 import { StoreController } from './store.controller.js';
 import { StorePurchaseService } from './store-purchase.service.js';
 import { StoreService } from './store.service.js';
+import { CommunitiesModule } from '../communities/communities.module.js';
+import { InventoryModule } from '../inventory/inventory.module.js';
+import { ResourcesModule } from '../resources/resources.module.js';
+import { NotificationsModule } from '../notifications/notifications.module.js';
+
+/** The tables this module owns (each module registers its own; src/app.entities.ts lists them all). */
+export const STORE_ENTITIES = [StoreListing, StorePurchase, StorePurchaseCount];
 
 /** The community store under /v1/store (balance, listings, purchases), managed under /v1/admin/store. */
 @Module({
-  imports: [TypeOrmModule.forFeature([StoreListing, StorePurchase, StorePurchaseCount]), RequirementsModule, PrizesModule],
+  imports: [
+    TypeOrmModule.forFeature(STORE_ENTITIES),
+    RequirementsModule,
+    PrizesModule,
+    CommunitiesModule,
+    InventoryModule,
+    ResourcesModule,
+    NotificationsModule,
+  ],
   controllers: [StoreController, StoreAdminController],
   providers: [StoreService, StorePurchaseService],
 })

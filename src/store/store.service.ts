@@ -11,7 +11,7 @@ import type { CreateListingDto, ListingDto, PriceComponentDto, StoreBalanceDto, 
 import type { AdminPurchaseDto, PurchaseDto } from './dto/purchase.dto.js';
 import { type PriceComponent, StoreListing } from './entities/store-listing.entity.js';
 import { StorePurchase } from './entities/store-purchase.entity.js';
-import { RequirementsService } from './requirements/requirements.service.js';
+import { RequirementsService } from '../requirements/requirements.service.js';
 import { StoreErrors } from './store.errors.js';
 import { toListingDto, toPurchaseDto, windowProblem } from './store.mappers.js';
 

@@ -2,25 +2,25 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { type EntityManager, Repository } from 'typeorm';
 import { DomainError } from '../common/errors/domain-error.js';
-import { NotificationType } from '../notifications/notification-types.js';
-import { NotificationsService } from '../notifications/notifications.service.js';
+import { DomainEvents } from '../common/events/domain-events.js';
 import { Referral } from './entities/referral.entity.js';
 import { User } from './entities/user.entity.js';
 import { UserErrors } from './users.errors.js';
+import './users.events.js';
 
 /** Records and lists referrals (at sign-up and into communities). */
 @Injectable()
 export class ReferralsService {
   constructor(
     @InjectRepository(Referral) private readonly repo: Repository<Referral>,
-    private readonly notifications: NotificationsService,
+    private readonly events: DomainEvents,
   ) {}
 
   /**
    * Records that `referrerId` referred `referredId` (in `communityId`, or at sign-up when null),
    * inside the caller's transaction. A user keeps their first referrer: returns false when one
-   * is already recorded for that scope. Self-referral is a 400. A new referral notifies the
-   * referrer (`referral_joined`) in the same transaction.
+   * is already recorded for that scope. Self-referral is a 400. A new referral publishes
+   * `referral.recorded` in the same transaction (the notifications module tells the referrer).
    */
   async record(
     em: EntityManager,
@@ -37,14 +37,12 @@ export class ReferralsService {
     const recorded = (res.raw as unknown[]).length > 0;
     if (recorded) {
       const referred = await em.findOneBy(User, { tenantId: r.tenantId, id: r.referredId });
-      const handle = referred?.handle ?? 'A new user';
-      await this.notifications.notify(em, {
+      await this.events.publish(em, 'referral.recorded', {
         tenantId: r.tenantId,
-        userId: r.referrerId,
+        referrerId: r.referrerId,
+        referredId: r.referredId,
+        referredHandle: referred?.handle ?? null,
         communityId: r.communityId ?? null,
-        type: NotificationType.ReferralJoined,
-        title: `${handle} joined with your referral`,
-        data: { referredUserId: r.referredId, referredHandle: referred?.handle ?? null, communityId: r.communityId ?? null },
       });
     }
     return recorded;

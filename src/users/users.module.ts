@@ -1,13 +1,15 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Referral } from './entities/referral.entity.js';
 import { User } from './entities/user.entity.js';
 import { ReferralsService } from './referrals.service.js';
 import { UsersService } from './users.service.js';
 
-@Global()
+/** The tables this module owns (each module registers its own; src/app.entities.ts lists them all). */
+export const USERS_ENTITIES = [User, Referral];
+
 @Module({
-  imports: [TypeOrmModule.forFeature([User, Referral])],
+  imports: [TypeOrmModule.forFeature(USERS_ENTITIES)],
   providers: [UsersService, ReferralsService],
   exports: [UsersService, ReferralsService],
 })

@@ -4,8 +4,11 @@ import { Wallet } from './entities/wallet.entity.js';
 import { WalletsController } from './wallets.controller.js';
 import { WalletsService } from './wallets.service.js';
 
+/** The tables this module owns (each module registers its own; src/app.entities.ts lists them all). */
+export const WALLETS_ENTITIES = [Wallet];
+
 @Module({
-  imports: [TypeOrmModule.forFeature([Wallet])],
+  imports: [TypeOrmModule.forFeature(WALLETS_ENTITIES)],
   controllers: [WalletsController],
   providers: [WalletsService],
   exports: [WalletsService],

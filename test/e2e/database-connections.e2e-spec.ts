@@ -1,3 +1,4 @@
+import { appEntities } from '../../src/app.entities.js';
 import pg from 'pg';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '../../src/database/data-source-options.js';
@@ -35,7 +36,7 @@ describe('database connections: a terminated connection is dropped and replaced,
   // one socket read; pg-pool handed the connection on to a waiting TypeORM query as it parsed the
   // answer, and TypeORM attaches its error listener a microtask later: the FATAL found no listener.
   it('survives the server terminating a pooled connection right after it answered a prepared read while a query waits for it', async () => {
-    const ds = new DataSource(dataSourceOptions(db.url, { poolSize: 1 }));
+    const ds = new DataSource(dataSourceOptions(db.url, appEntities, { poolSize: 1 }));
     await ds.initialize();
     try {
       const [{ pid }]: { pid: number }[] = await ds.query('SELECT pg_backend_pid() AS pid');

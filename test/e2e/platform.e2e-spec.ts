@@ -1,3 +1,4 @@
+import { appEntities } from '../../src/app.entities.js';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { DiscoveryService, MetadataScanner, ModulesContainer } from '@nestjs/core';
@@ -179,7 +180,7 @@ describe('a fresh start', () => {
 describe('schema', () => {
   it('migrations on an empty database produce exactly the schema of the entities', async () => {
     const db = await createTestDatabase();
-    const ds = new DataSource({ ...dataSourceOptions(db.url), logging: false });
+    const ds = new DataSource({ ...dataSourceOptions(db.url, appEntities), logging: false });
     try {
       await ds.initialize();
       const ran = await ds.runMigrations({ transaction: 'each' });

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
-import { LeaderboardEntryDto } from '../../communities/dto/ranking.dto.js';
+import { LeaderboardEntryDto } from '../../resources/dto/ranking.dto.js';
 import { ParticipantStatus } from '../participant-status.js';
 
 const STATUS_DOC = 'ParticipantStatus: 1 REGISTERED, 2 UNREGISTERED, 3 DROPPED, 4 CANCELLED.';

@@ -18,7 +18,7 @@ import { PageQueryDto } from '../../common/pagination/pagination.js';
 import { ToBoolean } from '../../common/validation/transforms.js';
 import { OptionalInt, OptionalText, OptionalUrl, OptionalUuids, RequiredText } from '../../common/validation/decorators.js';
 import { LISTING_KINDS, type ListingKind } from '../entities/store-listing.entity.js';
-import { UserRequirementDto } from './requirement.dto.js';
+import { UserRequirementDto } from '../../requirements/dto/requirement.dto.js';
 
 export const MAX_PRICE_AMOUNT = 1_000_000_000_000;
 

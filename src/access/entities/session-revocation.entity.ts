@@ -4,7 +4,7 @@ import { Check, Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn 
  * Sessions that ended before their session tokens expire: one session (`sessionId`, the id of the
  * refresh token row of a login, logged out) or every session of a user (`userId`, the user was
  * deleted; written by a trigger on `users`). Every instance keeps the rows whose `expiresAt` has
- * not passed in memory (src/common/auth/session-revocations.ts), told of new ones by NOTIFY.
+ * not passed in memory (src/access/session-revocations.ts), told of new ones by NOTIFY.
  * No foreign keys: a deleted user's row must outlive the user.
  */
 @Entity('session_revocations')

@@ -1,14 +1,15 @@
+import { RequirementErrors } from './requirements.errors.js';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager, QueryFailedError } from 'typeorm';
-import { Clock } from '../../common/clock/clock.js';
-import { EncryptionService } from '../../common/crypto/encryption.service.js';
-import { DomainError } from '../../common/errors/domain-error.js';
-import { type Page, type PageRequest, toPage } from '../../common/pagination/pagination.js';
-import { UUID_RE } from '../../communities/communities.service.js';
-import type { CreateRequirementDto, RequirementDto, UserRequirementDto } from '../dto/requirement.dto.js';
-import { StoreRequirement } from '../entities/store-requirement.entity.js';
-import { StoreErrors } from '../store.errors.js';
+import { Clock } from '../common/clock/clock.js';
+import { EncryptionService } from '../common/crypto/encryption.service.js';
+import { DomainError } from '../common/errors/domain-error.js';
+import { type Page, type PageRequest, toPage } from '../common/pagination/pagination.js';
+import { UUID_RE } from '../communities/communities.service.js';
+import type { CreateRequirementDto, RequirementDto, UserRequirementDto } from './dto/requirement.dto.js';
+import { StoreRequirement } from './entities/store-requirement.entity.js';
+import type { ErrorDefinition } from '../common/errors/error-catalog.js';
 import {
   compileRequirementSchema,
   REQUIREMENT_DATA_MAX_BYTES,
@@ -66,7 +67,7 @@ export class RequirementsService {
   // ------------------------------------------------------------------ definitions (management)
 
   async create(tenantId: string, dto: CreateRequirementDto): Promise<RequirementDto> {
-    const invalid = (why: string) => new DomainError(StoreErrors.invalid_requirement, why);
+    const invalid = (why: string) => new DomainError(RequirementErrors.invalid_requirement, why);
     const row: Partial<StoreRequirement> = {
       tenantId,
       key: dto.key,
@@ -113,7 +114,7 @@ export class RequirementsService {
       return toRequirementDto(await repo.save(repo.create(row)));
     } catch (e) {
       if (e instanceof QueryFailedError && (e.driverError as { constraint?: string }).constraint === 'uq_store_requirements_tenant_key') {
-        throw new DomainError(StoreErrors.requirement_key_taken, `The tenant already has a requirement "${dto.key}"`);
+        throw new DomainError(RequirementErrors.requirement_key_taken, `The tenant already has a requirement "${dto.key}"`);
       }
       throw e;
     }
@@ -131,7 +132,7 @@ export class RequirementsService {
 
   async get(tenantId: string, id: string): Promise<RequirementDto> {
     const [r] = await this.findMany(this.dataSource.manager, tenantId, [id]);
-    if (!r) throw new DomainError(StoreErrors.requirement_not_found, `No requirement ${id.slice(0, 64)} in this tenant`);
+    if (!r) throw new DomainError(RequirementErrors.requirement_not_found, `No requirement ${id.slice(0, 64)} in this tenant`);
     return toRequirementDto(r);
   }
 
@@ -149,12 +150,7 @@ export class RequirementsService {
   }
 
   /** Throws `error` (400) naming the first id that is not a requirement of the tenant. */
-  async assertAllExist(
-    em: EntityManager,
-    tenantId: string,
-    ids: readonly string[],
-    error: typeof StoreErrors.invalid_listing,
-  ): Promise<string[]> {
+  async assertAllExist(em: EntityManager, tenantId: string, ids: readonly string[], error: ErrorDefinition): Promise<string[]> {
     const unique = [...new Set(ids.map((i) => i.toLowerCase()))];
     const found = new Set((await this.findMany(em, tenantId, unique)).map((r) => r.id));
     const missing = unique.find((i) => !found.has(i));
@@ -269,7 +265,7 @@ export class RequirementsService {
     if (failures.length > 0) {
       const f = failures[0];
       throw new DomainError(
-        StoreErrors.requirement_data_invalid,
+        RequirementErrors.requirement_data_invalid,
         `Requirement ${f.key ? `"${f.key}"` : `"${f.requirementId.slice(0, 64)}"`}: ${f.reasons.join('; ')}`,
         { failures },
       );
@@ -311,7 +307,7 @@ export class RequirementsService {
       r.kind === 'owns_item'
         ? `requires owning item ${r.itemId}`
         : `requires having earned at least ${r.minAmount} of resource type ${r.resourceTypeId}`;
-    throw new DomainError(StoreErrors.requirement_not_met, `Requirement "${r.key}" is not met: ${why}`, {
+    throw new DomainError(RequirementErrors.requirement_not_met, `Requirement "${r.key}" is not met: ${why}`, {
       requirementId: r.id,
       key: r.key,
       kind: r.kind,

@@ -2,11 +2,11 @@ import { type ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import { decodeJwt } from 'jose';
-import { type TenantClues, TenantsService } from '../../tenants/tenants.service.js';
-import { DomainError } from '../errors/domain-error.js';
-import { CommonErrors } from '../errors/error-catalog.js';
-import { AUTH_MODE_KEY, type AuthMode } from './auth.decorators.js';
-import type { AuthenticatedRequest, AuthUser } from './request-context.js';
+import { type TenantClues, TenantsService } from '../tenants/tenants.service.js';
+import { DomainError } from '../common/errors/domain-error.js';
+import { CommonErrors } from '../common/errors/error-catalog.js';
+import { AUTH_MODE_KEY, type AuthMode } from '../common/auth/auth.decorators.js';
+import type { AuthenticatedRequest, AuthUser } from '../common/auth/request-context.js';
 
 const header = (req: AuthenticatedRequest, name: string): string | undefined => {
   const v = req.headers[name];

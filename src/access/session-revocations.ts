@@ -1,8 +1,8 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { DATABASE_URL } from '../../database/database.module.js';
-import { DedicatedConnection } from '../../database/pg-connections.js';
+import { DATABASE_URL } from '../database/database.module.js';
+import { DedicatedConnection } from '../database/pg-connections.js';
 
 /** The PostgreSQL channel revocations are announced on (the logout transaction, the users trigger). */
 export const REVOCATION_CHANNEL = 'cgs_session_revocations';

@@ -2,10 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { AppConfig } from '../../config/app-config.js';
 import { TenantsService } from '../../tenants/tenants.service.js';
-import { DomainError } from '../errors/domain-error.js';
-import { CommonErrors } from '../errors/error-catalog.js';
+import { DomainError } from '../../common/errors/domain-error.js';
+import { CommonErrors } from '../../common/errors/error-catalog.js';
 import { clientKey } from './client-address.js';
-import { loginRateLimits, type LoginRateLimits } from './login-rate-limits.js';
+import { loginRateLimits, type LoginRateLimits } from '../../common/throttling/login-rate-limits.js';
 import { RateLimitStore } from './rate-limit-store.js';
 
 const hash = (...parts: string[]) => createHash('sha256').update(parts.join('\n')).digest('hex');

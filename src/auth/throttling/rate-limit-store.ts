@@ -1,7 +1,7 @@
 import { Logger, type OnModuleDestroy } from '@nestjs/common';
 import { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
-import type { Clock } from '../clock/clock.js';
+import type { Clock } from '../../common/clock/clock.js';
 
 /** The outcome of one counted hit (same shape as @nestjs/throttler's storage record). */
 export interface RateLimitRecord {

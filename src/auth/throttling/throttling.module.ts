@@ -1,5 +1,6 @@
+import { TenantsModule } from '../../tenants/tenants.module.js';
 import { Module } from '@nestjs/common';
-import { Clock } from '../clock/clock.js';
+import { Clock } from '../../common/clock/clock.js';
 import { AppConfig } from '../../config/app-config.js';
 import { LoginRateLimiter } from './login-rate-limiter.service.js';
 import { LoginThrottlerGuard, RetryAfterInterceptor } from './login-throttler.guard.js';
@@ -10,6 +11,7 @@ import { MemoryRateLimitStore, RateLimitStore, RedisRateLimitStore } from './rat
  * memory, or in Redis when REDIS_URL is set so the limits hold across instances.
  */
 @Module({
+  imports: [TenantsModule],
   providers: [
     {
       provide: RateLimitStore,

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { Page, PageRequest } from '../common/pagination/pagination.js';
 import { toPage } from '../common/pagination/pagination.js';
-import { RankingService } from '../resources/ranking.service.js';
-import { ResourcesService } from '../resources/resources.service.js';
+import { RankingService } from './ranking.service.js';
+import { ResourcesService } from './resources.service.js';
 import type { LeaderboardEntryDto, RankingDto } from './dto/ranking.dto.js';
 
 /** The community-facing ranking and leaderboard of a resource type (see RankingService for how). */

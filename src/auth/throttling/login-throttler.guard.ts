@@ -11,8 +11,8 @@ import {
 } from '@nestjs/common';
 import type { Response } from 'express';
 import { catchError, type Observable, throwError } from 'rxjs';
-import type { AuthenticatedRequest } from '../auth/request-context.js';
-import { DomainError } from '../errors/domain-error.js';
+import type { AuthenticatedRequest } from '../../common/auth/request-context.js';
+import { DomainError } from '../../common/errors/domain-error.js';
 import { LoginRateLimiter } from './login-rate-limiter.service.js';
 
 /**

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import { ExtractJwt, Strategy } from 'passport-jwt';
-import { SecretsService } from '../crypto/secrets.service.js';
-import { DomainError } from '../errors/domain-error.js';
-import { CommonErrors } from '../errors/error-catalog.js';
-import type { AuthUser } from './request-context.js';
+import { SecretsService } from '../common/crypto/secrets.service.js';
+import { DomainError } from '../common/errors/domain-error.js';
+import { CommonErrors } from '../common/errors/error-catalog.js';
+import type { AuthUser } from '../common/auth/request-context.js';
 import { SessionRevocations } from './session-revocations.js';
 import { SESSION_ALG, SESSION_AUDIENCE, SESSION_ISSUER } from './session.constants.js';
 

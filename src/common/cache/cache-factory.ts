@@ -1,0 +1,49 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { AppConfig } from '../../config/app-config.js';
+import { Clock } from '../clock/clock.js';
+import { ReadCache } from './read-cache.js';
+
+export interface CacheSpec<C, V> {
+  /** What the cache holds, for logs and metrics ("community refs", "leaderboard pages"). */
+  name: string;
+  /** Values kept; the least recently used go first. Default 5,000. */
+  max?: number;
+  load: (context: C) => Promise<V>;
+}
+
+/**
+ * The one place read caches are made: every cache of the service lives READ_CACHE_MS (0 turns
+ * them all off, which the tests of read-your-writes across processes use), reads the service's
+ * clock and drops scopes at the commits of this process's writes. A service states what it
+ * caches and how to load it; how long and how it is invalidated is decided here.
+ */
+@Injectable()
+export class CacheFactory {
+  private readonly caches = new Map<string, ReadCache<unknown, object>>();
+
+  constructor(
+    private readonly config: AppConfig,
+    private readonly clock: Clock,
+    @InjectDataSource() private readonly dataSource: DataSource,
+  ) {}
+
+  create<C, V extends object>(spec: CacheSpec<C, V>): ReadCache<C, V> {
+    if (this.caches.has(spec.name)) throw new Error(`a read cache named "${spec.name}" exists already`);
+    const cache = new ReadCache<C, V>({
+      ttlMs: this.config.READ_CACHE_MS,
+      max: spec.max ?? 5_000,
+      clock: this.clock,
+      dataSource: this.dataSource,
+      load: spec.load,
+    });
+    this.caches.set(spec.name, cache as unknown as ReadCache<unknown, object>);
+    return cache;
+  }
+
+  /** The names of the caches made so far. */
+  names(): string[] {
+    return [...this.caches.keys()];
+  }
+}
