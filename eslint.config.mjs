@@ -2,7 +2,9 @@
 // Formatting is Prettier's (`npm run format`); eslint-config-prettier turns off the rules it owns.
 import js from '@eslint/js';
 import prettier from 'eslint-config-prettier';
+import boundaries from 'eslint-plugin-boundaries';
 import globals from 'globals';
+import ownTables from './eslint/own-tables.mjs';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
@@ -43,6 +45,49 @@ export default tseslint.config(
     files: ['**/*.mjs', '**/*.cjs', '**/*.js'],
     ...tseslint.configs.disableTypeChecked,
     languageOptions: { ...tseslint.configs.disableTypeChecked.languageOptions, globals: globals.node },
+  },
+  {
+    // Module boundaries (docs/architecture.md). A module's tables are its own: another module's
+    // entity classes are imported as values only by entity files (foreign keys) and named read
+    // models; the data-access helpers only by repositories and read models; SQL text that names
+    // a table only in its owning module's repositories (local/own-tables).
+    files: ['src/**/*.ts'],
+    plugins: { boundaries, local: { rules: { 'own-tables': ownTables } } },
+    settings: {
+      'boundaries/include': ['src/**/*.ts'],
+      'import/resolver': { typescript: { project: './tsconfig.json' } },
+      'boundaries/elements': [
+        { type: 'entity', pattern: 'src/*/entities/*.entity.ts', mode: 'full', capture: ['module'] },
+        { type: 'read-model', pattern: 'src/*/**/*.read-model.ts', mode: 'full', capture: ['module'] },
+        { type: 'repository', pattern: 'src/*/**/*.repository.ts', mode: 'full', capture: ['module'] },
+        { type: 'data-helper', pattern: ['src/database/find-one-fast.ts', 'src/database/prepared-query.ts'], mode: 'full' },
+        { type: 'module-file', pattern: 'src/*/**/*.ts', mode: 'full', capture: ['module'] },
+        { type: 'app-file', pattern: 'src/*.ts', mode: 'full' },
+      ],
+    },
+    rules: {
+      'boundaries/element-types': [
+        'error',
+        {
+          default: 'allow',
+          rules: [
+            {
+              from: ['repository', 'module-file'],
+              disallow: [['entity', { module: '!${from.module}' }]],
+              importKind: 'value',
+              message:
+                "${file.module} uses a table of ${dependency.module}: ask that module's service or repository, or add a named read model",
+            },
+            {
+              from: ['module-file', 'entity', 'app-file'],
+              disallow: ['data-helper'],
+              message: 'SQL helpers are for repositories and read models',
+            },
+          ],
+        },
+      ],
+      'local/own-tables': 'error',
+    },
   },
   prettier,
 );

@@ -1,0 +1,86 @@
+import { QueryFailedError, type DataSource, type EntityManager } from 'typeorm';
+import type { DomainError } from '../common/errors/domain-error.js';
+
+/**
+ * The data layer's conventions, shared by every `*.repository.ts`:
+ *
+ * - a repository owns its module's tables: no other file names them (src/ownership test), other
+ *   modules ask its service; a join across modules lives in a named `*.read-model.ts`;
+ * - every method of a tenant-owned table takes the tenant first;
+ * - every method takes the caller's entity manager last (`em?: EntityManager`): inside a
+ *   transaction the service started, or the pool's manager when omitted (`manager(em)`);
+ * - a unique violation becomes a domain error in one place (`onUniqueViolation`);
+ * - every method is annotated `@GenerateSql(...)` with example arguments, and the SQL it emits is
+ *   committed under src/queries/ (`npm run sql`; a test fails when it drifts).
+ */
+export abstract class BaseRepository {
+  protected constructor(protected readonly dataSource: DataSource) {}
+
+  /** The caller's transaction, or the pool. */
+  protected manager(em?: EntityManager): EntityManager {
+    return em ?? this.dataSource.manager;
+  }
+}
+
+/** The constraint a unique violation (23505) hit, or null for any other error. */
+export function uniqueViolation(err: unknown): string | null {
+  if (!(err instanceof QueryFailedError)) return null;
+  const driver = err.driverError as { code?: string; constraint?: string };
+  return driver.code === '23505' ? (driver.constraint ?? '') : null;
+}
+
+/**
+ * Runs `work`; a unique violation of a constraint named in `errors` throws that constraint's
+ * domain error instead (others, and every other failure, pass through unchanged). Inside a
+ * transaction the violation has aborted it: callers that want to go on use a savepoint.
+ */
+export async function onUniqueViolation<T>(work: () => Promise<T>, errors: Record<string, () => DomainError>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    const constraint = uniqueViolation(err);
+    const mapped = constraint !== null ? errors[constraint] : undefined;
+    if (mapped) throw mapped();
+    throw err;
+  }
+}
+
+/** Example arguments of a repository method for the SQL generator (src/cli/sql-generator.ts). */
+export interface GenerateSqlSpec {
+  /** The arguments to call it with (ids need not exist: the generator records what is sent). */
+  params?: unknown[];
+  /** A name when one method is listed twice with different arguments (another branch). */
+  name?: string;
+}
+
+export interface SqlMethod {
+  target: abstract new (...args: never[]) => unknown;
+  method: string;
+  spec: GenerateSqlSpec;
+}
+
+const registry: SqlMethod[] = [];
+
+/** Every method annotated so far (modules register theirs when they are imported). */
+export const sqlMethods = (): readonly SqlMethod[] => registry;
+
+/**
+ * Marks a repository method whose SQL is committed under src/queries/; each spec is one call
+ * with example arguments. A method without it is found by the test that lists repository methods.
+ */
+export function GenerateSql(...specs: GenerateSqlSpec[]): MethodDecorator {
+  return (target, key) => {
+    for (const spec of specs.length ? specs : [{}])
+      registry.push({ target: target.constructor as SqlMethod['target'], method: String(key), spec });
+  };
+}
+
+/** Example values for `@GenerateSql` arguments. */
+export const DUMMY = {
+  uuid: '00000000-0000-4000-8000-000000000001',
+  uuid2: '00000000-0000-4000-8000-000000000002',
+  uuid3: '00000000-0000-4000-8000-000000000003',
+  tenant: '00000000-0000-4000-8000-0000000000aa',
+  date: new Date('2026-01-01T00:00:00Z'),
+  page: { offset: 0, limit: 20 },
+} as const;
