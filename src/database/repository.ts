@@ -66,7 +66,7 @@ export const sqlMethods = (): readonly SqlMethod[] => registry;
 
 /**
  * Marks a repository method whose SQL is committed under src/queries/; each spec is one call
- * with example arguments. A method without it is found by the test that lists repository methods.
+ * with example arguments (a method without it is missing from src/queries: annotate every one).
  */
 export function GenerateSql(...specs: GenerateSqlSpec[]): MethodDecorator {
   return (target, key) => {

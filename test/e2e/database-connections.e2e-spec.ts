@@ -1,10 +1,10 @@
-import { appEntities } from '../../src/app.entities.js';
 import pg from 'pg';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '../../src/database/data-source-options.js';
 import { DedicatedConnection } from '../../src/database/pg-connections.js';
 import { preparedQuery } from '../../src/database/prepared-query.js';
 import { adminUrl, createTestDatabase } from '../setup/test-database.js';
+import { appEntities } from '../../src/app.entities.js';
 
 /** Keeps this process busy (no I/O is read meanwhile), as a loaded instance is. */
 function busyFor(ms: number): void {

@@ -1,4 +1,3 @@
-import { appEntities } from '../../src/app.entities.js';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { DiscoveryService, MetadataScanner, ModulesContainer } from '@nestjs/core';
@@ -9,6 +8,7 @@ import { dataSourceOptions } from '../../src/database/data-source-options.js';
 import { bringDatabaseUp, createTestDatabase, takeDatabaseDown } from '../setup/test-database.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { givenUser } from '../helpers/factories.js';
+import { appEntities } from '../../src/app.entities.js';
 
 const run = promisify(execFile);
 
