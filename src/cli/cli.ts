@@ -15,6 +15,7 @@ import { EmbeddedDatabase } from '../database/embedded-postgres.js';
 import { buildOpenApiDocument, ERROR_BODY_TEXT, errorTableMarkdown } from '../openapi.js';
 import { TenantsService } from '../tenants/tenants.service.js';
 import { renderDemoSummary, seedDemo } from '../seed/demo-seed.js';
+import { withModuleMap } from './module-map.js';
 import { generateSql, QUERIES_DIR } from './sql-generator.js';
 import { appEntities } from '../app.entities.js';
 
@@ -35,8 +36,9 @@ const USAGE = `Usage: npm run cli -- <command> [options]
   sql [--check]                 write (or compare) src/queries/*.sql, the SQL every repository
                                 emits, on a throw-away database of the configured server (or
                                 of a temporary embedded PostgreSQL)
-  openapi [--check]             write (or compare) openapi.json, docs/errors.md and the TypeScript
-                                client types; needs no database
+  openapi [--check]             write (or compare) openapi.json, docs/errors.md, the TypeScript
+                                client types and the module map of docs/architecture.md;
+                                needs no database
 `;
 
 const ROOT = process.cwd();
@@ -95,6 +97,7 @@ async function openapi(check: boolean): Promise<number> {
     [resolve(ROOT, 'openapi.json'), doc],
     [resolve(ROOT, 'docs/errors.md'), errors],
     [resolve(ROOT, 'clients/typescript/schema.d.ts'), await typescriptClientSchema(document)],
+    [resolve(ROOT, 'docs/architecture.md'), withModuleMap(readFileSync(resolve(ROOT, 'docs/architecture.md'), 'utf8'), ROOT)],
   ];
   if (check) {
     const stale = targets.filter(([file, content]) => !existsSync(file) || readFileSync(file, 'utf8') !== content);
@@ -102,7 +105,7 @@ async function openapi(check: boolean): Promise<number> {
     return stale.length ? 1 : 0;
   }
   for (const [file, content] of targets) writeFileSync(file, content);
-  process.stdout.write('wrote openapi.json, docs/errors.md and clients/typescript/schema.d.ts\n');
+  process.stdout.write('wrote openapi.json, docs/errors.md, clients/typescript/schema.d.ts and the module map of docs/architecture.md\n');
   return 0;
 }
 
