@@ -11,6 +11,10 @@ import { UserItem } from './entities/user-item.entity.js';
 import { InventoryAdminController } from './inventory.admin.controller.js';
 import { InventoryController } from './inventory.controller.js';
 import { InventoryService } from './inventory.service.js';
+import { InventoryRepository } from './inventory.repository.js';
+import { AvatarRepository } from './avatar.repository.js';
+import { AvatarMintRepository } from './avatar-mint.repository.js';
+import { GrantRecipientReadModel } from './grant-recipient.read-model.js';
 import { AvatarMintService } from './minting/avatar-mint.service.js';
 import { BlockchainsService } from './minting/blockchains.service.js';
 import { MintSender } from './minting/mint-sender.js';
@@ -29,7 +33,17 @@ export const INVENTORY_ENTITIES = [InventorySlot, InventoryItem, UserItem, ItemG
 @Module({
   imports: [TypeOrmModule.forFeature(INVENTORY_ENTITIES), WalletsModule, CommunitiesModule, NotificationsModule, UsersModule],
   controllers: [InventoryController, InventoryAdminController],
-  providers: [InventoryService, AvatarMintService, BlockchainsService, MintSender, MintWorker],
-  exports: [InventoryService],
+  providers: [
+    InventoryService,
+    InventoryRepository,
+    AvatarRepository,
+    AvatarMintRepository,
+    GrantRecipientReadModel,
+    AvatarMintService,
+    BlockchainsService,
+    MintSender,
+    MintWorker,
+  ],
+  exports: [InventoryService, InventoryRepository],
 })
 export class InventoryModule {}

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, QueryFailedError, type EntityManager } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { Clock } from '../common/clock/clock.js';
 import { DomainError } from '../common/errors/domain-error.js';
 import { type Page, type PageRequest, toPage } from '../common/pagination/pagination.js';
@@ -14,10 +14,13 @@ import { planAllocation, type PlanItem } from './allocation.js';
 import type { AllocateSlotsDto, InventoryDto } from './dto/inventory.dto.js';
 import type { CreateItemDto, ItemDto, ItemGrantResultDto, UpdateItemDto, UserItemDto } from './dto/item.dto.js';
 import type { CreateSlotDto, SlotDto, UpdateSlotDto, UserSlotDto } from './dto/slot.dto.js';
-import { InventoryItem } from './entities/inventory-item.entity.js';
-import { InventorySlot } from './entities/inventory-slot.entity.js';
+import type { InventoryItem } from './entities/inventory-item.entity.js';
+import type { InventorySlot } from './entities/inventory-slot.entity.js';
+import { AvatarRepository } from './avatar.repository.js';
+import { GrantRecipientReadModel } from './grant-recipient.read-model.js';
 import { InventoryErrors } from './inventory.errors.js';
-import { ITEM_COLUMNS, type ItemRow, rowToItemDto, rowToUserItemDto, toItemDto, toSlotDto } from './inventory.mappers.js';
+import { rowToItemDto, rowToUserItemDto, toItemDto, toSlotDto } from './inventory.mappers.js';
+import { InventoryRepository } from './inventory.repository.js';
 
 /** What `InventoryService.grantItem` needs. */
 export interface GrantItemInput {
@@ -33,8 +36,8 @@ export interface GrantItemInput {
   /** Optional, unique per tenant: a second grant with the same key changes nothing (replay). */
   idempotencyKey?: string | null;
   /**
-   * The caller takes the item's supply itself, with `supplySql` in the last statement of its
-   * transaction, and fails the transaction when that takes nothing. For callers that sell one item
+   * The caller takes the item's supply itself, with `InventoryRepository.takeSupplyQuery` in the
+   * last statement of its transaction, and fails the transaction when that takes nothing. For callers that sell one item
    * many times a second (the store): the item row every grant updates is then locked only from that
    * statement to the commit, not across the caller's remaining statements.
    */
@@ -58,6 +61,9 @@ export interface GrantItemResult {
 export class InventoryService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly repo: InventoryRepository,
+    private readonly avatars: AvatarRepository,
+    private readonly recipients: GrantRecipientReadModel,
     private readonly communities: CommunitiesService,
     private readonly users: UsersService,
     private readonly notifications: NotificationsService,
@@ -87,31 +93,28 @@ export class InventoryService {
 
   private async grantInTransaction(em: EntityManager, input: GrantItemInput): Promise<GrantItemResult> {
     const { tenantId, userId, itemId } = input;
-    const items: { id: string; community_id: string; slot_id: string; name: string }[] = UUID_RE.test(itemId)
-      ? await em.query('SELECT id, community_id, slot_id, name FROM inventory_items WHERE id = $1 AND tenant_id = $2', [
-          itemId.toLowerCase(),
-          tenantId,
-        ])
-      : [];
-    if (items.length === 0) throw new DomainError(InventoryErrors.item_not_found, `No item ${itemId.slice(0, 64)} in this tenant`);
-    const item = items[0];
-    const users: unknown[] = UUID_RE.test(userId)
-      ? await em.query('SELECT 1 FROM users WHERE id = $1 AND tenant_id = $2', [userId, tenantId])
-      : [];
-    if (users.length === 0) throw new DomainError(UserErrors.user_not_found, `No user ${userId.slice(0, 64)} in this tenant`);
+    const item = UUID_RE.test(itemId) ? await this.repo.findGrantItem(tenantId, itemId.toLowerCase(), em) : null;
+    if (!item) throw new DomainError(InventoryErrors.item_not_found, `No item ${itemId.slice(0, 64)} in this tenant`);
+    const userExists = UUID_RE.test(userId) && (await this.recipients.exists(tenantId, userId, em));
+    if (!userExists) throw new DomainError(UserErrors.user_not_found, `No user ${userId.slice(0, 64)} in this tenant`);
     const now = this.clock.now();
 
-    const inserted: { id: string }[] = await em.query(
-      `INSERT INTO item_grants (tenant_id, user_id, item_id, quantity, reason, reference, idempotency_key, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-       ON CONFLICT (tenant_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING RETURNING id`,
-      [tenantId, userId, item.id, input.quantity, input.reason, input.reference ?? null, input.idempotencyKey ?? null, now],
+    const grantId = await this.repo.insertGrant(
+      tenantId,
+      {
+        userId,
+        itemId: item.id,
+        quantity: input.quantity,
+        reason: input.reason,
+        reference: input.reference ?? null,
+        idempotencyKey: input.idempotencyKey ?? null,
+        now,
+      },
+      em,
     );
-    if (inserted.length === 0) {
-      const [first]: { id: string; user_id: string; item_id: string; quantity: number }[] = await em.query(
-        'SELECT id, user_id, item_id, quantity FROM item_grants WHERE tenant_id = $1 AND idempotency_key = $2',
-        [tenantId, input.idempotencyKey],
-      );
+    if (grantId === null) {
+      // Nothing inserted: the key was used before, so that grant exists.
+      const first = (await this.repo.findGrantByIdempotencyKey(tenantId, input.idempotencyKey!, em))!;
       if (first.user_id !== userId || first.item_id !== item.id || first.quantity !== input.quantity) {
         throw new DomainError(InventoryErrors.grant_idempotency_key_reused, 'This idempotency key was used for another grant');
       }
@@ -121,23 +124,16 @@ export class InventoryService {
         itemId: item.id,
         communityId: item.community_id,
         quantity: first.quantity,
-        ownedQuantity: await this.ownedQuantity(em, userId, item.id),
+        ownedQuantity: await this.repo.ownedQuantity(userId, item.id, em),
         replayed: true,
       };
     }
 
-    if (!input.supplyTakenByCaller) {
-      // TypeORM answers an UPDATE with [rows, affected].
-      const [, supplied]: [unknown[], number] = await em.query(this.supplySql('$1', '$2'), [item.id, input.quantity]);
-      if (supplied === 0)
-        throw new DomainError(InventoryErrors.supply_exhausted, `Not enough supply left of "${item.name}" for ${input.quantity} more`);
+    if (!input.supplyTakenByCaller && !(await this.repo.takeSupply(item.id, input.quantity, em))) {
+      throw new DomainError(InventoryErrors.supply_exhausted, `Not enough supply left of "${item.name}" for ${input.quantity} more`);
     }
 
-    const [owned]: { quantity: number }[] = await em.query(
-      `INSERT INTO user_items (user_id, item_id, tenant_id, community_id, quantity, acquired_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $6)
-       ON CONFLICT (user_id, item_id) DO UPDATE SET quantity = user_items.quantity + EXCLUDED.quantity, updated_at = EXCLUDED.updated_at RETURNING quantity`,
-      [userId, item.id, tenantId, item.community_id, input.quantity, now],
-    );
+    const owned = await this.repo.addUserItems(tenantId, userId, item.id, item.community_id, input.quantity, now, em);
     await this.notifications.notify(em, {
       tenantId,
       userId,
@@ -147,22 +143,14 @@ export class InventoryService {
       data: { itemId: item.id, slotId: item.slot_id, quantity: input.quantity },
     });
     return {
-      grantId: inserted[0].id,
+      grantId,
       userId,
       itemId: item.id,
       communityId: item.community_id,
       quantity: input.quantity,
-      ownedQuantity: owned.quantity,
+      ownedQuantity: owned,
       replayed: false,
     };
-  }
-
-  /**
-   * SQL that takes `quantity` units of the item's supply (both SQL expressions, e.g. placeholders):
-   * one row when the supply allowed it (an unlimited supply always does), none when not.
-   */
-  supplySql(itemId: string, quantity: string): string {
-    return `UPDATE inventory_items SET granted = granted + ${quantity} WHERE id = ${itemId} AND (supply IS NULL OR granted + ${quantity} <= supply) RETURNING id`;
   }
 
   /** Management grant: `grantItem` in its own transaction. */
@@ -181,75 +169,52 @@ export class InventoryService {
     };
   }
 
-  private async ownedQuantity(em: EntityManager, userId: string, itemId: string): Promise<number> {
-    const rows: { quantity: number }[] = await em.query('SELECT quantity FROM user_items WHERE user_id = $1 AND item_id = $2', [
-      userId,
-      itemId,
-    ]);
-    return rows[0]?.quantity ?? 0;
-  }
-
   // ---------------------------------------------------------------- slots and items (management)
 
   async createSlot(tenantId: string, dto: CreateSlotDto): Promise<SlotDto> {
     const community = await this.communities.resolve(tenantId, dto.communityId);
     if (UUID_RE.test(dto.key)) throw new DomainError(InventoryErrors.invalid_slot_key, 'A slot key cannot look like a uuid');
-    const repo = this.dataSource.getRepository(InventorySlot);
-    try {
-      const slot = await repo.save(
-        repo.create({
-          tenantId,
-          communityId: community.id,
-          key: dto.key,
-          name: dto.name,
-          description: dto.description ?? '',
-          position: dto.position ?? 0,
-        }),
-      );
-      return toSlotDto(slot);
-    } catch (e) {
-      if (e instanceof QueryFailedError && (e.driverError as { constraint?: string }).constraint === 'uq_inventory_slots_community_key') {
-        throw new DomainError(InventoryErrors.slot_key_taken, `The community already has a slot "${dto.key}"`);
-      }
-      throw e;
-    }
+    const slot = await this.repo.createSlot({
+      tenantId,
+      communityId: community.id,
+      key: dto.key,
+      name: dto.name,
+      description: dto.description ?? '',
+      position: dto.position ?? 0,
+    });
+    return toSlotDto(slot);
   }
 
   async updateSlot(tenantId: string, slotId: string, dto: UpdateSlotDto): Promise<SlotDto> {
-    const repo = this.dataSource.getRepository(InventorySlot);
-    const slot = UUID_RE.test(slotId) ? await repo.findOneBy({ tenantId, id: slotId.toLowerCase() }) : null;
+    const slot = UUID_RE.test(slotId) ? await this.repo.findSlotById(tenantId, slotId.toLowerCase()) : null;
     if (!slot) throw new DomainError(InventoryErrors.slot_not_found, `No slot ${slotId.slice(0, 64)} in this tenant`);
     if (dto.name !== undefined) slot.name = dto.name;
     if (dto.description !== undefined) slot.description = dto.description;
     if (dto.position !== undefined) slot.position = dto.position;
-    return toSlotDto(await repo.save(slot));
+    return toSlotDto(await this.repo.saveSlot(slot));
   }
 
   async createItem(tenantId: string, dto: CreateItemDto): Promise<ItemDto> {
     const community = await this.communities.resolve(tenantId, dto.communityId);
     const slot = await this.resolveSlot(tenantId, community.id, dto.slotId);
-    const repo = this.dataSource.getRepository(InventoryItem);
-    const item = await repo.save(
-      repo.create({
-        tenantId,
-        communityId: community.id,
-        slotId: slot.id,
-        name: dto.name,
-        description: dto.description ?? '',
-        imageUrl: dto.imageUrl ?? null,
-        rarity: dto.rarity ?? 'common',
-        attributes: (dto.attributes ?? []).map((a) => ({ traitType: a.traitType, value: a.value })),
-        supply: dto.supply ?? null,
-        granted: 0,
-      }),
-    );
+    const item = await this.repo.createItem({
+      tenantId,
+      communityId: community.id,
+      slotId: slot.id,
+      name: dto.name,
+      description: dto.description ?? '',
+      imageUrl: dto.imageUrl ?? null,
+      rarity: dto.rarity ?? 'common',
+      attributes: (dto.attributes ?? []).map((a) => ({ traitType: a.traitType, value: a.value })),
+      supply: dto.supply ?? null,
+      granted: 0,
+    });
     return toItemDto(item, slot.key);
   }
 
   /** Changes an item; a lower supply is applied with a conditional UPDATE so it never drops below `granted`. */
   async updateItem(tenantId: string, itemId: string, dto: UpdateItemDto): Promise<ItemDto> {
-    const repo = this.dataSource.getRepository(InventoryItem);
-    const item = UUID_RE.test(itemId) ? await repo.findOneBy({ tenantId, id: itemId.toLowerCase() }) : null;
+    const item = UUID_RE.test(itemId) ? await this.repo.findItemById(tenantId, itemId.toLowerCase()) : null;
     if (!item) throw new DomainError(InventoryErrors.item_not_found, `No item ${itemId.slice(0, 64)} in this tenant`);
     const changes: Partial<Pick<InventoryItem, 'name' | 'description' | 'imageUrl' | 'rarity' | 'attributes'>> = {};
     if (dto.name !== undefined) changes.name = dto.name;
@@ -258,13 +223,9 @@ export class InventoryService {
     if (dto.rarity !== undefined) changes.rarity = dto.rarity;
     if (dto.attributes !== undefined) changes.attributes = dto.attributes.map((a) => ({ traitType: a.traitType, value: a.value }));
     await this.dataSource.transaction(async (em) => {
-      if (Object.keys(changes).length > 0) await em.getRepository(InventoryItem).update({ id: item.id, tenantId }, changes);
+      if (Object.keys(changes).length > 0) await this.repo.updateItem(tenantId, item.id, changes, em);
       if (dto.supply !== undefined) {
-        const res: [unknown[], number] = await em.query(
-          'UPDATE inventory_items SET supply = $2 WHERE id = $1 AND ($2::int IS NULL OR granted <= $2::int)',
-          [item.id, dto.supply],
-        );
-        if (res[1] === 0)
+        if (!(await this.repo.setSupply(item.id, dto.supply, em)))
           throw new DomainError(
             InventoryErrors.supply_below_granted,
             `Supply ${dto.supply} is below the ${item.granted} units already granted`,
@@ -279,32 +240,21 @@ export class InventoryService {
   /** A slot of the community by id or key (case-insensitive); 404 otherwise. */
   async resolveSlot(tenantId: string, communityId: string, ref: string): Promise<InventorySlot> {
     const key = ref.trim().toLowerCase();
-    const repo = this.dataSource.getRepository(InventorySlot);
     const slot =
       key.length > 64
         ? null
-        : await repo.findOneBy(UUID_RE.test(key) ? { tenantId, communityId, id: key } : { tenantId, communityId, key });
+        : UUID_RE.test(key)
+          ? await this.repo.findCommunitySlotById(tenantId, communityId, key)
+          : await this.repo.findSlotByKey(tenantId, communityId, key);
     if (!slot) throw new DomainError(InventoryErrors.slot_not_found, `No slot "${ref.slice(0, 64)}" in this community`);
     return slot;
-  }
-
-  private slotsOf(tenantId: string, communityId: string): Promise<InventorySlot[]> {
-    return this.dataSource.getRepository(InventorySlot).find({ where: { tenantId, communityId }, order: { position: 'ASC', key: 'ASC' } });
   }
 
   /** The community's slots and item count, and the current user's summary. */
   async inventory(tenantId: string, ckey: string, userId: string): Promise<InventoryDto> {
     const community = await this.communities.resolve(tenantId, ckey);
-    const slots = await this.slotsOf(tenantId, community.id);
-    const [counts]: { items: number; owned: number; total: number; allocated: number; version: number | null }[] =
-      await this.dataSource.query(
-        `SELECT (SELECT COUNT(*)::int FROM inventory_items WHERE tenant_id = $1 AND community_id = $2) AS items,
-              (SELECT COUNT(*)::int FROM user_items WHERE tenant_id = $1 AND community_id = $2 AND user_id = $3) AS owned,
-              (SELECT COALESCE(SUM(quantity), 0)::int FROM user_items WHERE tenant_id = $1 AND community_id = $2 AND user_id = $3) AS total,
-              (SELECT COUNT(*)::int FROM avatar_slots WHERE tenant_id = $1 AND community_id = $2 AND user_id = $3) AS allocated,
-              (SELECT version FROM avatars WHERE tenant_id = $1 AND community_id = $2 AND user_id = $3) AS version`,
-        [tenantId, community.id, userId],
-      );
+    const slots = await this.repo.slotsOf(tenantId, community.id);
+    const counts = await this.repo.counts(tenantId, community.id, userId);
     return {
       communityId: community.id,
       slots: slots.map(toSlotDto),
@@ -323,26 +273,17 @@ export class InventoryService {
   async userSlots(tenantId: string, ckey: string, userId: string): Promise<{ community: Community; slots: UserSlotDto[] }> {
     const community = await this.communities.resolve(tenantId, ckey);
     await this.users.getById(tenantId, userId);
-    const slots = await this.slotsOf(tenantId, community.id);
-    const rows: ItemRow[] = await this.dataSource.query(
-      `SELECT ${ITEM_COLUMNS} FROM avatar_slots a JOIN inventory_items i ON i.id = a.item_id JOIN inventory_slots s ON s.id = i.slot_id
-       WHERE a.tenant_id = $1 AND a.community_id = $2 AND a.user_id = $3`,
-      [tenantId, community.id, userId],
-    );
+    const slots = await this.repo.slotsOf(tenantId, community.id);
+    const rows = await this.repo.allocatedItems(tenantId, community.id, userId);
     const bySlot = new Map(rows.map((r) => [r.slot_id, rowToItemDto(r)]));
     return { community, slots: slots.map((s) => ({ ...toSlotDto(s), item: bySlot.get(s.id) ?? null })) };
   }
 
   async item(tenantId: string, ckey: string, itemId: string): Promise<ItemDto> {
     const community = await this.communities.resolve(tenantId, ckey);
-    const rows: ItemRow[] = UUID_RE.test(itemId)
-      ? await this.dataSource.query(
-          `SELECT ${ITEM_COLUMNS} FROM inventory_items i JOIN inventory_slots s ON s.id = i.slot_id WHERE i.tenant_id = $1 AND i.community_id = $2 AND i.id = $3`,
-          [tenantId, community.id, itemId.toLowerCase()],
-        )
-      : [];
-    if (rows.length === 0) throw new DomainError(InventoryErrors.item_not_found, `No item ${itemId.slice(0, 64)} in this community`);
-    return rowToItemDto(rows[0]);
+    const row = UUID_RE.test(itemId) ? await this.repo.findItemRow(tenantId, community.id, itemId.toLowerCase()) : null;
+    if (!row) throw new DomainError(InventoryErrors.item_not_found, `No item ${itemId.slice(0, 64)} in this community`);
+    return rowToItemDto(row);
   }
 
   /**
@@ -358,27 +299,15 @@ export class InventoryService {
   ): Promise<Page<UserItemDto>> {
     const community = await this.communities.resolve(tenantId, ckey);
     await this.users.getById(tenantId, userId);
-    const params: unknown[] = [tenantId, community.id, userId];
-    let where = 'i.tenant_id = $1 AND i.community_id = $2';
-    if (filter.slotRef !== undefined) {
-      const slot = await this.resolveSlot(tenantId, community.id, filter.slotRef);
-      params.push(slot.id);
-      where += ` AND i.slot_id = $${params.length}`;
-    }
-    if (filter.onlyOwned) where += ' AND ui.quantity > 0';
-    const from = `FROM inventory_items i JOIN inventory_slots s ON s.id = i.slot_id
-      LEFT JOIN user_items ui ON ui.item_id = i.id AND ui.user_id = $3
-      LEFT JOIN avatar_slots a ON a.user_id = $3 AND a.slot_id = i.slot_id AND a.item_id = i.id
-      WHERE ${where}`;
-    const [rows, count] = await Promise.all([
-      this.dataSource.query<ItemRow[]>(
-        `SELECT ${ITEM_COLUMNS}, COALESCE(ui.quantity, 0)::int AS owned, (a.item_id IS NOT NULL) AS allocated ${from}
-         ORDER BY s.position, s.key, i.name, i.id OFFSET $${params.length + 1} LIMIT $${params.length + 2}`,
-        [...params, page.offset, page.limit],
-      ),
-      this.dataSource.query<{ n: number }[]>(`SELECT COUNT(*)::int AS n ${from}`, params),
-    ]);
-    return toPage(rows.map(rowToUserItemDto), count[0].n, page);
+    const slotId = filter.slotRef !== undefined ? (await this.resolveSlot(tenantId, community.id, filter.slotRef)).id : undefined;
+    const { rows, total } = await this.repo.userItemsPage(
+      tenantId,
+      community.id,
+      userId,
+      { ...(slotId !== undefined ? { slotId } : {}), onlyOwned: filter.onlyOwned },
+      page,
+    );
+    return toPage(rows.map(rowToUserItemDto), total, page);
   }
 
   // ---------------------------------------------------------------- allocation
@@ -392,45 +321,20 @@ export class InventoryService {
     const community = await this.communities.resolve(tenantId, ckey);
     await this.dataSource.transaction(async (em) => {
       const now = this.clock.now();
-      await em.query(
-        `INSERT INTO avatars (community_id, user_id, tenant_id, version, updated_at) VALUES ($1, $2, $3, 0, $4) ON CONFLICT (community_id, user_id) DO NOTHING`,
-        [community.id, userId, tenantId, now],
-      );
-      await em.query('SELECT version FROM avatars WHERE community_id = $1 AND user_id = $2 FOR UPDATE', [community.id, userId]);
-      const slots = await em.getRepository(InventorySlot).find({ where: { tenantId, communityId: community.id } });
+      await this.avatars.ensure(tenantId, community.id, userId, now, em);
+      await this.avatars.lock(tenantId, community.id, userId, em);
+      const slots = await this.repo.allSlotsOf(tenantId, community.id, em);
       const itemIds = [...new Set(dto.slots.map((s) => s.itemId?.toLowerCase()).filter((id): id is string => !!id))];
-      const itemRows: { id: string; slot_id: string; owned: number }[] =
-        itemIds.length === 0
-          ? []
-          : await em.query(
-              `SELECT i.id, i.slot_id, COALESCE(ui.quantity, 0)::int AS owned FROM inventory_items i
-               LEFT JOIN user_items ui ON ui.item_id = i.id AND ui.user_id = $3
-               WHERE i.tenant_id = $1 AND i.community_id = $2 AND i.id = ANY($4::uuid[])`,
-              [tenantId, community.id, userId, itemIds],
-            );
+      const itemRows = itemIds.length === 0 ? [] : await this.repo.itemsOwned(tenantId, community.id, userId, itemIds, em);
       const items = new Map<string, PlanItem>(itemRows.map((r) => [r.id, { id: r.id, slotId: r.slot_id, owned: r.owned }]));
-      const currentRows: { slot_id: string; item_id: string }[] = await em.query(
-        'SELECT slot_id, item_id FROM avatar_slots WHERE community_id = $1 AND user_id = $2',
-        [community.id, userId],
-      );
-      const changes = planAllocation(dto.slots, slots, items, new Map(currentRows.map((r) => [r.slot_id, r.item_id])));
+      const current = await this.avatars.allocation(tenantId, community.id, userId, em);
+      const changes = planAllocation(dto.slots, slots, items, current);
       if (changes.length === 0) return;
       for (const c of changes) {
-        if (c.itemId === null) {
-          await em.query('DELETE FROM avatar_slots WHERE user_id = $1 AND slot_id = $2', [userId, c.slotId]);
-        } else {
-          await em.query(
-            `INSERT INTO avatar_slots (user_id, slot_id, item_id, tenant_id, community_id, allocated_at) VALUES ($1, $2, $3, $4, $5, $6)
-             ON CONFLICT (user_id, slot_id) DO UPDATE SET item_id = EXCLUDED.item_id, allocated_at = EXCLUDED.allocated_at`,
-            [userId, c.slotId, c.itemId, tenantId, community.id, now],
-          );
-        }
+        if (c.itemId === null) await this.avatars.clearSlot(tenantId, userId, c.slotId, em);
+        else await this.avatars.setSlot(tenantId, community.id, userId, c.slotId, c.itemId, now, em);
       }
-      await em.query('UPDATE avatars SET version = version + 1, updated_at = $3 WHERE community_id = $1 AND user_id = $2', [
-        community.id,
-        userId,
-        now,
-      ]);
+      await this.avatars.bumpVersion(tenantId, community.id, userId, now, em);
     });
   }
 }

@@ -1,14 +1,16 @@
 import { RequirementErrors } from './requirements.errors.js';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager, QueryFailedError } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { Clock } from '../common/clock/clock.js';
 import { EncryptionService } from '../common/crypto/encryption.service.js';
 import { DomainError } from '../common/errors/domain-error.js';
 import { type Page, type PageRequest, toPage } from '../common/pagination/pagination.js';
 import { UUID_RE } from '../communities/communities.service.js';
 import type { CreateRequirementDto, RequirementDto, UserRequirementDto } from './dto/requirement.dto.js';
-import { StoreRequirement } from './entities/store-requirement.entity.js';
+import type { StoreRequirement } from './entities/store-requirement.entity.js';
+import { RequirementConditionsReadModel } from './requirement-conditions.read-model.js';
+import { RequirementsRepository } from './requirements.repository.js';
 import type { ErrorDefinition } from '../common/errors/error-catalog.js';
 import {
   compileRequirementSchema,
@@ -60,6 +62,8 @@ export class RequirementsService {
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly repo: RequirementsRepository,
+    private readonly conditions: RequirementConditionsReadModel,
     private readonly encryption: EncryptionService,
     private readonly clock: Clock,
   ) {}
@@ -92,41 +96,21 @@ export class RequirementsService {
     } else if (dto.kind === 'owns_item') {
       if (!dto.itemId || dto.schema || dto.resourceTypeId || dto.minAmount !== undefined)
         throw invalid('An owns_item requirement takes only an itemId');
-      const found: unknown[] = await this.dataSource.query('SELECT 1 FROM inventory_items WHERE id = $1 AND tenant_id = $2', [
-        dto.itemId,
-        tenantId,
-      ]);
-      if (found.length === 0) throw invalid(`No item ${dto.itemId} in this tenant`);
+      if (!(await this.conditions.itemExists(tenantId, dto.itemId))) throw invalid(`No item ${dto.itemId} in this tenant`);
       row.itemId = dto.itemId;
     } else {
       if (!dto.resourceTypeId || dto.minAmount === undefined || dto.schema || dto.itemId)
         throw invalid('A min_resource requirement takes a resourceTypeId and a minAmount');
-      const found: unknown[] = await this.dataSource.query('SELECT 1 FROM resource_types WHERE id = $1 AND tenant_id = $2', [
-        dto.resourceTypeId,
-        tenantId,
-      ]);
-      if (found.length === 0) throw invalid(`No resource type ${dto.resourceTypeId} in this tenant`);
+      if (!(await this.conditions.resourceTypeExists(tenantId, dto.resourceTypeId)))
+        throw invalid(`No resource type ${dto.resourceTypeId} in this tenant`);
       row.resourceTypeId = dto.resourceTypeId;
       row.minAmount = dto.minAmount;
     }
-    const repo = this.dataSource.getRepository(StoreRequirement);
-    try {
-      return toRequirementDto(await repo.save(repo.create(row)));
-    } catch (e) {
-      if (e instanceof QueryFailedError && (e.driverError as { constraint?: string }).constraint === 'uq_store_requirements_tenant_key') {
-        throw new DomainError(RequirementErrors.requirement_key_taken, `The tenant already has a requirement "${dto.key}"`);
-      }
-      throw e;
-    }
+    return toRequirementDto(await this.repo.create(row));
   }
 
   async list(tenantId: string, page: PageRequest): Promise<Page<RequirementDto>> {
-    const [rows, total] = await this.dataSource.getRepository(StoreRequirement).findAndCount({
-      where: { tenantId },
-      order: { createdAt: 'ASC', id: 'ASC' },
-      skip: page.offset,
-      take: page.limit,
-    });
+    const [rows, total] = await this.repo.page(tenantId, page);
     return toPage(rows.map(toRequirementDto), total, page);
   }
 
@@ -140,11 +124,7 @@ export class RequirementsService {
   async findMany(em: EntityManager, tenantId: string, ids: readonly string[]): Promise<StoreRequirement[]> {
     const valid = [...new Set(ids.map((i) => i.toLowerCase()).filter((i) => UUID_RE.test(i)))];
     if (valid.length === 0) return [];
-    const rows = await em
-      .getRepository(StoreRequirement)
-      .createQueryBuilder('r')
-      .where('r.tenantId = :tenantId AND r.id IN (:...ids)', { tenantId, ids: valid })
-      .getMany();
+    const rows = await this.repo.findByIds(tenantId, valid, em);
     const byId = new Map(rows.map((r) => [r.id, r]));
     return valid.map((i) => byId.get(i)).filter((r): r is StoreRequirement => r !== undefined);
   }
@@ -173,10 +153,7 @@ export class RequirementsService {
   ): Promise<Map<string, Record<string, unknown>>> {
     const out = new Map<string, Record<string, unknown>>();
     if (requirementIds.length === 0) return out;
-    const rows: { requirement_id: string; data: Record<string, unknown> | null; data_encrypted: string | null }[] = await em.query(
-      'SELECT requirement_id, data, data_encrypted FROM store_saved_requirement_data WHERE tenant_id = $1 AND user_id = $2 AND requirement_id = ANY($3::uuid[])',
-      [tenantId, userId, [...requirementIds]],
-    );
+    const rows = await this.repo.savedData(tenantId, userId, [...requirementIds], em);
     for (const r of rows) {
       const data =
         r.data_encrypted !== null
@@ -201,11 +178,7 @@ export class RequirementsService {
     const encrypted = requirement.personalData
       ? await this.encryption.encrypt(JSON.stringify(data), savedContext(tenantId, userId, requirement.id))
       : null;
-    await em.query(
-      `INSERT INTO store_saved_requirement_data (user_id, requirement_id, tenant_id, data, data_encrypted, updated_at) VALUES ($1, $2, $3, $4, $5, $6)
-       ON CONFLICT (user_id, requirement_id) DO UPDATE SET data = EXCLUDED.data, data_encrypted = EXCLUDED.data_encrypted, updated_at = EXCLUDED.updated_at`,
-      [userId, requirement.id, tenantId, encrypted === null ? data : null, encrypted, this.clock.now()],
-    );
+    await this.repo.saveData(tenantId, userId, requirement.id, encrypted === null ? data : null, encrypted, this.clock.now(), em);
   }
 
   // ------------------------------------------------------------------ checks
@@ -283,17 +256,9 @@ export class RequirementsService {
     const unmet: StoreRequirement[] = [];
     for (const r of requirements) {
       if (r.kind === 'owns_item') {
-        const rows: unknown[] = await em.query(
-          'SELECT 1 FROM user_items WHERE tenant_id = $1 AND user_id = $2 AND item_id = $3 AND quantity > 0',
-          [tenantId, userId, r.itemId],
-        );
-        if (rows.length === 0) unmet.push(r);
+        if (!(await this.conditions.ownsItem(tenantId, userId, r.itemId, em))) unmet.push(r);
       } else if (r.kind === 'min_resource') {
-        const rows: { earned: string }[] = await em.query(
-          'SELECT earned FROM resource_balances WHERE tenant_id = $1 AND user_id = $2 AND resource_type_id = $3',
-          [tenantId, userId, r.resourceTypeId],
-        );
-        if (Number(rows[0]?.earned ?? 0) < (r.minAmount ?? 0)) unmet.push(r);
+        if ((await this.conditions.earned(tenantId, userId, r.resourceTypeId, em)) < (r.minAmount ?? 0)) unmet.push(r);
       }
     }
     return unmet;

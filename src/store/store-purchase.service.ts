@@ -11,14 +11,14 @@ import { InventoryService } from '../inventory/inventory.service.js';
 import { InventoryErrors } from '../inventory/inventory.errors.js';
 import { NotificationsService } from '../notifications/notifications.service.js';
 import { NotificationType } from '../notifications/notification-types.js';
-import { Prize } from '../prizes/entities/prize.entity.js';
 import { PrizeErrors } from '../prizes/prizes.errors.js';
 import { PrizesService } from '../prizes/prizes.service.js';
 import { LedgerService } from '../resources/ledger.service.js';
 import { ResourceErrors } from '../resources/resources.errors.js';
 import type { PurchaseBodyDto, PurchaseResultDto } from './dto/purchase.dto.js';
 import type { StoreListing } from './entities/store-listing.entity.js';
-import { StorePurchase } from './entities/store-purchase.entity.js';
+import { StoreCatalogReadModel } from './store-catalog.read-model.js';
+import { StorePurchaseRepository } from './store-purchase.repository.js';
 import { purchaseFingerprint } from '../requirements/requirement-rules.js';
 import { RequirementsService, type ResolvedRequirementData } from '../requirements/requirements.service.js';
 import { StoreErrors } from './store.errors.js';
@@ -50,6 +50,8 @@ const isDomain = (e: unknown, def: { error: string }) => e instanceof DomainErro
 export class StorePurchaseService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly purchases: StorePurchaseRepository,
+    private readonly catalog: StoreCatalogReadModel,
     private readonly store: StoreService,
     private readonly communities: CommunitiesService,
     private readonly requirements: RequirementsService,
@@ -91,7 +93,7 @@ export class StorePurchaseService {
     if (listing.totalSupply !== null && listing.sold >= listing.totalSupply)
       throw new DomainError(StoreErrors.listing_sold_out, `"${listing.name}" is sold out`);
 
-    const prize = listing.prizeId ? await em.getRepository(Prize).findOneBy({ tenantId, id: listing.prizeId }) : null;
+    const prize = listing.prizeId ? await this.catalog.prize(tenantId, listing.prizeId, em) : null;
     const requirementIds = [...new Set([...listing.requirementIds, ...(prize?.requirementIds ?? [])])];
     const defs = await this.requirements.findMany(em, tenantId, requirementIds);
     const saved = await this.requirements.savedData(
@@ -114,29 +116,27 @@ export class StorePurchaseService {
     return this.hotRows.run(`listing:${listing.id}`, () =>
       this.dataSource.transaction(async (tx) => {
         // 1. The nonce.
-        const inserted: { created_at: Date }[] = await tx.query(
-          `INSERT INTO store_purchases (id, tenant_id, user_id, listing_id, community_id, nonce, fingerprint, kind, item_id, prize_id, resource_type_id, quantity, price, requirement_data_encrypted, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
-         ON CONFLICT (tenant_id, user_id, nonce) DO NOTHING RETURNING created_at`,
-          [
-            purchaseId,
-            tenantId,
+        const createdAt = await this.purchases.claimNonce(
+          tenantId,
+          {
+            id: purchaseId,
             userId,
-            listing.id,
-            listing.communityId,
-            body.nonce,
+            listingId: listing.id,
+            communityId: listing.communityId,
+            nonce: body.nonce,
             fingerprint,
-            listing.kind,
-            listing.itemId,
-            listing.prizeId,
-            listing.resourceTypeId,
-            listing.quantity,
-            JSON.stringify(listing.price),
+            kind: listing.kind,
+            itemId: listing.itemId,
+            prizeId: listing.prizeId,
+            resourceTypeId: listing.resourceTypeId,
+            quantity: listing.quantity,
+            price: listing.price,
             requirementDataEncrypted,
             now,
-          ],
+          },
+          tx,
         );
-        if (inserted.length === 0) {
+        if (createdAt === null) {
           const again = await this.findReplay(tx, tenantId, userId, body.nonce, fingerprint, listing.id);
           if (again) return again;
           throw new Error('purchase nonce conflict without a visible purchase');
@@ -153,13 +153,7 @@ export class StorePurchaseService {
         await this.requirements.assertConditions(tx, tenantId, userId, defs);
 
         // 3. Per-user limit.
-        const counted: { count: number }[] = await tx.query(
-          `INSERT INTO store_purchase_counts (listing_id, user_id, tenant_id, count) VALUES ($1, $2, $3, 1)
-         ON CONFLICT (listing_id, user_id) DO UPDATE SET count = store_purchase_counts.count + 1
-         WHERE $4::int IS NULL OR store_purchase_counts.count + 1 <= $4::int RETURNING count`,
-          [listing.id, userId, tenantId, listing.perUserLimit],
-        );
-        if (counted.length === 0) {
+        if (!(await this.purchases.countPurchase(tenantId, listing.id, userId, listing.perUserLimit, tx))) {
           throw new DomainError(
             StoreErrors.purchase_limit_reached,
             `"${listing.name}" can be bought ${listing.perUserLimit} time(s) per user`,
@@ -209,23 +203,17 @@ export class StorePurchaseService {
         // 7. The hot rows, in one statement just before the commit, so they stay locked only from it
         //    to the commit: the item's supply (every purchase of the listing updates that row; taken
         //    first, so always in this order) and the listing's supply and window.
-        const item = listing.kind === 'item' ? this.inventory.supplySql('$3', '$4') : 'SELECT 1';
-        const [last]: { supplied: boolean; sold: number | null }[] = await tx.query(
-          `WITH item AS (${item}),
-         listing AS (
-           UPDATE store_listings SET sold = sold + 1 WHERE id = $1 AND active
-             AND (total_supply IS NULL OR sold + 1 <= total_supply)
-             AND (starts_at IS NULL OR starts_at <= $2) AND (ends_at IS NULL OR ends_at > $2)
-             AND EXISTS (SELECT 1 FROM item)
-           RETURNING sold)
-         SELECT EXISTS (SELECT 1 FROM item) AS supplied, (SELECT sold FROM listing) AS sold`,
-          [listing.id, now, ...(listing.kind === 'item' ? [listing.itemId, listing.quantity] : [])],
+        const last = await this.purchases.sell(
+          listing.id,
+          now,
+          listing.kind === 'item' ? { itemId: listing.itemId!, quantity: listing.quantity } : null,
+          tx,
         );
         if (!last.supplied)
           throw new DomainError(StoreErrors.listing_sold_out, `"${listing.name}" is sold out: no supply left of its item`);
         if (last.sold === null) await this.explainUnavailable(tx, tenantId, listing.id, now);
 
-        const row = tx.getRepository(StorePurchase).create({
+        const row = {
           id: purchaseId,
           listingId: listing.id,
           communityId: listing.communityId,
@@ -236,8 +224,8 @@ export class StorePurchaseService {
           resourceTypeId: listing.resourceTypeId,
           quantity: listing.quantity,
           price: listing.price,
-          createdAt: inserted[0].created_at,
-        });
+          createdAt,
+        };
         return { ...toPurchaseDto(row, listing.name), replayed: false };
       }),
     );
@@ -251,13 +239,7 @@ export class StorePurchaseService {
     fingerprint: string,
     listingId: string,
   ): Promise<PurchaseResultDto | null> {
-    const existing = await em
-      .getRepository(StorePurchase)
-      .createQueryBuilder('p')
-      .innerJoin('p.listing', 'l')
-      .addSelect(['l.id', 'l.name'])
-      .where('p.tenantId = :tenantId AND p.userId = :userId AND p.nonce = :nonce', { tenantId, userId, nonce })
-      .getOne();
+    const existing = await this.purchases.findByNonce(tenantId, userId, nonce, em);
     if (!existing) return null;
     if (existing.fingerprint !== fingerprint) {
       throw new DomainError(

@@ -29,7 +29,13 @@ export function toListingDto(l: StoreListing): ListingDto {
   };
 }
 
-export function toPurchaseDto(p: StorePurchase, listingName: string): PurchaseDto {
+export function toPurchaseDto(
+  p: Pick<
+    StorePurchase,
+    'id' | 'listingId' | 'communityId' | 'nonce' | 'kind' | 'itemId' | 'prizeId' | 'resourceTypeId' | 'quantity' | 'price' | 'createdAt'
+  >,
+  listingName: string,
+): PurchaseDto {
   return {
     id: p.id,
     listingId: p.listingId,

@@ -9,6 +9,9 @@ import { StoreAdminController } from './store.admin.controller.js';
 import { StoreController } from './store.controller.js';
 import { StorePurchaseService } from './store-purchase.service.js';
 import { StoreService } from './store.service.js';
+import { StoreListingRepository } from './store-listing.repository.js';
+import { StorePurchaseRepository } from './store-purchase.repository.js';
+import { StoreCatalogReadModel } from './store-catalog.read-model.js';
 import { CommunitiesModule } from '../communities/communities.module.js';
 import { InventoryModule } from '../inventory/inventory.module.js';
 import { ResourcesModule } from '../resources/resources.module.js';
@@ -29,6 +32,6 @@ export const STORE_ENTITIES = [StoreListing, StorePurchase, StorePurchaseCount];
     NotificationsModule,
   ],
   controllers: [StoreController, StoreAdminController],
-  providers: [StoreService, StorePurchaseService],
+  providers: [StoreService, StorePurchaseService, StoreListingRepository, StorePurchaseRepository, StoreCatalogReadModel],
 })
 export class StoreModule {}

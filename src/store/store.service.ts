@@ -6,11 +6,14 @@ import { EncryptionService } from '../common/crypto/encryption.service.js';
 import { DomainError } from '../common/errors/domain-error.js';
 import { type Page, type PageRequest, toPage } from '../common/pagination/pagination.js';
 import { CommunitiesService, UUID_RE } from '../communities/communities.service.js';
-import { Prize } from '../prizes/entities/prize.entity.js';
+import { InventoryRepository } from '../inventory/inventory.repository.js';
+import type { Prize } from '../prizes/entities/prize.entity.js';
 import type { CreateListingDto, ListingDto, PriceComponentDto, StoreBalanceDto, UpdateListingDto } from './dto/listing.dto.js';
 import type { AdminPurchaseDto, PurchaseDto } from './dto/purchase.dto.js';
-import { type PriceComponent, StoreListing } from './entities/store-listing.entity.js';
-import { StorePurchase } from './entities/store-purchase.entity.js';
+import type { PriceComponent, StoreListing } from './entities/store-listing.entity.js';
+import { StoreCatalogReadModel } from './store-catalog.read-model.js';
+import { StoreListingRepository } from './store-listing.repository.js';
+import { StorePurchaseRepository } from './store-purchase.repository.js';
 import { RequirementsService } from '../requirements/requirements.service.js';
 import { StoreErrors } from './store.errors.js';
 import { toListingDto, toPurchaseDto, windowProblem } from './store.mappers.js';
@@ -22,6 +25,10 @@ export const purchaseDataContext = (purchaseId: string) => `store-purchase:${pur
 export class StoreService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly listings: StoreListingRepository,
+    private readonly purchases: StorePurchaseRepository,
+    private readonly catalog: StoreCatalogReadModel,
+    private readonly inventory: InventoryRepository,
     private readonly communities: CommunitiesService,
     private readonly requirements: RequirementsService,
     private readonly encryption: EncryptionService,
@@ -30,9 +37,7 @@ export class StoreService {
 
   /** The tenant's listing, 404 `listing_not_found` otherwise. */
   async findListing(em: EntityManager, tenantId: string, listingId: string): Promise<StoreListing> {
-    const listing = UUID_RE.test(listingId)
-      ? await em.getRepository(StoreListing).findOneBy({ tenantId, id: listingId.toLowerCase() })
-      : null;
+    const listing = UUID_RE.test(listingId) ? await this.listings.findById(tenantId, listingId.toLowerCase(), em) : null;
     if (!listing) throw new DomainError(StoreErrors.listing_not_found, `No listing ${listingId.slice(0, 64)} in this tenant`);
     return listing;
   }
@@ -41,12 +46,7 @@ export class StoreService {
 
   async balance(tenantId: string, userId: string, containerId: string): Promise<StoreBalanceDto> {
     const community = await this.communities.resolve(tenantId, containerId);
-    const rows: { id: string; slug: string; name: string; kind: string; balance: string | null }[] = await this.dataSource.query(
-      `SELECT t.id, t.slug, t.name, t.kind, b.balance FROM resource_types t
-       LEFT JOIN resource_balances b ON b.resource_type_id = t.id AND b.user_id = $3
-       WHERE t.tenant_id = $1 AND t.community_id = $2 ORDER BY (t.kind = 'global') DESC, t.slug`,
-      [tenantId, community.id, userId],
-    );
+    const rows = await this.catalog.balances(tenantId, community.id, userId);
     return {
       communityId: community.id,
       resources: rows.map((r) => ({ resourceTypeId: r.id, slug: r.slug, name: r.name, kind: r.kind, balance: Number(r.balance ?? 0) })),
@@ -61,20 +61,7 @@ export class StoreService {
   async listListings(tenantId: string, userId: string, containerId: string, enrich: boolean, page: PageRequest): Promise<Page<ListingDto>> {
     const community = await this.communities.resolve(tenantId, containerId);
     const now = this.clock.now();
-    const [rows, total] = await this.dataSource
-      .getRepository(StoreListing)
-      .createQueryBuilder('l')
-      .where('l.tenantId = :tenantId AND l.communityId = :communityId AND l.active AND (l.endsAt IS NULL OR l.endsAt > :now)', {
-        tenantId,
-        communityId: community.id,
-        now,
-      })
-      .orderBy('l.position', 'ASC')
-      .addOrderBy('l.createdAt', 'ASC')
-      .addOrderBy('l.id', 'ASC')
-      .skip(page.offset)
-      .take(page.limit)
-      .getManyAndCount();
+    const [rows, total] = await this.listings.onSale(tenantId, community.id, now, page);
     const items = rows.map(toListingDto);
     if (enrich && rows.length > 0) await this.enrich(tenantId, userId, rows, items, now);
     return toPage(items, total, page);
@@ -83,13 +70,7 @@ export class StoreService {
   private async enrich(tenantId: string, userId: string, rows: StoreListing[], items: ListingDto[], now: Date): Promise<void> {
     const em = this.dataSource.manager;
     const prizeIds = rows.map((l) => l.prizeId).filter((x): x is string => x !== null);
-    const prizes = prizeIds.length
-      ? await em
-          .getRepository(Prize)
-          .createQueryBuilder('p')
-          .where('p.tenantId = :tenantId AND p.id IN (:...ids)', { tenantId, ids: prizeIds })
-          .getMany()
-      : [];
+    const prizes: Prize[] = prizeIds.length ? await this.catalog.prizes(tenantId, prizeIds, em) : [];
     const prizeById = new Map(prizes.map((p) => [p.id, p]));
     const reqIdsOf = (l: StoreListing) => [
       ...new Set([...l.requirementIds, ...(l.prizeId ? (prizeById.get(l.prizeId)?.requirementIds ?? []) : [])]),
@@ -103,16 +84,13 @@ export class StoreService {
       defs.filter((d) => d.kind === 'data').map((d) => d.id),
     );
     const unmet = new Set((await this.requirements.unmetConditions(em, tenantId, userId, defs)).map((d) => d.id));
-    const counts: { listing_id: string; count: number }[] = await em.query(
-      'SELECT listing_id, count FROM store_purchase_counts WHERE tenant_id = $1 AND user_id = $2 AND listing_id = ANY($3::uuid[])',
-      [tenantId, userId, rows.map((l) => l.id)],
+    const countOf = await this.listings.purchaseCounts(
+      tenantId,
+      userId,
+      rows.map((l) => l.id),
+      em,
     );
-    const countOf = new Map(counts.map((c) => [c.listing_id, c.count]));
-    const balances: { resource_type_id: string; balance: string }[] = await em.query(
-      'SELECT resource_type_id, balance FROM resource_balances WHERE tenant_id = $1 AND user_id = $2',
-      [tenantId, userId],
-    );
-    const balanceOf = new Map(balances.map((b) => [b.resource_type_id, Number(b.balance)]));
+    const balanceOf = await this.catalog.userBalances(tenantId, userId, em);
 
     rows.forEach((l, i) => {
       const reqs = reqIdsOf(l)
@@ -138,20 +116,7 @@ export class StoreService {
   /** The user's purchases in the community, newest first. */
   async listPurchases(tenantId: string, userId: string, containerId: string, page: PageRequest): Promise<Page<PurchaseDto>> {
     const community = await this.communities.resolve(tenantId, containerId);
-    const [rows, total] = await this.dataSource
-      .getRepository(StorePurchase)
-      .createQueryBuilder('p')
-      .innerJoinAndSelect('p.listing', 'l')
-      .where('p.tenantId = :tenantId AND p.userId = :userId AND p.communityId = :communityId', {
-        tenantId,
-        userId,
-        communityId: community.id,
-      })
-      .orderBy('p.createdAt', 'DESC')
-      .addOrderBy('p.id', 'DESC')
-      .skip(page.offset)
-      .take(page.limit)
-      .getManyAndCount();
+    const [rows, total] = await this.purchases.userPage(tenantId, userId, community.id, page);
     return toPage(
       rows.map((p) => toPurchaseDto(p, p.listing!.name)),
       total,
@@ -171,11 +136,7 @@ export class StoreService {
     const ids = price.map((p) => p.resourceTypeId.toLowerCase());
     if (new Set(ids).size !== ids.length)
       throw new DomainError(StoreErrors.invalid_listing, 'A price names each resource type at most once');
-    const found: { id: string }[] = await em.query(
-      'SELECT id FROM resource_types WHERE tenant_id = $1 AND community_id = $2 AND id = ANY($3::uuid[])',
-      [tenantId, communityId, ids],
-    );
-    const ok = new Set(found.map((f) => f.id));
+    const ok = await this.catalog.resourceTypesOf(tenantId, communityId, ids, em);
     const missing = ids.find((i) => !ok.has(i));
     if (missing) throw new DomainError(StoreErrors.invalid_listing, `Resource type ${missing} is not one of this community`);
     return price
@@ -198,34 +159,22 @@ export class StoreService {
         `A ${dto.kind} listing names exactly one ${dto.kind === 'resource' ? 'resourceTypeId' : `${dto.kind}Id`} and nothing else to grant`,
       );
     if (dto.kind === 'item') {
-      const rows: unknown[] = await em.query('SELECT 1 FROM inventory_items WHERE id = $1 AND tenant_id = $2 AND community_id = $3', [
-        dto.itemId,
-        tenantId,
-        community.id,
-      ]);
-      if (rows.length === 0) throw invalid(`Item ${dto.itemId} is not one of this community`);
+      if (!(await this.inventory.itemInCommunity(tenantId, community.id, dto.itemId!, em)))
+        throw invalid(`Item ${dto.itemId} is not one of this community`);
     } else if (dto.kind === 'prize') {
-      const rows: unknown[] = await em.query(
-        'SELECT 1 FROM prizes WHERE id = $1 AND tenant_id = $2 AND (community_id IS NULL OR community_id = $3)',
-        [dto.prizeId, tenantId, community.id],
-      );
-      if (rows.length === 0) throw invalid(`Prize ${dto.prizeId} is not one of this tenant or community`);
+      if (!(await this.catalog.prizeAvailableIn(tenantId, community.id, dto.prizeId!, em)))
+        throw invalid(`Prize ${dto.prizeId} is not one of this tenant or community`);
     } else {
-      const rows: unknown[] = await em.query('SELECT 1 FROM resource_types WHERE id = $1 AND tenant_id = $2 AND community_id = $3', [
-        dto.resourceTypeId,
-        tenantId,
-        community.id,
-      ]);
-      if (rows.length === 0) throw invalid(`Resource type ${dto.resourceTypeId} is not one of this community`);
+      if (!(await this.catalog.resourceTypeInCommunity(tenantId, community.id, dto.resourceTypeId!, em)))
+        throw invalid(`Resource type ${dto.resourceTypeId} is not one of this community`);
     }
     const price = await this.checkPrice(em, tenantId, community.id, dto.price);
     const requirementIds = await this.requirements.assertAllExist(em, tenantId, dto.requirementIds ?? [], StoreErrors.invalid_listing);
     const startsAt = dto.startsAt ? new Date(dto.startsAt) : null;
     const endsAt = dto.endsAt ? new Date(dto.endsAt) : null;
     this.checkWindow(startsAt, endsAt);
-    const repo = em.getRepository(StoreListing);
-    const saved = await repo.save(
-      repo.create({
+    const saved = await this.listings.create(
+      {
         tenantId,
         communityId: community.id,
         name: dto.name,
@@ -245,7 +194,8 @@ export class StoreService {
         requirementIds,
         active: dto.active ?? true,
         position: dto.position ?? 0,
-      }),
+      },
+      em,
     );
     return toListingDto(saved);
   }
@@ -254,7 +204,7 @@ export class StoreService {
     return this.dataSource.transaction(async (em) => {
       const found = await this.findListing(em, tenantId, listingId);
       // Lock the row: `sold` must not move between the supply check and the save.
-      await em.query('SELECT 1 FROM store_listings WHERE id = $1 FOR UPDATE', [found.id]);
+      await this.listings.lock(tenantId, found.id, em);
       const l = await this.findListing(em, tenantId, found.id);
       if (dto.name !== undefined) l.name = dto.name;
       if (dto.description !== undefined) l.description = dto.description;
@@ -273,18 +223,13 @@ export class StoreService {
       this.checkWindow(l.startsAt, l.endsAt);
       if (dto.active !== undefined) l.active = dto.active;
       if (dto.position !== undefined) l.position = dto.position;
-      return toListingDto(await em.save(l));
+      return toListingDto(await this.listings.save(l, em));
     });
   }
 
   async adminListings(tenantId: string, containerId: string | undefined, page: PageRequest): Promise<Page<ListingDto>> {
     const communityId = containerId ? (await this.communities.resolve(tenantId, containerId)).id : undefined;
-    const [rows, total] = await this.dataSource.getRepository(StoreListing).findAndCount({
-      where: communityId ? { tenantId, communityId } : { tenantId },
-      order: { createdAt: 'ASC', id: 'ASC' },
-      skip: page.offset,
-      take: page.limit,
-    });
+    const [rows, total] = await this.listings.page(tenantId, communityId, page);
     return toPage(rows.map(toListingDto), total, page);
   }
 
@@ -298,19 +243,7 @@ export class StoreService {
     filter: { listingId?: string; userId?: string },
     page: PageRequest,
   ): Promise<Page<AdminPurchaseDto>> {
-    const qb = this.dataSource
-      .getRepository(StorePurchase)
-      .createQueryBuilder('p')
-      .innerJoinAndSelect('p.listing', 'l')
-      .where('p.tenantId = :tenantId', { tenantId });
-    if (filter.listingId) qb.andWhere('p.listingId = :listingId', { listingId: filter.listingId });
-    if (filter.userId) qb.andWhere('p.userId = :userId', { userId: filter.userId });
-    const [rows, total] = await qb
-      .orderBy('p.createdAt', 'DESC')
-      .addOrderBy('p.id', 'DESC')
-      .skip(page.offset)
-      .take(page.limit)
-      .getManyAndCount();
+    const [rows, total] = await this.purchases.adminPage(tenantId, filter, page);
     const items = await Promise.all(
       rows.map(async (p) => ({
         ...toPurchaseDto(p, p.listing!.name),

@@ -10,8 +10,9 @@ export interface ItemAttribute {
 
 /**
  * An item of a community, fitting exactly one slot. `supply` caps the units ever granted (null:
- * unlimited); `granted` counts them and only moves with a conditional UPDATE in
- * `InventoryService.grantItem`, so it never exceeds the supply.
+ * unlimited); `granted` counts them and only moves with the conditional UPDATE of
+ * `InventoryRepository.takeSupply` (or `takeSupplyQuery`, which the store's purchase runs), so it
+ * never exceeds the supply.
  */
 @Entity('inventory_items')
 @Check('ck_inventory_items_supply', 'granted >= 0 AND (supply IS NULL OR granted <= supply)')

@@ -6,9 +6,12 @@ import { Clock } from '../../common/clock/clock.js';
 import { DomainError } from '../../common/errors/domain-error.js';
 import { AppConfig } from '../../config/app-config.js';
 import { CommunitiesService, UUID_RE } from '../../communities/communities.service.js';
+import { UsersService } from '../../users/users.service.js';
 import { WalletsService } from '../../wallets/wallets.service.js';
 import type { AvatarDto, AvatarMintDto, NftMetadataDto } from '../dto/inventory.dto.js';
-import { AvatarMint, type AvatarSnapshot } from '../entities/avatar-mint.entity.js';
+import type { AvatarMint, AvatarSnapshot } from '../entities/avatar-mint.entity.js';
+import { AvatarMintRepository } from '../avatar-mint.repository.js';
+import { AvatarRepository } from '../avatar.repository.js';
 import { InventoryErrors } from '../inventory.errors.js';
 import { InventoryService } from '../inventory.service.js';
 import { tokenIdForMint } from './avatar-contract.js';
@@ -39,6 +42,9 @@ export function toMintDto(m: AvatarMint): AvatarMintDto {
 export class AvatarMintService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly mints: AvatarMintRepository,
+    private readonly avatars: AvatarRepository,
+    private readonly users: UsersService,
     private readonly config: AppConfig,
     private readonly clock: Clock,
     private readonly communities: CommunitiesService,
@@ -51,19 +57,14 @@ export class AvatarMintService {
   /** The avatar of `userId`: every slot with its item, the version, and the mints (latest first). */
   async avatar(tenantId: string, ckey: string, userId: string): Promise<AvatarDto> {
     const { community, slots } = await this.inventory.userSlots(tenantId, ckey, userId);
-    const rows: { version: number; updated_at: Date }[] = await this.dataSource.query(
-      'SELECT version, updated_at FROM avatars WHERE tenant_id = $1 AND community_id = $2 AND user_id = $3',
-      [tenantId, community.id, userId],
-    );
-    const mints = await this.dataSource
-      .getRepository(AvatarMint)
-      .find({ where: { tenantId, communityId: community.id, userId }, order: { createdAt: 'DESC', id: 'DESC' }, take: 20 });
+    const avatar = await this.avatars.find(tenantId, community.id, userId);
+    const mints = await this.mints.latest(tenantId, community.id, userId);
     const dtos = mints.map(toMintDto);
     return {
       communityId: community.id,
       userId,
-      version: rows[0]?.version ?? 0,
-      updatedAt: rows[0]?.updated_at ?? null,
+      version: avatar?.version ?? 0,
+      updatedAt: avatar?.updated_at ?? null,
       slots,
       mint: dtos[0] ?? null,
       mints: dtos,
@@ -85,23 +86,16 @@ export class AvatarMintService {
         InventoryErrors.no_suitable_wallet,
         `You have no EVM wallet to receive a token on ${chain.name}: sign in with Ethereum (SIWE) first`,
       );
-    const [user]: { handle: string }[] = await this.dataSource.query('SELECT handle FROM users WHERE id = $1 AND tenant_id = $2', [
-      userId,
-      tenantId,
-    ]);
+    const user = await this.users.findById(tenantId, userId);
     if (!user) throw new Error('the session user does not exist');
 
     await this.dataSource.transaction(async (em) => {
-      const avatars: { version: number }[] = await em.query(
-        'SELECT version FROM avatars WHERE community_id = $1 AND user_id = $2 FOR UPDATE',
-        [community.id, userId],
-      );
+      const version = await this.avatars.lock(tenantId, community.id, userId, em);
       // Read the allocation again under the lock: the snapshot must be of the version it names.
       const { slots: locked } = await this.inventory.userSlots(tenantId, community.id, userId);
       const filled = locked.filter((s) => s.item !== null);
-      if (avatars.length === 0 || filled.length === 0)
+      if (version === null || filled.length === 0)
         throw new DomainError(InventoryErrors.avatar_empty, 'Allocate at least one item before minting your avatar');
-      const version = avatars[0].version;
       const image = filled.find((s) => s.item?.imageUrl)?.item?.imageUrl ?? community.imageUrl ?? null;
       const metadata: AvatarSnapshot = {
         name: `${user.handle} in ${community.name} (v${version})`,
@@ -111,33 +105,27 @@ export class AvatarMintService {
       };
       const id = randomUUID();
       const now = this.clock.now();
-      const inserted: { id: string }[] = await em.query(
-        `INSERT INTO avatar_mints (id, tenant_id, community_id, user_id, blockchain, chain_id, contract_address, recipient, avatar_version, token_id, token_uri, metadata, status, attempts, next_attempt_at, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 'pending', 0, $13, $13, $13)
-         ON CONFLICT (community_id, user_id, blockchain, avatar_version) DO NOTHING RETURNING id`,
-        [
+      const inserted = await this.mints.insert(
+        tenantId,
+        {
           id,
-          tenantId,
-          community.id,
+          communityId: community.id,
           userId,
-          chain.name,
-          chain.chainId,
-          chain.contractAddress,
-          wallet.address,
-          version,
-          tokenIdForMint(id),
-          this.tokenUri(tenantId, community.id, id),
-          JSON.stringify(metadata),
+          blockchain: chain.name,
+          chainId: chain.chainId,
+          contractAddress: chain.contractAddress,
+          recipient: wallet.address,
+          avatarVersion: version,
+          tokenId: tokenIdForMint(id),
+          tokenUri: this.tokenUri(tenantId, community.id, id),
+          metadata,
           now,
-        ],
+        },
+        em,
       );
-      if (inserted.length > 0) return;
-      const [, requeued]: [unknown[], number] = await em.query(
-        `UPDATE avatar_mints SET status = 'pending', attempts = 0, next_attempt_at = $5, last_error = NULL, updated_at = $5
-         WHERE community_id = $1 AND user_id = $2 AND blockchain = $3 AND avatar_version = $4 AND status = 'failed'`,
-        [community.id, userId, chain.name, version, now],
-      );
-      if (requeued === 0)
+      if (inserted) return;
+      const requeued = await this.mints.requeueFailed(tenantId, community.id, userId, chain.name, version, now, em);
+      if (!requeued)
         throw new DomainError(
           InventoryErrors.avatar_already_minted,
           `Version ${version} of your avatar is already minted (or being minted) on ${chain.name}; change the avatar to mint again`,
@@ -154,9 +142,7 @@ export class AvatarMintService {
   /** ERC-721 metadata of a mint job (the avatar as it was when the mint was requested). */
   async metadata(tenantId: string, ckey: string, mintId: string): Promise<NftMetadataDto> {
     const community = await this.communities.resolve(tenantId, ckey);
-    const mint = UUID_RE.test(mintId)
-      ? await this.dataSource.getRepository(AvatarMint).findOneBy({ tenantId, communityId: community.id, id: mintId.toLowerCase() })
-      : null;
+    const mint = UUID_RE.test(mintId) ? await this.mints.findById(tenantId, community.id, mintId.toLowerCase()) : null;
     if (!mint) throw new DomainError(InventoryErrors.mint_not_found, `No avatar mint ${mintId.slice(0, 64)} in this community`);
     const m = mint.metadata;
     return { name: m.name, description: m.description, ...(m.image ? { image: m.image } : {}), attributes: m.attributes };

@@ -5,7 +5,8 @@ import { Clock } from '../../common/clock/clock.js';
 import { AppConfig } from '../../config/app-config.js';
 import { NotificationsService } from '../../notifications/notifications.service.js';
 import { NotificationType } from '../../notifications/notification-types.js';
-import { AvatarMint } from '../entities/avatar-mint.entity.js';
+import type { AvatarMint } from '../entities/avatar-mint.entity.js';
+import { AvatarMintRepository } from '../avatar-mint.repository.js';
 import { BlockchainsService } from './blockchains.service.js';
 import { isPermanent, MintSender, PermanentMintError } from './mint-sender.js';
 
@@ -31,6 +32,7 @@ export class MintWorker implements OnApplicationBootstrap, OnModuleDestroy {
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly mints: AvatarMintRepository,
     private readonly config: AppConfig,
     private readonly clock: Clock,
     private readonly blockchains: BlockchainsService,
@@ -86,18 +88,8 @@ export class MintWorker implements OnApplicationBootstrap, OnModuleDestroy {
   private async claim(): Promise<AvatarMint | null> {
     return this.dataSource.transaction(async (em) => {
       const now = this.clock.now();
-      const [row]: { id: string }[] = await em.query(
-        `SELECT id FROM avatar_mints WHERE status IN ('pending', 'sending') AND next_attempt_at <= $1
-         ORDER BY next_attempt_at, id LIMIT 1 FOR UPDATE SKIP LOCKED`,
-        [now],
-      );
-      if (!row) return null;
       const lease = new Date(now.getTime() + this.config.MINT_RECEIPT_TIMEOUT_MS + 60_000);
-      await em.query(
-        `UPDATE avatar_mints SET status = 'sending', attempts = attempts + 1, next_attempt_at = $2, updated_at = $3 WHERE id = $1`,
-        [row.id, lease, now],
-      );
-      return em.findOneByOrFail(AvatarMint, { id: row.id });
+      return this.mints.claimDue(now, lease, em);
     });
   }
 
@@ -112,13 +104,7 @@ export class MintWorker implements OnApplicationBootstrap, OnModuleDestroy {
         chain,
         this.config.MINT_RECEIPT_TIMEOUT_MS,
         async (signed) => {
-          await this.dataSource.query('UPDATE avatar_mints SET raw_tx = $2, tx_hash = $3, nonce = $4, updated_at = $5 WHERE id = $1', [
-            job.id,
-            signed.rawTx,
-            signed.txHash,
-            signed.nonce,
-            this.clock.now(),
-          ]);
+          await this.mints.recordSigned(job.id, signed, this.clock.now());
         },
       );
       await this.markMinted(job, txHash);
@@ -129,16 +115,9 @@ export class MintWorker implements OnApplicationBootstrap, OnModuleDestroy {
       await this.dataSource.transaction(async (em) => {
         const now = this.clock.now();
         if (final) {
-          const [, changed]: [unknown[], number] = await em.query(
-            `UPDATE avatar_mints SET status = 'failed', last_error = $2, updated_at = $3 WHERE id = $1 AND status <> 'minted'`,
-            [job.id, message, now],
-          );
-          if (changed > 0) await this.notifyFinished(em, job, 'failed', null);
+          if (await this.mints.markFailed(job.id, message, now, em)) await this.notifyFinished(em, job, 'failed', null);
         } else {
-          await em.query(
-            `UPDATE avatar_mints SET status = 'pending', last_error = $2, next_attempt_at = $3, updated_at = $4 WHERE id = $1 AND status <> 'minted'`,
-            [job.id, message, new Date(now.getTime() + mintBackoffMs(job.attempts)), now],
-          );
+          await this.mints.retryLater(job.id, message, new Date(now.getTime() + mintBackoffMs(job.attempts)), now, em);
         }
       });
     }
@@ -148,11 +127,7 @@ export class MintWorker implements OnApplicationBootstrap, OnModuleDestroy {
   private async markMinted(job: AvatarMint, txHash: string | null): Promise<void> {
     await this.dataSource.transaction(async (em) => {
       const now = this.clock.now();
-      const [, changed]: [unknown[], number] = await em.query(
-        `UPDATE avatar_mints SET status = 'minted', tx_hash = COALESCE($2, tx_hash), minted_at = $3, last_error = NULL, updated_at = $3 WHERE id = $1 AND status <> 'minted'`,
-        [job.id, txHash, now],
-      );
-      if (changed > 0) await this.notifyFinished(em, job, 'minted', txHash);
+      if (await this.mints.markMinted(job.id, txHash, now, em)) await this.notifyFinished(em, job, 'minted', txHash);
     });
   }
 
