@@ -118,7 +118,7 @@ export class InventoryRepository extends BaseRepository {
    * row is locked only from that statement to the commit. It returns the item's id when the
    * supply allowed it, no row when not. Nothing is sent until the caller runs it.
    */
-  @GenerateSql({ params: [DUMMY.uuid, 1] })
+  // No @GenerateSql: it sends nothing; its SQL is committed as part of StorePurchaseRepository.sell.
   takeSupplyQuery(itemId: string, quantity: number, em?: EntityManager): UpdateQueryBuilder<ObjectLiteral> {
     // By table name, not the entity: the entity's update timestamp would be added to the SET.
     return this.manager(em)

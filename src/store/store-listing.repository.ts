@@ -88,7 +88,7 @@ export class StoreListingRepository extends BaseRepository {
 
   @GenerateSql({ params: [{ id: DUMMY.uuid, tenantId: DUMMY.tenant, name: 'Crown' }] })
   save(listing: StoreListing, em?: EntityManager): Promise<StoreListing> {
-    return this.manager(em).save(listing);
+    return this.manager(em).getRepository(StoreListing).save(listing);
   }
 
   /** listing id -> purchases of the user, for the listings the user bought at least once. */
