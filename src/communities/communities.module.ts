@@ -2,6 +2,8 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CommunitiesAdminController } from './communities.admin.controller.js';
 import { CommunitiesController } from './communities.controller.js';
+import { CommunitiesRepository } from './communities.repository.js';
+import { CommunityReferralsReadModel } from './community-referrals.read-model.js';
 import { CommunitiesService } from './communities.service.js';
 import { CommunityMember } from './entities/community-member.entity.js';
 import { Community } from './entities/community.entity.js';
@@ -17,7 +19,7 @@ export const COMMUNITIES_ENTITIES = [Community, CommunityMember];
 @Module({
   imports: [TypeOrmModule.forFeature(COMMUNITIES_ENTITIES), UsersModule],
   controllers: [CommunitiesController, CommunitiesAdminController],
-  providers: [CommunitiesService],
+  providers: [CommunitiesService, CommunitiesRepository, CommunityReferralsReadModel],
   exports: [CommunitiesService],
 })
 export class CommunitiesModule {}

@@ -1,14 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
 import type { EntityManager } from 'typeorm';
-import { QueryFailedError, Repository } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { CacheFactory } from '../common/cache/cache-factory.js';
 import type { ReadCache } from '../common/cache/read-cache.js';
 import { DomainEvents } from '../common/events/domain-events.js';
 import { Clock } from '../common/clock/clock.js';
 import { DomainError } from '../common/errors/domain-error.js';
 import { type Page, type PageRequest, toPage } from '../common/pagination/pagination.js';
-import { findOneFast } from '../database/find-one-fast.js';
+import { onUniqueViolation } from '../database/repository.js';
 import { ReferralsService } from '../users/referrals.service.js';
 import { UsersService } from '../users/users.service.js';
 import { UserErrors } from '../users/users.errors.js';
@@ -16,8 +16,9 @@ import type { CommunityDto, CreateCommunityDto, UpdateCommunityDto } from './dto
 import type { CommunityReferralDto, MembershipDto } from './dto/membership.dto.js';
 import { CommunityErrors } from './communities.errors.js';
 import './communities.events.js';
-import { CommunityMember } from './entities/community-member.entity.js';
-import { Community } from './entities/community.entity.js';
+import type { Community } from './entities/community.entity.js';
+import { CommunitiesRepository } from './communities.repository.js';
+import { CommunityReferralsReadModel } from './community-referrals.read-model.js';
 
 export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Path segments under /v1/community/ that a slug would shadow. */
@@ -41,8 +42,9 @@ export function toCommunityDto(c: Community): CommunityDto {
 @Injectable()
 export class CommunitiesService {
   constructor(
-    @InjectRepository(Community) private readonly communities: Repository<Community>,
-    @InjectRepository(CommunityMember) private readonly members: Repository<CommunityMember>,
+    private readonly repo: CommunitiesRepository,
+    private readonly referralPages: CommunityReferralsReadModel,
+    @InjectDataSource() private readonly dataSource: DataSource,
     private readonly users: UsersService,
     private readonly referrals: ReferralsService,
     private readonly clock: Clock,
@@ -64,14 +66,13 @@ export class CommunitiesService {
    * case-insensitively). Throws 404 `community_not_found` otherwise, also for another tenant's id.
    */
   async resolve(tenantId: string, idOrSlug: string, em?: EntityManager): Promise<Community> {
-    const manager = em ?? this.communities.manager;
     const ref = idOrSlug.trim();
     const community =
       ref.length === 0 || ref.length > 64
         ? null
         : UUID_RE.test(ref)
-          ? await findOneFast(manager, Community, { tenantId, id: ref.toLowerCase() })
-          : await findOneFast(manager, Community, { tenantId, slug: ref.toLowerCase() });
+          ? await this.repo.findById(tenantId, ref.toLowerCase(), em)
+          : await this.repo.findBySlug(tenantId, ref.toLowerCase(), em);
     if (!community) throw new DomainError(CommunityErrors.community_not_found, `No community "${ref.slice(0, 64)}" in this tenant`);
     return community;
   }
@@ -87,8 +88,7 @@ export class CommunitiesService {
 
   /** Whether `userId` is a member of the community (`communityId` must be an id, not a slug). */
   async isMember(tenantId: string, communityId: string, userId: string, em?: EntityManager): Promise<boolean> {
-    const repo = em ? em.getRepository(CommunityMember) : this.members;
-    return repo.existsBy({ tenantId, communityId, userId });
+    return this.repo.isMember(tenantId, communityId, userId, em);
   }
 
   /** Throws 403 `not_a_member` unless `userId` is a member of the community. */
@@ -114,47 +114,29 @@ export class CommunitiesService {
       }
       referrer = { id: user.id, handle: user.handle };
     }
-    return this.members.manager.transaction(async (em) => {
-      const inserted: { joined_at: Date }[] = await em.query(
-        `INSERT INTO community_members (tenant_id, community_id, user_id, referrer_id, joined_at) VALUES ($1, $2, $3, $4, $5)
-         ON CONFLICT (community_id, user_id) DO NOTHING RETURNING joined_at`,
-        [tenantId, community.id, userId, referrer?.id ?? null, this.clock.now()],
-      );
-      if (inserted.length > 0) {
-        await em.query('UPDATE communities SET member_count = member_count + 1 WHERE id = $1', [community.id]);
+    return this.dataSource.transaction(async (em) => {
+      const added = await this.repo.addMember(tenantId, community.id, userId, referrer?.id ?? null, this.clock.now(), em);
+      if (added) {
         if (referrer) await this.referrals.record(em, { tenantId, referrerId: referrer.id, referredId: userId, communityId: community.id });
         return {
           communityId: community.id,
           userId,
-          joinedAt: inserted[0].joined_at,
+          joinedAt: added.joinedAt,
           referrerHandle: referrer?.handle ?? null,
           created: true,
         };
       }
-      const existing: { joined_at: Date; handle: string | null }[] = await em.query(
-        `SELECT m.joined_at, u.handle FROM community_members m LEFT JOIN users u ON u.id = m.referrer_id WHERE m.community_id = $1 AND m.user_id = $2`,
-        [community.id, userId],
-      );
-      return { communityId: community.id, userId, joinedAt: existing[0].joined_at, referrerHandle: existing[0].handle, created: false };
+      const existing = (await this.repo.membership(community.id, userId, em))!;
+      const first = existing.referrerId ? await this.users.findById(tenantId, existing.referrerId) : null;
+      return { communityId: community.id, userId, joinedAt: existing.joinedAt, referrerHandle: first?.handle ?? null, created: false };
     });
   }
 
   /** The members `referrerId` referred into the community, newest first. */
   async referralsOf(tenantId: string, communityRef: string, referrerId: string, page: PageRequest): Promise<Page<CommunityReferralDto>> {
     const community = await this.resolve(tenantId, communityRef);
-    const params = [tenantId, community.id, referrerId];
-    const from = `FROM referrals r JOIN users u ON u.id = r.referred_id
-      JOIN community_members m ON m.community_id = r.community_id AND m.user_id = r.referred_id
-      WHERE r.tenant_id = $1 AND r.community_id = $2 AND r.referrer_id = $3`;
-    const [rows, count] = await Promise.all([
-      this.members.query<CommunityReferralDto[]>(
-        `SELECT u.id AS "userId", u.handle, u.display_name AS "displayName", m.joined_at AS "joinedAt" ${from}
-         ORDER BY m.joined_at DESC, u.id ASC OFFSET $4 LIMIT $5`,
-        [...params, page.offset, page.limit],
-      ),
-      this.members.query<{ n: number }[]>(`SELECT COUNT(*)::int AS n ${from}`, params),
-    ]);
-    return toPage(rows, count[0].n, page);
+    const { rows, total } = await this.referralPages.page(tenantId, community.id, referrerId, page);
+    return toPage(rows, total, page);
   }
 
   async get(tenantId: string, idOrSlug: string): Promise<CommunityDto> {
@@ -162,28 +144,26 @@ export class CommunitiesService {
   }
 
   async list(tenantId: string, page: PageRequest): Promise<Page<CommunityDto>> {
-    const [rows, total] = await this.communities.findAndCount({
-      where: { tenantId },
-      order: { createdAt: 'ASC', id: 'ASC' },
-      skip: page.offset,
-      take: page.limit,
-    });
+    const [rows, total] = await this.repo.page(tenantId, page);
     return toPage(rows.map(toCommunityDto), total, page);
   }
 
   async create(tenantId: string, dto: CreateCommunityDto): Promise<CommunityDto> {
     this.checkSlug(dto.slug);
-    const community = this.communities.create({
-      tenantId,
-      slug: dto.slug,
-      name: dto.name,
-      description: dto.description ?? '',
-      imageUrl: dto.imageUrl ?? null,
-      bannerUrl: dto.bannerUrl ?? null,
-      links: dto.links?.map((l) => ({ label: l.label, url: l.url })) ?? [],
-    });
-    const saved = await this.saveUnique(community);
-    await this.events.publish(this.communities.manager, 'community.changed', { tenantId, communityId: saved.id });
+    const saved = await onUniqueViolation(
+      () =>
+        this.repo.insert({
+          tenantId,
+          slug: dto.slug,
+          name: dto.name,
+          description: dto.description ?? '',
+          imageUrl: dto.imageUrl ?? null,
+          bannerUrl: dto.bannerUrl ?? null,
+          links: dto.links?.map((l) => ({ label: l.label, url: l.url })) ?? [],
+        }),
+      this.slugTaken(dto.slug),
+    );
+    await this.events.publish(this.dataSource.manager, 'community.changed', { tenantId, communityId: saved.id });
     return toCommunityDto(saved);
   }
 
@@ -200,10 +180,11 @@ export class CommunitiesService {
     if (dto.links !== undefined) community.links = dto.links.map((l) => ({ label: l.label, url: l.url }));
     // memberCount is maintained by join with an atomic increment: never write it back.
     const { slug, name, description, imageUrl, bannerUrl, links } = community;
-    await this.communities
-      .update({ id: community.id, tenantId }, { slug, name, description, imageUrl, bannerUrl, links })
-      .catch((e: unknown) => this.rethrowSlug(e, slug));
-    await this.events.publish(this.communities.manager, 'community.changed', { tenantId, communityId: community.id });
+    await onUniqueViolation(
+      () => this.repo.update(tenantId, community.id, { slug, name, description, imageUrl, bannerUrl, links }),
+      this.slugTaken(slug),
+    );
+    await this.events.publish(this.dataSource.manager, 'community.changed', { tenantId, communityId: community.id });
     return toCommunityDto(await this.resolve(tenantId, community.id));
   }
 
@@ -212,18 +193,10 @@ export class CommunitiesService {
       throw new DomainError(CommunityErrors.invalid_community_slug, `"${slug}" cannot be a community slug`);
   }
 
-  private async saveUnique(c: Community): Promise<Community> {
-    try {
-      return await this.communities.save(c);
-    } catch (e) {
-      return this.rethrowSlug(e, c.slug);
-    }
-  }
-
-  private rethrowSlug(e: unknown, slug: string): never {
-    if (e instanceof QueryFailedError && (e.driverError as { constraint?: string }).constraint === 'uq_communities_tenant_slug') {
-      throw new DomainError(CommunityErrors.community_slug_taken, `Another community already uses the slug "${slug}"`);
-    }
-    throw e;
+  private slugTaken(slug: string) {
+    return {
+      uq_communities_tenant_slug: () =>
+        new DomainError(CommunityErrors.community_slug_taken, `Another community already uses the slug "${slug}"`),
+    };
   }
 }
