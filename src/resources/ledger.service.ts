@@ -4,6 +4,8 @@ import { Clock } from '../common/clock/clock.js';
 import { DomainError } from '../common/errors/domain-error.js';
 import { UserErrors } from '../users/users.errors.js';
 import { bucketChanges, MAX_AMOUNT_TOTAL } from './rank-buckets.js';
+import { LedgerTargetsReadModel } from './ledger-targets.read-model.js';
+import { LedgerRepository } from './ledger.repository.js';
 import { RankingService } from './ranking.service.js';
 import { ResourceErrors } from './resources.errors.js';
 
@@ -50,20 +52,6 @@ export interface LedgerResult {
   replayed: boolean;
 }
 
-/** TypeORM answers an UPDATE ... RETURNING on PostgreSQL with [rows, affectedCount]. */
-function updatedRows<T>(res: unknown): T[] {
-  return (Array.isArray(res) && Array.isArray(res[0]) ? res[0] : res) as T[];
-}
-
-interface EntryRow {
-  id: string;
-  user_id: string;
-  resource_type_id: string;
-  delta: string;
-  earned_delta: string;
-  created_at: Date;
-}
-
 /**
  * The only writer of resource balances. Each operation runs in the caller's `EntityManager`
  * (inside a savepoint when the caller has a transaction, in its own transaction otherwise), and
@@ -83,6 +71,8 @@ export class LedgerService {
   constructor(
     private readonly clock: Clock,
     private readonly ranking: RankingService,
+    private readonly repo: LedgerRepository,
+    private readonly targets: LedgerTargetsReadModel,
   ) {}
 
   /** Adds `amount` to the user's balance and earned total. */
@@ -105,11 +95,7 @@ export class LedgerService {
     userId: string,
     resourceTypeId: string,
   ): Promise<{ balance: number; earned: number }> {
-    const rows: { balance: string; earned: string }[] = await em.query(
-      'SELECT balance, earned FROM resource_balances WHERE tenant_id = $1 AND user_id = $2 AND resource_type_id = $3',
-      [tenantId, userId, resourceTypeId],
-    );
-    return rows.length ? { balance: Number(rows[0].balance), earned: Number(rows[0].earned) } : { balance: 0, earned: 0 };
+    return this.repo.balance(tenantId, userId, resourceTypeId, em);
   }
 
   /**
@@ -122,17 +108,7 @@ export class LedgerService {
   async lockBalances(em: EntityManager, tenantId: string, userId: string, resourceTypeIds: string[]): Promise<void> {
     const ids = [...new Set(resourceTypeIds.map((id) => id.toLowerCase()))].sort();
     if (ids.length === 0) return;
-    const now = this.clock.now();
-    await em.query(
-      `INSERT INTO resource_balances (resource_type_id, user_id, tenant_id, balance, earned, earned_at, updated_at)
-       SELECT t, $2, $3, 0, 0, $4, $4 FROM unnest($1::uuid[]) AS t ORDER BY t
-       ON CONFLICT (resource_type_id, user_id) DO NOTHING`,
-      [ids, userId, tenantId, now],
-    );
-    await em.query(
-      `SELECT 1 FROM resource_balances WHERE user_id = $1 AND resource_type_id = ANY($2::uuid[]) ORDER BY resource_type_id FOR UPDATE`,
-      [userId, ids],
-    );
+    await this.repo.lockBalances(tenantId, userId, ids, this.clock.now(), em);
   }
 
   private apply(em: EntityManager, op: LedgerOperation, direction: 'credit' | 'debit', lowerEarned: boolean): Promise<LedgerResult> {
@@ -143,49 +119,35 @@ export class LedgerService {
     const now = this.clock.now();
     // A savepoint inside the caller's transaction (or a transaction of its own).
     return em.transaction(async (tx) => {
-      const found: { user_ok: boolean; type_ok: boolean }[] = await tx.query(
-        `SELECT EXISTS (SELECT 1 FROM users WHERE id = $1 AND tenant_id = $3) AS user_ok,
-                EXISTS (SELECT 1 FROM resource_types WHERE id = $2 AND tenant_id = $3) AS type_ok`,
-        [op.userId, op.resourceTypeId, op.tenantId],
-      );
-      if (!found[0].user_ok) throw new DomainError(UserErrors.user_not_found, `No user ${op.userId} in this tenant`);
-      if (!found[0].type_ok)
+      const found = await this.targets.exist(op.tenantId, op.userId, op.resourceTypeId, tx);
+      if (!found.user) throw new DomainError(UserErrors.user_not_found, `No user ${op.userId} in this tenant`);
+      if (!found.type)
         throw new DomainError(ResourceErrors.resource_type_not_found, `No resource type ${op.resourceTypeId} in this tenant`);
 
       // Claim the idempotency key first: a concurrent duplicate waits here, then sees the key taken.
-      const inserted: { id: string; created_at: Date }[] = await tx.query(
-        `INSERT INTO resource_ledger (tenant_id, resource_type_id, user_id, delta, earned_delta, reason, reference, idempotency_key, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-         ON CONFLICT (tenant_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
-         RETURNING id, created_at`,
-        [op.tenantId, op.resourceTypeId, op.userId, delta, earnedDelta, op.reason, op.reference ?? null, op.idempotencyKey ?? null, now],
+      const inserted = await this.repo.append(
+        {
+          tenantId: op.tenantId,
+          resourceTypeId: op.resourceTypeId,
+          userId: op.userId,
+          delta,
+          earnedDelta,
+          reason: op.reason,
+          reference: op.reference ?? null,
+          idempotencyKey: op.idempotencyKey ?? null,
+          createdAt: now,
+        },
+        tx,
       );
-      if (inserted.length === 0) return this.replay(tx, op, delta, earnedDelta);
+      if (!inserted) return this.replay(tx, op, delta, earnedDelta);
 
-      let after: { balance: string; earned: string }[];
+      let after: { balance: string; earned: string } | null;
       if (direction === 'credit') {
-        after = await tx.query(
-          `INSERT INTO resource_balances (resource_type_id, user_id, tenant_id, balance, earned, earned_at, updated_at)
-           VALUES ($1, $2, $3, $4, $4, $5, $5)
-           ON CONFLICT (resource_type_id, user_id) DO UPDATE SET
-             balance = resource_balances.balance + EXCLUDED.balance,
-             earned = resource_balances.earned + EXCLUDED.earned,
-             earned_at = EXCLUDED.earned_at, updated_at = EXCLUDED.updated_at
-           RETURNING balance, earned`,
-          [op.resourceTypeId, op.userId, op.tenantId, op.amount, now],
-        );
-        if (Number(after[0].earned) > MAX_AMOUNT_TOTAL) throw new DomainError(ResourceErrors.amount_too_large);
+        after = await this.repo.credit(op.tenantId, op.userId, op.resourceTypeId, op.amount, now, tx);
+        if (Number(after.earned) > MAX_AMOUNT_TOTAL) throw new DomainError(ResourceErrors.amount_too_large);
       } else {
-        after = updatedRows(
-          await tx.query(
-            `UPDATE resource_balances SET balance = balance - $3, earned = earned + $4,
-             earned_at = CASE WHEN $4::bigint <> 0 THEN $5 ELSE earned_at END, updated_at = $5
-           WHERE resource_type_id = $1 AND user_id = $2 AND balance >= $3
-           RETURNING balance, earned`,
-            [op.resourceTypeId, op.userId, op.amount, earnedDelta, now],
-          ),
-        );
-        if (after.length === 0) {
+        after = await this.repo.debit(op.tenantId, op.userId, op.resourceTypeId, op.amount, earnedDelta, now, tx);
+        if (!after) {
           const have = await this.getBalance(tx, op.tenantId, op.userId, op.resourceTypeId);
           throw new DomainError(ResourceErrors.insufficient_balance, `Needs ${op.amount}, holds ${have.balance}`, {
             required: op.amount,
@@ -193,36 +155,26 @@ export class LedgerService {
           });
         }
       }
-      const earned = BigInt(after[0].earned);
+      const earned = BigInt(after.earned);
       const changes = bucketChanges(earned - BigInt(earnedDelta), earned);
-      if (changes.length > 0) {
-        await tx.query(
-          `INSERT INTO resource_rank_bucket_deltas (resource_type_id, level, bucket, delta)
-           SELECT $1, l, b, d FROM unnest($2::smallint[], $3::bigint[], $4::int[]) AS c(l, b, d)`,
-          [op.resourceTypeId, changes.map((c) => c.level), changes.map((c) => c.bucket.toString()), changes.map((c) => c.delta)],
-        );
-      }
+      if (changes.length > 0) await this.repo.addBucketDeltas(op.resourceTypeId, changes, tx);
       if (earnedDelta !== 0) this.ranking.changedIn(tx, op.resourceTypeId);
       return {
-        entryId: inserted[0].id,
+        entryId: inserted.id,
         userId: op.userId,
         resourceTypeId: op.resourceTypeId,
         delta,
         earnedDelta,
-        balance: Number(after[0].balance),
+        balance: Number(after.balance),
         earned: Number(earned),
-        createdAt: inserted[0].created_at,
+        createdAt: inserted.created_at,
         replayed: false,
       };
     });
   }
 
   private async replay(tx: EntityManager, op: LedgerOperation, delta: number, earnedDelta: number): Promise<LedgerResult> {
-    const rows: EntryRow[] = await tx.query(
-      'SELECT id, user_id, resource_type_id, delta, earned_delta, created_at FROM resource_ledger WHERE tenant_id = $1 AND idempotency_key = $2',
-      [op.tenantId, op.idempotencyKey],
-    );
-    const e = rows[0];
+    const e = await this.repo.entryByKey(op.tenantId, op.idempotencyKey!, tx);
     if (
       !e ||
       e.user_id !== op.userId ||

@@ -5,6 +5,11 @@ import { ResourceBalance } from './entities/resource-balance.entity.js';
 import { ResourceLedgerEntry } from './entities/resource-ledger-entry.entity.js';
 import { ResourceType } from './entities/resource-type.entity.js';
 import { LedgerService } from './ledger.service.js';
+import { LedgerRepository } from './ledger.repository.js';
+import { LedgerTargetsReadModel } from './ledger-targets.read-model.js';
+import { LeaderboardReadModel } from './leaderboard.read-model.js';
+import { RankBucketsRepository } from './rank-buckets.repository.js';
+import { ResourceTypesRepository } from './resource-types.repository.js';
 import { RankingService } from './ranking.service.js';
 import { CommunityRankingController } from './community-ranking.controller.js';
 import { CommunityRankingService } from './community-ranking.service.js';
@@ -24,7 +29,17 @@ export const RESOURCES_ENTITIES = [ResourceType, ResourceBalance, ResourceLedger
 @Module({
   imports: [TypeOrmModule.forFeature(RESOURCES_ENTITIES), CommunitiesModule, UsersModule],
   controllers: [ResourcesController, CommunityRankingController, ResourcesAdminController],
-  providers: [ResourcesService, LedgerService, RankingService, CommunityRankingService],
-  exports: [ResourcesService, LedgerService, RankingService],
+  providers: [
+    ResourcesService,
+    LedgerService,
+    RankingService,
+    CommunityRankingService,
+    LedgerRepository,
+    LedgerTargetsReadModel,
+    LeaderboardReadModel,
+    RankBucketsRepository,
+    ResourceTypesRepository,
+  ],
+  exports: [ResourcesService, LedgerService, RankingService, ResourceTypesRepository],
 })
 export class ResourcesModule {}

@@ -1,19 +1,18 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { QueryFailedError, Repository } from 'typeorm';
 import { CacheFactory } from '../common/cache/cache-factory.js';
 import type { ReadCache } from '../common/cache/read-cache.js';
 import { DomainEvents } from '../common/events/domain-events.js';
 import '../communities/communities.events.js';
 import { DomainError } from '../common/errors/domain-error.js';
-import { findOneFast } from '../database/find-one-fast.js';
+import { onUniqueViolation } from '../database/repository.js';
+import { LedgerRepository } from './ledger.repository.js';
+import { ResourceTypesRepository } from './resource-types.repository.js';
 import { type Page, type PageRequest, toPage } from '../common/pagination/pagination.js';
 import { CommunitiesService, UUID_RE } from '../communities/communities.service.js';
 import { UsersService } from '../users/users.service.js';
 import type { BalanceDto, LedgerEntryDto } from './dto/ledger.dto.js';
 import type { CreateResourceTypeDto, ResourceTypeDto, UpdateResourceTypeDto } from './dto/resource-type.dto.js';
-import { ResourceLedgerEntry } from './entities/resource-ledger-entry.entity.js';
-import { ResourceType } from './entities/resource-type.entity.js';
+import type { ResourceType } from './entities/resource-type.entity.js';
 import { ResourceErrors } from './resources.errors.js';
 
 export function toResourceTypeDto(t: ResourceType): ResourceTypeDto {
@@ -34,8 +33,8 @@ export function toResourceTypeDto(t: ResourceType): ResourceTypeDto {
 @Injectable()
 export class ResourcesService {
   constructor(
-    @InjectRepository(ResourceType) private readonly types: Repository<ResourceType>,
-    @InjectRepository(ResourceLedgerEntry) private readonly ledger: Repository<ResourceLedgerEntry>,
+    private readonly types: ResourceTypesRepository,
+    private readonly ledger: LedgerRepository,
     private readonly communities: CommunitiesService,
     private readonly users: UsersService,
     events: DomainEvents,
@@ -67,7 +66,7 @@ export class ResourcesService {
 
   /** A resource type of the tenant by id; 404 otherwise. */
   async getType(tenantId: string, id: string): Promise<ResourceType> {
-    const type = UUID_RE.test(id) ? await this.types.findOneBy({ tenantId, id: id.toLowerCase() }) : null;
+    const type = UUID_RE.test(id) ? await this.types.findById(tenantId, id.toLowerCase()) : null;
     if (!type) throw new DomainError(ResourceErrors.resource_type_not_found, `No resource type ${id.slice(0, 64)} in this tenant`);
     return type;
   }
@@ -76,13 +75,7 @@ export class ResourcesService {
   async getTypeInCommunity(tenantId: string, communityId: string, slugOrId: string): Promise<ResourceType> {
     const ref = slugOrId.toLowerCase();
     const type =
-      ref.length > 64
-        ? null
-        : await findOneFast(
-            this.types.manager,
-            ResourceType,
-            UUID_RE.test(ref) ? { tenantId, communityId, id: ref } : { tenantId, communityId, slug: ref },
-          );
+      ref.length > 64 ? null : await this.types.findInCommunity(tenantId, communityId, UUID_RE.test(ref) ? { id: ref } : { slug: ref });
     if (!type)
       throw new DomainError(ResourceErrors.resource_type_not_found, `No resource type "${slugOrId.slice(0, 64)}" in this community`);
     return type;
@@ -90,12 +83,7 @@ export class ResourcesService {
 
   async listTypes(tenantId: string, communityRef: string, page: PageRequest): Promise<Page<ResourceTypeDto>> {
     const community = await this.communities.resolve(tenantId, communityRef);
-    const [rows, total] = await this.types.findAndCount({
-      where: { tenantId, communityId: community.id },
-      order: { kind: 'ASC', slug: 'ASC' },
-      skip: page.offset,
-      take: page.limit,
-    });
+    const [rows, total] = await this.types.pageInCommunity(tenantId, community.id, page);
     return toPage(rows.map(toResourceTypeDto), total, page);
   }
 
@@ -103,26 +91,25 @@ export class ResourcesService {
     if (dto.kind === 'global' && dto.questEventId)
       throw new DomainError(ResourceErrors.invalid_resource_type, 'A global resource type cannot belong to a quest event');
     const community = await this.communities.resolve(tenantId, dto.communityId);
-    const type = this.types.create({
-      tenantId,
-      communityId: community.id,
-      slug: dto.slug,
-      name: dto.name,
-      description: dto.description ?? '',
-      kind: dto.kind,
-      imageUrl: dto.imageUrl ?? null,
-      questEventId: dto.questEventId ?? null,
-    });
-    try {
-      const saved = await this.types.save(type);
-      this.typeRefs.drop(tenantId);
-      return toResourceTypeDto(saved);
-    } catch (e) {
-      if (e instanceof QueryFailedError && (e.driverError as { constraint?: string }).constraint === 'uq_resource_types_community_slug') {
-        throw new DomainError(ResourceErrors.resource_type_slug_taken, `The community already has a resource type "${dto.slug}"`);
-      }
-      throw e;
-    }
+    const saved = await onUniqueViolation(
+      () =>
+        this.types.save({
+          tenantId,
+          communityId: community.id,
+          slug: dto.slug,
+          name: dto.name,
+          description: dto.description ?? '',
+          kind: dto.kind,
+          imageUrl: dto.imageUrl ?? null,
+          questEventId: dto.questEventId ?? null,
+        }),
+      {
+        uq_resource_types_community_slug: () =>
+          new DomainError(ResourceErrors.resource_type_slug_taken, `The community already has a resource type "${dto.slug}"`),
+      },
+    );
+    this.typeRefs.drop(tenantId);
+    return toResourceTypeDto(saved);
   }
 
   async updateType(tenantId: string, id: string, dto: UpdateResourceTypeDto): Promise<ResourceTypeDto> {
@@ -138,12 +125,7 @@ export class ResourcesService {
   /** Every balance of a user of the tenant (404 for another tenant's user). */
   async balances(tenantId: string, userId: string): Promise<BalanceDto[]> {
     await this.users.getById(tenantId, userId);
-    const rows: { resource_type_id: string; slug: string; community_id: string; balance: string; earned: string }[] =
-      await this.types.query(
-        `SELECT b.resource_type_id, t.slug, t.community_id, b.balance, b.earned FROM resource_balances b
-       JOIN resource_types t ON t.id = b.resource_type_id WHERE b.tenant_id = $1 AND b.user_id = $2 ORDER BY t.community_id, t.slug`,
-        [tenantId, userId],
-      );
+    const rows = await this.ledger.balancesOf(tenantId, userId);
     return rows.map((r) => ({
       resourceTypeId: r.resource_type_id,
       slug: r.slug,
@@ -161,12 +143,7 @@ export class ResourcesService {
     page: PageRequest,
   ): Promise<Page<LedgerEntryDto>> {
     await this.users.getById(tenantId, userId);
-    const [rows, total] = await this.ledger.findAndCount({
-      where: { tenantId, userId, ...(resourceTypeId ? { resourceTypeId } : {}) },
-      order: { createdAt: 'DESC', id: 'ASC' },
-      skip: page.offset,
-      take: page.limit,
-    });
+    const [rows, total] = await this.ledger.entriesPage(tenantId, userId, resourceTypeId, page);
     return toPage(
       rows.map((e) => ({
         id: e.id,

@@ -1,0 +1,137 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
+import type { PageRequest } from '../common/pagination/pagination.js';
+import { preparedQuery } from '../database/prepared-query.js';
+import { BaseRepository, DUMMY, GenerateSql } from '../database/repository.js';
+import { RANK_BITS, RANK_LEVELS } from './rank-buckets.js';
+
+interface LeaderRow {
+  user_id: string;
+  handle: string;
+  display_name: string | null;
+  earned: string;
+}
+export interface NeighbourRow extends LeaderRow {
+  side: 'above' | 'below';
+}
+export interface LeaderboardPageRow {
+  rows: LeaderRow[] | null;
+  /** How many ranked users score above the page's first row. */
+  first: string | null;
+  total: string;
+}
+export interface AroundRow {
+  mine: { earned: string; balance: string } | null;
+  rows: NeighbourRow[] | null;
+  /** For each score involved: how many ranked users score above it. */
+  counts: Record<string, string>;
+}
+
+/**
+ * SQL of "the number of ranked users with a score strictly above `score`" (an SQL expression;
+ * `$1` is the resource type): the prefix counters plus the pending deltas, at most 15 buckets per
+ * level (see rank-buckets.ts).
+ */
+const aboveSql = (score: string) => {
+  // One LATERAL range scan per level: the bounds depend on the level, and as a plain join the
+  // planner cannot see how narrow they are (it chose a parallel seq scan of the whole table).
+  const perLevel = (table: string, col: string) => `(SELECT COALESCE(SUM(x.c), 0) FROM generate_series(0, (SELECT lmax FROM lv)) AS l(lvl)
+    CROSS JOIN LATERAL (SELECT SUM(t.${col}) AS c FROM ${table} t WHERE t.resource_type_id = $1 AND t.level = l.lvl
+      AND t.bucket > (${score} >> (${RANK_BITS} * l.lvl)) AND t.bucket <= (((${score} >> (${RANK_BITS} * (l.lvl + 1))) << ${RANK_BITS}) + 15)) x)`;
+  return `(${perLevel('resource_rank_buckets', 'count')} + CASE WHEN (SELECT has_deltas FROM lv) THEN ${perLevel('resource_rank_bucket_deltas', 'delta')} ELSE 0 END)`;
+};
+
+/**
+ * The `lv` CTE that `aboveSql` reads: the highest level that can hold a non-zero bucket (levels
+ * above the top score's are empty, counters and deltas alike: 4 levels instead of 14 for scores
+ * up to a million) and whether any delta is pending (most of the time none is).
+ */
+const LV_CTE = `lv AS (
+  SELECT (SELECT COUNT(*) FROM generate_series(1, ${RANK_LEVELS - 1}) k WHERE (top.s >> (${RANK_BITS} * k)) > 0)::int AS lmax,
+         EXISTS (SELECT 1 FROM resource_rank_bucket_deltas d WHERE d.resource_type_id = $1) AS has_deltas
+  FROM (SELECT COALESCE((SELECT b.earned FROM resource_balances b WHERE b.resource_type_id = $1 AND b.earned > 0
+                         ORDER BY b.earned DESC, b.earned_at ASC, b.user_id ASC LIMIT 1), 0) AS s) top)`;
+
+/**
+ * The leaderboard reads: ranks from the prefix counters (`resource_rank_buckets` and their pending
+ * `resource_rank_bucket_deltas`) with `resource_balances` (this module) and the handles of `users`
+ * (users module), each read one statement, so one snapshot and one round trip.
+ */
+@Injectable()
+export class LeaderboardReadModel extends BaseRepository {
+  constructor(@InjectDataSource() dataSource: DataSource) {
+    super(dataSource);
+  }
+
+  /**
+   * A page of ranked users: the page is read from the rank index alone (index-only scan) and only
+   * its rows are joined to users.
+   */
+  @GenerateSql({ params: [DUMMY.uuid, DUMMY.page] })
+  async page(resourceTypeId: string, page: PageRequest, em?: EntityManager): Promise<LeaderboardPageRow> {
+    // Not prepared: a generic plan does not know OFFSET/LIMIT and sorts the whole table.
+    const [{ r }]: { r: LeaderboardPageRow }[] = await this.manager(em).query(
+      `WITH ${LV_CTE},
+       pg AS (
+         SELECT b.user_id, b.earned, b.earned_at FROM resource_balances b
+         WHERE b.resource_type_id = $1 AND b.earned > 0
+         ORDER BY b.earned DESC, b.earned_at ASC, b.user_id ASC OFFSET $2 LIMIT $3),
+       first AS (SELECT max(earned) AS s FROM pg)
+       SELECT json_build_object(
+         'rows', (SELECT json_agg(json_build_object('user_id', pg.user_id, 'handle', u.handle, 'display_name', u.display_name, 'earned', pg.earned::text)
+                    ORDER BY pg.earned DESC, pg.earned_at ASC, pg.user_id ASC) FROM pg JOIN users u ON u.id = pg.user_id),
+         'first', (SELECT ${aboveSql('first.s')}::text FROM first WHERE first.s IS NOT NULL),
+         'total', (SELECT ${aboveSql('0::bigint')}::text)) AS r`,
+      [resourceTypeId, page.offset, page.limit],
+    );
+    return r;
+  }
+
+  /**
+   * The user's row, up to `around` neighbours on each side (index range scans from the user's own
+   * score), and the prefix-counter rank of every score involved.
+   */
+  @GenerateSql({ params: [DUMMY.uuid, DUMMY.uuid2, 2] })
+  async around(resourceTypeId: string, userId: string, around: number): Promise<AroundRow> {
+    // A literal (0..10, validated), not a parameter: the prepared statement's generic plan then
+    // knows each LIMIT is tiny (a parameter is assumed to fetch 10 % of the table).
+    const limit = Math.max(0, Math.min(100, Math.trunc(around)));
+    const [{ r }] = await preparedQuery<{ r: AroundRow }>(
+      this.dataSource,
+      `WITH ${LV_CTE},
+       mine AS (
+         SELECT earned, balance, earned_at FROM resource_balances WHERE resource_type_id = $1 AND user_id = $2),
+       m AS (SELECT earned, earned_at FROM mine WHERE earned > 0),
+       -- Each side is a LATERAL subquery, so its LIMIT applies to an index range that starts at
+       -- the user's own score (a plain join would walk the index from the top and filter).
+       nb AS (
+         SELECT x.side, x.user_id, u.handle, u.display_name, x.earned, x.earned_at FROM m CROSS JOIN LATERAL (
+           (SELECT 'above' AS side, b.user_id, b.earned, b.earned_at FROM resource_balances b
+              WHERE b.resource_type_id = $1 AND b.earned > 0 AND b.earned = m.earned AND (b.earned_at, b.user_id) < (m.earned_at, $2::uuid)
+              ORDER BY b.earned_at DESC, b.user_id DESC LIMIT ${limit})
+           UNION ALL
+           (SELECT 'above', b.user_id, b.earned, b.earned_at FROM resource_balances b
+              WHERE b.resource_type_id = $1 AND b.earned > 0 AND b.earned > m.earned
+              ORDER BY b.earned ASC, b.earned_at DESC, b.user_id DESC LIMIT ${limit})
+           UNION ALL
+           (SELECT 'below', b.user_id, b.earned, b.earned_at FROM resource_balances b
+              WHERE b.resource_type_id = $1 AND b.earned > 0 AND b.earned = m.earned AND (b.earned_at, b.user_id) > (m.earned_at, $2::uuid)
+              ORDER BY b.earned_at ASC, b.user_id ASC LIMIT ${limit})
+           UNION ALL
+           (SELECT 'below', b.user_id, b.earned, b.earned_at FROM resource_balances b
+              WHERE b.resource_type_id = $1 AND b.earned > 0 AND b.earned < m.earned
+              ORDER BY b.earned DESC, b.earned_at ASC, b.user_id ASC LIMIT ${limit})) x
+         JOIN users u ON u.id = x.user_id),
+       scores AS (SELECT DISTINCT s FROM (SELECT 0::bigint UNION ALL SELECT earned FROM m UNION ALL SELECT earned FROM nb) z(s)),
+       counted AS (SELECT s, ${aboveSql('scores.s')} AS above FROM scores)
+       SELECT json_build_object(
+         'mine', (SELECT json_build_object('earned', earned::text, 'balance', balance::text) FROM mine),
+         'rows', (SELECT json_agg(json_build_object('side', side, 'user_id', user_id, 'handle', handle, 'display_name', display_name, 'earned', earned::text)
+                    ORDER BY earned DESC, earned_at ASC, user_id ASC) FROM nb),
+         'counts', (SELECT json_object_agg(s::text, above::text) FROM counted)) AS r`,
+      [resourceTypeId, userId],
+    );
+    return r;
+  }
+}

@@ -1,0 +1,203 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
+import type { PageRequest } from '../common/pagination/pagination.js';
+import { BaseRepository, DUMMY, GenerateSql } from '../database/repository.js';
+import { ResourceLedgerEntry } from './entities/resource-ledger-entry.entity.js';
+import type { BucketChange } from './rank-buckets.js';
+
+export interface EntryRow {
+  id: string;
+  user_id: string;
+  resource_type_id: string;
+  delta: string;
+  earned_delta: string;
+  created_at: Date;
+}
+
+/** TypeORM answers an UPDATE ... RETURNING on PostgreSQL with [rows, affectedCount]. */
+function updatedRows<T>(res: unknown): T[] {
+  return (Array.isArray(res) && Array.isArray(res[0]) ? res[0] : res) as T[];
+}
+
+/**
+ * The ledger's tables: `resource_ledger` (append-only), `resource_balances` and the rank counter
+ * deltas. Only LedgerService calls the writers, inside its savepoint.
+ */
+@Injectable()
+export class LedgerRepository extends BaseRepository {
+  constructor(@InjectDataSource() dataSource: DataSource) {
+    super(dataSource);
+  }
+
+  @GenerateSql({ params: [DUMMY.tenant, DUMMY.uuid, DUMMY.uuid2] })
+  async balance(
+    tenantId: string,
+    userId: string,
+    resourceTypeId: string,
+    em?: EntityManager,
+  ): Promise<{ balance: number; earned: number }> {
+    const rows: { balance: string; earned: string }[] = await this.manager(em).query(
+      'SELECT balance, earned FROM resource_balances WHERE tenant_id = $1 AND user_id = $2 AND resource_type_id = $3',
+      [tenantId, userId, resourceTypeId],
+    );
+    return rows.length ? { balance: Number(rows[0].balance), earned: Number(rows[0].earned) } : { balance: 0, earned: 0 };
+  }
+
+  /** Creates the missing balance rows, then locks all of them in resource-type-id order (`ids` sorted). */
+  @GenerateSql({ params: [DUMMY.tenant, DUMMY.uuid, [DUMMY.uuid2, DUMMY.uuid3], DUMMY.date] })
+  async lockBalances(tenantId: string, userId: string, ids: string[], now: Date, em?: EntityManager): Promise<void> {
+    const m = this.manager(em);
+    await m.query(
+      `INSERT INTO resource_balances (resource_type_id, user_id, tenant_id, balance, earned, earned_at, updated_at)
+       SELECT t, $2, $3, 0, 0, $4, $4 FROM unnest($1::uuid[]) AS t ORDER BY t
+       ON CONFLICT (resource_type_id, user_id) DO NOTHING`,
+      [ids, userId, tenantId, now],
+    );
+    await m.query(
+      `SELECT 1 FROM resource_balances WHERE user_id = $1 AND resource_type_id = ANY($2::uuid[]) ORDER BY resource_type_id FOR UPDATE`,
+      [userId, ids],
+    );
+  }
+
+  /**
+   * Appends the entry and claims its idempotency key; null when the key was taken (a concurrent
+   * duplicate waits on the key, then gets null).
+   */
+  @GenerateSql({
+    params: [
+      {
+        tenantId: DUMMY.tenant,
+        resourceTypeId: DUMMY.uuid,
+        userId: DUMMY.uuid2,
+        delta: 5,
+        earnedDelta: 5,
+        reason: 'grant',
+        reference: null,
+        idempotencyKey: 'k',
+        createdAt: DUMMY.date,
+      },
+    ],
+  })
+  async append(
+    e: {
+      tenantId: string;
+      resourceTypeId: string;
+      userId: string;
+      delta: number;
+      earnedDelta: number;
+      reason: string;
+      reference: string | null;
+      idempotencyKey: string | null;
+      createdAt: Date;
+    },
+    em?: EntityManager,
+  ): Promise<{ id: string; created_at: Date } | null> {
+    const inserted: { id: string; created_at: Date }[] = await this.manager(em).query(
+      `INSERT INTO resource_ledger (tenant_id, resource_type_id, user_id, delta, earned_delta, reason, reference, idempotency_key, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+       ON CONFLICT (tenant_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
+       RETURNING id, created_at`,
+      [e.tenantId, e.resourceTypeId, e.userId, e.delta, e.earnedDelta, e.reason, e.reference, e.idempotencyKey, e.createdAt],
+    );
+    return inserted[0] ?? null;
+  }
+
+  /** Adds `amount` to balance and earned (creating the row); the totals after. */
+  @GenerateSql({ params: [DUMMY.tenant, DUMMY.uuid, DUMMY.uuid2, 5, DUMMY.date] })
+  async credit(
+    tenantId: string,
+    userId: string,
+    resourceTypeId: string,
+    amount: number,
+    now: Date,
+    em?: EntityManager,
+  ): Promise<{ balance: string; earned: string }> {
+    const after: { balance: string; earned: string }[] = await this.manager(em).query(
+      `INSERT INTO resource_balances (resource_type_id, user_id, tenant_id, balance, earned, earned_at, updated_at)
+       VALUES ($1, $2, $3, $4, $4, $5, $5)
+       ON CONFLICT (resource_type_id, user_id) DO UPDATE SET
+         balance = resource_balances.balance + EXCLUDED.balance,
+         earned = resource_balances.earned + EXCLUDED.earned,
+         earned_at = EXCLUDED.earned_at, updated_at = EXCLUDED.updated_at
+       RETURNING balance, earned`,
+      [resourceTypeId, userId, tenantId, amount, now],
+    );
+    return after[0];
+  }
+
+  /** Takes `amount` from the balance (and `earnedDelta` into earned) unless it would go below zero: null then. */
+  @GenerateSql({ params: [DUMMY.tenant, DUMMY.uuid, DUMMY.uuid2, 5, 0, DUMMY.date] })
+  async debit(
+    _tenantId: string,
+    userId: string,
+    resourceTypeId: string,
+    amount: number,
+    earnedDelta: number,
+    now: Date,
+    em?: EntityManager,
+  ): Promise<{ balance: string; earned: string } | null> {
+    const after = updatedRows<{ balance: string; earned: string }>(
+      await this.manager(em).query(
+        `UPDATE resource_balances SET balance = balance - $3, earned = earned + $4,
+         earned_at = CASE WHEN $4::bigint <> 0 THEN $5 ELSE earned_at END, updated_at = $5
+       WHERE resource_type_id = $1 AND user_id = $2 AND balance >= $3
+       RETURNING balance, earned`,
+        [resourceTypeId, userId, amount, earnedDelta, now],
+      ),
+    );
+    return after[0] ?? null;
+  }
+
+  /** Records the rank counters' changes (folded into the buckets later by RankingService). */
+  @GenerateSql({ params: [DUMMY.uuid, [{ level: 0, bucket: 1n, delta: 1 }]] })
+  async addBucketDeltas(resourceTypeId: string, changes: BucketChange[], em?: EntityManager): Promise<void> {
+    await this.manager(em).query(
+      `INSERT INTO resource_rank_bucket_deltas (resource_type_id, level, bucket, delta)
+       SELECT $1, l, b, d FROM unnest($2::smallint[], $3::bigint[], $4::int[]) AS c(l, b, d)`,
+      [resourceTypeId, changes.map((c) => c.level), changes.map((c) => c.bucket.toString()), changes.map((c) => c.delta)],
+    );
+  }
+
+  /** Every balance of the user, with its type's slug and community. */
+  @GenerateSql({ params: [DUMMY.tenant, DUMMY.uuid] })
+  balancesOf(
+    tenantId: string,
+    userId: string,
+    em?: EntityManager,
+  ): Promise<{ resource_type_id: string; slug: string; community_id: string; balance: string; earned: string }[]> {
+    return this.manager(em).query(
+      `SELECT b.resource_type_id, t.slug, t.community_id, b.balance, b.earned FROM resource_balances b
+       JOIN resource_types t ON t.id = b.resource_type_id WHERE b.tenant_id = $1 AND b.user_id = $2 ORDER BY t.community_id, t.slug`,
+      [tenantId, userId],
+    );
+  }
+
+  /** The user's entries, newest first (of one resource type when given), and their count. */
+  @GenerateSql({ params: [DUMMY.tenant, DUMMY.uuid, undefined, DUMMY.page] })
+  entriesPage(
+    tenantId: string,
+    userId: string,
+    resourceTypeId: string | undefined,
+    page: PageRequest,
+    em?: EntityManager,
+  ): Promise<[ResourceLedgerEntry[], number]> {
+    return this.manager(em)
+      .getRepository(ResourceLedgerEntry)
+      .findAndCount({
+        where: { tenantId, userId, ...(resourceTypeId ? { resourceTypeId } : {}) },
+        order: { createdAt: 'DESC', id: 'ASC' },
+        skip: page.offset,
+        take: page.limit,
+      });
+  }
+
+  @GenerateSql({ params: [DUMMY.tenant, 'k'] })
+  async entryByKey(tenantId: string, idempotencyKey: string, em?: EntityManager): Promise<EntryRow | null> {
+    const rows: EntryRow[] = await this.manager(em).query(
+      'SELECT id, user_id, resource_type_id, delta, earned_delta, created_at FROM resource_ledger WHERE tenant_id = $1 AND idempotency_key = $2',
+      [tenantId, idempotencyKey],
+    );
+    return rows[0] ?? null;
+  }
+}

@@ -1,0 +1,61 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
+import type { PageRequest } from '../common/pagination/pagination.js';
+import { findOneFast } from '../database/find-one-fast.js';
+import { BaseRepository, DUMMY, GenerateSql } from '../database/repository.js';
+import { ResourceType } from './entities/resource-type.entity.js';
+
+/** Resource types (XP, gems, an event's score). */
+@Injectable()
+export class ResourceTypesRepository extends BaseRepository {
+  constructor(@InjectDataSource() dataSource: DataSource) {
+    super(dataSource);
+  }
+
+  @GenerateSql({ params: [DUMMY.tenant, DUMMY.uuid] })
+  findById(tenantId: string, id: string, em?: EntityManager): Promise<ResourceType | null> {
+    return this.manager(em).getRepository(ResourceType).findOneBy({ tenantId, id });
+  }
+
+  /** A type of the community by id or by slug (lower case), as a prepared statement outside transactions. */
+  @GenerateSql(
+    { params: [DUMMY.tenant, DUMMY.uuid, { slug: 'xp' }], name: 'by slug' },
+    { params: [DUMMY.tenant, DUMMY.uuid, { id: DUMMY.uuid2 }], name: 'by id' },
+  )
+  findInCommunity(
+    tenantId: string,
+    communityId: string,
+    ref: { id: string } | { slug: string },
+    em?: EntityManager,
+  ): Promise<ResourceType | null> {
+    return findOneFast(this.manager(em), ResourceType, { tenantId, communityId, ...ref });
+  }
+
+  @GenerateSql({ params: [DUMMY.tenant, DUMMY.uuid, DUMMY.page] })
+  pageInCommunity(tenantId: string, communityId: string, page: PageRequest, em?: EntityManager): Promise<[ResourceType[], number]> {
+    return this.manager(em)
+      .getRepository(ResourceType)
+      .findAndCount({ where: { tenantId, communityId }, order: { kind: 'ASC', slug: 'ASC' }, skip: page.offset, take: page.limit });
+  }
+
+  /** Inserts a new type or writes a loaded one back. */
+  @GenerateSql({
+    params: [
+      {
+        tenantId: DUMMY.tenant,
+        communityId: DUMMY.uuid,
+        slug: 'xp',
+        name: 'XP',
+        description: '',
+        kind: 'global',
+        imageUrl: null,
+        questEventId: null,
+      },
+    ],
+  })
+  save(type: Partial<ResourceType>, em?: EntityManager): Promise<ResourceType> {
+    const repo = this.manager(em).getRepository(ResourceType);
+    return repo.save(repo.create(type));
+  }
+}
