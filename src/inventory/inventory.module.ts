@@ -14,7 +14,6 @@ import { InventoryService } from './inventory.service.js';
 import { InventoryRepository } from './inventory.repository.js';
 import { AvatarRepository } from './avatar.repository.js';
 import { AvatarMintRepository } from './avatar-mint.repository.js';
-import { GrantRecipientReadModel } from './grant-recipient.read-model.js';
 import { AvatarMintService } from './minting/avatar-mint.service.js';
 import { BlockchainsService } from './minting/blockchains.service.js';
 import { MintSender } from './minting/mint-sender.js';
@@ -38,7 +37,6 @@ export const INVENTORY_ENTITIES = [InventorySlot, InventoryItem, UserItem, ItemG
     InventoryRepository,
     AvatarRepository,
     AvatarMintRepository,
-    GrantRecipientReadModel,
     AvatarMintService,
     BlockchainsService,
     MintSender,

@@ -17,7 +17,6 @@ import type { CreateSlotDto, SlotDto, UpdateSlotDto, UserSlotDto } from './dto/s
 import type { InventoryItem } from './entities/inventory-item.entity.js';
 import type { InventorySlot } from './entities/inventory-slot.entity.js';
 import { AvatarRepository } from './avatar.repository.js';
-import { GrantRecipientReadModel } from './grant-recipient.read-model.js';
 import { InventoryErrors } from './inventory.errors.js';
 import { rowToItemDto, rowToUserItemDto, toItemDto, toSlotDto } from './inventory.mappers.js';
 import { InventoryRepository } from './inventory.repository.js';
@@ -63,7 +62,6 @@ export class InventoryService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly repo: InventoryRepository,
     private readonly avatars: AvatarRepository,
-    private readonly recipients: GrantRecipientReadModel,
     private readonly communities: CommunitiesService,
     private readonly users: UsersService,
     private readonly notifications: NotificationsService,
@@ -95,7 +93,7 @@ export class InventoryService {
     const { tenantId, userId, itemId } = input;
     const item = UUID_RE.test(itemId) ? await this.repo.findGrantItem(tenantId, itemId.toLowerCase(), em) : null;
     if (!item) throw new DomainError(InventoryErrors.item_not_found, `No item ${itemId.slice(0, 64)} in this tenant`);
-    const userExists = UUID_RE.test(userId) && (await this.recipients.exists(tenantId, userId, em));
+    const userExists = UUID_RE.test(userId) && (await this.users.exists(tenantId, userId, em));
     if (!userExists) throw new DomainError(UserErrors.user_not_found, `No user ${userId.slice(0, 64)} in this tenant`);
     const now = this.clock.now();
 

@@ -5,6 +5,9 @@ import { PrizeAward } from './entities/prize-award.entity.js';
 import { Prize } from './entities/prize.entity.js';
 import { PrizesAdminController } from './prizes.admin.controller.js';
 import { PrizesController } from './prizes.controller.js';
+import { UsersModule } from '../users/users.module.js';
+import { PrizesRepository } from './prizes.repository.js';
+import { PrizeViewsReadModel } from './prize-views.read-model.js';
 import { PrizesService } from './prizes.service.js';
 import { CommunitiesModule } from '../communities/communities.module.js';
 import { NotificationsModule } from '../notifications/notifications.module.js';
@@ -17,9 +20,9 @@ export const PRIZES_ENTITIES = [Prize, PrizeAward];
  * `PrizesService.award(em, ...)` for the store and event rewards.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature(PRIZES_ENTITIES), RequirementsModule, CommunitiesModule, NotificationsModule],
+  imports: [TypeOrmModule.forFeature(PRIZES_ENTITIES), RequirementsModule, CommunitiesModule, NotificationsModule, UsersModule],
   controllers: [PrizesController, PrizesAdminController],
-  providers: [PrizesService],
+  providers: [PrizesService, PrizesRepository, PrizeViewsReadModel],
   exports: [PrizesService],
 })
 export class PrizesModule {}

@@ -10,6 +10,7 @@ import { NotificationType } from '../notifications/notification-types.js';
 import type { UserRequirementDto } from '../requirements/dto/requirement.dto.js';
 import { RequirementsService } from '../requirements/requirements.service.js';
 import { UserErrors } from '../users/users.errors.js';
+import { UsersService } from '../users/users.service.js';
 import type {
   AwardPrizeDto,
   CreatePrizeDto,
@@ -22,7 +23,9 @@ import type {
   UserPrizeDto,
 } from './dto/prize.dto.js';
 import type { PrizeSource } from './entities/prize-award.entity.js';
-import { Prize } from './entities/prize.entity.js';
+import type { Prize } from './entities/prize.entity.js';
+import { PrizeViewsReadModel } from './prize-views.read-model.js';
+import { PrizesRepository } from './prizes.repository.js';
 import { PrizeErrors } from './prizes.errors.js';
 
 /** What `PrizesService.award` needs. */
@@ -70,9 +73,6 @@ export function toPrizeDto(p: Prize): PrizeDto {
   };
 }
 
-/** TypeORM answers an UPDATE ... RETURNING with [rows, affected]. */
-const updatedRows = <T>(res: unknown): T[] => (Array.isArray(res) && Array.isArray(res[0]) ? res[0] : res) as T[];
-
 const OWNERS_IN_DETAIL = 50;
 
 /**
@@ -87,6 +87,9 @@ export class PrizesService {
     private readonly requirements: RequirementsService,
     private readonly notifications: NotificationsService,
     private readonly clock: Clock,
+    private readonly repo: PrizesRepository,
+    private readonly views: PrizeViewsReadModel,
+    private readonly users: UsersService,
   ) {}
 
   // ------------------------------------------------------------------ awarding (used by other modules)
@@ -102,24 +105,26 @@ export class PrizesService {
     const { tenantId, userId, prizeId, quantity } = input;
     if (!Number.isSafeInteger(quantity) || quantity < 1) throw new Error('award: quantity must be a positive integer');
     const prize = await this.findPrize(em, tenantId, prizeId);
-    const users: unknown[] = UUID_RE.test(userId)
-      ? await em.query('SELECT 1 FROM users WHERE id = $1 AND tenant_id = $2', [userId, tenantId])
-      : [];
-    if (users.length === 0) throw new DomainError(UserErrors.user_not_found, `No user ${userId.slice(0, 64)} in this tenant`);
+    if (!UUID_RE.test(userId) || !(await this.users.exists(tenantId, userId, em)))
+      throw new DomainError(UserErrors.user_not_found, `No user ${userId.slice(0, 64)} in this tenant`);
     const now = this.clock.now();
 
-    const inserted: { id: string; created_at: Date }[] = await em.query(
-      `INSERT INTO prize_awards (tenant_id, prize_id, user_id, quantity, source, reason, reference, idempotency_key, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-       ON CONFLICT (tenant_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING RETURNING id, created_at`,
-      [tenantId, prize.id, userId, quantity, input.source, input.reason, input.reference ?? null, input.idempotencyKey ?? null, now],
+    const inserted = await this.repo.insertAward(
+      {
+        tenantId,
+        prizeId: prize.id,
+        userId,
+        quantity,
+        source: input.source,
+        reason: input.reason,
+        reference: input.reference ?? null,
+        idempotencyKey: input.idempotencyKey ?? null,
+        createdAt: now,
+      },
+      em,
     );
-    if (inserted.length === 0) {
-      const [first]: { id: string; prize_id: string; user_id: string; quantity: number; source: PrizeSource; created_at: Date }[] =
-        await em.query(
-          'SELECT id, prize_id, user_id, quantity, source, created_at FROM prize_awards WHERE tenant_id = $1 AND idempotency_key = $2',
-          [tenantId, input.idempotencyKey],
-        );
+    if (!inserted) {
+      const first = (await this.repo.awardByKey(tenantId, input.idempotencyKey!, em))!;
       if (first.prize_id !== prize.id || first.user_id !== userId || first.quantity !== quantity) {
         throw new DomainError(PrizeErrors.prize_award_key_reused, `Idempotency key "${input.idempotencyKey}" was used for another award`);
       }
@@ -130,20 +135,14 @@ export class PrizesService {
         userId,
         quantity,
         source: first.source,
-        ownedQuantity: await this.ownedQuantity(em, tenantId, userId, prize.id),
+        ownedQuantity: await this.repo.ownedQuantity(tenantId, userId, prize.id, em),
         remainingSupply: current.totalSupply === null ? null : current.totalSupply - current.awarded,
         createdAt: first.created_at,
         replayed: true,
       };
     }
-    const after = updatedRows<{ awarded: number; total_supply: number | null }>(
-      await em.query(
-        `UPDATE prizes SET awarded = awarded + $2 WHERE id = $1 AND (total_supply IS NULL OR awarded + $2 <= total_supply) RETURNING awarded, total_supply`,
-        [prize.id, quantity],
-      ),
-    );
-    if (after.length === 0)
-      throw new DomainError(PrizeErrors.prize_supply_exhausted, `Not enough of "${prize.name}" left for ${quantity} more`);
+    const after = await this.repo.takeSupply(prize.id, quantity, em);
+    if (!after) throw new DomainError(PrizeErrors.prize_supply_exhausted, `Not enough of "${prize.name}" left for ${quantity} more`);
     await this.notifications.notify(em, {
       tenantId,
       userId,
@@ -153,14 +152,14 @@ export class PrizesService {
       data: { prizeId: prize.id, quantity },
     });
     return {
-      awardId: inserted[0].id,
+      awardId: inserted.id,
       prizeId: prize.id,
       userId,
       quantity,
       source: input.source,
-      ownedQuantity: await this.ownedQuantity(em, tenantId, userId, prize.id),
-      remainingSupply: after[0].total_supply === null ? null : after[0].total_supply - after[0].awarded,
-      createdAt: inserted[0].created_at,
+      ownedQuantity: await this.repo.ownedQuantity(tenantId, userId, prize.id, em),
+      remainingSupply: after.total_supply === null ? null : after.total_supply - after.awarded,
+      createdAt: inserted.created_at,
       replayed: false,
     };
   }
@@ -183,17 +182,9 @@ export class PrizesService {
 
   /** The tenant's prize, 404 `prize_not_found` otherwise. */
   async findPrize(em: EntityManager, tenantId: string, prizeId: string): Promise<Prize> {
-    const prize = UUID_RE.test(prizeId) ? await em.getRepository(Prize).findOneBy({ tenantId, id: prizeId.toLowerCase() }) : null;
+    const prize = UUID_RE.test(prizeId) ? await this.repo.findById(tenantId, prizeId.toLowerCase(), em) : null;
     if (!prize) throw new DomainError(PrizeErrors.prize_not_found, `No prize ${prizeId.slice(0, 64)} in this tenant`);
     return prize;
-  }
-
-  private async ownedQuantity(em: EntityManager, tenantId: string, userId: string, prizeId: string): Promise<number> {
-    const [row]: { q: number }[] = await em.query(
-      'SELECT COALESCE(SUM(quantity), 0)::int AS q FROM prize_awards WHERE tenant_id = $1 AND user_id = $2 AND prize_id = $3',
-      [tenantId, userId, prizeId],
-    );
-    return row.q;
   }
 
   // ------------------------------------------------------------------ management
@@ -206,27 +197,24 @@ export class PrizesService {
       dto.requirementIds ?? [],
       PrizeErrors.invalid_prize,
     );
-    const repo = this.dataSource.getRepository(Prize);
-    const prize = await repo.save(
-      repo.create({
-        tenantId,
-        communityId,
-        name: dto.name,
-        description: dto.description ?? '',
-        imageUrl: dto.imageUrl ?? null,
-        kind: dto.kind,
-        totalSupply: dto.totalSupply ?? null,
-        awarded: 0,
-        requirementIds,
-      }),
-    );
+    const prize = await this.repo.save({
+      tenantId,
+      communityId,
+      name: dto.name,
+      description: dto.description ?? '',
+      imageUrl: dto.imageUrl ?? null,
+      kind: dto.kind,
+      totalSupply: dto.totalSupply ?? null,
+      awarded: 0,
+      requirementIds,
+    });
     return toPrizeDto(prize);
   }
 
   async update(tenantId: string, prizeId: string, dto: UpdatePrizeDto): Promise<PrizeDto> {
     return this.dataSource.transaction(async (em) => {
       const prize = await this.findPrize(em, tenantId, prizeId);
-      await em.query('SELECT 1 FROM prizes WHERE id = $1 FOR UPDATE', [prize.id]);
+      await this.repo.lock(prize.id, em);
       const fresh = await this.findPrize(em, tenantId, prize.id);
       if (dto.name !== undefined) fresh.name = dto.name;
       if (dto.description !== undefined) fresh.description = dto.description;
@@ -243,7 +231,7 @@ export class PrizesService {
         fresh.totalSupply = dto.totalSupply;
       }
       try {
-        return toPrizeDto(await em.save(fresh));
+        return toPrizeDto(await this.repo.save(fresh, em));
       } catch (e) {
         if (e instanceof QueryFailedError && (e.driverError as { constraint?: string }).constraint === 'ck_prizes_supply')
           throw new DomainError(PrizeErrors.prize_supply_below_awarded);
@@ -253,9 +241,7 @@ export class PrizesService {
   }
 
   async list(tenantId: string, page: PageRequest): Promise<Page<PrizeDto>> {
-    const [rows, total] = await this.dataSource
-      .getRepository(Prize)
-      .findAndCount({ where: { tenantId }, order: { createdAt: 'ASC', id: 'ASC' }, skip: page.offset, take: page.limit });
+    const [rows, total] = await this.repo.page(tenantId, page);
     return toPage(rows.map(toPrizeDto), total, page);
   }
 
@@ -270,15 +256,7 @@ export class PrizesService {
   }
 
   private async ownerPage(prizeId: string, page: PageRequest): Promise<Page<PrizeOwnerDto>> {
-    const [rows, [{ n }]] = await Promise.all([
-      this.dataSource.query<{ user_id: string; handle: string; q: number; first: Date }[]>(
-        `SELECT a.user_id, u.handle, SUM(a.quantity)::int AS q, MIN(a.created_at) AS first
-         FROM prize_awards a JOIN users u ON u.id = a.user_id WHERE a.prize_id = $1
-         GROUP BY a.user_id, u.handle ORDER BY first, a.user_id LIMIT $2 OFFSET $3`,
-        [prizeId, page.limit, page.offset],
-      ),
-      this.dataSource.query<{ n: number }[]>('SELECT COUNT(DISTINCT user_id)::int AS n FROM prize_awards WHERE prize_id = $1', [prizeId]),
-    ]);
+    const { rows, total: n } = await this.views.owners(prizeId, page);
     return toPage(
       rows.map((r) => ({ userId: r.user_id, handle: r.handle, quantity: r.q, firstAwardedAt: r.first })),
       n,
@@ -290,22 +268,11 @@ export class PrizesService {
 
   /** The tenant's prizes (or only those the user owns), oldest first, with the user's units. */
   async listForUser(tenantId: string, userId: string, ownedOnly: boolean, page: PageRequest): Promise<Page<UserPrizeDto>> {
-    const owned = `(SELECT prize_id, SUM(quantity)::int AS q FROM prize_awards WHERE tenant_id = $1 AND user_id = $2 GROUP BY prize_id)`;
-    const join = ownedOnly ? `JOIN ${owned} o ON o.prize_id = p.id` : `LEFT JOIN ${owned} o ON o.prize_id = p.id`;
-    const [rows, [{ n }]] = await Promise.all([
-      this.dataSource.query<{ id: string; q: number | null }[]>(
-        `SELECT p.id, o.q FROM prizes p ${join} WHERE p.tenant_id = $1 ORDER BY p.created_at, p.id LIMIT $3 OFFSET $4`,
-        [tenantId, userId, page.limit, page.offset],
-      ),
-      this.dataSource.query<{ n: number }[]>(`SELECT COUNT(*)::int AS n FROM prizes p ${join} WHERE p.tenant_id = $1`, [tenantId, userId]),
-    ]);
-    const prizes = rows.length
-      ? await this.dataSource
-          .getRepository(Prize)
-          .createQueryBuilder('p')
-          .where('p.tenantId = :tenantId AND p.id IN (:...ids)', { tenantId, ids: rows.map((r) => r.id) })
-          .getMany()
-      : [];
+    const { rows, total: n } = await this.repo.pageForUser(tenantId, userId, ownedOnly, page);
+    const prizes = await this.repo.findByIds(
+      tenantId,
+      rows.map((r) => r.id),
+    );
     const byId = new Map(prizes.map((p) => [p.id, p]));
     return toPage(
       rows.map((r) => ({ ...toPrizeDto(byId.get(r.id)!), ownedQuantity: r.q ?? 0 })),
@@ -317,7 +284,7 @@ export class PrizesService {
   async getForUser(tenantId: string, userId: string, prizeId: string): Promise<PrizeDetailDto> {
     const prize = await this.findPrize(this.dataSource.manager, tenantId, prizeId);
     const [owned, owners] = await Promise.all([
-      this.ownedQuantity(this.dataSource.manager, tenantId, userId, prize.id),
+      this.repo.ownedQuantity(tenantId, userId, prize.id),
       this.ownerPage(prize.id, { page: 1, limit: OWNERS_IN_DETAIL, offset: 0 }),
     ]);
     return { ...toPrizeDto(prize), ownedQuantity: owned, ownerCount: owners.total, owners: owners.items };
@@ -335,17 +302,8 @@ export class PrizesService {
 
   /** The requirement definitions the tenant's prizes ask for, with the data the user saved. */
   async requirementsForUser(tenantId: string, userId: string): Promise<UserRequirementDto[]> {
-    const rows: { id: string }[] = await this.dataSource.query(
-      `SELECT DISTINCT r.id, r.created_at FROM prizes p CROSS JOIN LATERAL jsonb_array_elements_text(p.requirement_ids) AS rid(v)
-       JOIN store_requirements r ON r.id = rid.v::uuid AND r.tenant_id = p.tenant_id WHERE p.tenant_id = $1 ORDER BY r.created_at, r.id`,
-      [tenantId],
-    );
     const em = this.dataSource.manager;
-    const defs = await this.requirements.findMany(
-      em,
-      tenantId,
-      rows.map((r) => r.id),
-    );
+    const defs = await this.requirements.findMany(em, tenantId, await this.views.requirementIds(tenantId));
     const saved = await this.requirements.savedData(
       em,
       tenantId,

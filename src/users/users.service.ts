@@ -30,6 +30,11 @@ export class UsersService {
     return this.repo.findOneBy({ tenantId, id });
   }
 
+  /** Whether the user exists in the tenant, read in the caller's transaction when given one. */
+  async exists(tenantId: string, id: string, em?: EntityManager): Promise<boolean> {
+    return (em ?? this.repo.manager).getRepository(User).existsBy({ tenantId, id });
+  }
+
   async getById(tenantId: string, id: string): Promise<User> {
     const user = await this.findById(tenantId, id);
     if (!user) throw new DomainError(UserErrors.user_not_found);
