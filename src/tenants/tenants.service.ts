@@ -1,17 +1,18 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
-import { Repository } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { EncryptionService } from '../common/crypto/encryption.service.js';
 import { randomToken, sha256Hex } from '../common/crypto/hashing.js';
 import { DomainError } from '../common/errors/domain-error.js';
 import { CommonErrors } from '../common/errors/error-catalog.js';
 import { AppConfig } from '../config/app-config.js';
 import { parseDomain, requestHostKey } from './domain-name.js';
-import { TenantDomain } from './entities/tenant-domain.entity.js';
 import { loginRateLimitSettingsProblem } from '../common/throttling/login-rate-limits.js';
 import { assertSafeInput } from '../common/validation/safe-input.js';
-import { Tenant, type TenantSettings } from './entities/tenant.entity.js';
+import type { Tenant, TenantSettings } from './entities/tenant.entity.js';
+import { uniqueViolation } from '../database/repository.js';
+import { TenantsRepository } from './tenants.repository.js';
 import { TenantErrors } from './tenants.errors.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -67,8 +68,8 @@ export class TenantsService {
   private readonly cache = new Map<string, { at: number; value: Promise<unknown> }>();
 
   constructor(
-    @InjectRepository(Tenant) private readonly repo: Repository<Tenant>,
-    @InjectRepository(TenantDomain) private readonly domains: Repository<TenantDomain>,
+    private readonly repo: TenantsRepository,
+    @InjectDataSource() private readonly dataSource: DataSource,
     private readonly encryption: EncryptionService,
     private readonly config: AppConfig,
   ) {}
@@ -84,12 +85,12 @@ export class TenantsService {
   }
 
   findByRef(ref: string): Promise<Tenant | null> {
-    return this.cached(`ref:${ref}`, () => this.repo.findOne({ where: UUID.test(ref) ? [{ id: ref }, { slug: ref }] : { slug: ref } }));
+    return this.cached(`ref:${ref}`, () => this.repo.findByRef(ref, UUID.test(ref)));
   }
 
   findByApiKey(apiKey: string): Promise<Tenant | null> {
     if (apiKey.length > 200) return Promise.resolve(null);
-    return this.cached(`key:${sha256Hex(apiKey)}`, () => this.repo.findOneBy({ apiKeyHash: sha256Hex(apiKey) }));
+    return this.cached(`key:${sha256Hex(apiKey)}`, () => this.repo.findByApiKeyHash(sha256Hex(apiKey)));
   }
 
   async getById(id: string): Promise<Tenant> {
@@ -124,7 +125,7 @@ export class TenantsService {
     const byDefault = this.config.DEFAULT_TENANT && (await this.findByRef(this.config.DEFAULT_TENANT));
     if (byDefault) return byDefault.id;
     const only = await this.cached('only', async () => {
-      const two = await this.repo.find({ take: 2, order: { createdAt: 'ASC' } });
+      const two = await this.repo.oldest(2);
       return two.length === 1 ? two[0] : null;
     });
     if (!only) {
@@ -139,7 +140,7 @@ export class TenantsService {
   /** Every assigned domain and its tenant id. */
   private domainMap(): Promise<Map<string, string>> {
     return this.cached('domains', async () => {
-      const rows = await this.domains.find({ select: { domain: true, tenantId: true } });
+      const rows = await this.repo.allDomains();
       return new Map(rows.map((r) => [r.domain, r.tenantId]));
     });
   }
@@ -158,7 +159,7 @@ export class TenantsService {
 
   async view(ref: string): Promise<TenantView> {
     const tenant = await this.getById(ref);
-    const domains = await this.domains.find({ where: { tenantId: tenant.id }, order: { domain: 'ASC' } });
+    const domains = await this.repo.domainsOf(tenant.id);
     return { id: tenant.id, slug: tenant.slug, name: tenant.name, domains: domains.map((d) => d.domain) };
   }
 
@@ -176,28 +177,20 @@ export class TenantsService {
       });
     const [set, add, remove] = [change.set && normalise(change.set), normalise(change.add), new Set(normalise(change.remove))];
     const tenant = await this.getById(ref);
-    await this.repo.manager.transaction(async (em) => {
+    await this.dataSource.transaction(async (em) => {
       // Serialises changes of one tenant's list.
-      await em.query('SELECT 1 FROM tenants WHERE id = $1 FOR UPDATE', [tenant.id]);
-      const current = (await em.getRepository(TenantDomain).find({ where: { tenantId: tenant.id } })).map((d) => d.domain);
+      await this.repo.lock(tenant.id, em);
+      const current = (await this.repo.domainsOf(tenant.id, em)).map((d) => d.domain);
       const wanted = [...new Set([...(set ?? current), ...add])].filter((d) => !remove.has(d));
       if (wanted.length > MAX_TENANT_DOMAINS)
         throw new DomainError(TenantErrors.invalid_domain, `A tenant has at most ${MAX_TENANT_DOMAINS} domains`);
-      const taken = await em.query<{ domain: string }[]>(
-        'SELECT domain FROM tenant_domains WHERE domain = ANY($1) AND tenant_id <> $2 ORDER BY domain',
-        [wanted, tenant.id],
-      );
-      if (taken.length) throw this.domainTaken(taken.map((t) => t.domain));
-      await em.query('DELETE FROM tenant_domains WHERE tenant_id = $1 AND NOT (domain = ANY($2))', [tenant.id, wanted]);
+      const taken = await this.repo.takenByOthers(wanted, tenant.id, em);
+      if (taken.length) throw this.domainTaken(taken);
       try {
-        await em.query(
-          'INSERT INTO tenant_domains (domain, tenant_id) SELECT d, $2 FROM unnest($1::varchar[]) AS d WHERE NOT EXISTS (SELECT 1 FROM tenant_domains WHERE domain = d AND tenant_id = $2)',
-          [wanted, tenant.id],
-        );
+        await this.repo.replaceDomains(tenant.id, wanted, em);
       } catch (err) {
         // Another tenant claimed one of them since the check above.
-        if ((err as { driverError?: { code?: string } }).driverError?.code === '23505')
-          throw this.domainTaken(wanted.filter((d) => !current.includes(d)));
+        if (uniqueViolation(err) !== null) throw this.domainTaken(wanted.filter((d) => !current.includes(d)));
         throw err;
       }
     });
@@ -215,7 +208,7 @@ export class TenantsService {
   }
 
   list(): Promise<Tenant[]> {
-    return this.repo.find({ order: { createdAt: 'ASC' } });
+    return this.repo.list();
   }
 
   count(): Promise<number> {
@@ -226,17 +219,19 @@ export class TenantsService {
     checkSettings(input.settings ?? {});
     const apiKey = randomToken('cgs_key');
     const sharedSecret = input.sharedSecret ?? randomBytes(32).toString('hex');
-    const tenant = this.repo.create({
-      slug: input.slug,
-      name: input.name ?? input.slug,
-      settings: input.settings ?? {},
-      apiKeyHash: sha256Hex(apiKey),
-      sharedSecretEnc: 'pending',
-    });
-    await this.repo.manager.transaction(async (em) => {
-      await em.save(tenant);
-      tenant.sharedSecretEnc = await this.encryption.encrypt(sharedSecret, `tenant:${tenant.id}:shared-secret`);
-      await em.save(tenant);
+    const tenant = await this.dataSource.transaction(async (em) => {
+      const t = await this.repo.save(
+        {
+          slug: input.slug,
+          name: input.name ?? input.slug,
+          settings: input.settings ?? {},
+          apiKeyHash: sha256Hex(apiKey),
+          sharedSecretEnc: 'pending',
+        },
+        em,
+      );
+      t.sharedSecretEnc = await this.encryption.encrypt(sharedSecret, `tenant:${t.id}:shared-secret`);
+      return this.repo.save(t, em);
     });
     this.cache.clear();
     return { id: tenant.id, slug: tenant.slug, name: tenant.name, sharedSecret, apiKey };
@@ -275,10 +270,10 @@ export class TenantsService {
   /** On a database with no tenant at all, create a default one and print its credentials once. */
   async ensureDefaultTenant(print: (creds: TenantCredentials) => void): Promise<void> {
     if ((await this.repo.count()) > 0) return;
-    await this.repo.manager.transaction(async (em) => {
+    await this.dataSource.transaction(async (em) => {
       // Serialise concurrent first starts of several instances.
-      await em.query('SELECT pg_advisory_xact_lock(874511)');
-      if ((await em.getRepository(Tenant).count()) > 0) return;
+      await this.repo.advisoryLock(874511, em);
+      if ((await this.repo.count(em)) > 0) return;
       const creds = await this.create({ slug: 'default', name: 'Default tenant' });
       this.logger.log(`created default tenant ${creds.id}`);
       print(creds);

@@ -1,10 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { type EntityManager, Repository } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { DomainError } from '../common/errors/domain-error.js';
 import { DomainEvents } from '../common/events/domain-events.js';
-import { Referral } from './entities/referral.entity.js';
-import { User } from './entities/user.entity.js';
+import { UsersRepository } from './users.repository.js';
 import { UserErrors } from './users.errors.js';
 import './users.events.js';
 
@@ -12,7 +10,7 @@ import './users.events.js';
 @Injectable()
 export class ReferralsService {
   constructor(
-    @InjectRepository(Referral) private readonly repo: Repository<Referral>,
+    private readonly repo: UsersRepository,
     private readonly events: DomainEvents,
   ) {}
 
@@ -27,16 +25,12 @@ export class ReferralsService {
     r: { tenantId: string; referrerId: string; referredId: string; communityId?: string | null },
   ): Promise<boolean> {
     if (r.referrerId === r.referredId) throw new DomainError(UserErrors.self_referral);
-    const res = await em
-      .createQueryBuilder()
-      .insert()
-      .into(Referral)
-      .values({ tenantId: r.tenantId, referrerId: r.referrerId, referredId: r.referredId, communityId: r.communityId ?? null })
-      .orIgnore()
-      .execute();
-    const recorded = (res.raw as unknown[]).length > 0;
+    const recorded = await this.repo.insertReferral(
+      { tenantId: r.tenantId, referrerId: r.referrerId, referredId: r.referredId, communityId: r.communityId ?? null },
+      em,
+    );
     if (recorded) {
-      const referred = await em.findOneBy(User, { tenantId: r.tenantId, id: r.referredId });
+      const referred = await this.repo.findById(r.tenantId, r.referredId, em);
       await this.events.publish(em, 'referral.recorded', {
         tenantId: r.tenantId,
         referrerId: r.referrerId,
@@ -54,14 +48,6 @@ export class ReferralsService {
     referrerId: string,
     communityId?: string,
   ): Promise<{ userId: string; handle: string; communityId: string | null; createdAt: Date }[]> {
-    const qb = this.repo
-      .createQueryBuilder('r')
-      .innerJoin(User, 'u', 'u.id = r.referred_id')
-      .select(['r.referred_id AS "userId"', 'u.handle AS handle', 'r.community_id AS "communityId"', 'r.created_at AS "createdAt"'])
-      .where('r.tenant_id = :tenantId AND r.referrer_id = :referrerId', { tenantId, referrerId })
-      .orderBy('r.created_at', 'DESC')
-      .addOrderBy('r.id', 'ASC');
-    if (communityId) qb.andWhere('r.community_id = :communityId', { communityId });
-    return qb.getRawMany();
+    return this.repo.referredHandles(tenantId, referrerId, communityId);
   }
 }

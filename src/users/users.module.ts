@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { Referral } from './entities/referral.entity.js';
 import { User } from './entities/user.entity.js';
 import { ReferralsService } from './referrals.service.js';
+import { UsersRepository } from './users.repository.js';
 import { UsersService } from './users.service.js';
 
 /** The tables this module owns (each module registers its own; src/app.entities.ts lists them all). */
@@ -10,7 +11,7 @@ export const USERS_ENTITIES = [User, Referral];
 
 @Module({
   imports: [TypeOrmModule.forFeature(USERS_ENTITIES)],
-  providers: [UsersService, ReferralsService],
+  providers: [UsersService, ReferralsService, UsersRepository],
   exports: [UsersService, ReferralsService],
 })
 export class UsersModule {}

@@ -1,16 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import { randomInt } from 'node:crypto';
-import { EntityManager, QueryFailedError, Repository } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { DomainError } from '../common/errors/domain-error.js';
-import { User } from './entities/user.entity.js';
+import { onUniqueViolation, uniqueViolation } from '../database/repository.js';
+import type { User } from './entities/user.entity.js';
+import { UsersRepository } from './users.repository.js';
 import { UserErrors } from './users.errors.js';
 
 export const HANDLE_MAX = 32;
-const isUniqueViolation = (e: unknown, constraint: string) =>
-  e instanceof QueryFailedError &&
-  (e.driverError as { code?: string; constraint?: string }).code === '23505' &&
-  (e.driverError as { constraint?: string }).constraint === constraint;
 
 /** Turns any string into handle characters (letters, digits, `_`, `.`, `-`). */
 export function sanitizeHandle(raw: string): string {
@@ -24,15 +21,15 @@ export function sanitizeHandle(raw: string): string {
 
 @Injectable()
 export class UsersService {
-  constructor(@InjectRepository(User) private readonly repo: Repository<User>) {}
+  constructor(private readonly repo: UsersRepository) {}
 
-  findById(tenantId: string, id: string): Promise<User | null> {
-    return this.repo.findOneBy({ tenantId, id });
+  findById(tenantId: string, id: string, em?: EntityManager): Promise<User | null> {
+    return this.repo.findById(tenantId, id, em);
   }
 
   /** Whether the user exists in the tenant, read in the caller's transaction when given one. */
   async exists(tenantId: string, id: string, em?: EntityManager): Promise<boolean> {
-    return (em ?? this.repo.manager).getRepository(User).existsBy({ tenantId, id });
+    return this.repo.exists(tenantId, id, em);
   }
 
   async getById(tenantId: string, id: string): Promise<User> {
@@ -42,11 +39,11 @@ export class UsersService {
   }
 
   findByUsername(tenantId: string, username: string): Promise<User | null> {
-    return this.repo.findOneBy({ tenantId, usernameNormalized: username.toLowerCase() });
+    return this.repo.findByUsername(tenantId, username.toLowerCase());
   }
 
   findByHandle(tenantId: string, handle: string): Promise<User | null> {
-    return this.repo.findOneBy({ tenantId, handleNormalized: handle.toLowerCase() });
+    return this.repo.findByHandle(tenantId, handle.toLowerCase());
   }
 
   /**
@@ -63,14 +60,10 @@ export class UsersService {
     if (changes.displayName !== undefined) set.displayName = changes.displayName;
     if (changes.handle !== undefined) Object.assign(set, { handle: changes.handle, handleNormalized: changes.handle.toLowerCase() });
     if (Object.keys(set).length === 0) return;
-    try {
-      const res = await em.update(User, { tenantId, id: userId }, set);
-      if (!res.affected) throw new DomainError(UserErrors.user_not_found);
-    } catch (e) {
-      if (isUniqueViolation(e, 'uq_users_tenant_handle'))
-        throw new DomainError(UserErrors.handle_taken, `Handle "${changes.handle}" is already taken`);
-      throw e;
-    }
+    const affected = await onUniqueViolation(() => this.repo.update(tenantId, userId, set, em), {
+      uq_users_tenant_handle: () => new DomainError(UserErrors.handle_taken, `Handle "${changes.handle}" is already taken`),
+    });
+    if (!affected) throw new DomainError(UserErrors.user_not_found);
   }
 
   /**
@@ -84,7 +77,7 @@ export class UsersService {
     const base = sanitizeHandle(input.handle);
     for (let attempt = 0; attempt < 8; attempt++) {
       const handle = attempt === 0 ? base : `${base.slice(0, HANDLE_MAX - 5)}_${randomInt(1000, 9999)}`;
-      const user = em.create(User, {
+      const user = {
         tenantId: input.tenantId,
         username: input.username ?? null,
         usernameNormalized: input.username?.toLowerCase() ?? null,
@@ -92,14 +85,14 @@ export class UsersService {
         handle,
         handleNormalized: handle.toLowerCase(),
         displayName: input.displayName ?? null,
-      });
+      };
       try {
-        // A savepoint, so that a unique violation does not abort the caller's transaction.
-        return await em.transaction((inner) => inner.save(user));
+        return await this.repo.insert(user, em);
       } catch (e) {
-        if (isUniqueViolation(e, 'uq_users_tenant_username'))
+        const constraint = uniqueViolation(e);
+        if (constraint === 'uq_users_tenant_username')
           throw new DomainError(UserErrors.username_taken, `Username "${input.username}" is already taken`);
-        if (!isUniqueViolation(e, 'uq_users_tenant_handle')) throw e;
+        if (constraint !== 'uq_users_tenant_handle') throw e;
       }
     }
     throw new DomainError(UserErrors.handle_taken, `Could not allocate a handle from "${input.handle}"`);
