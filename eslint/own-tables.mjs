@@ -57,6 +57,9 @@ export default {
           context.report({ node, messageId: 'outside', data: { table, owner } });
       }
     };
+    // Raw SQL through TypeORM (a data source, entity manager, repository or query runner); a
+    // dedicated connection's LISTEN and heartbeat are connection management, not data access.
+    const DATA_HANDLE = /(^|\.)(em|tx|inner|m|manager|dataSource|queryRunner|runner|repo|repository|\w+Repository)$/;
     const ENTITY_OPS =
       /^(find\w*|exists\w*|count\w*|save|insert|update|upsert|delete|softDelete|remove|increment|decrement|create|getRepository|createQueryBuilder|query)$/;
     return {
@@ -75,6 +78,8 @@ export default {
           context.report({ node, messageId: 'access', data: { what: name } });
         else if (
           name === 'query' &&
+          callee.type === 'MemberExpression' &&
+          DATA_HANDLE.test(context.sourceCode.getText(callee.object)) &&
           first &&
           (first.type === 'TemplateLiteral' || (first.type === 'Literal' && typeof first.value === 'string'))
         )
