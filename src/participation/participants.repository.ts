@@ -2,11 +2,22 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { BaseRepository, DUMMY, GenerateSql } from '../database/repository.js';
+import { earnedOrZeroSql } from '../resources/earned-sql.repository.js';
 import { Participant } from './entities/participant.entity.js';
 
 /** TypeORM answers an UPDATE ... RETURNING with [rows, affectedCount]. */
 function updatedRows<T>(res: unknown): T[] {
   return (Array.isArray(res) && Array.isArray(res[0]) ? res[0] : res) as T[];
+}
+
+/**
+ * The REGISTERED participants of the event `eventId` (an SQL expression) with their score and rank
+ * (equal scores share a rank; a score of 0 has none): the ranking the event's completion allocates
+ * its tickets by, in its own statement (`EventCompletionService.rankParticipantsWith`).
+ */
+export function rankedRegisteredSql(eventId: string): string {
+  return `SELECT p.user_id, p.score, CASE WHEN p.score > 0 THEN RANK() OVER (ORDER BY p.score DESC) END AS rank
+           FROM quest_event_participants p WHERE p.event_id = ${eventId} AND p.status = 1`;
 }
 
 /**
@@ -93,8 +104,7 @@ export class ParticipantsRepository extends BaseRepository {
   @GenerateSql({ params: [DUMMY.uuid, DUMMY.uuid2, DUMMY.date] })
   async syncRegisteredScore(participantId: string, scoreTypeId: string, now: Date, em?: EntityManager): Promise<void> {
     await this.manager(em).query(
-      `UPDATE quest_event_participants p SET score_synced_at = $3, score = COALESCE(
-           (SELECT b.earned FROM resource_balances b WHERE b.resource_type_id = $2 AND b.user_id = p.user_id), 0)
+      `UPDATE quest_event_participants p SET score_synced_at = $3, score = ${earnedOrZeroSql('$2', 'p.user_id')}
          WHERE p.id = $1 AND p.status = 1`,
       [participantId, scoreTypeId, now],
     );
@@ -104,8 +114,7 @@ export class ParticipantsRepository extends BaseRepository {
   @GenerateSql({ params: [DUMMY.uuid, DUMMY.uuid2, DUMMY.date] })
   async syncScore(participantId: string, scoreTypeId: string, now: Date, em?: EntityManager): Promise<void> {
     await this.manager(em).query(
-      `UPDATE quest_event_participants p SET score_synced_at = $3, score = COALESCE(
-         (SELECT b.earned FROM resource_balances b WHERE b.resource_type_id = $2 AND b.user_id = p.user_id), 0)
+      `UPDATE quest_event_participants p SET score_synced_at = $3, score = ${earnedOrZeroSql('$2', 'p.user_id')}
        WHERE p.id = $1`,
       [participantId, scoreTypeId, now],
     );
@@ -115,8 +124,7 @@ export class ParticipantsRepository extends BaseRepository {
   @GenerateSql({ params: [DUMMY.uuid, DUMMY.uuid2, DUMMY.date] })
   async syncEventScores(eventId: string, scoreTypeId: string | null, now: Date, em?: EntityManager): Promise<void> {
     await this.manager(em).query(
-      `UPDATE quest_event_participants p SET score_synced_at = $3, score = COALESCE(
-           (SELECT b.earned FROM resource_balances b WHERE b.resource_type_id = $2 AND b.user_id = p.user_id), 0)
+      `UPDATE quest_event_participants p SET score_synced_at = $3, score = ${earnedOrZeroSql('$2', 'p.user_id')}
          WHERE p.event_id = $1 AND p.status = 1`,
       [eventId, scoreTypeId, now],
     );

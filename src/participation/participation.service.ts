@@ -11,6 +11,7 @@ import { DomainEvents } from '../common/events/domain-events.js';
 import type { QuestEvent } from '../quest-events/entities/quest-event.entity.js';
 import { eventStatus, isRegistrationOpen } from '../quest-events/event-status.js';
 import '../quest-events/quest-events.events.js';
+import { EventCompletionService } from '../quest-events/event-completion.service.js';
 import { QuestEventsRepository } from '../quest-events/quest-events.repository.js';
 import { QuestEventsService } from '../quest-events/quest-events.service.js';
 import { LedgerService } from '../resources/ledger.service.js';
@@ -18,7 +19,7 @@ import { RankingService } from '../resources/ranking.service.js';
 import type { ParticipantDto, ParticipantListItemDto, ParticipantRankDto } from './dto/participant.dto.js';
 import type { Participant } from './entities/participant.entity.js';
 import { ParticipantListReadModel } from './participant-list.read-model.js';
-import { ParticipantsRepository } from './participants.repository.js';
+import { ParticipantsRepository, rankedRegisteredSql } from './participants.repository.js';
 import {
   fromStatuses,
   nextStatus,
@@ -67,11 +68,14 @@ export class ParticipationService {
     private readonly listing: ParticipantListReadModel,
     private readonly eventRows: QuestEventsRepository,
     domainEvents: DomainEvents,
+    completion: EventCompletionService,
   ) {
     // The final scores of a completing event, in its transaction, before its tickets are allocated.
     domainEvents.inTransaction('quest-event.completing', ({ eventId, scoreResourceTypeId, now }, em) =>
       this.repo.syncEventScores(eventId, scoreResourceTypeId, now, em),
     );
+    // ... and their ranking, which the completion allocates the event's tickets by.
+    completion.rankParticipantsWith(rankedRegisteredSql);
   }
 
   async get(tenantId: string, userId: string, eventRef: string): Promise<ParticipantDto> {

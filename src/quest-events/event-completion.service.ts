@@ -41,6 +41,8 @@ export class EventCompletionService implements OnApplicationBootstrap, OnModuleD
   private readonly log = new Logger(EventCompletionService.name);
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<unknown> | null = null;
+  /** The SELECT of the ranked REGISTERED participants of event `$1` (participation owns them and registers it). */
+  private rankedSql: ((eventId: string) => string) | null = null;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -53,6 +55,11 @@ export class EventCompletionService implements OnApplicationBootstrap, OnModuleD
     private readonly participants: EventParticipantsReadModel,
     private readonly domainEvents: DomainEvents,
   ) {}
+
+  /** The participation module says how its participants are ranked (it depends on this module, not the reverse). */
+  rankParticipantsWith(sql: (eventId: string) => string): void {
+    this.rankedSql = sql;
+  }
 
   onApplicationBootstrap(): void {
     if (!this.config.QUEST_EVENT_WORKER_ENABLED) return;
@@ -111,7 +118,8 @@ export class EventCompletionService implements OnApplicationBootstrap, OnModuleD
         scoreResourceTypeId: event.scoreResourceTypeId,
         now,
       });
-      const allocated = await this.rewards.allocate(tenantId, eventId, now, event.minScore, event.maxRank, em);
+      if (!this.rankedSql) throw new Error('no participant ranking registered (ParticipationModule)');
+      const allocated = await this.rewards.allocate(tenantId, eventId, now, event.minScore, event.maxRank, this.rankedSql('$1'), em);
 
       const tickets = new Map<string, number>();
       for (const a of allocated) tickets.set(a.user_id, (tickets.get(a.user_id) ?? 0) + a.tickets);

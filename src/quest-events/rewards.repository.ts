@@ -61,25 +61,33 @@ export class RewardsRepository extends BaseRepository {
   }
 
   /**
-   * Allocates the tickets of a completed event: the REGISTERED participants ranked by score
-   * (equal scores share a rank), those the completion rule admits get one allocation per reward
-   * whose rank bracket holds them. One statement; a replay inserts nothing (unique per reward
-   * and user). The ranking reads the participants of the event (participation's table): it has
-   * to be the same statement as the insert.
+   * Allocates the tickets of a completed event: of the participants `rankedSql` selects (user_id,
+   * score, rank; the participation module's ranking of the REGISTERED ones), those the completion
+   * rule admits get one allocation per reward whose rank bracket holds them. One statement; a
+   * replay inserts nothing (unique per reward and user).
    */
-  @GenerateSql({ params: [DUMMY.tenant, DUMMY.uuid, DUMMY.date, 1, null] })
+  @GenerateSql({
+    params: [
+      DUMMY.tenant,
+      DUMMY.uuid,
+      DUMMY.date,
+      1,
+      null,
+      `SELECT '${DUMMY.uuid2}'::uuid AS user_id, 0::bigint AS score, 1::bigint AS rank`,
+    ],
+  })
   async allocate(
     tenantId: string,
     eventId: string,
     now: Date,
     minScore: number,
     maxRank: number | null,
+    rankedSql: string,
     em?: EntityManager,
   ): Promise<{ user_id: string; tickets: number }[]> {
     return this.manager(em).query(
       `WITH ranked AS (
-           SELECT p.user_id, p.score, CASE WHEN p.score > 0 THEN RANK() OVER (ORDER BY p.score DESC) END AS rank
-           FROM quest_event_participants p WHERE p.event_id = $1 AND p.status = 1)
+           ${rankedSql})
          INSERT INTO quest_event_reward_allocations (tenant_id, event_id, reward_id, user_id, tickets, tickets_spent, rank, score, created_at)
          SELECT $2, $1, r.id, x.user_id, r.tickets, 0, x.rank, x.score, $3
          FROM ranked x CROSS JOIN quest_event_rewards r
