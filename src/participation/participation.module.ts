@@ -19,6 +19,6 @@ export const PARTICIPATION_ENTITIES = [Participant];
   imports: [TypeOrmModule.forFeature(PARTICIPATION_ENTITIES), QuestEventsModule, CommunitiesModule, ResourcesModule, NotificationsModule],
   controllers: [ParticipationController, ParticipationAdminController],
   providers: [ParticipationService, ParticipantsRepository, ParticipantListReadModel],
-  exports: [ParticipationService, ParticipantsRepository],
+  exports: [ParticipantsRepository],
 })
 export class ParticipationModule {}

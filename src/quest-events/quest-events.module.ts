@@ -34,6 +34,6 @@ export const QUEST_EVENTS_ENTITIES = [QuestEvent, QuestEventReward, RewardAlloca
     EventParticipantsReadModel,
     EventReferencesReadModel,
   ],
-  exports: [QuestEventsService, EventCompletionService, RewardsService, QuestEventsRepository, RewardsRepository],
+  exports: [QuestEventsService, EventCompletionService, QuestEventsRepository],
 })
 export class QuestEventsModule {}

@@ -18,8 +18,6 @@ import { eventStatus, isRegistrationOpen, timesProblem } from './event-status.js
 import { QuestEventErrors } from './quest-events.errors.js';
 import { type EventListQuery, eventListQuery, QuestEventsRepository } from './quest-events.repository.js';
 
-export { STATUS_SQL } from './quest-events.repository.js';
-
 /** Quest events: reading (users), managing (API key), and resolving them for the other modules. */
 @Injectable()
 export class QuestEventsService {

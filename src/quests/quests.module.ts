@@ -29,6 +29,5 @@ export const QUESTS_ENTITIES = [Quest, QuestCompletion];
   ],
   controllers: [QuestsController, QuestsAdminController, QuestEventQuestsController],
   providers: [QuestsService, QuestsRepository, QuestReferencesReadModel],
-  exports: [QuestsService, QuestsRepository],
 })
 export class QuestsModule {}
