@@ -5,6 +5,8 @@ import { Participant } from './entities/participant.entity.js';
 import { ParticipationAdminController } from './participation.admin.controller.js';
 import { ParticipationController } from './participation.controller.js';
 import { ParticipationService } from './participation.service.js';
+import { ParticipantListReadModel } from './participant-list.read-model.js';
+import { ParticipantsRepository } from './participants.repository.js';
 import { CommunitiesModule } from '../communities/communities.module.js';
 import { ResourcesModule } from '../resources/resources.module.js';
 import { NotificationsModule } from '../notifications/notifications.module.js';
@@ -16,6 +18,7 @@ export const PARTICIPATION_ENTITIES = [Participant];
 @Module({
   imports: [TypeOrmModule.forFeature(PARTICIPATION_ENTITIES), QuestEventsModule, CommunitiesModule, ResourcesModule, NotificationsModule],
   controllers: [ParticipationController, ParticipationAdminController],
-  providers: [ParticipationService],
+  providers: [ParticipationService, ParticipantsRepository, ParticipantListReadModel],
+  exports: [ParticipantsRepository],
 })
 export class ParticipationModule {}

@@ -7,13 +7,19 @@ import { type Page, type PageRequest, toPage } from '../common/pagination/pagina
 import { CommunitiesService } from '../communities/communities.service.js';
 import { NotificationsService } from '../notifications/notifications.service.js';
 import { NotificationType } from '../notifications/notification-types.js';
-import { QuestEvent } from '../quest-events/entities/quest-event.entity.js';
+import { DomainEvents } from '../common/events/domain-events.js';
+import type { QuestEvent } from '../quest-events/entities/quest-event.entity.js';
 import { eventStatus, isRegistrationOpen } from '../quest-events/event-status.js';
+import '../quest-events/quest-events.events.js';
+import { EventCompletionService } from '../quest-events/event-completion.service.js';
+import { QuestEventsRepository } from '../quest-events/quest-events.repository.js';
 import { QuestEventsService } from '../quest-events/quest-events.service.js';
 import { LedgerService } from '../resources/ledger.service.js';
 import { RankingService } from '../resources/ranking.service.js';
 import type { ParticipantDto, ParticipantListItemDto, ParticipantRankDto } from './dto/participant.dto.js';
-import { Participant } from './entities/participant.entity.js';
+import type { Participant } from './entities/participant.entity.js';
+import { ParticipantListReadModel } from './participant-list.read-model.js';
+import { ParticipantsRepository, rankedRegisteredSql } from './participants.repository.js';
 import {
   fromStatuses,
   nextStatus,
@@ -24,10 +30,6 @@ import {
   statusName,
 } from './participant-status.js';
 import { ParticipationErrors } from './participation.errors.js';
-
-function updatedRows<T>(res: unknown): T[] {
-  return (Array.isArray(res) && Array.isArray(res[0]) ? res[0] : res) as T[];
-}
 
 export function toParticipantDto(p: Participant): ParticipantDto {
   return {
@@ -62,7 +64,19 @@ export class ParticipationService {
     private readonly rankings: RankingService,
     private readonly notifications: NotificationsService,
     private readonly clock: Clock,
-  ) {}
+    private readonly repo: ParticipantsRepository,
+    private readonly listing: ParticipantListReadModel,
+    private readonly eventRows: QuestEventsRepository,
+    domainEvents: DomainEvents,
+    completion: EventCompletionService,
+  ) {
+    // The final scores of a completing event, in its transaction, before its tickets are allocated.
+    domainEvents.inTransaction('quest-event.completing', ({ eventId, scoreResourceTypeId, now }, em) =>
+      this.repo.syncEventScores(eventId, scoreResourceTypeId, now, em),
+    );
+    // ... and their ranking, which the completion allocates the event's tickets by.
+    completion.rankParticipantsWith(rankedRegisteredSql);
+  }
 
   async get(tenantId: string, userId: string, eventRef: string): Promise<ParticipantDto> {
     const event = await this.events.resolve(tenantId, eventRef);
@@ -72,18 +86,10 @@ export class ParticipationService {
   /** REGISTERED participants, first registered first. */
   async list(tenantId: string, eventRef: string, page: PageRequest): Promise<Page<ParticipantListItemDto>> {
     const event = await this.events.resolve(tenantId, eventRef);
-    const from = 'FROM quest_event_participants p JOIN users u ON u.id = p.user_id WHERE p.event_id = $1 AND p.status = 1';
-    const [rows, count] = await Promise.all([
-      this.dataSource.query<(ParticipantListItemDto & { score: string })[]>(
-        `SELECT p.user_id AS "userId", u.handle, u.display_name AS "displayName", p.score, p.registered_at AS "registeredAt" ${from}
-         ORDER BY p.registered_at ASC, p.user_id ASC OFFSET $2 LIMIT $3`,
-        [event.id, page.offset, page.limit],
-      ),
-      this.dataSource.query<{ n: number }[]>(`SELECT COUNT(*)::int AS n ${from}`, [event.id]),
-    ]);
+    const { rows, total } = await this.listing.listRegistered(event.id, page);
     return toPage(
       rows.map((r) => ({ ...r, score: Number(r.score) })),
-      count[0].n,
+      total,
       page,
     );
   }
@@ -110,29 +116,21 @@ export class ParticipationService {
     if (!isRegistrationOpen(event, now)) throw this.registrationClosed(event, now);
 
     return this.dataSource.transaction(async (em) => {
-      const seat = updatedRows<{ registered_count: number }>(
-        await em.query(
-          `UPDATE quest_events SET registered_count = registered_count + 1
-           WHERE id = $1 AND state = 'published' AND registration_starts_at <= $2 AND $2 < registration_ends_at AND $2 < ends_at
-             AND (capacity IS NULL OR registered_count < capacity)
-           RETURNING registered_count`,
-          [event.id, now],
-        ),
-      );
-      if (seat.length === 0) {
-        const fresh = await em.getRepository(QuestEvent).findOneByOrFail({ id: event.id });
+      if (!(await this.eventRows.takeSeat(event.id, now, em))) {
+        const fresh = (await this.eventRows.findById(event.tenantId, event.id, false, em))!;
         if (!isRegistrationOpen(fresh, now)) throw this.registrationClosed(fresh, now);
         throw new DomainError(ParticipationErrors.event_full, `The event is full (${fresh.capacity} participants)`);
       }
-      const rows = await em.query<{ id: string }[]>(
-        `INSERT INTO quest_event_participants (tenant_id, event_id, user_id, status, score, registered_at, status_changed_at)
-         VALUES ($1, $2, $3, $4, 0, $5, $5)
-         ON CONFLICT (event_id, user_id) DO UPDATE SET status = EXCLUDED.status, status_changed_at = EXCLUDED.status_changed_at
-           WHERE quest_event_participants.status = ANY($6::smallint[])
-         RETURNING id`,
-        [tenantId, event.id, userId, ParticipantStatus.REGISTERED, now, fromStatuses('register')],
+      const registered = await this.repo.register(
+        tenantId,
+        event.id,
+        userId,
+        ParticipantStatus.REGISTERED,
+        now,
+        fromStatuses('register'),
+        em,
       );
-      if (rows.length === 0) await this.refuse(em, event.id, userId, 'register');
+      if (!registered) await this.refuse(em, event.id, userId, 'register');
       await this.notifications.notify(em, {
         tenantId,
         userId,
@@ -198,12 +196,7 @@ export class ParticipationService {
     }
     if (event.state === 'cancelled') throw new DomainError(ParticipationErrors.event_already_ended, 'The event is cancelled');
     if (event.state === 'published' && event.scoreResourceTypeId) {
-      await this.dataSource.query(
-        `UPDATE quest_event_participants p SET score_synced_at = $3, score = COALESCE(
-           (SELECT b.earned FROM resource_balances b WHERE b.resource_type_id = $2 AND b.user_id = p.user_id), 0)
-         WHERE p.id = $1 AND p.status = 1`,
-        [p.id, event.scoreResourceTypeId, this.clock.now()],
-      );
+      await this.repo.syncRegisteredScore(p.id, event.scoreResourceTypeId, this.clock.now());
     }
     return toParticipantDto(await this.find(this.dataSource.manager, event.id, userId, true));
   }
@@ -226,15 +219,17 @@ export class ParticipationService {
       const refusal = timeRule(eventStatus(event, now), event, now);
       if (refusal) throw refusal;
       const to = nextStatus(current!.status, action)!;
-      const changed = updatedRows<{ id: string }>(
-        await em.query(
-          `UPDATE quest_event_participants SET status = $3, status_changed_at = $4, drop_reason = $5
-           WHERE event_id = $1 AND user_id = $2 AND status = ANY($6::smallint[]) RETURNING id`,
-          [event.id, userId, to, now, action === 'drop' ? (opts.reason ?? null) : null, fromStatuses(action)],
-        ),
+      const changed = await this.repo.changeStatus(
+        event.id,
+        userId,
+        to,
+        now,
+        action === 'drop' ? (opts.reason ?? null) : null,
+        fromStatuses(action),
+        em,
       );
-      if (changed.length === 0) await this.refuse(em, event.id, userId, action);
-      await em.query('UPDATE quest_events SET registered_count = registered_count - 1 WHERE id = $1', [event.id]);
+      if (!changed) await this.refuse(em, event.id, userId, action);
+      await this.eventRows.freeSeat(event.id, em);
       if (action !== 'unregister') await this.revokeScore(em, event, userId, current!.id, action);
       return toParticipantDto(await this.find(em, event.id, userId, true));
     });
@@ -246,7 +241,7 @@ export class ParticipationService {
    * elsewhere stays earned (event scores are not meant to be spent).
    */
   private async revokeScore(em: EntityManager, event: QuestEvent, userId: string, participantId: string, action: string): Promise<void> {
-    await em.query('UPDATE quest_event_participants SET score = 0, score_synced_at = $2 WHERE id = $1', [participantId, this.clock.now()]);
+    await this.repo.resetScore(participantId, this.clock.now(), em);
     if (!event.scoreResourceTypeId) return;
     const { balance } = await this.ledger.getBalance(em, event.tenantId, userId, event.scoreResourceTypeId);
     if (balance <= 0) return;
@@ -285,7 +280,7 @@ export class ParticipationService {
   private async find(em: EntityManager, eventId: string, userId: string, required: true): Promise<Participant>;
   private async find(em: EntityManager, eventId: string, userId: string, required: false): Promise<Participant | null>;
   private async find(em: EntityManager, eventId: string, userId: string, required: boolean): Promise<Participant | null> {
-    const p = await em.getRepository(Participant).findOneBy({ eventId, userId });
+    const p = await this.repo.findByEventAndUser(eventId, userId, em);
     if (!p && required) throw new DomainError(ParticipationErrors.participant_not_found, 'You have never registered for this event');
     return p;
   }

@@ -6,20 +6,20 @@ import { DomainError } from '../common/errors/domain-error.js';
 import { AppConfig } from '../config/app-config.js';
 import { NotificationsService } from '../notifications/notifications.service.js';
 import { NotificationType } from '../notifications/notification-types.js';
+import { DomainEvents } from '../common/events/domain-events.js';
 import { QuestEventsService } from './quest-events.service.js';
-import { QuestEvent } from './entities/quest-event.entity.js';
+import type { QuestEvent } from './entities/quest-event.entity.js';
+import { EventParticipantsReadModel } from './event-participants.read-model.js';
 import { eventStatus } from './event-status.js';
 import { QuestEventErrors } from './quest-events.errors.js';
+import { QuestEventsRepository } from './quest-events.repository.js';
+import { RewardsRepository } from './rewards.repository.js';
+import './quest-events.events.js';
 
 export interface CompletionResult {
   event: QuestEvent;
   completedNow: boolean;
   allocationsCreated: number;
-}
-
-/** TypeORM answers an UPDATE ... RETURNING with [rows, affectedCount]. */
-function updatedRows<T>(res: unknown): T[] {
-  return (Array.isArray(res) && Array.isArray(res[0]) ? res[0] : res) as T[];
 }
 
 /**
@@ -30,7 +30,8 @@ function updatedRows<T>(res: unknown): T[] {
  * the conditional `UPDATE quest_events SET state = 'completed' WHERE state = 'published' ...`.
  * The second caller waits for the first one's row lock, then matches no row and does nothing. The
  * allocations it would write are also unique per (reward, user), so a replay cannot duplicate them.
- * In the same transaction: every REGISTERED participant's score is synced from the scoped resource,
+ * In the same transaction: every REGISTERED participant's score is synced from the scoped resource
+ * (by the participation module, on `quest-event.completing`),
  * ranks are computed (equal scores share a rank), eligible participants (completion rule: score
  * >= minScore and rank <= maxRank) get one allocation per reward whose rank bracket holds them,
  * and everyone is notified.
@@ -40,6 +41,8 @@ export class EventCompletionService implements OnApplicationBootstrap, OnModuleD
   private readonly log = new Logger(EventCompletionService.name);
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<unknown> | null = null;
+  /** The SELECT of the ranked REGISTERED participants of event `$1` (participation owns them and registers it). */
+  private rankedSql: ((eventId: string) => string) | null = null;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -47,7 +50,16 @@ export class EventCompletionService implements OnApplicationBootstrap, OnModuleD
     private readonly config: AppConfig,
     private readonly notifications: NotificationsService,
     private readonly events: QuestEventsService,
+    private readonly repo: QuestEventsRepository,
+    private readonly rewards: RewardsRepository,
+    private readonly participants: EventParticipantsReadModel,
+    private readonly domainEvents: DomainEvents,
   ) {}
+
+  /** The participation module says how its participants are ranked (it depends on this module, not the reverse). */
+  rankParticipantsWith(sql: (eventId: string) => string): void {
+    this.rankedSql = sql;
+  }
 
   onApplicationBootstrap(): void {
     if (!this.config.QUEST_EVENT_WORKER_ENABLED) return;
@@ -70,10 +82,7 @@ export class EventCompletionService implements OnApplicationBootstrap, OnModuleD
 
   /** One pass: completes every published event whose end has passed. Returns the ids this pass completed. */
   async runOnce(): Promise<string[]> {
-    const due: { id: string; tenant_id: string }[] = await this.dataSource.query(
-      `SELECT id, tenant_id FROM quest_events WHERE state = 'published' AND ends_at <= $1 ORDER BY ends_at LIMIT 100`,
-      [this.clock.now()],
-    );
+    const due = await this.repo.findDue(this.clock.now());
     const completed: string[] = [];
     for (const e of due) {
       const r = await this.complete(e.tenant_id, e.id, false);
@@ -91,16 +100,10 @@ export class EventCompletionService implements OnApplicationBootstrap, OnModuleD
     return this.dataSource.transaction(async (em) => {
       this.events.eventsChangedIn(em, tenantId); // its status becomes completed
       const now = this.clock.now();
-      const won = updatedRows<{ id: string }>(
-        await em.query(
-          `UPDATE quest_events SET state = 'completed', completed_at = $3
-           WHERE id = $1 AND tenant_id = $2 AND state = 'published' AND (ends_at <= $3 OR ($4 AND starts_at <= $3))
-           RETURNING id`,
-          [eventId, tenantId, now, early],
-        ),
-      );
-      const event = await em.getRepository(QuestEvent).findOneByOrFail({ id: eventId, tenantId });
-      if (won.length === 0) {
+      const won = await this.repo.complete(tenantId, eventId, now, early, em);
+      const event = await this.repo.findById(tenantId, eventId, false, em);
+      if (!event) throw new Error(`No quest event ${eventId} in tenant ${tenantId}`);
+      if (!won) {
         if (event.state === 'completed') return { event, completedNow: false, allocationsCreated: 0 };
         throw new DomainError(
           QuestEventErrors.quest_event_state,
@@ -109,33 +112,19 @@ export class EventCompletionService implements OnApplicationBootstrap, OnModuleD
       }
 
       // Final scores from the scoped resource (REGISTERED only: cancelled and dropped ones were revoked).
-      await em.query(
-        `UPDATE quest_event_participants p SET score_synced_at = $3, score = COALESCE(
-           (SELECT b.earned FROM resource_balances b WHERE b.resource_type_id = $2 AND b.user_id = p.user_id), 0)
-         WHERE p.event_id = $1 AND p.status = 1`,
-        [eventId, event.scoreResourceTypeId, now],
-      );
-      const allocated: { user_id: string; tickets: number }[] = await em.query(
-        `WITH ranked AS (
-           SELECT p.user_id, p.score, CASE WHEN p.score > 0 THEN RANK() OVER (ORDER BY p.score DESC) END AS rank
-           FROM quest_event_participants p WHERE p.event_id = $1 AND p.status = 1)
-         INSERT INTO quest_event_reward_allocations (tenant_id, event_id, reward_id, user_id, tickets, tickets_spent, rank, score, created_at)
-         SELECT $2, $1, r.id, x.user_id, r.tickets, 0, x.rank, x.score, $3
-         FROM ranked x CROSS JOIN quest_event_rewards r
-         WHERE r.event_id = $1 AND x.score >= $4 AND ($5::int IS NULL OR x.rank <= $5)
-           AND (r.rank_from IS NULL OR x.rank >= r.rank_from) AND (r.rank_to IS NULL OR x.rank <= r.rank_to)
-         ON CONFLICT (reward_id, user_id) DO NOTHING
-         RETURNING user_id, tickets`,
-        [eventId, tenantId, now, event.minScore, event.maxRank],
-      );
+      await this.domainEvents.publish(em, 'quest-event.completing', {
+        tenantId,
+        eventId,
+        scoreResourceTypeId: event.scoreResourceTypeId,
+        now,
+      });
+      if (!this.rankedSql) throw new Error('no participant ranking registered (ParticipationModule)');
+      const allocated = await this.rewards.allocate(tenantId, eventId, now, event.minScore, event.maxRank, this.rankedSql('$1'), em);
 
       const tickets = new Map<string, number>();
       for (const a of allocated) tickets.set(a.user_id, (tickets.get(a.user_id) ?? 0) + a.tickets);
-      const registered: { user_id: string }[] = await em.query(
-        'SELECT user_id FROM quest_event_participants WHERE event_id = $1 AND status = 1 ORDER BY user_id',
-        [eventId],
-      );
-      for (const { user_id: userId } of registered) {
+      const registered = await this.participants.registeredUserIds(eventId, em);
+      for (const userId of registered) {
         const base = { tenantId, userId, communityId: event.communityId };
         await this.notifications.notify(em, {
           ...base,

@@ -8,7 +8,6 @@ import { Paginated, PageQueryDto, pageRequest, type Page } from '../common/pagin
 import { CommunityErrors } from '../communities/communities.errors.js';
 import { LeaderboardEntryDto } from '../resources/dto/ranking.dto.js';
 import { InventoryErrors } from '../inventory/inventory.errors.js';
-import { QuestDto } from '../quests/dto/quest.dto.js';
 import { ListQuestEventsQueryDto, QuestEventDto, QuestEventFilterDto } from './dto/quest-event.dto.js';
 import { ClaimRewardDto, RewardAllocationDto, RewardClaimDto } from './dto/reward.dto.js';
 import { QuestEventErrors } from './quest-events.errors.js';
@@ -73,18 +72,6 @@ export class QuestEventsController {
     @Query() q: PageQueryDto,
   ): Promise<Page<LeaderboardEntryDto>> {
     return this.events.leaderboard(user.tenantId, id, pageRequest(q));
-  }
-
-  @Get(':id/quests')
-  @Authenticated()
-  @ApiOperation({
-    summary: 'The quests of a quest event',
-    description: 'Active quests of the event, oldest first, with whether the current user completed them.',
-  })
-  @ApiOkResponse({ type: QuestDto, isArray: true })
-  @ApiErrors(...userErrors, QuestEventErrors.quest_event_not_found)
-  listQuestEventQuests(@CurrentUser() user: AuthUser, @Param('id') id: string): Promise<QuestDto[]> {
-    return this.events.eventQuests(user.tenantId, user.id, id);
   }
 
   @Get(':eventId/reward/allocations')

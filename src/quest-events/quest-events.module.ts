@@ -9,6 +9,10 @@ import { QuestEventsAdminController } from './quest-events.admin.controller.js';
 import { QuestEventsController } from './quest-events.controller.js';
 import { QuestEventsService } from './quest-events.service.js';
 import { RewardsService } from './rewards.service.js';
+import { EventParticipantsReadModel } from './event-participants.read-model.js';
+import { EventReferencesReadModel } from './event-references.read-model.js';
+import { QuestEventsRepository } from './quest-events.repository.js';
+import { RewardsRepository } from './rewards.repository.js';
 import { CommunitiesModule } from '../communities/communities.module.js';
 import { InventoryModule } from '../inventory/inventory.module.js';
 import { ResourcesModule } from '../resources/resources.module.js';
@@ -21,7 +25,15 @@ export const QUEST_EVENTS_ENTITIES = [QuestEvent, QuestEventReward, RewardAlloca
 @Module({
   imports: [TypeOrmModule.forFeature(QUEST_EVENTS_ENTITIES), CommunitiesModule, InventoryModule, ResourcesModule, NotificationsModule],
   controllers: [QuestEventsController, QuestEventsAdminController],
-  providers: [QuestEventsService, EventCompletionService, RewardsService],
-  exports: [QuestEventsService, EventCompletionService],
+  providers: [
+    QuestEventsService,
+    EventCompletionService,
+    RewardsService,
+    QuestEventsRepository,
+    RewardsRepository,
+    EventParticipantsReadModel,
+    EventReferencesReadModel,
+  ],
+  exports: [QuestEventsService, EventCompletionService, QuestEventsRepository],
 })
 export class QuestEventsModule {}

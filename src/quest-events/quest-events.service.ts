@@ -1,54 +1,42 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager, QueryFailedError } from 'typeorm';
-import { ReadCache } from '../common/cache/read-cache.js';
+import type { DataSource, EntityManager } from 'typeorm';
+import { CacheFactory } from '../common/cache/cache-factory.js';
+import type { ReadCache } from '../common/cache/read-cache.js';
 import { Clock } from '../common/clock/clock.js';
-import { AppConfig } from '../config/app-config.js';
 import { DomainError } from '../common/errors/domain-error.js';
 import { type Page, type PageRequest, pageRequest, toPage } from '../common/pagination/pagination.js';
 import { CommunitiesService, UUID_RE } from '../communities/communities.service.js';
 import type { LeaderboardEntryDto } from '../resources/dto/ranking.dto.js';
-import { findOneFast, findPageFast } from '../database/find-one-fast.js';
+import { onUniqueViolation } from '../database/repository.js';
 import { RankingService } from '../resources/ranking.service.js';
-import type { QuestDto } from '../quests/dto/quest.dto.js';
-import { Quest } from '../quests/entities/quest.entity.js';
-import { toQuestDto } from '../quests/quest.mapper.js';
 import type { CreateQuestEventDto, ListQuestEventsQueryDto, QuestEventDto, UpdateQuestEventDto } from './dto/quest-event.dto.js';
-import { QuestEvent } from './entities/quest-event.entity.js';
+import type { QuestEvent } from './entities/quest-event.entity.js';
+import { EventParticipantsReadModel } from './event-participants.read-model.js';
+import { EventReferencesReadModel } from './event-references.read-model.js';
 import { eventStatus, isRegistrationOpen, timesProblem } from './event-status.js';
 import { QuestEventErrors } from './quest-events.errors.js';
-
-/** SQL of the derived status of `e` at `$now` (the same rule as `eventStatus`). */
-export const STATUS_SQL = (now: string) => `CASE WHEN e.state <> 'published' THEN e.state
-  WHEN ${now} >= e.ends_at THEN 'ended'
-  WHEN ${now} >= e.starts_at THEN 'active'
-  WHEN ${now} >= e.registration_starts_at AND ${now} < e.registration_ends_at THEN 'registration_open'
-  ELSE 'upcoming' END`;
-const REG_OPEN_SQL = (now: string) =>
-  `(e.state = 'published' AND ${now} >= e.registration_starts_at AND ${now} < e.registration_ends_at AND ${now} < e.ends_at)`;
+import { type EventListQuery, eventListQuery, QuestEventsRepository } from './quest-events.repository.js';
 
 /** Quest events: reading (users), managing (API key), and resolving them for the other modules. */
 @Injectable()
 export class QuestEventsService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly repo: QuestEventsRepository,
+    private readonly participants: EventParticipantsReadModel,
+    private readonly references: EventReferencesReadModel,
     private readonly communities: CommunitiesService,
     private readonly rankings: RankingService,
     private readonly clock: Clock,
-    config: AppConfig,
+    caches: CacheFactory,
   ) {
-    this.lists = new ReadCache({
-      ttlMs: config.READ_CACHE_MS,
-      max: 5_000,
-      clock,
-      dataSource,
-      load: (q) => findPageFast(dataSource.manager, QuestEvent, { alias: 'e', order: 'e.starts_at ASC, e.id ASC', ...q }),
+    this.lists = caches.create({
+      name: 'quest event list pages',
+      load: ({ query, page }) => this.repo.findListPage(query, page),
     });
-    this.scoreTypes = new ReadCache({
-      ttlMs: config.READ_CACHE_MS,
-      max: 5_000,
-      clock,
-      dataSource,
+    this.scoreTypes = caches.create({
+      name: 'quest event score types',
       load: async (q) => ({ id: (await this.resolve(q.tenantId, q.ref)).scoreResourceTypeId }),
     });
   }
@@ -61,7 +49,7 @@ export class QuestEventsService {
    * drops them (`eventsChangedIn`); registrations do not (`registeredCount` in a list may be that
    * old; the event's own read is exact). Statuses are computed per request, from the current time.
    */
-  private readonly lists: ReadCache<{ from: string; params: unknown[]; page: PageRequest }, { rows: QuestEvent[]; total: number }>;
+  private readonly lists: ReadCache<{ query: EventListQuery; page: PageRequest }, { rows: QuestEvent[]; total: number }>;
 
   /** The tenant's events change in the transaction of `em` (state, times, features, rewards): what is cached of them goes at the commit. */
   eventsChangedIn(em: EntityManager, tenantId: string): void {
@@ -78,13 +66,12 @@ export class QuestEventsService {
     ref: string,
     opts: { includeDrafts?: boolean; em?: EntityManager; lock?: boolean } = {},
   ): Promise<QuestEvent> {
-    const em = opts.em ?? this.dataSource.manager;
     const r = ref.trim().toLowerCase();
     let event: QuestEvent | null = null;
     if (r.length > 0 && r.length <= 64) {
-      const where = UUID_RE.test(r) ? { tenantId, id: r } : { tenantId, slug: r };
-      if (opts.lock) event = await em.getRepository(QuestEvent).findOne({ where, lock: { mode: 'pessimistic_write' } });
-      else event = await findOneFast(em, QuestEvent, where); // every event read, the leaderboard among them
+      event = UUID_RE.test(r)
+        ? await this.repo.findById(tenantId, r, opts.lock ?? false, opts.em)
+        : await this.repo.findBySlug(tenantId, r, opts.lock ?? false, opts.em);
     }
     if (!event || (event.state === 'draft' && !opts.includeDrafts)) {
       throw new DomainError(QuestEventErrors.quest_event_not_found, `No quest event "${ref.slice(0, 64)}" in this tenant`);
@@ -124,47 +111,35 @@ export class QuestEventsService {
 
   async list(tenantId: string, userId: string, q: ListQuestEventsQueryDto): Promise<Page<QuestEventDto>> {
     const page = pageRequest(q);
-    const params: unknown[] = [tenantId];
-    const param = (v: unknown) => `$${params.push(v)}`;
-    let nowP: string | undefined;
-    const now = () => (nowP ??= `${param(this.clock.now())}::timestamptz`);
-    const where = [`e.tenant_id = $1`, `e.state <> 'draft'`];
-    if (q.participating !== undefined) {
-      // The caller's REGISTERED events first (a handful, by index): the list query then filters by
-      // an array instead of probing the participants of every event, and users with the same
-      // events share its cached answer.
-      const mine: { event_id: string }[] = await this.dataSource.query(
-        'SELECT event_id FROM quest_event_participants WHERE tenant_id = $1 AND user_id = $2 AND status = 1 ORDER BY event_id',
-        [tenantId, userId],
-      );
-      const ids = param(mine.map((r) => r.event_id));
-      where.push(q.participating ? `e.id = ANY(${ids}::uuid[])` : `NOT (e.id = ANY(${ids}::uuid[]))`);
-    }
-    if (q.registrationOpen !== undefined) where.push(q.registrationOpen ? REG_OPEN_SQL(now()) : `NOT ${REG_OPEN_SQL(now())}`);
-    if (q.filter?.containerId !== undefined) {
-      const community = await this.communities.resolveShared(tenantId, q.filter.containerId);
-      where.push(`e.community_id = ${param(community.id)}`);
-    }
     const features = (q.filter?.features ?? '')
       .split(',')
       .map((f) => f.trim())
       .filter((f) => f !== '');
-    if (features.length > 0) where.push(`e.features @> ${param(features)}::text[]`);
-    if (q.filter?.status && q.filter.status.length > 0) where.push(`(${STATUS_SQL(now())}) = ANY(${param(q.filter.status)}::text[])`);
-    if (q.itemId)
-      where.push(
-        `EXISTS (SELECT 1 FROM quest_event_rewards r WHERE r.event_id = e.id AND r.item_id = ${param(q.itemId.toLowerCase())}::uuid)`,
-      );
-    if (q.resourceId) {
-      const r = `${param(q.resourceId.toLowerCase())}::uuid`;
-      where.push(
-        `(e.score_resource_type_id = ${r} OR EXISTS (SELECT 1 FROM quest_event_rewards r WHERE r.event_id = e.id AND r.resource_type_id = ${r}))`,
-      );
-    }
-    const from = `FROM quest_events e WHERE ${where.join(' AND ')}`;
+    // The caller's REGISTERED events first (a handful, by index): the list query then filters by
+    // an array instead of probing the participants of every event, and users with the same
+    // events share its cached answer.
+    const participating =
+      q.participating !== undefined
+        ? { value: q.participating, eventIds: await this.participants.registeredEventIds(tenantId, userId) }
+        : undefined;
+    const communityId =
+      q.filter?.containerId !== undefined ? (await this.communities.resolveShared(tenantId, q.filter.containerId)).id : undefined;
+    const query = eventListQuery(
+      tenantId,
+      {
+        participating,
+        registrationOpen: q.registrationOpen,
+        communityId,
+        features,
+        statuses: q.filter?.status ?? [],
+        itemId: q.itemId || undefined,
+        resourceId: q.resourceId || undefined,
+      },
+      this.clock.now(),
+    );
     // The page may be READ_CACHE_MS old (the time in its filters too); the caller's statuses are read fresh.
-    const key = JSON.stringify([from, params.map((v) => (v instanceof Date ? 'now' : v)), page.offset, page.limit]);
-    const { rows, total } = await this.lists.get(tenantId, key, { from, params, page });
+    const key = JSON.stringify([query.from, query.params.map((v) => (v instanceof Date ? 'now' : v)), page.offset, page.limit]);
+    const { rows, total } = await this.lists.get(tenantId, key, { query, page });
     const statuses = await this.participantStatuses(
       rows.map((e) => e.id),
       userId,
@@ -184,33 +159,13 @@ export class QuestEventsService {
     return toPage(items, total, page);
   }
 
-  /** The active quests of the event, with the user's completion. */
-  async eventQuests(tenantId: string, userId: string, ref: string): Promise<QuestDto[]> {
-    const e = await this.resolve(tenantId, ref);
-    const quests = await this.dataSource
-      .getRepository(Quest)
-      .find({ where: { tenantId, questEventId: e.id, status: 'active' }, order: { createdAt: 'ASC', id: 'ASC' } });
-    const done: { quest_id: string }[] = quests.length
-      ? await this.dataSource.query('SELECT quest_id FROM quest_completions WHERE user_id = $1 AND quest_id = ANY($2::uuid[])', [
-          userId,
-          quests.map((q) => q.id),
-        ])
-      : [];
-    const completed = new Set(done.map((d) => d.quest_id));
-    return quests.map((q) => toQuestDto(q, completed.has(q.id)));
-  }
-
   async participantStatus(eventId: string, userId: string): Promise<number | null> {
     return (await this.participantStatuses([eventId], userId)).get(eventId) ?? null;
   }
 
   private async participantStatuses(eventIds: string[], userId: string): Promise<Map<string, number>> {
     if (eventIds.length === 0) return new Map();
-    const rows: { event_id: string; status: number }[] = await this.dataSource.query(
-      'SELECT event_id, status FROM quest_event_participants WHERE user_id = $1 AND event_id = ANY($2::uuid[])',
-      [userId, eventIds],
-    );
-    return new Map(rows.map((r) => [r.event_id, r.status]));
+    return this.participants.statuses(eventIds, userId);
   }
 
   // ------------------------------------------------------------------ management
@@ -226,33 +181,41 @@ export class QuestEventsService {
     if (problem) throw new DomainError(QuestEventErrors.invalid_quest_event, problem);
     return this.dataSource.transaction(async (em) => {
       this.eventsChangedIn(em, tenantId);
-      const repo = em.getRepository(QuestEvent);
-      const event = repo.create({
-        tenantId,
-        communityId: community.id,
-        slug: dto.slug,
-        name: dto.name,
-        description: dto.description ?? '',
-        imageUrl: dto.imageUrl ?? null,
-        features: dto.features ?? [],
-        state: dto.publish === false ? 'draft' : 'published',
-        registrationStartsAt: dto.registrationStartsAt,
-        registrationEndsAt: dto.registrationEndsAt,
-        startsAt: dto.startsAt,
-        endsAt: dto.endsAt,
-        capacity: dto.capacity ?? null,
-        registeredCount: 0,
-        scoreResourceTypeId: null,
-        minScore: dto.minScore ?? 1,
-        maxRank: dto.maxRank ?? null,
-        completedAt: null,
-        cancelledAt: null,
-      });
-      const saved = await repo.save(event).catch((e: unknown) => this.rethrowSlug(e, dto.slug));
+      const saved = await onUniqueViolation(
+        () =>
+          this.repo.insert(
+            {
+              tenantId,
+              communityId: community.id,
+              slug: dto.slug,
+              name: dto.name,
+              description: dto.description ?? '',
+              imageUrl: dto.imageUrl ?? null,
+              features: dto.features ?? [],
+              state: dto.publish === false ? 'draft' : 'published',
+              registrationStartsAt: dto.registrationStartsAt,
+              registrationEndsAt: dto.registrationEndsAt,
+              startsAt: dto.startsAt,
+              endsAt: dto.endsAt,
+              capacity: dto.capacity ?? null,
+              registeredCount: 0,
+              scoreResourceTypeId: null,
+              minScore: dto.minScore ?? 1,
+              maxRank: dto.maxRank ?? null,
+              completedAt: null,
+              cancelledAt: null,
+            },
+            em,
+          ),
+        {
+          uq_quest_events_tenant_slug: () =>
+            new DomainError(QuestEventErrors.quest_event_slug_taken, `Another quest event already uses the slug "${dto.slug}"`),
+        },
+      );
       if (dto.scoreResourceTypeId) {
         await this.checkScoreType(em, saved, dto.scoreResourceTypeId);
         saved.scoreResourceTypeId = dto.scoreResourceTypeId.toLowerCase();
-        await repo.update({ id: saved.id }, { scoreResourceTypeId: saved.scoreResourceTypeId });
+        await this.repo.update(tenantId, saved.id, { scoreResourceTypeId: saved.scoreResourceTypeId }, em);
       }
       return this.toDto(saved);
     });
@@ -308,8 +271,9 @@ export class QuestEventsService {
         maxRank,
         state,
       } = e;
-      await em.getRepository(QuestEvent).update(
-        { id: e.id },
+      await this.repo.update(
+        tenantId,
+        e.id,
         {
           name,
           description,
@@ -325,6 +289,7 @@ export class QuestEventsService {
           maxRank,
           state,
         },
+        em,
       );
       return this.toDto(e);
     });
@@ -339,30 +304,19 @@ export class QuestEventsService {
         throw new DomainError(QuestEventErrors.quest_event_state, `The event is ${e.state}: it cannot be cancelled`);
       e.state = 'cancelled';
       e.cancelledAt = this.clock.now();
-      await em.getRepository(QuestEvent).update({ id: e.id }, { state: e.state, cancelledAt: e.cancelledAt });
+      await this.repo.update(tenantId, e.id, { state: e.state, cancelledAt: e.cancelledAt }, em);
       return this.toDto(e);
     });
   }
 
   /** The score resource must be a scoped type of the event's community, not bound to another event. */
   private async checkScoreType(em: EntityManager, e: QuestEvent, typeId: string): Promise<void> {
-    const rows: { community_id: string; kind: string; quest_event_id: string | null }[] = await em.query(
-      'SELECT community_id, kind, quest_event_id FROM resource_types WHERE id = $1 AND tenant_id = $2',
-      [typeId.toLowerCase(), e.tenantId],
-    );
-    const t = rows[0];
+    const t = await this.references.resourceType(e.tenantId, typeId.toLowerCase(), em);
     if (!t || t.community_id !== e.communityId || t.kind !== 'scoped' || (t.quest_event_id !== null && t.quest_event_id !== e.id)) {
       throw new DomainError(
         QuestEventErrors.invalid_quest_event,
         'scoreResourceTypeId must be a scoped resource type of the same community, of this event or of none',
       );
     }
-  }
-
-  private rethrowSlug(e: unknown, slug: string): never {
-    if (e instanceof QueryFailedError && (e.driverError as { constraint?: string }).constraint === 'uq_quest_events_tenant_slug') {
-      throw new DomainError(QuestEventErrors.quest_event_slug_taken, `Another quest event already uses the slug "${slug}"`);
-    }
-    throw e;
   }
 }

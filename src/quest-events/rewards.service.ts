@@ -10,15 +10,12 @@ import { NotificationsService } from '../notifications/notifications.service.js'
 import { NotificationType } from '../notifications/notification-types.js';
 import { LedgerService } from '../resources/ledger.service.js';
 import type { ClaimRewardDto, CreateRewardDto, RewardAllocationDto, RewardClaimDto, RewardDto } from './dto/reward.dto.js';
-import { QuestEventReward } from './entities/quest-event-reward.entity.js';
-import { RewardAllocation } from './entities/reward-allocation.entity.js';
-import { RewardClaim } from './entities/reward-claim.entity.js';
+import type { QuestEventReward } from './entities/quest-event-reward.entity.js';
+import type { RewardAllocation } from './entities/reward-allocation.entity.js';
+import { EventReferencesReadModel } from './event-references.read-model.js';
 import { QuestEventErrors } from './quest-events.errors.js';
 import { QuestEventsService } from './quest-events.service.js';
-
-function updatedRows<T>(res: unknown): T[] {
-  return (Array.isArray(res) && Array.isArray(res[0]) ? res[0] : res) as T[];
-}
+import { RewardsRepository } from './rewards.repository.js';
 
 export function toRewardDto(r: QuestEventReward): RewardDto {
   return {
@@ -63,6 +60,8 @@ export class RewardsService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly events: QuestEventsService,
+    private readonly repo: RewardsRepository,
+    private readonly references: EventReferencesReadModel,
     private readonly ledger: LedgerService,
     private readonly inventory: InventoryService,
     private readonly notifications: NotificationsService,
@@ -76,63 +75,46 @@ export class RewardsService {
     if (dto.rankFrom !== undefined && dto.rankTo !== undefined && dto.rankFrom > dto.rankTo)
       throw new DomainError(QuestEventErrors.invalid_reward, 'rankFrom must not be above rankTo');
     if (dto.kind === 'resource') {
-      const ok: unknown[] = await this.dataSource.query(
-        'SELECT 1 FROM resource_types WHERE id = $1 AND tenant_id = $2 AND community_id = $3',
-        [dto.resourceTypeId, tenantId, event.communityId],
-      );
-      if (ok.length === 0)
-        throw new DomainError(QuestEventErrors.invalid_reward, "resourceTypeId is not a resource type of the event's community");
+      const ok = await this.references.isCommunityResourceType(tenantId, event.communityId, dto.resourceTypeId);
+      if (!ok) throw new DomainError(QuestEventErrors.invalid_reward, "resourceTypeId is not a resource type of the event's community");
     }
     if (dto.kind === 'item') {
-      const ok: unknown[] = await this.dataSource.query(
-        'SELECT 1 FROM inventory_items WHERE id = $1 AND tenant_id = $2 AND community_id = $3',
-        [dto.itemId, tenantId, event.communityId],
-      );
-      if (ok.length === 0)
-        throw new DomainError(QuestEventErrors.invalid_reward, "itemId is not an inventory item of the event's community");
+      const ok = await this.references.isCommunityItem(tenantId, event.communityId, dto.itemId);
+      if (!ok) throw new DomainError(QuestEventErrors.invalid_reward, "itemId is not an inventory item of the event's community");
     }
-    const repo = this.dataSource.getRepository(QuestEventReward);
-    const reward = await repo.save(
-      repo.create({
-        tenantId,
-        eventId: event.id,
-        name: dto.name,
-        description: dto.description ?? '',
-        kind: dto.kind,
-        resourceTypeId: dto.kind === 'resource' ? dto.resourceTypeId!.toLowerCase() : null,
-        itemId: dto.kind === 'item' ? dto.itemId!.toLowerCase() : null,
-        amount: dto.amount ?? 1,
-        tickets: dto.tickets ?? 1,
-        ticketCost: dto.ticketCost ?? 1,
-        supply: dto.supply ?? null,
-        claimed: 0,
-        rankFrom: dto.rankFrom ?? null,
-        rankTo: dto.rankTo ?? null,
-        requiresEmail: dto.requiresEmail ?? false,
-        requiresWalletAddress: dto.requiresWalletAddress ?? false,
-        requiresAddress: dto.requiresAddress ?? false,
-      }),
-    );
+    const reward = await this.repo.insertReward({
+      tenantId,
+      eventId: event.id,
+      name: dto.name,
+      description: dto.description ?? '',
+      kind: dto.kind,
+      resourceTypeId: dto.kind === 'resource' ? dto.resourceTypeId!.toLowerCase() : null,
+      itemId: dto.kind === 'item' ? dto.itemId!.toLowerCase() : null,
+      amount: dto.amount ?? 1,
+      tickets: dto.tickets ?? 1,
+      ticketCost: dto.ticketCost ?? 1,
+      supply: dto.supply ?? null,
+      claimed: 0,
+      rankFrom: dto.rankFrom ?? null,
+      rankTo: dto.rankTo ?? null,
+      requiresEmail: dto.requiresEmail ?? false,
+      requiresWalletAddress: dto.requiresWalletAddress ?? false,
+      requiresAddress: dto.requiresAddress ?? false,
+    });
     this.events.eventsChangedIn(this.dataSource.manager, tenantId); // after the write: the itemId / resourceId filters
     return toRewardDto(reward);
   }
 
   async listRewards(tenantId: string, eventRef: string): Promise<RewardDto[]> {
     const event = await this.events.resolve(tenantId, eventRef, { includeDrafts: true });
-    const rows = await this.dataSource
-      .getRepository(QuestEventReward)
-      .find({ where: { eventId: event.id }, order: { createdAt: 'ASC', id: 'ASC' } });
+    const rows = await this.repo.findRewards(event.id);
     return rows.map(toRewardDto);
   }
 
   /** The user's allocations in the event, oldest first, with the data of their last claim. */
   async allocations(tenantId: string, userId: string, eventRef: string): Promise<RewardAllocationDto[]> {
     const event = await this.events.resolve(tenantId, eventRef);
-    const rows = await this.dataSource.getRepository(RewardAllocation).find({
-      where: { tenantId, eventId: event.id, userId },
-      relations: { reward: true },
-      order: { createdAt: 'ASC', reward: { createdAt: 'ASC' }, id: 'ASC' },
-    });
+    const rows = await this.repo.findAllocations(tenantId, event.id, userId);
     return rows.map((a) => toAllocationDto(a, a.reward!));
   }
 
@@ -148,41 +130,24 @@ export class RewardsService {
       new DomainError(QuestEventErrors.allocation_not_found, `No reward allocation ${allocationId.slice(0, 64)} of yours in this event`);
     if (!UUID_RE.test(allocationId)) throw notFound();
     return this.dataSource.transaction(async (em) => {
-      const allocation = await em.getRepository(RewardAllocation).findOne({
-        where: { id: allocationId.toLowerCase(), tenantId, eventId: event.id, userId },
-        relations: { reward: true },
-      });
+      const allocation = await this.repo.findAllocation(tenantId, event.id, userId, allocationId.toLowerCase(), em);
       if (!allocation) throw notFound();
       const reward = allocation.reward!;
       const data = this.requirementData(reward, dto);
 
-      const spent = updatedRows<{ tickets_spent: number }>(
-        await em.query(
-          `UPDATE quest_event_reward_allocations SET tickets_spent = tickets_spent + $2, requirement_data = $3
-           WHERE id = $1 AND tickets - tickets_spent >= $2 RETURNING tickets_spent`,
-          [allocation.id, reward.ticketCost, JSON.stringify(data)],
-        ),
-      );
-      if (spent.length === 0) {
-        const left = await em.query<{ left: number }[]>(
-          'SELECT tickets - tickets_spent AS left FROM quest_event_reward_allocations WHERE id = $1',
-          [allocation.id],
-        );
+      const spent = await this.repo.spendTickets(allocation.id, reward.ticketCost, data, em);
+      if (spent === null) {
+        const left = await this.repo.ticketsLeft(allocation.id, em);
         throw new DomainError(
           QuestEventErrors.not_enough_tickets,
-          `The allocation has ${left[0].left} ticket(s) left; "${reward.name}" costs ${reward.ticketCost}`,
+          `The allocation has ${left} ticket(s) left; "${reward.name}" costs ${reward.ticketCost}`,
         );
       }
-      const supplied = updatedRows<{ claimed: number }>(
-        await em.query(
-          'UPDATE quest_event_rewards SET claimed = claimed + 1 WHERE id = $1 AND (supply IS NULL OR claimed < supply) RETURNING claimed',
-          [reward.id],
-        ),
-      );
-      if (supplied.length === 0) throw new DomainError(QuestEventErrors.reward_sold_out, `"${reward.name}" has no supply left`);
+      const supplied = await this.repo.takeSupply(reward.id, em);
+      if (supplied === null) throw new DomainError(QuestEventErrors.reward_sold_out, `"${reward.name}" has no supply left`);
 
-      const claim = await em.getRepository(RewardClaim).save(
-        em.getRepository(RewardClaim).create({
+      const claim = await this.repo.insertClaim(
+        {
           tenantId,
           allocationId: allocation.id,
           rewardId: reward.id,
@@ -192,7 +157,8 @@ export class RewardsService {
           walletAddress: data.walletAddress ?? null,
           address: (data.address as Record<string, unknown> | undefined) ?? null,
           createdAt: this.clock.now(),
-        }),
+        },
+        em,
       );
       await this.deliver(em, tenantId, userId, reward, claim.id);
       const status = reward.kind === 'manual' ? 'pending_fulfilment' : 'processed';
@@ -204,9 +170,9 @@ export class RewardsService {
         title: `Your claim of ${reward.name} was ${status === 'processed' ? 'processed' : 'received'}`,
         data: { eventId: event.id, rewardId: reward.id, claimId: claim.id, status },
       });
-      allocation.ticketsSpent = spent[0].tickets_spent;
+      allocation.ticketsSpent = spent;
       allocation.requirementData = data;
-      reward.claimed = supplied[0].claimed;
+      reward.claimed = supplied;
       return { claimId: claim.id, allocation: toAllocationDto(allocation, reward), ticketsSpent: reward.ticketCost, status };
     });
   }

@@ -6,6 +6,10 @@ import { Quest } from './entities/quest.entity.js';
 import { QuestsAdminController } from './quests.admin.controller.js';
 import { QuestsController } from './quests.controller.js';
 import { QuestsService } from './quests.service.js';
+import { QuestEventQuestsController } from './quest-event-quests.controller.js';
+import { QuestReferencesReadModel } from './quest-references.read-model.js';
+import { QuestsRepository } from './quests.repository.js';
+import { ParticipationModule } from '../participation/participation.module.js';
 import { CommunitiesModule } from '../communities/communities.module.js';
 import { InventoryModule } from '../inventory/inventory.module.js';
 import { ResourcesModule } from '../resources/resources.module.js';
@@ -15,8 +19,15 @@ export const QUESTS_ENTITIES = [Quest, QuestCompletion];
 
 /** Quests of communities and quest events, their tags, and completions (rewards through the ledger). */
 @Module({
-  imports: [TypeOrmModule.forFeature(QUESTS_ENTITIES), QuestEventsModule, CommunitiesModule, InventoryModule, ResourcesModule],
-  controllers: [QuestsController, QuestsAdminController],
-  providers: [QuestsService],
+  imports: [
+    TypeOrmModule.forFeature(QUESTS_ENTITIES),
+    QuestEventsModule,
+    ParticipationModule,
+    CommunitiesModule,
+    InventoryModule,
+    ResourcesModule,
+  ],
+  controllers: [QuestsController, QuestsAdminController, QuestEventQuestsController],
+  providers: [QuestsService, QuestsRepository, QuestReferencesReadModel],
 })
 export class QuestsModule {}

@@ -1,14 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource, EntityManager } from 'typeorm';
-import { ReadCache } from '../common/cache/read-cache.js';
-import { findPageFast } from '../database/find-one-fast.js';
+import type { DataSource } from 'typeorm';
+import { CacheFactory } from '../common/cache/cache-factory.js';
+import type { ReadCache } from '../common/cache/read-cache.js';
 import { Clock } from '../common/clock/clock.js';
-import { AppConfig } from '../config/app-config.js';
 import { DomainError } from '../common/errors/domain-error.js';
 import { type Page, type PageRequest, toPage } from '../common/pagination/pagination.js';
 import { CommunitiesService, UUID_RE } from '../communities/communities.service.js';
 import { InventoryService } from '../inventory/inventory.service.js';
+import { ParticipantsRepository } from '../participation/participants.repository.js';
 import { eventStatus } from '../quest-events/event-status.js';
 import { QuestEventsService } from '../quest-events/quest-events.service.js';
 import { LedgerService } from '../resources/ledger.service.js';
@@ -23,12 +23,11 @@ import type {
   QuestTagsQueryDto,
   UpdateQuestDto,
 } from './dto/quest.dto.js';
-import { Quest, type QuestReward } from './entities/quest.entity.js';
+import type { Quest, QuestReward } from './entities/quest.entity.js';
 import { toQuestDto, toRewardDto } from './quest.mapper.js';
+import { QuestReferencesReadModel } from './quest-references.read-model.js';
 import { QuestErrors } from './quests.errors.js';
-
-/** The community list's order: featured first, then oldest first (index `ix_quests_active_order`). */
-const QUEST_ORDER = 'q.featured DESC, q.created_at ASC, q.id ASC';
+import { type QuestListQuery, questListQuery, QuestsRepository } from './quests.repository.js';
 
 const normTags = (tags: string[]) => [...new Set(tags.map((t) => t.trim().toLowerCase()).filter((t) => t !== ''))];
 
@@ -37,24 +36,24 @@ const normTags = (tags: string[]) => [...new Set(tags.map((t) => t.trim().toLowe
 export class QuestsService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly repo: QuestsRepository,
+    private readonly references: QuestReferencesReadModel,
+    private readonly participants: ParticipantsRepository,
     private readonly communities: CommunitiesService,
     private readonly events: QuestEventsService,
     private readonly ledger: LedgerService,
     private readonly inventory: InventoryService,
     private readonly clock: Clock,
-    config: AppConfig,
+    caches: CacheFactory,
   ) {
-    this.lists = new ReadCache({
-      ttlMs: config.READ_CACHE_MS,
-      max: 5_000,
-      clock,
-      dataSource,
-      load: (q) => findPageFast(dataSource.manager, Quest, { alias: 'q', order: QUEST_ORDER, ...q }),
+    this.lists = caches.create({
+      name: 'quest list pages',
+      load: ({ query, page }) => this.repo.findListPage(query, page),
     });
   }
 
   /** Pages of filtered quest lists (rows in order, total), per tenant (READ_CACHE_MS); every quest write of the tenant drops them. */
-  private readonly lists: ReadCache<{ from: string; params: unknown[]; page: PageRequest }, { rows: Quest[]; total: number }>;
+  private readonly lists: ReadCache<{ query: QuestListQuery; page: PageRequest }, { rows: Quest[]; total: number }>;
 
   /**
    * Active quests of the community, filtered: any of `tags`, any of `questTypes`, `featured`
@@ -63,24 +62,17 @@ export class QuestsService {
   async list(tenantId: string, userId: string, communityRef: string, q: ListQuestsQueryDto): Promise<Page<QuestDto>> {
     const community = await this.communities.resolveShared(tenantId, communityRef);
     const page: PageRequest = { page: q.page, limit: q.limit, offset: (q.page - 1) * q.limit };
-    const params: unknown[] = [tenantId, community.id];
-    const where = ['q.tenant_id = $1', 'q.community_id = $2', `q.status = 'active'`];
-    const add = (sql: (p: string) => string, v: unknown) => {
-      params.push(v);
-      where.push(sql(`$${params.length}`));
-    };
-    const tags = normTags(q.tags);
-    if (tags.length) add((p) => `q.tags && ${p}::text[]`, tags);
-    const types = normTags(q.questTypes);
-    if (types.length) add((p) => `q.type = ANY(${p}::text[])`, types);
-    if (q.featured !== '') add((p) => `q.featured = ${p}`, q.featured);
-    if (q.query.trim() !== '') {
-      const like = `%${q.query.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      add((p) => `(q.name ILIKE ${p} OR q.description ILIKE ${p})`, like);
-    }
-    const from = `FROM quests q WHERE ${where.join(' AND ')}`;
+    const query = questListQuery(tenantId, community.id, {
+      tags: normTags(q.tags),
+      types: normTags(q.questTypes),
+      featured: q.featured !== '' ? q.featured : undefined,
+      like: q.query.trim() !== '' ? `%${q.query.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined,
+    });
     // The page may be READ_CACHE_MS old; the user's completions are read fresh.
-    const { rows, total } = await this.lists.get(tenantId, JSON.stringify([from, params, page.offset, page.limit]), { from, params, page });
+    const { rows, total } = await this.lists.get(tenantId, JSON.stringify([query.from, query.params, page.offset, page.limit]), {
+      query,
+      page,
+    });
     const done = await this.completedSet(
       userId,
       rows.map((x) => x.id),
@@ -102,10 +94,10 @@ export class QuestsService {
     const community = await this.communities.resolve(tenantId, communityRef);
     const userId = q.userId === '' ? currentUserId : q.userId.toLowerCase();
     if (userId !== currentUserId) {
-      const found: unknown[] = await this.dataSource.query('SELECT 1 FROM users WHERE id = $1 AND tenant_id = $2', [userId, tenantId]);
-      if (found.length === 0) throw new DomainError(UserErrors.user_not_found, `No user ${userId} in this tenant`);
+      if (!(await this.references.userExists(tenantId, userId)))
+        throw new DomainError(UserErrors.user_not_found, `No user ${userId} in this tenant`);
     }
-    const quests = await this.dataSource.getRepository(Quest).find({ where: { tenantId, communityId: community.id, status: 'active' } });
+    const quests = await this.repo.findActiveInCommunity(tenantId, community.id);
     const counted = quests.filter((x) => !(q.excludeTemplateTags && x.template));
     const done = await this.completedSet(
       userId,
@@ -136,6 +128,17 @@ export class QuestsService {
     return out;
   }
 
+  /** The active quests of the quest event, oldest first, with the user's completion. */
+  async eventQuests(tenantId: string, userId: string, eventRef: string): Promise<QuestDto[]> {
+    const e = await this.events.resolve(tenantId, eventRef);
+    const quests = await this.repo.findActiveOfEvent(tenantId, e.id);
+    const completed = await this.completedSet(
+      userId,
+      quests.map((q) => q.id),
+    );
+    return quests.map((q) => toQuestDto(q, completed.has(q.id)));
+  }
+
   // ------------------------------------------------------------------ management
 
   async getAdmin(tenantId: string, id: string): Promise<QuestDto> {
@@ -144,12 +147,7 @@ export class QuestsService {
 
   async listAdmin(tenantId: string, communityRef: string, page: PageRequest): Promise<Page<QuestDto>> {
     const community = await this.communities.resolve(tenantId, communityRef);
-    const [rows, total] = await this.dataSource.getRepository(Quest).findAndCount({
-      where: { tenantId, communityId: community.id },
-      order: { createdAt: 'ASC', id: 'ASC' },
-      skip: page.offset,
-      take: page.limit,
-    });
+    const [rows, total] = await this.repo.findPageInCommunity(tenantId, community.id, page);
     return toPage(
       rows.map((x) => toQuestDto(x, false)),
       total,
@@ -167,22 +165,19 @@ export class QuestsService {
       questEventId = event.id;
     }
     const rewards = await this.checkRewards(tenantId, community.id, dto.rewards ?? []);
-    const repo = this.dataSource.getRepository(Quest);
-    const quest = await repo.save(
-      repo.create({
-        tenantId,
-        communityId: community.id,
-        questEventId,
-        name: dto.name,
-        description: dto.description ?? '',
-        type: dto.type.toLowerCase(),
-        status: dto.status ?? 'active',
-        tags: normTags(dto.tags ?? []),
-        rewards,
-        featured: dto.featured ?? false,
-        template: dto.template ?? false,
-      }),
-    );
+    const quest = await this.repo.insert({
+      tenantId,
+      communityId: community.id,
+      questEventId,
+      name: dto.name,
+      description: dto.description ?? '',
+      type: dto.type.toLowerCase(),
+      status: dto.status ?? 'active',
+      tags: normTags(dto.tags ?? []),
+      rewards,
+      featured: dto.featured ?? false,
+      template: dto.template ?? false,
+    });
     this.lists.drop(tenantId);
     return toQuestDto(quest, false);
   }
@@ -198,9 +193,7 @@ export class QuestsService {
     if (dto.featured !== undefined) quest.featured = dto.featured;
     if (dto.template !== undefined) quest.template = dto.template;
     const { name, description, type, status, tags, rewards, featured, template } = quest;
-    await this.dataSource
-      .getRepository(Quest)
-      .update({ id: quest.id, tenantId }, { name, description, type, status, tags, rewards, featured, template });
+    await this.repo.update(tenantId, quest.id, { name, description, type, status, tags, rewards, featured, template });
     this.lists.drop(tenantId);
     return toQuestDto(quest, false);
   }
@@ -216,36 +209,26 @@ export class QuestsService {
     const quest = await this.find(tenantId, questId);
     if (quest.status !== 'active') throw new DomainError(QuestErrors.quest_not_completable, `The quest is ${quest.status}`);
     return this.dataSource.transaction(async (em) => {
-      const found: unknown[] = await em.query('SELECT 1 FROM users WHERE id = $1 AND tenant_id = $2', [userId, tenantId]);
-      if (found.length === 0) throw new DomainError(UserErrors.user_not_found, `No user ${userId} in this tenant`);
+      if (!(await this.references.userExists(tenantId, userId, em)))
+        throw new DomainError(UserErrors.user_not_found, `No user ${userId} in this tenant`);
       let scoreTypeId: string | null = null;
       let participantId: string | null = null;
       if (quest.questEventId) {
         const event = await this.events.resolve(tenantId, quest.questEventId, { includeDrafts: true, em });
         const status = eventStatus(event, this.clock.now());
         if (status !== 'active') throw new DomainError(QuestErrors.quest_not_completable, `The quest's event is ${status}, not active`);
-        const p: { id: string; status: number }[] = await em.query(
-          'SELECT id, status FROM quest_event_participants WHERE event_id = $1 AND user_id = $2 FOR UPDATE',
-          [event.id, userId],
-        );
-        if (p.length === 0 || p[0].status !== 1)
+        const p = await this.participants.lockByEventAndUser(event.id, userId, em);
+        if (!p || p.status !== 1)
           throw new DomainError(QuestErrors.quest_not_completable, 'Only REGISTERED participants of the event can complete its quests');
         scoreTypeId = event.scoreResourceTypeId;
-        participantId = p[0].id;
+        participantId = p.id;
       }
-      const inserted: { id: string; completed_at: Date }[] = await em.query(
-        `INSERT INTO quest_completions (tenant_id, quest_id, user_id, completed_at) VALUES ($1, $2, $3, $4)
-         ON CONFLICT (quest_id, user_id) DO NOTHING RETURNING id, completed_at`,
-        [tenantId, quest.id, userId, this.clock.now()],
-      );
-      if (inserted.length === 0) {
-        const prior: { completed_at: Date }[] = await em.query(
-          'SELECT completed_at FROM quest_completions WHERE quest_id = $1 AND user_id = $2',
-          [quest.id, userId],
-        );
-        return { questId: quest.id, userId, completedAt: prior[0].completed_at, created: false, rewards: quest.rewards.map(toRewardDto) };
+      const inserted = await this.repo.insertCompletion(tenantId, quest.id, userId, this.clock.now(), em);
+      if (!inserted) {
+        const completedAt = await this.repo.completedAt(quest.id, userId, em);
+        return { questId: quest.id, userId, completedAt, created: false, rewards: quest.rewards.map(toRewardDto) };
       }
-      const completionId = inserted[0].id;
+      const completionId = inserted.id;
       for (const [i, r] of quest.rewards.entries()) {
         const key = `quest:${completionId}:${i}`;
         if (r.type === 'resource') {
@@ -270,31 +253,18 @@ export class QuestsService {
           });
         }
       }
-      if (participantId && scoreTypeId) await this.syncScore(em, participantId, scoreTypeId);
-      return { questId: quest.id, userId, completedAt: inserted[0].completed_at, created: true, rewards: quest.rewards.map(toRewardDto) };
+      if (participantId && scoreTypeId) await this.participants.syncScore(participantId, scoreTypeId, this.clock.now(), em);
+      return { questId: quest.id, userId, completedAt: inserted.completed_at, created: true, rewards: quest.rewards.map(toRewardDto) };
     });
-  }
-
-  private async syncScore(em: EntityManager, participantId: string, scoreTypeId: string): Promise<void> {
-    await em.query(
-      `UPDATE quest_event_participants p SET score_synced_at = $3, score = COALESCE(
-         (SELECT b.earned FROM resource_balances b WHERE b.resource_type_id = $2 AND b.user_id = p.user_id), 0)
-       WHERE p.id = $1`,
-      [participantId, scoreTypeId, this.clock.now()],
-    );
   }
 
   private async completedSet(userId: string, questIds: string[]): Promise<Set<string>> {
     if (questIds.length === 0) return new Set();
-    const rows: { quest_id: string }[] = await this.dataSource.query(
-      'SELECT quest_id FROM quest_completions WHERE user_id = $1 AND quest_id = ANY($2::uuid[])',
-      [userId, questIds],
-    );
-    return new Set(rows.map((r) => r.quest_id));
+    return this.repo.completedAmong(userId, questIds);
   }
 
   private async find(tenantId: string, id: string): Promise<Quest> {
-    const quest = UUID_RE.test(id) ? await this.dataSource.getRepository(Quest).findOneBy({ tenantId, id: id.toLowerCase() }) : null;
+    const quest = UUID_RE.test(id) ? await this.repo.findById(tenantId, id.toLowerCase()) : null;
     if (!quest) throw new DomainError(QuestErrors.quest_not_found, `No quest ${id.slice(0, 64)} in this tenant`);
     return quest;
   }
@@ -304,20 +274,13 @@ export class QuestsService {
     const out: QuestReward[] = [];
     for (const r of rewards) {
       if (r.type === 'resource') {
-        const ok: unknown[] = await this.dataSource.query(
-          'SELECT 1 FROM resource_types WHERE id = $1 AND tenant_id = $2 AND community_id = $3',
-          [r.resourceTypeId, tenantId, communityId],
-        );
-        if (ok.length === 0)
+        const ok = await this.references.isCommunityResourceType(tenantId, communityId, r.resourceTypeId);
+        if (!ok)
           throw new DomainError(QuestErrors.invalid_quest, `Resource type ${r.resourceTypeId} is not a resource type of this community`);
         out.push({ type: 'resource', resourceTypeId: r.resourceTypeId!.toLowerCase(), amount: r.amount! });
       } else {
-        const ok: unknown[] = await this.dataSource.query(
-          'SELECT 1 FROM inventory_items WHERE id = $1 AND tenant_id = $2 AND community_id = $3',
-          [r.itemId, tenantId, communityId],
-        );
-        if (ok.length === 0)
-          throw new DomainError(QuestErrors.invalid_quest, `Item ${r.itemId} is not an inventory item of this community`);
+        const ok = await this.references.isCommunityItem(tenantId, communityId, r.itemId);
+        if (!ok) throw new DomainError(QuestErrors.invalid_quest, `Item ${r.itemId} is not an inventory item of this community`);
         out.push({ type: 'item', itemId: r.itemId!.toLowerCase(), quantity: r.quantity! });
       }
     }

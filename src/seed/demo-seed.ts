@@ -1,39 +1,35 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { getDataSourceToken } from '@nestjs/typeorm';
-import type { DataSource, EntityTarget, FindOptionsWhere, ObjectLiteral } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { Clock } from '../common/clock/clock.js';
 import { hashPassword } from '../common/crypto/hashing.js';
 import { AppConfig } from '../config/app-config.js';
 import { CommunitiesService } from '../communities/communities.service.js';
-import { Community } from '../communities/entities/community.entity.js';
-import { InventoryItem } from '../inventory/entities/inventory-item.entity.js';
-import { InventorySlot } from '../inventory/entities/inventory-slot.entity.js';
 import { InventoryService } from '../inventory/inventory.service.js';
-import { Participant } from '../participation/entities/participant.entity.js';
+import { ParticipantsRepository } from '../participation/participants.repository.js';
 import { ParticipationService } from '../participation/participation.service.js';
-import { Prize } from '../prizes/entities/prize.entity.js';
 import { PrizesService } from '../prizes/prizes.service.js';
 import type { CreateRewardDto } from '../quest-events/dto/reward.dto.js';
-import { QuestEventReward } from '../quest-events/entities/quest-event-reward.entity.js';
-import { QuestEvent } from '../quest-events/entities/quest-event.entity.js';
+import type { QuestEvent } from '../quest-events/entities/quest-event.entity.js';
 import { EventCompletionService } from '../quest-events/event-completion.service.js';
+import { QuestEventsRepository } from '../quest-events/quest-events.repository.js';
 import { QuestEventsService } from '../quest-events/quest-events.service.js';
+import { RewardsRepository } from '../quest-events/rewards.repository.js';
 import { RewardsService } from '../quest-events/rewards.service.js';
 import type { CreateQuestDto } from '../quests/dto/quest.dto.js';
-import { Quest } from '../quests/entities/quest.entity.js';
+import { QuestsRepository } from '../quests/quests.repository.js';
 import { QuestsService } from '../quests/quests.service.js';
-import { ResourceType } from '../resources/entities/resource-type.entity.js';
 import { LedgerService } from '../resources/ledger.service.js';
 import { ResourcesService } from '../resources/resources.service.js';
 import type { CreateListingDto } from '../store/dto/listing.dto.js';
 import type { CreateRequirementDto } from '../requirements/dto/requirement.dto.js';
-import { StoreListing } from '../store/entities/store-listing.entity.js';
-import { StoreRequirement } from '../requirements/entities/store-requirement.entity.js';
 import { RequirementsService } from '../requirements/requirements.service.js';
 import { StorePurchaseService } from '../store/store-purchase.service.js';
 import { StoreService } from '../store/store.service.js';
 import { TenantsService } from '../tenants/tenants.service.js';
 import { UsersService } from '../users/users.service.js';
+import { withAdvisoryLock } from '../database/advisory-lock.js';
+import { DemoLookupsReadModel } from './demo-lookups.read-model.js';
 
 /** What the demo is called; the README's tour relies on these names. */
 export const DEMO = {
@@ -81,6 +77,7 @@ export async function seedDemo(app: INestApplicationContext, options: SeedOption
 
 class DemoSeeder {
   private readonly ds: DataSource;
+  private readonly lookups: DemoLookupsReadModel;
   private readonly now: Date;
   private created = 0;
   private tenantId = '';
@@ -90,6 +87,7 @@ class DemoSeeder {
     private readonly log: (line: string) => void,
   ) {
     this.ds = app.get<DataSource>(getDataSourceToken());
+    this.lookups = new DemoLookupsReadModel(this.ds);
     this.now = app.get(Clock).now();
   }
 
@@ -101,15 +99,14 @@ class DemoSeeder {
     return new Date(this.now.getTime() + days * DAY);
   }
 
-  /** Finds a row of the tenant or makes it with `make` (counted and logged). */
-  private async ensure<E extends ObjectLiteral, R extends { id: string }>(
-    entity: EntityTarget<E>,
-    where: FindOptionsWhere<E>,
+  /** Finds a row of the tenant (`find` answers its id) or makes it with `make` (counted and logged). */
+  private async ensure<R extends { id: string }>(
+    find: (tenantId: string) => Promise<string | { id: string } | null>,
     label: string,
     make: () => Promise<R>,
   ): Promise<string> {
-    const found = await this.ds.getRepository(entity).findOneBy({ tenantId: this.tenantId, ...where });
-    if (found) return (found as unknown as { id: string }).id;
+    const found = await find(this.tenantId);
+    if (found) return typeof found === 'string' ? found : found.id;
     const made = await make();
     this.note(label);
     return made.id;
@@ -117,18 +114,7 @@ class DemoSeeder {
 
   async run(options: SeedOptions): Promise<DemoSummary> {
     // One seeder at a time on a database (two instances starting together).
-    const lock = this.ds.createQueryRunner();
-    await lock.connect();
-    try {
-      // Waiting for the other seeder is meant to take as long as its seed: no DB_LOCK_TIMEOUT_MS here.
-      await lock.query('SET lock_timeout = 0');
-      await lock.query('SELECT pg_advisory_lock(874512)');
-      return await this.seed(options);
-    } finally {
-      await lock.query('SELECT pg_advisory_unlock(874512)').catch(() => undefined);
-      await lock.query('RESET lock_timeout').catch(() => undefined);
-      await lock.release();
-    }
+    return withAdvisoryLock(this.ds, 874512, () => this.seed(options));
   }
 
   private async seed(options: SeedOptions): Promise<DemoSummary> {
@@ -157,25 +143,31 @@ class DemoSeeder {
 
     // ---- community and resources
     const communities = this.get(CommunitiesService);
-    const communityId = await this.ensure(Community, { slug: DEMO.community }, `community ${DEMO.community}`, () =>
-      communities.create(tenantId, {
-        slug: DEMO.community,
-        name: 'Pixel Pirates',
-        description: 'A demo community: quests, a cup, a store and a leaderboard to explore.',
-        links: [{ label: 'Website', url: 'https://example.com/pixel-pirates' }],
-      }),
+    const communityId = await this.ensure(
+      (t) => this.lookups.communityBySlug(t, DEMO.community),
+      `community ${DEMO.community}`,
+      () =>
+        communities.create(tenantId, {
+          slug: DEMO.community,
+          name: 'Pixel Pirates',
+          description: 'A demo community: quests, a cup, a store and a leaderboard to explore.',
+          links: [{ label: 'Website', url: 'https://example.com/pixel-pirates' }],
+        }),
     );
     const resources = this.get(ResourcesService);
     const resourceType = (slug: string, name: string, kind: 'global' | 'scoped', questEventId?: string) =>
-      this.ensure(ResourceType, { communityId, slug }, `${kind} resource ${slug}`, () =>
-        resources.createType(tenantId, {
-          communityId,
-          slug,
-          name,
-          kind,
-          questEventId,
-          description: kind === 'global' ? 'Earned by quests; ranks the community leaderboard.' : 'Score of one quest event.',
-        }),
+      this.ensure(
+        (t) => this.lookups.resourceTypeBySlug(t, communityId, slug),
+        `${kind} resource ${slug}`,
+        () =>
+          resources.createType(tenantId, {
+            communityId,
+            slug,
+            name,
+            kind,
+            questEventId,
+            description: kind === 'global' ? 'Earned by quests; ranks the community leaderboard.' : 'Score of one quest event.',
+          }),
       );
     const xp = await resourceType('xp', 'Experience points', 'global');
 
@@ -195,23 +187,28 @@ class DemoSeeder {
     // ---- inventory: slots, items, grants, an equipped avatar
     const inventory = this.get(InventoryService);
     const slot = (key: string, name: string, position: number) =>
-      this.ensure(InventorySlot, { communityId, key }, `inventory slot ${key}`, () =>
-        inventory.createSlot(tenantId, { communityId, key, name, position }),
+      this.ensure(
+        (t) => this.lookups.inventorySlotByKey(t, communityId, key),
+        `inventory slot ${key}`,
+        () => inventory.createSlot(tenantId, { communityId, key, name, position }),
       );
     await slot('head', 'Head', 1);
     await slot('body', 'Body', 2);
     await slot('background', 'Background', 0);
     const item = (slotKey: string, name: string, rarity: string, supply?: number) =>
-      this.ensure(InventoryItem, { communityId, name }, `item ${name}`, () =>
-        inventory.createItem(tenantId, {
-          communityId,
-          slotId: slotKey,
-          name,
-          rarity,
-          supply,
-          description: `A ${rarity} ${slotKey} item.`,
-          attributes: [{ traitType: 'Rarity', value: rarity }],
-        }),
+      this.ensure(
+        (t) => this.lookups.inventoryItemByName(t, communityId, name),
+        `item ${name}`,
+        () =>
+          inventory.createItem(tenantId, {
+            communityId,
+            slotId: slotKey,
+            name,
+            rarity,
+            supply,
+            description: `A ${rarity} ${slotKey} item.`,
+            attributes: [{ traitType: 'Rarity', value: rarity }],
+          }),
       );
     const hat = await item('head', 'Pirate hat', 'common');
     const crown = await item('head', 'Golden crown', 'legendary', 10);
@@ -245,8 +242,10 @@ class DemoSeeder {
     // ---- community quests with tags; completions credit XP
     const quests = this.get(QuestsService);
     const quest = (name: string, fields: Omit<CreateQuestDto, 'communityId' | 'name'>, questEventId?: string) =>
-      this.ensure(Quest, { communityId, name }, `quest "${name}"`, () =>
-        quests.create(tenantId, { communityId, name, questEventId, ...fields }),
+      this.ensure(
+        (t) => this.get(QuestsRepository).findByName(t, communityId, name),
+        `quest "${name}"`,
+        () => quests.create(tenantId, { communityId, name, questEventId, ...fields }),
       );
     const discord = await quest('Join our Discord', {
       type: 'social',
@@ -304,7 +303,11 @@ class DemoSeeder {
     // ---- prizes and store
     const requirements = this.get(RequirementsService);
     const requirement = (dto: CreateRequirementDto) =>
-      this.ensure(StoreRequirement, { key: dto.key }, `requirement ${dto.key}`, () => requirements.create(tenantId, dto));
+      this.ensure(
+        (t) => this.lookups.requirementByKey(t, dto.key),
+        `requirement ${dto.key}`,
+        () => requirements.create(tenantId, dto),
+      );
     const shipping = await requirement({
       key: 'shipping-address',
       name: 'Shipping address',
@@ -331,7 +334,12 @@ class DemoSeeder {
     const prize = (
       name: string,
       fields: { kind: 'achievement' | 'physical' | 'digital'; totalSupply?: number; requirementIds?: string[]; description: string },
-    ) => this.ensure(Prize, { name }, `prize "${name}"`, () => prizes.create(tenantId, { communityId, name, ...fields }));
+    ) =>
+      this.ensure(
+        (t) => this.lookups.prizeByName(t, name),
+        `prize "${name}"`,
+        () => prizes.create(tenantId, { communityId, name, ...fields }),
+      );
     const founder = await prize('Founder badge', { kind: 'achievement', description: 'Was here on day one.' });
     const jersey = await prize('Team jersey', {
       kind: 'physical',
@@ -355,8 +363,10 @@ class DemoSeeder {
     }
     const store = this.get(StoreService);
     const listing = (dto: Omit<CreateListingDto, 'communityId'>) =>
-      this.ensure(StoreListing, { communityId, name: dto.name }, `store listing "${dto.name}"`, () =>
-        store.createListing(tenantId, { communityId, ...dto }),
+      this.ensure(
+        (t) => this.lookups.storeListingByName(t, communityId, dto.name),
+        `store listing "${dto.name}"`,
+        () => store.createListing(tenantId, { communityId, ...dto }),
       );
     await listing({
       name: 'Pirate hat',
@@ -483,6 +493,13 @@ class DemoSeeder {
     const rewards = this.get(RewardsService);
     const participation = this.get(ParticipationService);
     const quests = this.get(QuestsService);
+    const eventRows = this.get(QuestEventsRepository);
+    const participants = this.get(ParticipantsRepository);
+    const eventById = async (id: string): Promise<QuestEvent> => {
+      const e = await eventRows.findById(tenantId, id);
+      if (!e) throw new Error(`No quest event ${id}`);
+      return e;
+    };
 
     const event = async (
       slug: string,
@@ -491,33 +508,38 @@ class DemoSeeder {
       fields: { publish?: boolean; features?: string[]; description: string; capacity?: number },
     ) => {
       const [registrationStartsAt, registrationEndsAt, startsAt, endsAt] = days.map((d) => this.at(d));
-      const id = await this.ensure(QuestEvent, { slug }, `quest event ${slug}`, () =>
-        events.create(tenantId, {
-          communityId,
-          slug,
-          name,
-          registrationStartsAt,
-          registrationEndsAt,
-          startsAt,
-          endsAt,
-          minScore: 1,
-          ...fields,
-        }),
+      const id = await this.ensure(
+        (t) => eventRows.findBySlug(t, slug),
+        `quest event ${slug}`,
+        () =>
+          events.create(tenantId, {
+            communityId,
+            slug,
+            name,
+            registrationStartsAt,
+            registrationEndsAt,
+            startsAt,
+            endsAt,
+            minScore: 1,
+            ...fields,
+          }),
       );
-      const row = await this.ds.getRepository(QuestEvent).findOneByOrFail({ id });
+      const row = await eventById(id);
       if (fields.publish !== false && !row.scoreResourceTypeId && row.state !== 'completed' && row.state !== 'cancelled') {
         const score = await ctx.resourceType(`${slug}-points`, `${name} points`, 'scoped', id);
         await events.update(tenantId, id, { scoreResourceTypeId: score });
       }
-      return this.ds.getRepository(QuestEvent).findOneByOrFail({ id });
+      return eventById(id);
     };
     const reward = (eventId: string, dto: CreateRewardDto) =>
-      this.ensure(QuestEventReward, { eventId, name: dto.name }, `reward "${dto.name}"`, () =>
-        rewards.createReward(tenantId, eventId, dto),
+      this.ensure(
+        (t) => this.get(RewardsRepository).findRewardByName(t, eventId, dto.name),
+        `reward "${dto.name}"`,
+        () => rewards.createReward(tenantId, eventId, dto),
       );
     const play = async (e: QuestEvent, scores: Partial<Record<UserName, string[]>>) => {
       for (const [name, questIds] of Object.entries(scores) as [UserName, string[]][]) {
-        const p = await this.ds.getRepository(Participant).findOneBy({ eventId: e.id, userId: users[name] });
+        const p = await participants.findByEventAndUser(e.id, users[name]);
         if (!p) {
           await participation.register(tenantId, users[name], e.id);
           this.note(`${name} registered for ${e.slug}`);

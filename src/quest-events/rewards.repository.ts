@@ -1,0 +1,142 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
+import { BaseRepository, DUMMY, GenerateSql } from '../database/repository.js';
+import { QuestEventReward } from './entities/quest-event-reward.entity.js';
+import { RewardAllocation } from './entities/reward-allocation.entity.js';
+import { RewardClaim } from './entities/reward-claim.entity.js';
+import { updatedRows } from './quest-events.repository.js';
+
+/** Event rewards, the allocations of tickets at completion and the claims (`quest_event_rewards`, `..._allocations`, `..._claims`). */
+@Injectable()
+export class RewardsRepository extends BaseRepository {
+  constructor(@InjectDataSource() dataSource: DataSource) {
+    super(dataSource);
+  }
+
+  @GenerateSql({ params: [{ tenantId: DUMMY.tenant, eventId: DUMMY.uuid, name: 'XP', kind: 'resource' }] })
+  async insertReward(fields: Partial<QuestEventReward>, em?: EntityManager): Promise<QuestEventReward> {
+    const repo = this.manager(em).getRepository(QuestEventReward);
+    return repo.save(repo.create(fields));
+  }
+
+  /** The rewards of an event, oldest first. */
+  @GenerateSql({ params: [DUMMY.uuid] })
+  async findRewards(eventId: string, em?: EntityManager): Promise<QuestEventReward[]> {
+    return this.manager(em)
+      .getRepository(QuestEventReward)
+      .find({ where: { eventId }, order: { createdAt: 'ASC', id: 'ASC' } });
+  }
+
+  /** The reward of the event by name (the demo seed's lookup). */
+  @GenerateSql({ params: [DUMMY.tenant, DUMMY.uuid, 'XP'] })
+  async findRewardByName(tenantId: string, eventId: string, name: string, em?: EntityManager): Promise<QuestEventReward | null> {
+    return this.manager(em).getRepository(QuestEventReward).findOneBy({ tenantId, eventId, name });
+  }
+
+  /** The user's allocations in the event with their rewards, oldest first. */
+  @GenerateSql({ params: [DUMMY.tenant, DUMMY.uuid, DUMMY.uuid2] })
+  async findAllocations(tenantId: string, eventId: string, userId: string, em?: EntityManager): Promise<RewardAllocation[]> {
+    return this.manager(em)
+      .getRepository(RewardAllocation)
+      .find({
+        where: { tenantId, eventId, userId },
+        relations: { reward: true },
+        order: { createdAt: 'ASC', reward: { createdAt: 'ASC' }, id: 'ASC' },
+      });
+  }
+
+  /** One allocation of the user in the event, with its reward. */
+  @GenerateSql({ params: [DUMMY.tenant, DUMMY.uuid, DUMMY.uuid2, DUMMY.uuid3] })
+  async findAllocation(
+    tenantId: string,
+    eventId: string,
+    userId: string,
+    id: string,
+    em?: EntityManager,
+  ): Promise<RewardAllocation | null> {
+    return this.manager(em)
+      .getRepository(RewardAllocation)
+      .findOne({ where: { id, tenantId, eventId, userId }, relations: { reward: true } });
+  }
+
+  /**
+   * Allocates the tickets of a completed event: of the participants `rankedSql` selects (user_id,
+   * score, rank; the participation module's ranking of the REGISTERED ones), those the completion
+   * rule admits get one allocation per reward whose rank bracket holds them. One statement; a
+   * replay inserts nothing (unique per reward and user).
+   */
+  @GenerateSql({
+    params: [
+      DUMMY.tenant,
+      DUMMY.uuid,
+      DUMMY.date,
+      1,
+      null,
+      `SELECT '${DUMMY.uuid2}'::uuid AS user_id, 0::bigint AS score, 1::bigint AS rank`,
+    ],
+  })
+  async allocate(
+    tenantId: string,
+    eventId: string,
+    now: Date,
+    minScore: number,
+    maxRank: number | null,
+    rankedSql: string,
+    em?: EntityManager,
+  ): Promise<{ user_id: string; tickets: number }[]> {
+    return this.manager(em).query(
+      `WITH ranked AS (
+           ${rankedSql})
+         INSERT INTO quest_event_reward_allocations (tenant_id, event_id, reward_id, user_id, tickets, tickets_spent, rank, score, created_at)
+         SELECT $2, $1, r.id, x.user_id, r.tickets, 0, x.rank, x.score, $3
+         FROM ranked x CROSS JOIN quest_event_rewards r
+         WHERE r.event_id = $1 AND x.score >= $4 AND ($5::int IS NULL OR x.rank <= $5)
+           AND (r.rank_from IS NULL OR x.rank >= r.rank_from) AND (r.rank_to IS NULL OR x.rank <= r.rank_to)
+         ON CONFLICT (reward_id, user_id) DO NOTHING
+         RETURNING user_id, tickets`,
+      [eventId, tenantId, now, minScore, maxRank],
+    );
+  }
+
+  /** Spends `cost` tickets of the allocation if it has them (conditional update); the new tickets_spent, or null. */
+  @GenerateSql({ params: [DUMMY.uuid, 1, {}] })
+  async spendTickets(allocationId: string, cost: number, data: object, em?: EntityManager): Promise<number | null> {
+    const spent = updatedRows<{ tickets_spent: number }>(
+      await this.manager(em).query(
+        `UPDATE quest_event_reward_allocations SET tickets_spent = tickets_spent + $2, requirement_data = $3
+           WHERE id = $1 AND tickets - tickets_spent >= $2 RETURNING tickets_spent`,
+        [allocationId, cost, JSON.stringify(data)],
+      ),
+    );
+    return spent.length ? spent[0].tickets_spent : null;
+  }
+
+  /** The tickets the allocation has left. */
+  @GenerateSql({ params: [DUMMY.uuid] })
+  async ticketsLeft(allocationId: string, em?: EntityManager): Promise<number> {
+    const left = await this.manager(em).query<{ left: number }[]>(
+      'SELECT tickets - tickets_spent AS left FROM quest_event_reward_allocations WHERE id = $1',
+      [allocationId],
+    );
+    return left[0].left;
+  }
+
+  /** Takes one unit of the reward's supply if any is left (conditional update); the new claimed count, or null. */
+  @GenerateSql({ params: [DUMMY.uuid] })
+  async takeSupply(rewardId: string, em?: EntityManager): Promise<number | null> {
+    const supplied = updatedRows<{ claimed: number }>(
+      await this.manager(em).query(
+        'UPDATE quest_event_rewards SET claimed = claimed + 1 WHERE id = $1 AND (supply IS NULL OR claimed < supply) RETURNING claimed',
+        [rewardId],
+      ),
+    );
+    return supplied.length ? supplied[0].claimed : null;
+  }
+
+  @GenerateSql({ params: [{ tenantId: DUMMY.tenant, allocationId: DUMMY.uuid, rewardId: DUMMY.uuid2, userId: DUMMY.uuid3 }] })
+  async insertClaim(fields: Partial<RewardClaim>, em?: EntityManager): Promise<RewardClaim> {
+    const repo = this.manager(em).getRepository(RewardClaim);
+    return repo.save(repo.create(fields));
+  }
+}
