@@ -1,7 +1,11 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { INestApplicationContext } from '@nestjs/common';
 import pg from 'pg';
-import { sqlMethods } from '../database/repository.js';
+import { DataSource } from 'typeorm';
+import { type SqlMethod, sqlMethods } from '../database/repository.js';
 
 /** The folder of the committed SQL, one file per repository (as immich's server/src/queries). */
 export const QUERIES_DIR = 'src/queries';
@@ -23,6 +27,10 @@ export function queryFileName(className: string): string {
  */
 export async function generateSql(app: INestApplicationContext): Promise<Map<string, string>> {
   const { format } = await import('sql-formatter');
+  // Every repository and read model registers its methods when imported: import them all, so the
+  // result does not depend on what the caller happened to load.
+  const src = join(import.meta.dirname, '..');
+  for (const file of sourceFiles(src)) await import(pathToFileURL(file).href);
   const capture = new AsyncLocalStorage<string[]>();
   const proto = pg.Client.prototype as unknown as { query: (config: unknown, ...rest: unknown[]) => unknown };
   const original = proto.query;
@@ -37,11 +45,22 @@ export async function generateSql(app: INestApplicationContext): Promise<Map<str
       `${a.target.name}.${a.method}.${a.spec.name ?? ''}`.localeCompare(`${b.target.name}.${b.method}.${b.spec.name ?? ''}`),
     );
     for (const m of methods) {
-      const instance = app.get<Record<string, (...args: unknown[]) => Promise<unknown>>>(m.target, { strict: false });
+      const instance = resolve(app, m.target);
       const statements: string[] = [];
       await capture.run(statements, async () => {
         try {
-          await instance[m.method](...(m.spec.params ?? []));
+          const params = m.spec.params ?? [];
+          if (!m.spec.inTransaction) await instance[m.method](...params);
+          else
+            await app
+              .get(DataSource)
+              .transaction(async (em) => {
+                await instance[m.method](...params, em);
+                throw ROLLBACK;
+              })
+              .catch((e: unknown) => {
+                if (e !== ROLLBACK) throw e;
+              });
         } catch {
           // Example ids need not exist: what was sent up to the error is what the method emits.
         }
@@ -68,6 +87,26 @@ export async function generateSql(app: INestApplicationContext): Promise<Map<str
     out.set(file, `${HEADER}\n${body.join('\n\n')}\n`);
   }
   return out;
+}
+
+const ROLLBACK = new Error('rollback');
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true })
+    .flatMap((d) => (d.isDirectory() ? sourceFiles(join(dir, d.name)) : [join(dir, d.name)]))
+    .filter((f) => /\.(repository|read-model)\.(js|ts)$/.test(f) && !f.endsWith('.d.ts'))
+    .sort();
+}
+
+type Callable = Record<string, (...args: unknown[]) => Promise<unknown>>;
+
+/** The app's instance, or (for a class made by hand outside the container, like the seed's) one made on the data source. */
+function resolve(app: INestApplicationContext, target: SqlMethod['target']): Callable {
+  try {
+    return app.get<Callable>(target, { strict: false });
+  } catch {
+    return new (target as unknown as new (ds: DataSource) => Callable)(app.get(DataSource));
+  }
 }
 
 function pretty(format: (sql: string, options: object) => string, sql: string): string {

@@ -51,6 +51,11 @@ export interface GenerateSqlSpec {
   params?: unknown[];
   /** A name when one method is listed twice with different arguments (another branch). */
   name?: string;
+  /**
+   * Call it inside a transaction (rolled back), passing its entity manager after `params`: for
+   * methods that only run in one (row locks).
+   */
+  inTransaction?: boolean;
 }
 
 export interface SqlMethod {

@@ -73,13 +73,13 @@ export class QuestEventsRepository extends BaseRepository {
   }
 
   /** The event of the tenant by id; `lock` takes the row lock (inside a transaction). */
-  @GenerateSql({ params: [DUMMY.tenant, DUMMY.uuid] }, { name: 'lock', params: [DUMMY.tenant, DUMMY.uuid, true] })
+  @GenerateSql({ params: [DUMMY.tenant, DUMMY.uuid] }, { name: 'lock', params: [DUMMY.tenant, DUMMY.uuid, true], inTransaction: true })
   async findById(tenantId: string, id: string, lock = false, em?: EntityManager): Promise<QuestEvent | null> {
     return this.find({ tenantId, id }, lock, em);
   }
 
   /** The event of the tenant by slug; `lock` takes the row lock (inside a transaction). */
-  @GenerateSql({ params: [DUMMY.tenant, 'pirate-cup'] }, { name: 'lock', params: [DUMMY.tenant, 'pirate-cup', true] })
+  @GenerateSql({ params: [DUMMY.tenant, 'pirate-cup'] }, { name: 'lock', params: [DUMMY.tenant, 'pirate-cup', true], inTransaction: true })
   async findBySlug(tenantId: string, slug: string, lock = false, em?: EntityManager): Promise<QuestEvent | null> {
     return this.find({ tenantId, slug }, lock, em);
   }
