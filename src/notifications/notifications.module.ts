@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { Notification } from './entities/notification.entity.js';
 import { NotificationsInboxService } from './notifications-inbox.service.js';
 import { NotificationsController } from './notifications.controller.js';
+import { NotificationsRepository } from './notifications.repository.js';
 import { NotificationsService } from './notifications.service.js';
 import { CommunitiesModule } from '../communities/communities.module.js';
 
@@ -13,7 +14,7 @@ export const NOTIFICATIONS_ENTITIES = [Notification];
 @Module({
   imports: [TypeOrmModule.forFeature(NOTIFICATIONS_ENTITIES), CommunitiesModule],
   controllers: [NotificationsController],
-  providers: [NotificationsService, NotificationsInboxService],
+  providers: [NotificationsService, NotificationsInboxService, NotificationsRepository],
   exports: [NotificationsService],
 })
 export class NotificationsModule {}

@@ -3,7 +3,8 @@ import type { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock/clock.js';
 import { DomainEvents } from '../common/events/domain-events.js';
 import '../users/users.events.js';
-import { Notification } from './entities/notification.entity.js';
+import type { Notification } from './entities/notification.entity.js';
+import { NotificationsRepository } from './notifications.repository.js';
 import { NOTIFICATION_DATA_MAX_BYTES, NOTIFICATION_TITLE_MAX, NOTIFICATION_TYPES, NotificationType } from './notification-types.js';
 
 export interface NotifyInput {
@@ -28,6 +29,7 @@ export interface NotifyInput {
 export class NotificationsService {
   constructor(
     private readonly clock: Clock,
+    private readonly repo: NotificationsRepository,
     events: DomainEvents,
   ) {
     events.inTransaction('referral.recorded', async (r, em) => {
@@ -50,16 +52,18 @@ export class NotificationsService {
     if (Buffer.byteLength(json) > NOTIFICATION_DATA_MAX_BYTES)
       throw new Error(`notification data exceeds ${NOTIFICATION_DATA_MAX_BYTES} bytes`);
     const title = input.title.length > NOTIFICATION_TITLE_MAX ? `${input.title.slice(0, NOTIFICATION_TITLE_MAX - 1)}…` : input.title;
-    const row = em.create(Notification, {
-      tenantId: input.tenantId,
-      userId: input.userId,
-      communityId: input.communityId ?? null,
-      type: input.type,
-      title,
-      data: JSON.parse(json) as Record<string, unknown>,
-      readAt: null,
-      createdAt: this.clock.now(),
-    });
-    return em.save(row);
+    return this.repo.insert(
+      {
+        tenantId: input.tenantId,
+        userId: input.userId,
+        communityId: input.communityId ?? null,
+        type: input.type,
+        title,
+        data: JSON.parse(json) as Record<string, unknown>,
+        readAt: null,
+        createdAt: this.clock.now(),
+      },
+      em,
+    );
   }
 }

@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { SocialsModule } from '../socials/socials.module.js';
 import { UserProfile } from './entities/user-profile.entity.js';
 import { ProfileController } from './profile.controller.js';
+import { ProfileRepository } from './profile.repository.js';
 import { ProfileService } from './profile.service.js';
 import { CommunitiesModule } from '../communities/communities.module.js';
 import { InventoryModule } from '../inventory/inventory.module.js';
@@ -15,6 +16,6 @@ export const PROFILE_ENTITIES = [UserProfile];
 @Module({
   imports: [TypeOrmModule.forFeature(PROFILE_ENTITIES), SocialsModule, CommunitiesModule, InventoryModule, ResourcesModule, UsersModule],
   controllers: [ProfileController],
-  providers: [ProfileService],
+  providers: [ProfileService, ProfileRepository],
 })
 export class ProfileModule {}

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, Repository } from 'typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
 import { Clock } from '../common/clock/clock.js';
 import { DomainError } from '../common/errors/domain-error.js';
 import { CommunitiesService, UUID_RE } from '../communities/communities.service.js';
 import { InventoryService } from '../inventory/inventory.service.js';
-import { ResourceType } from '../resources/entities/resource-type.entity.js';
+import { ResourceTypesRepository } from '../resources/resource-types.repository.js';
 import { RankingService } from '../resources/ranking.service.js';
 import { SocialsService } from '../socials/socials.service.js';
 import type { User } from '../users/entities/user.entity.js';
@@ -14,11 +14,11 @@ import { UsersService } from '../users/users.service.js';
 import type { DateOfBirthDto, ProfileDto, ProfileField, UpdateProfileDto } from './dto/profile.dto.js';
 import { PROFILE_FIELDS } from './dto/profile.dto.js';
 import type { PublicProfileDto, ReferralDto } from './dto/public-profile.dto.js';
-import { UserProfile } from './entities/user-profile.entity.js';
+import type { UserProfile } from './entities/user-profile.entity.js';
+import { ProfileRepository, type ProfileFields } from './profile.repository.js';
 import { dateOfBirthProblem } from './date-of-birth.js';
 import { ProfileErrors } from './profile.errors.js';
 
-const COLUMNS = { biography: 'biography', dateOfBirth: 'date_of_birth', address: 'address' } as const;
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');
 const toDateColumn = (d: DateOfBirthDto) => `${pad(d.year, 4)}-${pad(d.month)}-${pad(d.day)}`;
 function fromDateColumn(s: string | null): DateOfBirthDto | null {
@@ -31,7 +31,8 @@ function fromDateColumn(s: string | null): DateOfBirthDto | null {
 @Injectable()
 export class ProfileService {
   constructor(
-    @InjectRepository(UserProfile) private readonly profiles: Repository<UserProfile>,
+    private readonly profiles: ProfileRepository,
+    private readonly resourceTypes: ResourceTypesRepository,
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly users: UsersService,
     private readonly referrals: ReferralsService,
@@ -46,7 +47,7 @@ export class ProfileService {
     const wanted = new Set(fields);
     const user = await this.users.getById(tenantId, userId);
     const needsRow = wanted.has('biography') || wanted.has('dateOfBirth') || wanted.has('address');
-    const row = needsRow ? await this.profiles.findOneBy({ tenantId, userId }) : null;
+    const row = needsRow ? await this.profiles.find(tenantId, userId) : null;
     const socials = wanted.has('socials') ? await this.socials.listSocials(tenantId, userId) : undefined;
     const full = toProfile(user, row, socials);
     // Authored order of PROFILE_FIELDS, whatever order they were asked in.
@@ -61,19 +62,13 @@ export class ProfileService {
     }
     await this.dataSource.transaction(async (em) => {
       await this.users.updateIdentity(em, tenantId, userId, { displayName: dto.displayName, handle: dto.handle });
-      const set: Partial<Pick<UserProfile, keyof typeof COLUMNS>> = {};
+      const set: ProfileFields = {};
       if (dto.biography !== undefined) set.biography = dto.biography;
       if (dto.dateOfBirth !== undefined) set.dateOfBirth = dto.dateOfBirth === null ? null : toDateColumn(dto.dateOfBirth);
       if (dto.address !== undefined) set.address = dto.address === null ? null : { ...dto.address };
       if (Object.keys(set).length === 0) return;
       // One row per user: insert it on the first update, change only the given columns after.
-      await em
-        .createQueryBuilder()
-        .insert()
-        .into(UserProfile)
-        .values({ userId, tenantId, ...set })
-        .orUpdate([...(Object.keys(set) as (keyof typeof COLUMNS)[]).map((k) => COLUMNS[k]), 'updated_at'], ['user_id'])
-        .execute();
+      await this.profiles.upsert(tenantId, userId, set, em);
     });
     return this.getProfile(tenantId, userId, PROFILE_FIELDS);
   }
@@ -134,9 +129,7 @@ export class ProfileService {
     communityId: string,
     userId: string,
   ): Promise<{ xp: number; rank: number | null; xpResource: string | null }> {
-    const type = await this.dataSource
-      .getRepository(ResourceType)
-      .findOne({ where: { tenantId, communityId, kind: 'global' }, order: { createdAt: 'ASC', id: 'ASC' } });
+    const type = await this.resourceTypes.oldestGlobal(tenantId, communityId);
     if (!type) return { xp: 0, rank: null, xpResource: null };
     const r = await this.ranking.userRanking(type.id, userId, 0);
     return { xp: r.amount, rank: r.rank, xpResource: type.slug };

@@ -39,6 +39,14 @@ export class ResourceTypesRepository extends BaseRepository {
       .findAndCount({ where: { tenantId, communityId }, order: { kind: 'ASC', slug: 'ASC' }, skip: page.offset, take: page.limit });
   }
 
+  /** The community's oldest global type (its XP), or null. */
+  @GenerateSql({ params: [DUMMY.tenant, DUMMY.uuid] })
+  oldestGlobal(tenantId: string, communityId: string, em?: EntityManager): Promise<ResourceType | null> {
+    return this.manager(em)
+      .getRepository(ResourceType)
+      .findOne({ where: { tenantId, communityId, kind: 'global' }, order: { createdAt: 'ASC', id: 'ASC' } });
+  }
+
   /** Inserts a new type or writes a loaded one back. */
   @GenerateSql({
     params: [

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { SocialAccount } from './entities/social-account.entity.js';
 import { SocialsController } from './socials.controller.js';
+import { SocialsRepository } from './socials.repository.js';
 import { SocialsService } from './socials.service.js';
 
 /** The tables this module owns (each module registers its own; src/app.entities.ts lists them all). */
@@ -10,7 +11,7 @@ export const SOCIALS_ENTITIES = [SocialAccount];
 @Module({
   imports: [TypeOrmModule.forFeature(SOCIALS_ENTITIES)],
   controllers: [SocialsController],
-  providers: [SocialsService],
+  providers: [SocialsService, SocialsRepository],
   exports: [SocialsService],
 })
 export class SocialsModule {}

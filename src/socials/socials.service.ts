@@ -1,12 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { DataSource, type EntityManager, QueryFailedError, Repository } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { EncryptionService } from '../common/crypto/encryption.service.js';
 import { DomainError } from '../common/errors/domain-error.js';
 import { AppConfig } from '../config/app-config.js';
 import type { LinkSocialDto, PublicSocialDto, SocialDto, UpdateSocialDto } from './dto/social.dto.js';
-import { SocialAccount } from './entities/social-account.entity.js';
+import { uniqueViolation } from '../database/repository.js';
+import type { SocialAccount } from './entities/social-account.entity.js';
+import { SocialsRepository } from './socials.repository.js';
 import { allowedSocialAccountTypes } from './social-account-types.js';
 import { SocialErrors } from './socials.errors.js';
 
@@ -19,7 +21,7 @@ export class SocialsService {
   private readonly accountTypes: ReadonlySet<string>;
 
   constructor(
-    @InjectRepository(SocialAccount) private readonly repo: Repository<SocialAccount>,
+    private readonly repo: SocialsRepository,
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly encryption: EncryptionService,
     config: AppConfig,
@@ -33,19 +35,19 @@ export class SocialsService {
   }
 
   async listSocials(tenantId: string, userId: string): Promise<SocialDto[]> {
-    const rows = await this.repo.find({ where: { tenantId, userId }, order: { createdAt: 'ASC', id: 'ASC' } });
+    const rows = await this.repo.ofUser(tenantId, userId, {});
     return rows.map(toDto);
   }
 
   async listSocialsOfType(tenantId: string, userId: string, type: string): Promise<SocialDto[]> {
     this.assertSupported(type);
-    const rows = await this.repo.find({ where: { tenantId, userId, accountType: type }, order: { createdAt: 'ASC', id: 'ASC' } });
+    const rows = await this.repo.ofUser(tenantId, userId, { accountType: type });
     return rows.map(toDto);
   }
 
   /** The user's public accounts, for their public profile. */
   async publicSocials(tenantId: string, userId: string): Promise<PublicSocialDto[]> {
-    const rows = await this.repo.find({ where: { tenantId, userId, isPublic: true }, order: { createdAt: 'ASC', id: 'ASC' } });
+    const rows = await this.repo.ofUser(tenantId, userId, { isPublic: true });
     return rows.map((s) => ({ accountType: s.accountType, subjectId: s.subjectId, handle: s.handle, server: s.server }));
   }
 
@@ -58,7 +60,7 @@ export class SocialsService {
     this.assertSupported(dto.accountType);
     return this.dataSource.transaction(async (em) => {
       const id = randomUUID();
-      const row = em.create(SocialAccount, {
+      const row = this.repo.build({
         id,
         tenantId,
         userId,
@@ -68,16 +70,12 @@ export class SocialsService {
       });
       await this.apply(row, dto);
       try {
-        // A savepoint, so that the unique violation does not abort the transaction.
-        return toDto(await em.transaction((inner) => inner.save(row)));
+        return toDto(await this.repo.insert(row, em));
       } catch (e) {
-        if (!isUniqueViolation(e, 'uq_social_accounts_subject')) throw e;
+        if (uniqueViolation(e) !== 'uq_social_accounts_subject') throw e;
       }
 
-      const existing = await em.findOne(SocialAccount, {
-        where: { tenantId, accountType: dto.accountType, subjectId: dto.subjectId },
-        lock: { mode: 'pessimistic_write' },
-      });
+      const existing = await this.repo.lockBySubject(tenantId, dto.accountType, dto.subjectId, em);
       if (!existing || existing.userId !== userId) {
         throw new DomainError(SocialErrors.social_account_taken, `This ${dto.accountType} account is already linked to another user`);
       }
@@ -95,13 +93,13 @@ export class SocialsService {
   }
 
   async deleteSocial(tenantId: string, userId: string, id: string): Promise<void> {
-    const res = await this.repo.delete({ tenantId, userId, id });
-    if (!res.affected) throw new DomainError(SocialErrors.social_not_found, `No linked social account ${id}`);
+    if (!(await this.repo.delete(tenantId, userId, id)))
+      throw new DomainError(SocialErrors.social_not_found, `No linked social account ${id}`);
   }
 
   /** Decrypts a stored token, for server-side use by other modules (never for responses). */
   async readToken(tenantId: string, userId: string, id: string, which: TokenColumn): Promise<string | null> {
-    const row = await this.repo.findOneBy({ tenantId, userId, id });
+    const row = await this.repo.findOwned(tenantId, userId, id);
     if (!row) throw new DomainError(SocialErrors.social_not_found, `No linked social account ${id}`);
     const cipher = which === 'userToken' ? row.userTokenEncrypted : row.refreshTokenEncrypted;
     return cipher === null ? null : this.encryption.decrypt(cipher, tokenContext(row.id, which));
@@ -109,12 +107,12 @@ export class SocialsService {
 
   private async saveChanges(em: EntityManager, row: SocialAccount, changes: Changes): Promise<SocialDto> {
     await this.apply(row, changes);
-    return toDto(await em.save(row));
+    return toDto(await this.repo.save(row, em));
   }
 
   private async ownedOrFail(em: EntityManager, tenantId: string, userId: string, id: string): Promise<SocialAccount> {
     // Another user's id is a 404 as well: the answer does not reveal that it exists.
-    const row = await em.findOne(SocialAccount, { where: { tenantId, userId, id }, lock: { mode: 'pessimistic_write' } });
+    const row = await this.repo.lockOwned(tenantId, userId, id, em);
     if (!row) throw new DomainError(SocialErrors.social_not_found, `No linked social account ${id}`);
     return row;
   }
@@ -142,11 +140,6 @@ export class SocialsService {
     }
   }
 }
-
-const isUniqueViolation = (e: unknown, constraint: string) =>
-  e instanceof QueryFailedError &&
-  (e.driverError as { code?: string }).code === '23505' &&
-  (e.driverError as { constraint?: string }).constraint === constraint;
 
 /** Additional authenticated data of a token: a ciphertext copied to another row or column does not decrypt. */
 const tokenContext = (id: string, which: TokenColumn) => `social:${id}:${which}`;

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Wallet } from './entities/wallet.entity.js';
 import { WalletsController } from './wallets.controller.js';
+import { WalletsRepository } from './wallets.repository.js';
 import { WalletsService } from './wallets.service.js';
 
 /** The tables this module owns (each module registers its own; src/app.entities.ts lists them all). */
@@ -10,7 +11,7 @@ export const WALLETS_ENTITIES = [Wallet];
 @Module({
   imports: [TypeOrmModule.forFeature(WALLETS_ENTITIES)],
   controllers: [WalletsController],
-  providers: [WalletsService],
+  providers: [WalletsService, WalletsRepository],
   exports: [WalletsService],
 })
 export class WalletsModule {}

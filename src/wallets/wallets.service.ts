@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import { computeZkLoginAddress } from '@mysten/sui/zklogin';
 import type { EntityManager } from 'typeorm';
-import { Repository } from 'typeorm';
+
 import { AppConfig } from '../config/app-config.js';
 import { SecretsService } from '../common/crypto/secrets.service.js';
 import { DomainError } from '../common/errors/domain-error.js';
 import type { WalletDto } from './dto/wallet.dto.js';
-import { Wallet } from './entities/wallet.entity.js';
+import type { Wallet } from './entities/wallet.entity.js';
+import { WalletsRepository } from './wallets.repository.js';
 import { WalletErrors } from './wallets.errors.js';
 import { deriveZkLoginSalt } from './zklogin-salt.js';
 
@@ -27,7 +27,7 @@ export class WalletsService {
   constructor(
     private readonly config: AppConfig,
     private readonly secrets: SecretsService,
-    @InjectRepository(Wallet) private readonly repo: Repository<Wallet>,
+    private readonly repo: WalletsRepository,
   ) {}
 
   private masterSeed(): Promise<Buffer> {
@@ -50,7 +50,7 @@ export class WalletsService {
 
   /** The user's wallet for a provider and chain, inside the caller's transaction. */
   find(em: EntityManager, tenantId: string, userId: string, provider: string, chain: string): Promise<Wallet | null> {
-    return em.findOneBy(Wallet, { tenantId, userId, provider, chain });
+    return this.repo.find(tenantId, userId, provider, chain, em);
   }
 
   /** Creates the wallet unless the user already has one for that provider and chain; returns the stored one. */
@@ -58,13 +58,7 @@ export class WalletsService {
     em: EntityManager,
     w: Pick<Wallet, 'tenantId' | 'userId' | 'provider' | 'chain' | 'address'> & Partial<Pick<Wallet, 'claimIss' | 'claimAud' | 'claimSub'>>,
   ): Promise<Wallet> {
-    await em
-      .createQueryBuilder()
-      .insert()
-      .into(Wallet)
-      .values({ claimIss: null, claimAud: null, claimSub: null, ...w })
-      .orIgnore()
-      .execute();
+    await this.repo.insertIgnore({ claimIss: null, claimAud: null, claimSub: null, ...w }, em);
     const stored = await this.find(em, w.tenantId, w.userId, w.provider, w.chain);
     if (!stored) throw new Error('wallet address already belongs to another user');
     return stored;
@@ -72,17 +66,12 @@ export class WalletsService {
 
   /** The EVM wallet (from SIWE) of a user, the earliest when several chains were used; null when none. For NFT minting. */
   findEvmWallet(tenantId: string, userId: string): Promise<Wallet | null> {
-    return this.repo
-      .createQueryBuilder('w')
-      .where('w.tenant_id = :tenantId AND w.user_id = :userId AND w.chain LIKE :evm', { tenantId, userId, evm: 'evm:%' })
-      .orderBy('w.created_at', 'ASC')
-      .addOrderBy('w.id', 'ASC')
-      .getOne();
+    return this.repo.firstEvm(tenantId, userId);
   }
 
   /** Every wallet of a user, oldest first. */
   listUserWallets(tenantId: string, userId: string): Promise<Wallet[]> {
-    return this.repo.find({ where: { tenantId, userId }, order: { createdAt: 'ASC', id: 'ASC' } });
+    return this.repo.ofUser(tenantId, userId);
   }
 
   /** The user's wallet: the first one created (a zkLogin or SIWE login creates it). 404 when none. */

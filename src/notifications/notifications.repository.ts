@@ -1,0 +1,64 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { Brackets, type DataSource, type EntityManager, IsNull } from 'typeorm';
+import type { PageRequest } from '../common/pagination/pagination.js';
+import { BaseRepository, DUMMY, GenerateSql } from '../database/repository.js';
+import { Notification } from './entities/notification.entity.js';
+
+/** Users' notifications. */
+@Injectable()
+export class NotificationsRepository extends BaseRepository {
+  constructor(@InjectDataSource() dataSource: DataSource) {
+    super(dataSource);
+  }
+
+  @GenerateSql({
+    params: [
+      {
+        tenantId: DUMMY.tenant,
+        userId: DUMMY.uuid,
+        communityId: null,
+        type: 'referral_joined',
+        title: 'Hi',
+        data: {},
+        readAt: null,
+        createdAt: DUMMY.date,
+      },
+    ],
+  })
+  insert(n: Omit<Notification, 'id'> | Partial<Notification>, em?: EntityManager): Promise<Notification> {
+    const m = this.manager(em);
+    return m.save(m.create(Notification, n));
+  }
+
+  /**
+   * A page of the user's notifications of one community and the account-wide ones, newest first,
+   * their total and how many are unread.
+   */
+  @GenerateSql({ params: [DUMMY.tenant, DUMMY.uuid, DUMMY.uuid2, DUMMY.page] })
+  async page(
+    tenantId: string,
+    userId: string,
+    communityId: string,
+    page: PageRequest,
+    em?: EntityManager,
+  ): Promise<{ rows: Notification[]; total: number; unread: number }> {
+    const scoped = () =>
+      this.manager(em)
+        .getRepository(Notification)
+        .createQueryBuilder('n')
+        .where('n.tenant_id = :tenantId AND n.user_id = :userId', { tenantId, userId })
+        .andWhere(new Brackets((b) => b.where('n.community_id = :communityId', { communityId }).orWhere('n.community_id IS NULL')));
+    const [[rows, total], unread] = await Promise.all([
+      scoped().orderBy('n.created_at', 'DESC').addOrderBy('n.id', 'DESC').offset(page.offset).limit(page.limit).getManyAndCount(),
+      scoped().andWhere('n.read_at IS NULL').getCount(),
+    ]);
+    return { rows, total, unread };
+  }
+
+  /** Marks every unread notification of the user read. */
+  @GenerateSql({ params: [DUMMY.tenant, DUMMY.uuid, DUMMY.date] })
+  async markAllRead(tenantId: string, userId: string, at: Date, em?: EntityManager): Promise<void> {
+    await this.manager(em).getRepository(Notification).update({ tenantId, userId, readAt: IsNull() }, { readAt: at });
+  }
+}
