@@ -1,4 +1,4 @@
-import { AppSecret } from './database/app-secret.entity.js';
+import { AppSecret } from './common/crypto/entities/app-secret.entity.js';
 import { ACCESS_ENTITIES } from './access/access.module.js';
 import { AUTH_ENTITIES } from './auth/auth.module.js';
 import { COMMUNITIES_ENTITIES } from './communities/communities.module.js';

@@ -7,6 +7,7 @@ import { AccessGuard } from './access.guard.js';
 import { SessionRevocation } from './entities/session-revocation.entity.js';
 import { JwtStrategy } from './jwt.strategy.js';
 import { SessionRevocations } from './session-revocations.js';
+import { SessionRevocationsRepository } from './session-revocations.repository.js';
 
 /** The tables this module owns (each module registers its own; src/app.entities.ts lists them all). */
 export const ACCESS_ENTITIES = [SessionRevocation];
@@ -18,7 +19,7 @@ export const ACCESS_ENTITIES = [SessionRevocation];
  */
 @Module({
   imports: [PassportModule, TenantsModule, TypeOrmModule.forFeature(ACCESS_ENTITIES)],
-  providers: [SessionRevocations, JwtStrategy, { provide: APP_GUARD, useClass: AccessGuard }],
+  providers: [SessionRevocations, SessionRevocationsRepository, JwtStrategy, { provide: APP_GUARD, useClass: AccessGuard }],
   exports: [SessionRevocations],
 })
 export class AccessModule {}

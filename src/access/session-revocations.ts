@@ -1,11 +1,13 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { DATABASE_URL } from '../database/database.module.js';
 import { DedicatedConnection } from '../database/pg-connections.js';
+import { SessionRevocationsRepository } from './session-revocations.repository.js';
 
 /** The PostgreSQL channel revocations are announced on (the logout transaction, the users trigger). */
 export const REVOCATION_CHANNEL = 'cgs_session_revocations';
+/** A NOTIFY payload stops at 8000 bytes; past this many ids the instances reload the list instead. */
+const MAX_IDS_PER_NOTICE = 150;
 /** Name of the LISTEN connection (`DedicatedConnection` shows it as `application_name` `cgs:<name>`). */
 export const REVOCATION_LISTENER_NAME = 'session-revocations';
 /** While the LISTEN connection is down the list is reloaded this often. */
@@ -45,7 +47,7 @@ export class SessionRevocations implements OnApplicationBootstrap, OnModuleDestr
 
   constructor(
     @Inject(DATABASE_URL) url: string,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly repo: SessionRevocationsRepository,
   ) {
     this.listener = new DedicatedConnection({
       url,
@@ -68,6 +70,25 @@ export class SessionRevocations implements OnApplicationBootstrap, OnModuleDestr
   /** Whether a session token of this user and session id must be refused. */
   isRevoked(userId: string, sessionId: string | undefined): boolean {
     return this.users.has(userId) || (sessionId !== undefined && this.sessions.has(sessionId));
+  }
+
+  /**
+   * Ends these sessions (their refresh tokens revoked in the caller's transaction): recorded and
+   * announced to every instance at the commit. Returns what this process must apply after the
+   * commit (`apply`).
+   */
+  async endSessions(em: EntityManager, sessions: { id: string; expiresAt: Date }[]): Promise<RevocationNotice> {
+    const { ended, expiresAt } = await this.repo.record(
+      sessions.map((s) => s.id),
+      sessions.map((s) => s.expiresAt),
+      em,
+    );
+    const announced: RevocationNotice =
+      ended.length > MAX_IDS_PER_NOTICE ? { reload: true } : { sessionIds: ended, expiresAt: expiresAt?.getTime() };
+    if (ended.length > 0) await this.repo.notify(REVOCATION_CHANNEL, JSON.stringify(announced), em);
+    // Forgotten rows are purged now and then (about one logout in a hundred).
+    if (Math.random() < 0.01) await this.repo.purge(em);
+    return { sessionIds: ended, expiresAt: expiresAt?.getTime() };
   }
 
   /** Takes in revocations (a notice, or what this process just committed). */
@@ -118,9 +139,7 @@ export class SessionRevocations implements OnApplicationBootstrap, OnModuleDestr
   private reload(): Promise<void> {
     this.reloading ??= (async () => {
       try {
-        const rows: { session_id: string | null; user_id: string | null; expires_at: Date }[] = await this.dataSource.query(
-          'SELECT session_id, user_id, expires_at FROM session_revocations WHERE expires_at > now()',
-        );
+        const rows = await this.repo.active();
         for (const r of rows)
           this.apply({
             sessionIds: r.session_id ? [r.session_id] : [],

@@ -10,6 +10,7 @@ import { UsedNonce } from './entities/used-nonce.entity.js';
 import { IdentityLoginService } from './identity-login.service.js';
 import { LoginController } from './login.controller.js';
 import { NonceService } from './nonce.service.js';
+import { AuthRepository } from './auth.repository.js';
 import { PasswordAuthService } from './password-auth.service.js';
 import { ProviderACredentialService } from './provider-a-credential.service.js';
 import { SessionTokenService } from './session-token.service.js';
@@ -28,6 +29,7 @@ export const AUTH_ENTITIES = [RefreshToken, Identity, UsedNonce];
     PasswordAuthService,
     SessionTokenService,
     NonceService,
+    AuthRepository,
     IdentityLoginService,
     TokenLoginService,
     ProviderACredentialService,

@@ -4,11 +4,11 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { Clock } from '../common/clock/clock.js';
 import { EncryptionService } from '../common/crypto/encryption.service.js';
 import { DomainError } from '../common/errors/domain-error.js';
-import { User } from '../users/entities/user.entity.js';
 import { ReferralsService } from '../users/referrals.service.js';
 import { UsersService } from '../users/users.service.js';
 import { AuthErrors } from './auth.errors.js';
-import { Identity } from './entities/identity.entity.js';
+import { AuthRepository } from './auth.repository.js';
+import type { Identity } from './entities/identity.entity.js';
 import { NonceService, type NonceKind } from './nonce.service.js';
 import { SessionTokenService, type SessionResult } from './session-token.service.js';
 
@@ -48,6 +48,7 @@ export class IdentityLoginService {
     private readonly referrals: ReferralsService,
     private readonly nonces: NonceService,
     private readonly sessions: SessionTokenService,
+    private readonly repo: AuthRepository,
   ) {}
 
   async login(input: IdentityLogin): Promise<SessionResult> {
@@ -73,24 +74,12 @@ export class IdentityLoginService {
 
     // A returning login is one statement: the nonce claimed and the identity brought up to date
     // only if the nonce was fresh (absent tokens keep their stored values).
-    const [step]: { fresh: boolean; user_id: string | null }[] = await em.query(
-      `WITH n AS (${input.nonce ? this.nonces.claimSql({ tenantId: '$1', kind: '$8', nonce: '$9', expiresAt: '$10', now: '$4' }) : 'SELECT 1'}),
-       i AS (
-         UPDATE identities SET last_login_at = $4, updated_at = $4,
-           id_token_enc = COALESCE($5, id_token_enc), access_token_enc = COALESCE($6, access_token_enc), refresh_token_enc = COALESCE($7, refresh_token_enc)
-         WHERE tenant_id = $1 AND provider = $2 AND subject_id = $3 AND EXISTS (SELECT 1 FROM n)
-         RETURNING user_id)
-       SELECT EXISTS (SELECT 1 FROM n) AS fresh, (SELECT user_id FROM i) AS user_id`,
-      [
-        input.tenantId,
-        input.provider,
-        input.subjectId,
-        now,
-        enc.idToken,
-        enc.accessToken,
-        enc.refreshToken,
-        ...(input.nonce ? [input.nonce.kind, input.nonce.value, input.nonce.expiresAt] : []),
-      ],
+    const step = await this.repo.touchIdentity(
+      { tenantId: input.tenantId, provider: input.provider, subjectId: input.subjectId },
+      now,
+      enc,
+      input.nonce ? { kind: input.nonce.kind, value: input.nonce.value, expiresAt: input.nonce.expiresAt } : null,
+      em,
     );
     if (!step.fresh) {
       throw input.nonce!.kind === 'siwe'
@@ -99,16 +88,13 @@ export class IdentityLoginService {
     }
     if (input.nonce) await this.nonces.purgeSometimes(em, now);
 
-    let userId = step.user_id;
+    let userId = step.userId;
     let created = false;
     if (!userId) {
       // The first login of this identity: a new user.
       const user = await this.users.create(em, { tenantId: input.tenantId, handle: input.handle.trim() || 'user' });
-      const res = await em
-        .createQueryBuilder()
-        .insert()
-        .into(Identity)
-        .values({
+      const linked = await this.repo.insertIdentity(
+        {
           tenantId: input.tenantId,
           provider: input.provider,
           subjectId: input.subjectId,
@@ -117,11 +103,10 @@ export class IdentityLoginService {
           accessTokenEnc: enc.accessToken,
           refreshTokenEnc: enc.refreshToken,
           lastLoginAt: now,
-        })
-        .orIgnore()
-        .returning(['id'])
-        .execute();
-      if ((res.raw as unknown[]).length === 0) throw new IdentityRace();
+        },
+        em,
+      );
+      if (!linked) throw new IdentityRace();
       userId = user.id;
       created = true;
       if (input.referrerHandle) await this.recordReferrer(em, input.tenantId, user.id, input.referrerHandle);
@@ -133,7 +118,7 @@ export class IdentityLoginService {
 
   /** Unknown handles are ignored (a stale referral link must not block a sign-up); self-referral is a 400. */
   private async recordReferrer(em: EntityManager, tenantId: string, userId: string, referrerHandle: string): Promise<void> {
-    const referrer = await em.findOneBy(User, { tenantId, handleNormalized: referrerHandle.trim().toLowerCase() });
+    const referrer = await this.users.findByHandle(tenantId, referrerHandle.trim(), em);
     if (!referrer) return;
     await this.referrals.record(em, { tenantId, referrerId: referrer.id, referredId: userId, communityId: null });
   }
@@ -144,7 +129,7 @@ export class IdentityLoginService {
     provider: IdentityProvider,
     subjectId: string,
   ): Promise<Partial<Record<TokenField, string>> | null> {
-    const identity = await this.dataSource.manager.findOneBy(Identity, { tenantId, provider, subjectId });
+    const identity = await this.repo.findIdentity(tenantId, provider, subjectId);
     if (!identity) return null;
     const out: Partial<Record<TokenField, string>> = {};
     for (const field of ['idToken', 'accessToken', 'refreshToken'] as const) {

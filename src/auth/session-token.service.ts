@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
 import { SignJWT } from 'jose';
 import { randomUUID } from 'node:crypto';
-import { EntityManager, Repository } from 'typeorm';
-import { REVOCATION_CHANNEL, SessionRevocations, type RevocationNotice } from '../access/session-revocations.js';
+import { DataSource, type EntityManager } from 'typeorm';
+import { SessionRevocations } from '../access/session-revocations.js';
 import {
   SESSION_ALG,
   SESSION_AUDIENCE,
@@ -17,16 +17,13 @@ import { SecretsService } from '../common/crypto/secrets.service.js';
 import { DomainError } from '../common/errors/domain-error.js';
 import { CommonErrors } from '../common/errors/error-catalog.js';
 import { AuthErrors } from './auth.errors.js';
-import { RefreshToken } from './entities/refresh-token.entity.js';
+import { AuthRepository } from './auth.repository.js';
 
 export interface SessionResult {
   userId: string;
   sessionToken: string;
   refreshToken: string;
 }
-
-/** A NOTIFY payload stops at 8000 bytes; past this many ids the instances reload the list instead. */
-const MAX_IDS_PER_NOTICE = 150;
 
 /**
  * Issues session tokens (signed JWTs) and refresh tokens (opaque, stored hashed). A login is a
@@ -39,7 +36,8 @@ export class SessionTokenService {
     private readonly secrets: SecretsService,
     private readonly clock: Clock,
     private readonly revocations: SessionRevocations,
-    @InjectRepository(RefreshToken) private readonly refreshTokens: Repository<RefreshToken>,
+    private readonly repo: AuthRepository,
+    @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
   async sessionToken(userId: string, tenantId: string, sessionId: string): Promise<string> {
@@ -55,23 +53,26 @@ export class SessionTokenService {
   }
 
   /** A new session: session token plus a refresh token persisted with the caller's manager. */
-  async startSession(userId: string, tenantId: string, em: EntityManager = this.refreshTokens.manager): Promise<SessionResult> {
+  async startSession(userId: string, tenantId: string, em?: EntityManager): Promise<SessionResult> {
     const refreshToken = randomToken('rt');
     const sessionId = randomUUID();
-    await em.insert(RefreshToken, {
-      id: sessionId,
-      tokenHash: sha256Hex(refreshToken),
-      userId,
-      tenantId,
-      expiresAt: new Date(this.clock.now().getTime() + REFRESH_TOKEN_TTL_SECONDS * 1000),
-      revokedAt: null,
-    });
+    await this.repo.insertRefreshToken(
+      {
+        id: sessionId,
+        tokenHash: sha256Hex(refreshToken),
+        userId,
+        tenantId,
+        expiresAt: new Date(this.clock.now().getTime() + REFRESH_TOKEN_TTL_SECONDS * 1000),
+        revokedAt: null,
+      },
+      em,
+    );
     return { userId, sessionToken: await this.sessionToken(userId, tenantId, sessionId), refreshToken };
   }
 
   /** A new session token for a valid refresh token of this tenant. The refresh token stays valid. */
   async refresh(refreshToken: string, tenantId: string): Promise<{ sessionToken: string }> {
-    const row = await this.refreshTokens.findOneBy({ tokenHash: sha256Hex(refreshToken) });
+    const row = await this.repo.refreshTokenByHash(sha256Hex(refreshToken));
     if (!row || row.tenantId !== tenantId || row.revokedAt) {
       throw new DomainError(AuthErrors.refresh_token_invalid, 'Invalid refresh token');
     }
@@ -88,29 +89,14 @@ export class SessionTokenService {
    * how many refresh tokens were revoked.
    */
   async revoke(userId: string, refreshToken?: string): Promise<number> {
-    const params: unknown[] = [userId, this.clock.now()];
-    if (refreshToken !== undefined) params.push(sha256Hex(refreshToken));
-    const { revoked, notice } = await this.refreshTokens.manager.transaction(async (em) => {
-      // A refresh token that expired over 10 minutes ago issued no session token still valid.
-      const [row]: { revoked: number; ended: string[] | null; expires_at: Date }[] = await em.query(
-        `WITH revoked AS (
-           UPDATE refresh_tokens SET revoked_at = $2
-           WHERE user_id = $1 AND revoked_at IS NULL ${refreshToken !== undefined ? 'AND token_hash = $3' : ''}
-           RETURNING id, expires_at),
-         ended AS (
-           INSERT INTO session_revocations (session_id, expires_at)
-           SELECT id, now() + interval '11 minutes' FROM revoked WHERE expires_at > now() - interval '11 minutes'
-           RETURNING session_id, expires_at)
-         SELECT (SELECT count(*)::int FROM revoked) AS revoked, (SELECT array_agg(session_id) FROM ended) AS ended, (SELECT max(expires_at) FROM ended) AS expires_at`,
-        params,
+    const { revoked, notice } = await this.dataSource.transaction(async (em) => {
+      const sessions = await this.repo.revokeRefreshTokens(
+        userId,
+        this.clock.now(),
+        refreshToken === undefined ? undefined : sha256Hex(refreshToken),
+        em,
       );
-      const ended = row.ended ?? [];
-      const notice: RevocationNotice =
-        ended.length > MAX_IDS_PER_NOTICE ? { reload: true } : { sessionIds: ended, expiresAt: row.expires_at?.getTime() };
-      if (ended.length > 0) await em.query('SELECT pg_notify($1, $2)', [REVOCATION_CHANNEL, JSON.stringify(notice)]);
-      // Forgotten rows are purged now and then (about one logout in a hundred).
-      if (Math.random() < 0.01) await em.query(`DELETE FROM session_revocations WHERE expires_at < now() - interval '1 minute'`);
-      return { revoked: row.revoked, notice: { sessionIds: ended, expiresAt: row.expires_at?.getTime() } };
+      return { revoked: sessions.length, notice: await this.revocations.endSessions(em, sessions) };
     });
     // This instance refuses them at once; its own NOTIFY comes back too (adding twice is harmless).
     this.revocations.apply(notice);

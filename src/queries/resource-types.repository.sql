@@ -67,6 +67,33 @@ WHERE
 LIMIT
   1;
 
+-- ResourceTypesRepository.oldestGlobal
+SELECT
+  "ResourceType"."id" AS "ResourceType_id",
+  "ResourceType"."created_at" AS "ResourceType_created_at",
+  "ResourceType"."updated_at" AS "ResourceType_updated_at",
+  "ResourceType"."tenant_id" AS "ResourceType_tenant_id",
+  "ResourceType"."community_id" AS "ResourceType_community_id",
+  "ResourceType"."slug" AS "ResourceType_slug",
+  "ResourceType"."name" AS "ResourceType_name",
+  "ResourceType"."description" AS "ResourceType_description",
+  "ResourceType"."kind" AS "ResourceType_kind",
+  "ResourceType"."image_url" AS "ResourceType_image_url",
+  "ResourceType"."quest_event_id" AS "ResourceType_quest_event_id"
+FROM
+  "resource_types" "ResourceType"
+WHERE
+  (
+    ("ResourceType"."tenant_id" = $1)
+    AND ("ResourceType"."community_id" = $2)
+    AND ("ResourceType"."kind" = $3)
+  )
+ORDER BY
+  "ResourceType"."created_at" ASC,
+  "ResourceType"."id" ASC
+LIMIT
+  1;
+
 -- ResourceTypesRepository.pageInCommunity
 SELECT
   "ResourceType"."id" AS "ResourceType_id",

@@ -42,8 +42,8 @@ export class UsersService {
     return this.repo.findByUsername(tenantId, username.toLowerCase());
   }
 
-  findByHandle(tenantId: string, handle: string): Promise<User | null> {
-    return this.repo.findByHandle(tenantId, handle.toLowerCase());
+  findByHandle(tenantId: string, handle: string, em?: EntityManager): Promise<User | null> {
+    return this.repo.findByHandle(tenantId, handle.toLowerCase(), em);
   }
 
   /**

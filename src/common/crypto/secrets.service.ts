@@ -1,7 +1,6 @@
+import { AppSecretsRepository } from './app-secrets.repository.js';
 import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { createSecretKey, type KeyObject, randomBytes, webcrypto } from 'node:crypto';
-import { DataSource } from 'typeorm';
 import { AppConfig } from '../../config/app-config.js';
 
 /**
@@ -16,7 +15,7 @@ export class SecretsService implements OnApplicationBootstrap {
 
   constructor(
     private readonly config: AppConfig,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly repo: AppSecretsRepository,
   ) {}
 
   /**
@@ -73,9 +72,8 @@ export class SecretsService implements OnApplicationBootstrap {
 
   private async loadOrCreate(name: string): Promise<Buffer> {
     const candidate = randomBytes(32).toString('hex');
-    await this.dataSource.query('INSERT INTO app_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [name, candidate]);
-    const rows: { value: string }[] = await this.dataSource.query('SELECT value FROM app_secrets WHERE name = $1', [name]);
-    if (rows[0].value === candidate) this.logger.warn(`generated ${name} and stored it in the database; configure it for production`);
-    return Buffer.from(rows[0].value, 'hex');
+    const value = await this.repo.getOrCreate(name, candidate);
+    if (value === candidate) this.logger.warn(`generated ${name} and stored it in the database; configure it for production`);
+    return Buffer.from(value, 'hex');
   }
 }

@@ -1,0 +1,143 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
+import { BaseRepository, DUMMY, GenerateSql } from '../database/repository.js';
+import { Identity } from './entities/identity.entity.js';
+import { RefreshToken } from './entities/refresh-token.entity.js';
+
+/** The values of a one-time nonce's claim (see `touchIdentity`). */
+export interface NonceClaim {
+  kind: string;
+  value: string;
+  expiresAt: Date;
+}
+
+/**
+ * Refresh tokens, external identities and one-time nonces. Nonces are enforced by the primary key
+ * of `used_nonces` (so across instances and concurrent requests: the second INSERT waits for the
+ * first transaction and then conflicts); a row whose expiry has passed is taken over.
+ */
+@Injectable()
+export class AuthRepository extends BaseRepository {
+  constructor(@InjectDataSource() dataSource: DataSource) {
+    super(dataSource);
+  }
+
+  @GenerateSql({
+    params: [{ id: DUMMY.uuid, tokenHash: 'h', userId: DUMMY.uuid2, tenantId: DUMMY.tenant, expiresAt: DUMMY.date, revokedAt: null }],
+  })
+  async insertRefreshToken(
+    row: Pick<RefreshToken, 'id' | 'tokenHash' | 'userId' | 'tenantId' | 'expiresAt' | 'revokedAt'>,
+    em?: EntityManager,
+  ): Promise<void> {
+    await this.manager(em).insert(RefreshToken, row);
+  }
+
+  @GenerateSql({ params: ['h'] })
+  refreshTokenByHash(tokenHash: string, em?: EntityManager): Promise<RefreshToken | null> {
+    return this.manager(em).getRepository(RefreshToken).findOneBy({ tokenHash });
+  }
+
+  /** Revokes the user's live refresh tokens (all, or the one of `tokenHash`); the sessions they started. */
+  @GenerateSql({ params: [DUMMY.uuid, DUMMY.date], name: 'all' }, { params: [DUMMY.uuid, DUMMY.date, 'h'], name: 'one' })
+  async revokeRefreshTokens(userId: string, now: Date, tokenHash?: string, em?: EntityManager): Promise<{ id: string; expiresAt: Date }[]> {
+    const params: unknown[] = [userId, now];
+    if (tokenHash !== undefined) params.push(tokenHash);
+    const rows = await this.manager(em).query<[{ id: string; expires_at: Date }[], number] | { id: string; expires_at: Date }[]>(
+      `UPDATE refresh_tokens SET revoked_at = $2
+       WHERE user_id = $1 AND revoked_at IS NULL ${tokenHash !== undefined ? 'AND token_hash = $3' : ''}
+       RETURNING id, expires_at`,
+      params,
+    );
+    const list = (Array.isArray(rows[0]) ? rows[0] : rows) as { id: string; expires_at: Date }[];
+    return list.map((r) => ({ id: r.id, expiresAt: r.expires_at }));
+  }
+
+  /**
+   * A returning login in one statement: the nonce claimed (when given) and the identity brought
+   * up to date only if the nonce was fresh (absent tokens keep their stored values). `fresh` false:
+   * the nonce was used; `userId` null: no such identity yet.
+   */
+  @GenerateSql(
+    { params: [{ tenantId: DUMMY.tenant, provider: 'siwe', subjectId: '0x0' }, DUMMY.date, {}, null], name: 'no nonce' },
+    {
+      params: [
+        { tenantId: DUMMY.tenant, provider: 'siwe', subjectId: '0x0' },
+        DUMMY.date,
+        {},
+        { kind: 'siwe', value: 'n', expiresAt: DUMMY.date },
+      ],
+      name: 'nonce',
+    },
+  )
+  async touchIdentity(
+    id: { tenantId: string; provider: string; subjectId: string },
+    now: Date,
+    enc: { idToken?: string | null; accessToken?: string | null; refreshToken?: string | null },
+    nonce: NonceClaim | null,
+    em?: EntityManager,
+  ): Promise<{ fresh: boolean; userId: string | null }> {
+    const claim = `INSERT INTO used_nonces (tenant_id, kind, nonce, expires_at) VALUES ($1, $8, $9, $10)
+       ON CONFLICT (tenant_id, kind, nonce) DO UPDATE SET expires_at = EXCLUDED.expires_at, created_at = now()
+       WHERE used_nonces.expires_at < $4
+       RETURNING 1`;
+    const [step]: { fresh: boolean; user_id: string | null }[] = await this.manager(em).query(
+      `WITH n AS (${nonce ? claim : 'SELECT 1'}),
+       i AS (
+         UPDATE identities SET last_login_at = $4, updated_at = $4,
+           id_token_enc = COALESCE($5, id_token_enc), access_token_enc = COALESCE($6, access_token_enc), refresh_token_enc = COALESCE($7, refresh_token_enc)
+         WHERE tenant_id = $1 AND provider = $2 AND subject_id = $3 AND EXISTS (SELECT 1 FROM n)
+         RETURNING user_id)
+       SELECT EXISTS (SELECT 1 FROM n) AS fresh, (SELECT user_id FROM i) AS user_id`,
+      [
+        id.tenantId,
+        id.provider,
+        id.subjectId,
+        now,
+        enc.idToken ?? null,
+        enc.accessToken ?? null,
+        enc.refreshToken ?? null,
+        ...(nonce ? [nonce.kind, nonce.value, nonce.expiresAt] : []),
+      ],
+    );
+    return { fresh: step.fresh, userId: step.user_id };
+  }
+
+  /** Links a new identity to its user; false when another login created it meanwhile. */
+  @GenerateSql({
+    params: [
+      {
+        tenantId: DUMMY.tenant,
+        provider: 'siwe',
+        subjectId: '0x0',
+        userId: DUMMY.uuid,
+        idTokenEnc: null,
+        accessTokenEnc: null,
+        refreshTokenEnc: null,
+        lastLoginAt: DUMMY.date,
+      },
+    ],
+  })
+  async insertIdentity(
+    row: Pick<
+      Identity,
+      'tenantId' | 'provider' | 'subjectId' | 'userId' | 'idTokenEnc' | 'accessTokenEnc' | 'refreshTokenEnc' | 'lastLoginAt'
+    >,
+    em?: EntityManager,
+  ): Promise<boolean> {
+    const res = await this.manager(em).createQueryBuilder().insert().into(Identity).values(row).orIgnore().returning(['id']).execute();
+    return (res.raw as unknown[]).length > 0;
+  }
+
+  @GenerateSql({ params: [DUMMY.tenant, 'siwe', '0x0'] })
+  findIdentity(tenantId: string, provider: string, subjectId: string, em?: EntityManager): Promise<Identity | null> {
+    return this.manager(em).findOneBy(Identity, { tenantId, provider, subjectId });
+  }
+
+  /** Deletes the nonces whose tokens can no longer be accepted; how many. */
+  @GenerateSql({ params: [DUMMY.date] })
+  async purgeNonces(now: Date, em?: EntityManager): Promise<number> {
+    const res: [unknown[], number] = await this.manager(em).query('DELETE FROM used_nonces WHERE expires_at < $1', [now]);
+    return res[1];
+  }
+}
