@@ -21,6 +21,15 @@ export default {
       globalSetup: '<rootDir>/test/setup/global-setup.mjs',
       globalTeardown: '<rootDir>/test/setup/global-teardown.mjs',
     },
+    // Service-level tests: the module under test with the infrastructure modules, on the real
+    // database (test/medium/harness.ts), no HTTP.
+    {
+      ...common,
+      displayName: 'medium',
+      testMatch: ['<rootDir>/test/medium/**/*.medium-spec.ts'],
+      globalSetup: '<rootDir>/test/setup/global-setup.mjs',
+      globalTeardown: '<rootDir>/test/setup/global-teardown.mjs',
+    },
     // Real app processes (test/helpers/processes.ts): several instances, crashes, outages, fuzzing,
     // attacks. `npm test` runs the short variants; `npm run test:reliability` the long ones.
     {
