@@ -1,3 +1,5 @@
+import { availableParallelism } from 'node:os';
+
 // ESM project: ts-jest transpiles each file on its own (isolatedModules, no type check: `npm test`
 // type-checks with the build first), `.js` import suffixes map back to the `.ts` sources.
 const transform = { '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json', diagnostics: false }] };
@@ -6,10 +8,16 @@ const common = {
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform,
   testEnvironment: 'node',
+  // Two lanes when there are several workers: one heavy file (reliability) at a time next to the rest.
+  runner: '<rootDir>/test/setup/lane-runner.mjs',
 };
 
 export default {
   testTimeout: 60_000,
+  // At least two: jest's default (one less than the cores) is one on a 2-core machine, which runs
+  // everything in band and leaves a core idle. test/setup/lane-runner.mjs keeps the heavy files
+  // (the reliability suite) one at a time on one of them.
+  maxWorkers: Math.max(2, availableParallelism() - 1),
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/src/**/*.spec.ts'] },
     // The module boundaries the lint enforces, tried on planted files (no database).
@@ -20,6 +28,15 @@ export default {
       ...common,
       displayName: 'e2e',
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+      globalSetup: '<rootDir>/test/setup/global-setup.mjs',
+      globalTeardown: '<rootDir>/test/setup/global-teardown.mjs',
+    },
+    // Service-level tests: the module under test with the infrastructure modules, on the real
+    // database (test/medium/harness.ts), no HTTP.
+    {
+      ...common,
+      displayName: 'medium',
+      testMatch: ['<rootDir>/test/medium/**/*.medium-spec.ts'],
       globalSetup: '<rootDir>/test/setup/global-setup.mjs',
       globalTeardown: '<rootDir>/test/setup/global-teardown.mjs',
     },

@@ -2,12 +2,27 @@ import { Wallet, type HDNodeWallet } from 'ethers';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { givenUser, type TestUser } from '../helpers/factories.js';
 import { siweLogin } from '../helpers/auth.js';
-import { HARDHAT_KEYS, startFlakyRpc, startTestChain, type FlakyRpc, type TestChain } from '../helpers/chain.js';
+import {
+  HARDHAT_KEYS,
+  startFlakyRpc,
+  startHardhatNode,
+  startTestChain,
+  type FlakyRpc,
+  type HardhatNode,
+  type TestChain,
+} from '../helpers/chain.js';
 import { mintCalldata } from '../../src/inventory/minting/avatar-contract.js';
 import { MintWorker } from '../../src/inventory/minting/mint-worker.js';
 import type { TenantCredentials } from '../../src/tenants/tenants.service.js';
 
 const BASE = 'https://api.example.test';
+
+// One hardhat node for the file (starting one takes seconds); each describe deploys a contract of its own on it.
+let node: HardhatNode;
+beforeAll(async () => {
+  node = await startHardhatNode();
+}, 120_000);
+afterAll(() => node?.stop());
 
 describe('inventory: minting the avatar as an NFT on a local chain', () => {
   let chain: TestChain;
@@ -63,7 +78,7 @@ describe('inventory: minting the avatar as an NFT on a local chain', () => {
   }
 
   beforeAll(async () => {
-    chain = await startTestChain();
+    chain = await startTestChain({ node });
     flaky = await startFlakyRpc(chain.rpcUrl);
     const entry = (rpcUrl: string, extra: object = {}) => ({
       rpcUrl,
@@ -340,7 +355,7 @@ describe('inventory: the mint worker runs by itself', () => {
   let t: TestApp;
 
   beforeAll(async () => {
-    chain = await startTestChain();
+    chain = await startTestChain({ node });
     t = await createTestApp({
       MINT_POLL_INTERVAL_MS: '50',
       PUBLIC_BASE_URL: BASE,

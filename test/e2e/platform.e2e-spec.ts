@@ -157,8 +157,9 @@ describe('platform', () => {
 
 describe('a fresh start', () => {
   it('serves a burst of sign-ups larger than the pool at once, with no key read left for the first requests', async () => {
-    // Keys generated and kept in the database (no SESSION_SECRET / ENCRYPTION_KEY), two connections.
-    const fresh = await createTestApp({ DB_POOL_SIZE: '2' });
+    // An empty database (the start-up runs every migration), keys generated and kept in the
+    // database (no SESSION_SECRET / ENCRYPTION_KEY), two connections.
+    const fresh = await createTestApp({ DB_POOL_SIZE: '2' }, { emptyDatabase: true });
     try {
       const tenant = await fresh.givenTenant();
       const results = await Promise.all(
@@ -179,7 +180,7 @@ describe('a fresh start', () => {
 
 describe('schema', () => {
   it('migrations on an empty database produce exactly the schema of the entities', async () => {
-    const db = await createTestDatabase();
+    const db = await createTestDatabase({ empty: true });
     const ds = new DataSource({ ...dataSourceOptions(db.url, appEntities), logging: false });
     try {
       await ds.initialize();

@@ -1,3 +1,7 @@
+/**
+ * @lane heavy: 1,000 purchase attempts, 50 in flight on one listing row, in this process; next to a
+ * reliability file's app processes it starves into lock timeouts (test/setup/lane-runner.mjs).
+ */
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { givenUser, type TestUser } from '../helpers/factories.js';
 import { adminApi, givenCommunity, givenResourceType, grant } from '../helpers/communities.js';

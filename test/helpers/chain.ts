@@ -110,12 +110,13 @@ export interface TestChain {
   stop: () => Promise<void>;
 }
 
-/**
- * A real local EVM: `hardhat node` as a child process on a free port (chain id 31337), with
- * AvatarNFT compiled by solc-js and deployed by Hardhat account #0.
- */
-export async function startTestChain(): Promise<TestChain> {
-  const compiled = compileAvatarNft();
+/** A `hardhat node` child process on a free loopback port (chain id 31337). */
+export interface HardhatNode {
+  rpcUrl: string;
+  stop: () => Promise<void>;
+}
+
+export async function startHardhatNode(): Promise<HardhatNode> {
   const port = await freePort();
   const rpcUrl = `http://127.0.0.1:${port}`;
   const child: ChildProcess = spawn(
@@ -142,24 +143,11 @@ export async function startTestChain(): Promise<TestChain> {
       child.kill('SIGKILL');
       throw new Error(`hardhat node did not start: ${log}`);
     }
-    await new Promise((r) => setTimeout(r, 200));
+    await new Promise((r) => setTimeout(r, 100));
   }
-  const provider = new JsonRpcProvider(rpcUrl, 31337, { staticNetwork: true, cacheTimeout: -1 });
-  provider.pollingInterval = 100;
-  const minter = new Wallet(HARDHAT_KEYS[0], provider);
-  const factory = new ContractFactory(compiled.abi, compiled.bytecode, minter);
-  const deployed = await factory.deploy('CGS Avatar', 'CGSA', minter.address);
-  await deployed.waitForDeployment();
-  const contractAddress = await deployed.getAddress();
   return {
     rpcUrl,
-    chainId: 31337,
-    provider,
-    minter,
-    contractAddress,
-    contract: new Contract(contractAddress, compiled.abi, provider),
     stop: async () => {
-      provider.destroy();
       if (child.exitCode === null) {
         child.kill('SIGTERM');
         let timer: NodeJS.Timeout | undefined;
@@ -169,6 +157,41 @@ export async function startTestChain(): Promise<TestChain> {
       }
     },
   };
+}
+
+/**
+ * A real local EVM: `hardhat node` as a child process on a free port (chain id 31337), with
+ * AvatarNFT compiled by solc-js and deployed by Hardhat account #0. With `node`, the contract is
+ * deployed (a new one) on that running node, which `stop` leaves running: several describe blocks
+ * of a file share one node (starting one costs seconds), each with a contract of its own.
+ */
+export async function startTestChain(options: { node?: HardhatNode } = {}): Promise<TestChain> {
+  const compiled = compileAvatarNft();
+  const node = options.node ?? (await startHardhatNode());
+  try {
+    const provider = new JsonRpcProvider(node.rpcUrl, 31337, { staticNetwork: true, cacheTimeout: -1 });
+    provider.pollingInterval = 100;
+    const minter = new Wallet(HARDHAT_KEYS[0], provider);
+    const factory = new ContractFactory(compiled.abi, compiled.bytecode, minter);
+    const deployed = await factory.deploy('CGS Avatar', 'CGSA', minter.address);
+    await deployed.waitForDeployment();
+    const contractAddress = await deployed.getAddress();
+    return {
+      rpcUrl: node.rpcUrl,
+      chainId: 31337,
+      provider,
+      minter,
+      contractAddress,
+      contract: new Contract(contractAddress, compiled.abi, provider),
+      stop: async () => {
+        provider.destroy();
+        if (!options.node) await node.stop();
+      },
+    };
+  } catch (err) {
+    if (!options.node) await node.stop();
+    throw err;
+  }
 }
 
 /** An HTTP proxy in front of the chain that can be told to answer the next requests with 503 (a flaky RPC provider). */

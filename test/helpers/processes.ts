@@ -201,7 +201,7 @@ export async function startApp(opts: StartOptions): Promise<AppInstance> {
         const r = await httpCall(url, 'GET', '/health/ready', { timeoutMs: 3000 }).catch(() => undefined); // no agent: one-off
         if (r?.status === 200) return;
       }
-      await sleep(100);
+      await sleep(25); // start-up takes seconds; polling often costs little and ends the wait sooner
     }
     p.kill('SIGKILL');
     throw new Error(`${name} was not ready within ${opts.readyTimeoutMs ?? 60_000} ms:\n${out.slice(-3000)}`);

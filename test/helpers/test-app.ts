@@ -28,10 +28,15 @@ let seq = 0;
 
 /**
  * The real application (same `setupApp` as `bootstrap.ts`) on a fresh database with all migrations
- * applied, and a clock the test controls.
+ * applied (MIGRATIONS_RUN, as in production), and a clock the test controls.
  */
-export async function createTestApp(env: Record<string, string> = {}, options: { swagger?: boolean } = {}): Promise<TestApp> {
-  const db = await createTestDatabase();
+export async function createTestApp(
+  env: Record<string, string> = {},
+  options: { swagger?: boolean; emptyDatabase?: boolean } = {},
+): Promise<TestApp> {
+  // A copy of the run's migrated template (the app finds nothing to migrate), or with
+  // `emptyDatabase` a database without any schema: the app's start-up runs every migration.
+  const db = await createTestDatabase({ empty: options.emptyDatabase ?? false });
   const config = loadConfig({
     NODE_ENV: 'test',
     DATABASE_URL: db.url,

@@ -41,7 +41,8 @@ describe('cluster mode (WEB_CONCURRENCY=2)', () => {
   const figures: Record<string, unknown> = {};
 
   beforeAll(async () => {
-    db = await createTestDatabase();
+    // An empty database: the first worker runs the migrations, once, before the others start.
+    db = await createTestDatabase({ empty: true });
     app = await startApp({ databaseUrl: db.url, name: 'cluster', env: { WEB_CONCURRENCY: '2' } });
     await until('both workers to listen', () => app.output().includes('2 workers are serving'));
   }, 120_000);

@@ -21,10 +21,13 @@ import {
   type User,
 } from './support.js';
 
-/** Alternating `pg_ctl -m fast stop` and `-m immediate stop`: several rounds of each. */
-const MODES: ('fast' | 'immediate')[] = LONG
-  ? ['fast', 'immediate', 'fast', 'immediate', 'fast', 'immediate']
-  : ['fast', 'immediate', 'fast', 'immediate'];
+/**
+ * Alternating `pg_ctl -m fast stop` and `-m immediate stop`: several rounds of each in the long run,
+ * one of each in the short run (`npm test`).
+ */
+const MODES: ('fast' | 'immediate')[] = LONG ? ['fast', 'immediate', 'fast', 'immediate', 'fast', 'immediate'] : ['fast', 'immediate'];
+/** Load before each stop, and after the last restart. */
+const SETTLE_MS = scale(500, 1_000);
 const OUTAGE_MS = scale(1_500, 10_000);
 /**
  * Request loops: more than the two pools' 20 connections, so requests queue for a connection when
@@ -140,7 +143,7 @@ describe(`database outage: PostgreSQL stopped under load (${MODES.join(', ')})`,
     const outages: { mode: string; downAt: number; startAt: number; upAt: number; readyAfterUpMs: number }[] = [];
     try {
       for (const mode of MODES) {
-        await new Promise((r) => setTimeout(r, 1_000));
+        await new Promise((r) => setTimeout(r, SETTLE_MS));
         await db.stop(mode);
         const downAt = performance.now() - t0;
         await new Promise((r) => setTimeout(r, OUTAGE_MS));
@@ -165,7 +168,7 @@ describe(`database outage: PostgreSQL stopped under load (${MODES.join(', ')})`,
         }
         outages.push({ mode, downAt, startAt, upAt, readyAfterUpMs: Math.round(readyAfter) });
       }
-      await new Promise((r) => setTimeout(r, 1_000));
+      await new Promise((r) => setTimeout(r, SETTLE_MS));
     } finally {
       stop = true;
       await loops;

@@ -164,7 +164,7 @@ describe(`slow database: a hot listing row held FOR UPDATE for ${HOLD_MS / 1000}
     let releasedAt = 0;
     const waitingOnLocks: number[] = [];
     try {
-      await sleep(1_500);
+      await sleep(scale(500, 1_500)); // the unrelated traffic is flowing
       // The row is taken while no purchase is in flight: a FOR UPDATE queued behind purchases'
       // foreign-key share locks deadlocks with the next purchase's UPDATE (PostgreSQL aborts one).
       holder = new pg.Client({ connectionString: c.databaseUrl });
@@ -185,7 +185,8 @@ describe(`slow database: a hot listing row held FOR UPDATE for ${HOLD_MS / 1000}
       }
       await holder.query('COMMIT');
       releasedAt = now();
-      await sleep(2_000);
+      // Traffic after the release; the refused buyers go on (with their nonces) until they bought.
+      await sleep(scale(500, 2_000));
     } finally {
       stop = true;
       await Promise.all(loops);

@@ -24,10 +24,27 @@ async function admin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
   }
 }
 
-/** A fresh, empty database on the test server; each test file gets its own. */
-export async function createTestDatabase(): Promise<{ name: string; url: string; drop: () => Promise<void> }> {
+/** The run's migrated template database (made by the global setup, test/setup/global-setup.mjs). */
+export function templateName(): string {
+  const name = process.env.CGS_TEST_TEMPLATE;
+  if (!name) throw new Error('CGS_TEST_TEMPLATE is not set: run the tests through jest (global setup)');
+  return name;
+}
+
+export interface TestDatabase {
+  name: string;
+  url: string;
+  drop: () => Promise<void>;
+}
+
+/**
+ * A fresh database on the test server; each test file (or app process group) gets its own. It is a
+ * copy of the run's template, so every migration is already applied; `empty: true` gives a database
+ * with no schema at all, for the tests of the migrations themselves.
+ */
+export async function createTestDatabase(options: { empty?: boolean } = {}): Promise<TestDatabase> {
   const name = `cgs_test_${randomBytes(6).toString('hex')}`;
-  await admin((c) => c.query(`CREATE DATABASE ${name}`));
+  await admin((c) => c.query(options.empty ? `CREATE DATABASE ${name}` : `CREATE DATABASE ${name} TEMPLATE ${templateName()}`));
   return {
     name,
     url: urlFor(name),

@@ -1,0 +1,171 @@
+import { CommunitiesModule } from '../../src/communities/communities.module.js';
+import { LedgerService, type LedgerResult } from '../../src/resources/ledger.service.js';
+import { ResourcesModule } from '../../src/resources/resources.module.js';
+import { TenantsModule } from '../../src/tenants/tenants.module.js';
+import { UsersModule } from '../../src/users/users.module.js';
+import { createModuleTest, type ModuleTest } from './harness.js';
+import { domainErrorOf, givenResourceType, givenTenant, givenUser, numbers, uniqueName } from './fixtures.js';
+
+/**
+ * LedgerService on the real database: the only writer of balances. Every case reads the rows back
+ * (resource_ledger, resource_balances) rather than trusting the returned values alone.
+ */
+describe('LedgerService (medium: ResourcesModule on PostgreSQL)', () => {
+  let t: ModuleTest;
+  let ledger: LedgerService;
+  let tenantId: string;
+
+  beforeAll(async () => {
+    // A pool larger than the concurrent cases need in flight, so they really run at once.
+    t = await createModuleTest({ imports: [ResourcesModule, CommunitiesModule, UsersModule, TenantsModule], env: { DB_POOL_SIZE: '12' } });
+    ledger = t.get(LedgerService);
+    tenantId = await givenTenant(t);
+  });
+  afterAll(() => t?.close());
+
+  /** A fresh user and resource type, so each case starts from a zero balance. */
+  const given = async () => ({ userId: await givenUser(t, tenantId), resourceTypeId: await givenResourceType(t, tenantId) });
+  const op = (ids: { userId: string; resourceTypeId: string }, amount: number, extra: Record<string, unknown> = {}) => ({
+    tenantId,
+    ...ids,
+    amount,
+    reason: 'medium-test',
+    ...extra,
+  });
+  /** The balance row and the ledger's sums for the pair, from the database. */
+  const stored = (ids: { userId: string; resourceTypeId: string }) =>
+    numbers(
+      t.dataSource,
+      `SELECT
+         (SELECT balance FROM resource_balances WHERE user_id = $1 AND resource_type_id = $2) AS balance,
+         (SELECT earned FROM resource_balances WHERE user_id = $1 AND resource_type_id = $2) AS earned,
+         (SELECT coalesce(sum(delta), 0) FROM resource_ledger WHERE user_id = $1 AND resource_type_id = $2) AS "sumDelta",
+         (SELECT coalesce(sum(earned_delta), 0) FROM resource_ledger WHERE user_id = $1 AND resource_type_id = $2) AS "sumEarned",
+         (SELECT count(*) FROM resource_ledger WHERE user_id = $1 AND resource_type_id = $2) AS entries`,
+      [ids.userId, ids.resourceTypeId],
+    );
+
+  it('credits raise balance and earned; a spend lowers the balance only; a revoke lowers both; Σ ledger = balance', async () => {
+    const ids = await given();
+    const m = t.dataSource.manager;
+    const first = await ledger.credit(m, op(ids, 100));
+    expect(first).toMatchObject({ delta: 100, earnedDelta: 100, balance: 100, earned: 100, replayed: false });
+    await ledger.credit(m, op(ids, 50));
+    const spend = await ledger.debit(m, op(ids, 30));
+    expect(spend).toMatchObject({ delta: -30, earnedDelta: 0, balance: 120, earned: 150 });
+    const revoke = await ledger.debit(m, op(ids, 20, { lowerEarned: true }));
+    expect(revoke).toMatchObject({ delta: -20, earnedDelta: -20, balance: 100, earned: 130 });
+
+    expect(await stored(ids)).toEqual({ balance: 100, earned: 130, sumDelta: 100, sumEarned: 130, entries: 4 });
+    expect(await ledger.getBalance(m, tenantId, ids.userId, ids.resourceTypeId)).toEqual({ balance: 100, earned: 130 });
+    const [row] = await t.dataSource.query('SELECT reason, created_at FROM resource_ledger WHERE id = $1', [first.entryId]);
+    expect(row.reason).toBe('medium-test');
+  });
+
+  it('refuses a debit larger than the balance with insufficient_balance and writes nothing; the balance never goes negative', async () => {
+    const ids = await given();
+    await ledger.credit(t.dataSource.manager, op(ids, 10));
+    expect(await domainErrorOf(ledger.debit(t.dataSource.manager, op(ids, 11)))).toBe('insufficient_balance');
+    // Never credited at all: no balance row to take from.
+    const other = await given();
+    expect(await domainErrorOf(ledger.debit(t.dataSource.manager, op(other, 1)))).toBe('insufficient_balance');
+
+    expect(await stored(ids)).toEqual({ balance: 10, earned: 10, sumDelta: 10, sumEarned: 10, entries: 1 });
+    expect(await stored(other)).toEqual({ balance: 0, earned: 0, sumDelta: 0, sumEarned: 0, entries: 0 });
+    // Exactly the whole balance may be spent.
+    expect((await ledger.debit(t.dataSource.manager, op(ids, 10))).balance).toBe(0);
+    expect(await stored(ids)).toMatchObject({ balance: 0, sumDelta: 0, entries: 2 });
+  });
+
+  it('replays an idempotency key: the first entry is returned, nothing is written again; another operation under the key is refused', async () => {
+    const ids = await given();
+    const key = uniqueName('key');
+    const first = await ledger.credit(t.dataSource.manager, op(ids, 25, { idempotencyKey: key }));
+    const again = await ledger.credit(t.dataSource.manager, op(ids, 25, { idempotencyKey: key }));
+    expect(again).toMatchObject({ entryId: first.entryId, replayed: true, balance: 25, earned: 25 });
+    expect(await stored(ids)).toMatchObject({ balance: 25, entries: 1 });
+
+    // Same key, another amount, direction or user: 409 idempotency_key_reused, nothing written.
+    const someoneElse = { ...ids, userId: await givenUser(t, tenantId) };
+    expect(await domainErrorOf(ledger.credit(t.dataSource.manager, op(ids, 26, { idempotencyKey: key })))).toBe('idempotency_key_reused');
+    expect(await domainErrorOf(ledger.debit(t.dataSource.manager, op(ids, 25, { idempotencyKey: key })))).toBe('idempotency_key_reused');
+    expect(await domainErrorOf(ledger.credit(t.dataSource.manager, op(someoneElse, 25, { idempotencyKey: key })))).toBe(
+      'idempotency_key_reused',
+    );
+    expect(await stored(ids)).toMatchObject({ balance: 25, entries: 1 });
+    expect(await stored(someoneElse)).toMatchObject({ balance: 0, entries: 0 });
+  });
+
+  it('applies one of many concurrent operations with the same idempotency key; the others are replays of it', async () => {
+    const ids = await given();
+    const key = uniqueName('key');
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => ledger.credit(t.dataSource.manager, op(ids, 7, { idempotencyKey: key }))),
+    );
+    expect(results.filter((r) => !r.replayed)).toHaveLength(1);
+    expect(new Set(results.map((r) => r.entryId)).size).toBe(1);
+    expect(await stored(ids)).toEqual({ balance: 7, earned: 7, sumDelta: 7, sumEarned: 7, entries: 1 });
+  });
+
+  it('cannot be overspent by concurrent debits: exactly as many succeed as the balance covers', async () => {
+    const ids = await given();
+    await ledger.credit(t.dataSource.manager, op(ids, 100));
+    const outcomes = await Promise.all(
+      Array.from({ length: 25 }, () =>
+        ledger.debit(t.dataSource.manager, op(ids, 7)).then(
+          (r: LedgerResult) => r,
+          (e: unknown) => domainErrorOf(Promise.reject(e as Error)),
+        ),
+      ),
+    );
+    const succeeded = outcomes.filter((o): o is LedgerResult => typeof o !== 'string');
+    const refused = outcomes.filter((o) => typeof o === 'string');
+    expect(succeeded).toHaveLength(14); // 14 * 7 = 98 <= 100 < 15 * 7
+    expect(new Set(refused)).toEqual(new Set(['insufficient_balance']));
+    // Each success saw its own balance: all different, every one >= 0.
+    expect(new Set(succeeded.map((r) => r.balance)).size).toBe(14);
+    expect(Math.min(...succeeded.map((r) => r.balance))).toBe(2);
+    expect(await stored(ids)).toEqual({ balance: 2, earned: 100, sumDelta: 2, sumEarned: 100, entries: 15 });
+  });
+
+  it("runs inside the caller's transaction: a refused debit leaves it usable, and the caller's rollback undoes the credits", async () => {
+    const ids = await given();
+    await ledger.credit(t.dataSource.manager, op(ids, 5));
+    await expect(
+      t.dataSource.transaction(async (em) => {
+        await ledger.credit(em, op(ids, 40));
+        // Refused inside a savepoint: the transaction goes on.
+        expect(await domainErrorOf(ledger.debit(em, op(ids, 1_000)))).toBe('insufficient_balance');
+        expect((await ledger.debit(em, op(ids, 45))).balance).toBe(0);
+        throw new Error('caller rolls back');
+      }),
+    ).rejects.toThrow('caller rolls back');
+    expect(await stored(ids)).toEqual({ balance: 5, earned: 5, sumDelta: 5, sumEarned: 5, entries: 1 });
+
+    await t.dataSource.transaction(async (em) => {
+      await ledger.credit(em, op(ids, 40));
+      await ledger.debit(em, op(ids, 45));
+    });
+    expect(await stored(ids)).toEqual({ balance: 0, earned: 45, sumDelta: 0, sumEarned: 45, entries: 3 });
+  });
+
+  it('refuses an unknown user, a resource type of another tenant, a total past 2^53 - 1 and a non-positive amount, writing nothing', async () => {
+    const ids = await given();
+    const otherTenant = await givenTenant(t);
+    const foreignType = await givenResourceType(t, otherTenant);
+    const m = t.dataSource.manager;
+    expect(await domainErrorOf(ledger.credit(m, op({ ...ids, userId: '00000000-0000-4000-8000-000000000000' }, 1)))).toBe('user_not_found');
+    expect(await domainErrorOf(ledger.credit(m, op({ ...ids, resourceTypeId: foreignType }, 1)))).toBe('resource_type_not_found');
+    await ledger.credit(m, op(ids, Number.MAX_SAFE_INTEGER - 1));
+    expect(await domainErrorOf(ledger.credit(m, op(ids, 2)))).toBe('amount_too_large');
+    // A programming error, not a client's: thrown at once, before any SQL.
+    for (const amount of [0, -3, 1.5, Number.MAX_SAFE_INTEGER + 1]) {
+      expect(() => ledger.credit(m, op(ids, amount))).toThrow(/positive safe integer/);
+      expect(() => ledger.debit(m, op(ids, amount))).toThrow(/positive safe integer/);
+    }
+    expect(await stored(ids)).toMatchObject({ balance: Number.MAX_SAFE_INTEGER - 1, entries: 1 });
+    expect(await numbers(t.dataSource, 'SELECT count(*) AS n FROM resource_ledger WHERE resource_type_id = $1', [foreignType])).toEqual({
+      n: 0,
+    });
+  });
+});
