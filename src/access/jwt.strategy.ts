@@ -27,7 +27,7 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
     super({
       jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
       // A KeyObject, not the Buffer: given a Buffer, jsonwebtoken first tries to parse it as a
-      // public key (createPublicKey throws) on every request: 23 % of the service's CPU on
+      // public key (createPublicKey throws) on every request, a large share of the CPU of
       // authenticated routes (docs/performance.md).
       secretOrKeyProvider: (_req: unknown, _raw: string, done: (err: unknown, key?: Buffer) => void) => {
         secrets.sessionKeys().then(

@@ -43,7 +43,7 @@ export function dataSourceOptions(
       onConnect: watchPooledClient,
       application_name: 'community-gaming-service',
       // No JIT compilation: the service runs short OLTP statements whose estimated cost can pass
-      // jit_above_cost (rank counters: 200k estimated, 2 ms real) while compiling takes ~100 ms.
+      // jit_above_cost (the rank counters) while compiling costs far more than running them.
       options: '-c jit=off',
     },
   };

@@ -44,8 +44,8 @@ export async function findOneFast<T extends ObjectLiteral>(
 
 /**
  * `findBy({ id: In(ids) })` the same way (rows of a list page by their ids, in no particular
- * order): one prepared `= ANY($1)` statement instead of the query builder, which cost 12 % of the
- * CPU of a quest list request. The entity's primary key is its `id` column.
+ * order): one prepared `= ANY($1)` statement instead of the query builder, which cost a noticeable share
+ * of the CPU of a quest list request (docs/performance.md). The entity's primary key is its `id` column.
  */
 export async function findByIdsFast<T extends ObjectLiteral>(em: EntityManager, target: EntityTarget<T>, ids: string[]): Promise<T[]> {
   if (ids.length === 0) return [];

@@ -8,7 +8,7 @@ const names = new Map<string, string>();
  * Runs a read statement outside any transaction as a named prepared statement on a pooled
  * connection (PostgreSQL plans it once per connection instead of on every request). For the hot
  * statements whose planning costs more than their execution, such as the one-statement ranking
- * reads (1.7 ms to plan, 0.9 ms to run at 1M ranked users). Errors are pg's own (same codes as
+ * reads, which take longer to plan than to run (docs/performance.md). Errors are pg's own (same codes as
  * TypeORM's `driverError`). Needs session-level connections (not a transaction-mode pooler).
  *
  * The connection comes from a TypeORM query runner (`connect()` is its public way to the driver's

@@ -7,7 +7,7 @@ const REQUEST_LOG_LEVELS = new Set(['trace', 'debug', 'info']);
 /**
  * Structured JSON logs (pino). At `info` and below, one line per request (with the request id set
  * by `requestId`); above `info` those lines would all be dropped, so the per-request logging
- * middleware is not mounted at all (it cost ~9 % of the CPU of a small authenticated request).
+ * middleware is not mounted at all (its cost showed in the profile of a small authenticated request).
  */
 export const LoggingModule = LoggerModule.forRootAsync({
   inject: [AppConfig],
