@@ -14,6 +14,11 @@ const common = {
 
 export default {
   testTimeout: 60_000,
+  // `npm run test:coverage`: what the in-process tiers reach of src/ (the reliability suite runs the
+  // service as child processes, which this does not instrument).
+  coverageProvider: 'v8',
+  collectCoverageFrom: ['src/**/*.ts', '!src/**/*.spec.ts'],
+  coverageReporters: ['text-summary', 'json-summary'],
   // At least two: jest's default (one less than the cores) is one on a 2-core machine, which runs
   // everything in band and leaves a core idle. test/setup/lane-runner.mjs keeps the heavy files
   // (the reliability suite) one at a time on one of them.
