@@ -1,7 +1,7 @@
-import { AppSecret } from './common/crypto/entities/app-secret.entity.js';
 import { ACCESS_ENTITIES } from './access/access.module.js';
 import { AUTH_ENTITIES } from './auth/auth.module.js';
 import { COMMUNITIES_ENTITIES } from './communities/communities.module.js';
+import { CRYPTO_ENTITIES } from './crypto/crypto.module.js';
 import { INVENTORY_ENTITIES } from './inventory/inventory.module.js';
 import { NOTIFICATIONS_ENTITIES } from './notifications/notifications.module.js';
 import { PARTICIPATION_ENTITIES } from './participation/participation.module.js';
@@ -22,7 +22,7 @@ import { WALLETS_ENTITIES } from './wallets/wallets.module.js';
  * migration commands and the tests use the one schema. A new module's list goes here.
  */
 export const appEntities = [
-  AppSecret,
+  ...CRYPTO_ENTITIES,
   ...ACCESS_ENTITIES,
   ...AUTH_ENTITIES,
   ...COMMUNITIES_ENTITIES,

@@ -6,6 +6,7 @@ import { CommunitiesModule } from './communities/communities.module.js';
 import { CommonModule } from './common/common.module.js';
 import { LoggingModule } from './common/logging/logging.module.js';
 import { ConfigModule } from './config/config.module.js';
+import { CryptoModule } from './crypto/crypto.module.js';
 import { DatabaseModule } from './database/database.module.js';
 import { InventoryModule } from './inventory/inventory.module.js';
 import { HealthModule } from './health/health.module.js';
@@ -27,6 +28,7 @@ import { UsersModule } from './users/users.module.js';
     LoggingModule,
     DatabaseModule.forRoot(appEntities),
     CommonModule,
+    CryptoModule,
     TenantsModule,
     AccessModule,
     UsersModule,

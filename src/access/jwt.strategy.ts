@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import { ExtractJwt, Strategy } from 'passport-jwt';
-import { SecretsService } from '../common/crypto/secrets.service.js';
+import { SecretsService } from '../crypto/secrets.service.js';
 import { DomainError } from '../common/errors/domain-error.js';
 import { CommonErrors } from '../common/errors/error-catalog.js';
 import type { AuthUser } from '../common/auth/request-context.js';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config.js';
-import { hashPassword, verifyPassword } from '../common/crypto/hashing.js';
+import { hashPassword, verifyPassword } from '../crypto/hashing.js';
 import { DomainError } from '../common/errors/domain-error.js';
 import { LoginRateLimiter } from './throttling/login-rate-limiter.service.js';
 import { UsersService } from '../users/users.service.js';

@@ -12,8 +12,8 @@ import {
   REFRESH_TOKEN_TTL_SECONDS,
 } from '../access/session.constants.js';
 import { Clock } from '../common/clock/clock.js';
-import { randomToken, sha256Hex } from '../common/crypto/hashing.js';
-import { SecretsService } from '../common/crypto/secrets.service.js';
+import { randomToken, sha256Hex } from '../crypto/hashing.js';
+import { SecretsService } from '../crypto/secrets.service.js';
 import { DomainError } from '../common/errors/domain-error.js';
 import { CommonErrors } from '../common/errors/error-catalog.js';
 import { AuthErrors } from './auth.errors.js';

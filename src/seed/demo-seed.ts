@@ -2,7 +2,7 @@ import type { INestApplicationContext } from '@nestjs/common';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { Clock } from '../common/clock/clock.js';
-import { hashPassword } from '../common/crypto/hashing.js';
+import { hashPassword } from '../crypto/hashing.js';
 import { AppConfig } from '../config/app-config.js';
 import { CommunitiesService } from '../communities/communities.service.js';
 import { InventoryService } from '../inventory/inventory.service.js';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
-import { EncryptionService } from '../common/crypto/encryption.service.js';
+import { EncryptionService } from '../crypto/encryption.service.js';
 import { DomainError } from '../common/errors/domain-error.js';
 import { AppConfig } from '../config/app-config.js';
 import type { LinkSocialDto, PublicSocialDto, SocialDto, UpdateSocialDto } from './dto/social.dto.js';

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
 import { Clock } from '../common/clock/clock.js';
-import { EncryptionService } from '../common/crypto/encryption.service.js';
+import { EncryptionService } from '../crypto/encryption.service.js';
 import { DomainError } from '../common/errors/domain-error.js';
 import { HotRows } from '../database/hot-rows.js';
 import { CommunitiesService } from '../communities/communities.service.js';

@@ -3,7 +3,7 @@ import { computeZkLoginAddress } from '@mysten/sui/zklogin';
 import type { EntityManager } from 'typeorm';
 
 import { AppConfig } from '../config/app-config.js';
-import { SecretsService } from '../common/crypto/secrets.service.js';
+import { SecretsService } from '../crypto/secrets.service.js';
 import { DomainError } from '../common/errors/domain-error.js';
 import type { WalletDto } from './dto/wallet.dto.js';
 import type { Wallet } from './entities/wallet.entity.js';

@@ -1,6 +1,6 @@
 import { CompactEncrypt } from 'jose';
 import { randomBytes } from 'node:crypto';
-import { EncryptionService } from '../../src/common/crypto/encryption.service.js';
+import { EncryptionService } from '../../src/crypto/encryption.service.js';
 import { TenantsService, type TenantCredentials } from '../../src/tenants/tenants.service.js';
 import { keyFromHex, loginToken } from '../helpers/auth.js';
 import { givenUser } from '../helpers/factories.js';

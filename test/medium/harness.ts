@@ -9,6 +9,7 @@ import { CommonModule } from '../../src/common/common.module.js';
 import { LoggingModule } from '../../src/common/logging/logging.module.js';
 import { AppConfig, loadConfig } from '../../src/config/app-config.js';
 import { ConfigModule } from '../../src/config/config.module.js';
+import { CryptoModule } from '../../src/crypto/crypto.module.js';
 import { DatabaseModule } from '../../src/database/database.module.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { createTestDatabase } from '../setup/test-database.js';
@@ -64,7 +65,7 @@ export async function createModuleTest(options: ModuleTestOptions): Promise<Modu
       ...options.env,
     });
     moduleRef = await Test.createTestingModule({
-      imports: [ConfigModule, LoggingModule, DatabaseModule.forRoot(appEntities), CommonModule, ...options.imports],
+      imports: [ConfigModule, LoggingModule, DatabaseModule.forRoot(appEntities), CommonModule, CryptoModule, ...options.imports],
       providers: options.providers ?? [],
     })
       .overrideProvider(AppConfig)

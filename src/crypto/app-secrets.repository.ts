@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
-import { BaseRepository, GenerateSql } from '../../database/repository.js';
+import { BaseRepository, GenerateSql } from '../database/repository.js';
 
 /** Secrets the service generated for itself, shared by every instance on the database. */
 @Injectable()

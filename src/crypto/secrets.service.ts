@@ -1,7 +1,7 @@
 import { AppSecretsRepository } from './app-secrets.repository.js';
 import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { createSecretKey, type KeyObject, randomBytes, webcrypto } from 'node:crypto';
-import { AppConfig } from '../../config/app-config.js';
+import { AppConfig } from '../config/app-config.js';
 
 /**
  * Key material for the service: from configuration when given, otherwise generated once and
