@@ -1,0 +1,159 @@
+import { InventoryService } from '../../src/inventory/inventory.service.js';
+import { PrizesService } from '../../src/prizes/prizes.service.js';
+import { LedgerService } from '../../src/resources/ledger.service.js';
+import { ResourcesService } from '../../src/resources/resources.service.js';
+import { StorePurchaseService } from '../../src/store/store-purchase.service.js';
+import { StoreModule } from '../../src/store/store.module.js';
+import { StoreService } from '../../src/store/store.service.js';
+import { TenantsModule } from '../../src/tenants/tenants.module.js';
+import { UsersModule } from '../../src/users/users.module.js';
+import { createModuleTest, type ModuleTest } from './harness.js';
+import { domainErrorOf, givenCommunity, givenTenant, givenUser, numbers, uniqueName } from './fixtures.js';
+
+const PAGE = { page: 1, limit: 20, offset: 0 };
+
+/**
+ * The store on the real database: listing management (what a listing may grant and cost, every
+ * field of an update), the buyer's enriched view, purchases of prizes, and the purchase history.
+ */
+describe('StoreService, StorePurchaseService (medium: StoreModule on PostgreSQL)', () => {
+  let t: ModuleTest;
+  let store: StoreService;
+  let purchases: StorePurchaseService;
+  let tenantId: string;
+
+  beforeAll(async () => {
+    t = await createModuleTest({ imports: [StoreModule, TenantsModule, UsersModule] });
+    store = t.get(StoreService);
+    purchases = t.get(StorePurchaseService);
+    tenantId = await givenTenant(t);
+  });
+  afterAll(() => t?.close());
+  afterEach(() => t.clock.reset());
+
+  const globalType = async (communityId: string) =>
+    (await t.get(ResourcesService).createType(tenantId, { communityId, slug: uniqueName('r'), name: 'Gems', kind: 'global' })).id;
+  const credit = (userId: string, resourceTypeId: string, amount: number) =>
+    t.get(LedgerService).credit(t.dataSource.manager, { tenantId, userId, resourceTypeId, amount, reason: 'medium-test' });
+  const givenItem = async (communityId: string) => {
+    const inventory = t.get(InventoryService);
+    const slot = await inventory.createSlot(tenantId, { communityId, key: uniqueName('k'), name: 'Head' });
+    return (await inventory.createItem(tenantId, { communityId, slotId: slot.id, name: 'Hat' })).id;
+  };
+
+  it('createListing refuses a target of the wrong kind, an item of another community and a prize of another community', async () => {
+    const community = await givenCommunity(t, tenantId);
+    const other = await givenCommunity(t, tenantId);
+    const gems = await globalType(community);
+    const price = [{ resourceTypeId: gems, amount: 5 }];
+    const foreignItem = await givenItem(other);
+    const foreignPrize = await t.get(PrizesService).create(tenantId, { communityId: other, name: 'Cup', kind: 'physical' });
+    const base = { communityId: community, name: 'Thing', price };
+    // A resource listing naming an item: the message names the resourceTypeId it needs.
+    const wrongKind = await store.createListing(tenantId, { ...base, kind: 'resource', itemId: foreignItem }).catch((e: Error) => e);
+    expect(wrongKind).toMatchObject({ definition: { error: 'invalid_listing' } });
+    expect((wrongKind as Error).message).toContain('resourceTypeId');
+    expect(await domainErrorOf(store.createListing(tenantId, { ...base, kind: 'item', itemId: foreignItem }))).toBe('invalid_listing');
+    expect(await domainErrorOf(store.createListing(tenantId, { ...base, kind: 'prize', prizeId: foreignPrize.id }))).toBe('invalid_listing');
+    expect(await numbers(t.dataSource, 'SELECT count(*) AS n FROM store_listings WHERE community_id = $1', [community])).toEqual({ n: 0 });
+  });
+
+  it('updateListing changes every given field, sorts the price by resource type, and clears the window with null', async () => {
+    const community = await givenCommunity(t, tenantId);
+    const [a, b] = [await globalType(community), await globalType(community)];
+    const listing = await store.createListing(tenantId, {
+      communityId: community,
+      name: 'Gem pack',
+      kind: 'resource',
+      resourceTypeId: a,
+      price: [{ resourceTypeId: b, amount: 1 }],
+      startsAt: new Date(Date.now() - 60_000).toISOString(),
+      endsAt: new Date(Date.now() + 3_600_000).toISOString(),
+    });
+    const [low, high] = [a, b].sort();
+    const changed = await store.updateListing(tenantId, listing.id.toUpperCase(), {
+      name: 'Big gem pack',
+      description: 'More gems',
+      imageUrl: 'https://img.example/gems.png',
+      price: [
+        { resourceTypeId: high.toUpperCase(), amount: 2 },
+        { resourceTypeId: low, amount: 3 },
+      ],
+      requirementIds: [],
+      totalSupply: 10,
+      perUserLimit: 2,
+      startsAt: null,
+      endsAt: null,
+      active: false,
+      position: 7,
+    });
+    expect(changed).toMatchObject({
+      name: 'Big gem pack',
+      description: 'More gems',
+      imageUrl: 'https://img.example/gems.png',
+      price: [
+        { resourceTypeId: low, amount: 3 },
+        { resourceTypeId: high, amount: 2 },
+      ],
+      totalSupply: 10,
+      perUserLimit: 2,
+      startsAt: null,
+      endsAt: null,
+      active: false,
+      position: 7,
+    });
+    expect(await store.adminListing(tenantId, listing.id)).toEqual(changed);
+    // Windows are set again from strings; an end before the start is refused.
+    const later = new Date(Date.now() + 7_200_000).toISOString();
+    expect((await store.updateListing(tenantId, listing.id, { startsAt: later })).startsAt).toEqual(new Date(later));
+    expect(await domainErrorOf(store.updateListing(tenantId, listing.id, { endsAt: new Date().toISOString() }))).toBe('invalid_listing');
+    expect(await domainErrorOf(store.updateListing(tenantId, 'nope', { name: 'x' }))).toBe('listing_not_found');
+  });
+
+  it("adminListings lists every community's listings without a container and one community's with it", async () => {
+    const tenant = await givenTenant(t);
+    const [c1, c2] = [await givenCommunity(t, tenant), await givenCommunity(t, tenant)];
+    for (const c of [c1, c2]) {
+      const gems = (await t.get(ResourcesService).createType(tenant, { communityId: c, slug: uniqueName('r'), name: 'G', kind: 'global' })).id;
+      await store.createListing(tenant, { communityId: c, name: `L-${c}`, kind: 'resource', resourceTypeId: gems, price: [] });
+    }
+    expect((await store.adminListings(tenant, undefined, PAGE)).total).toBe(2);
+    const one = await store.adminListings(tenant, c2, PAGE);
+    expect(one).toMatchObject({ total: 1, items: [{ communityId: c2 }] });
+    expect((await store.adminListings(tenantId, undefined, PAGE)).items.every((l) => l.communityId !== c1)).toBe(true);
+  });
+
+  it('a prize listing: bought while the prize lasts, then sold out without charging; limits show in the enriched view; history lists the purchase', async () => {
+    const community = await givenCommunity(t, tenantId);
+    const gems = await globalType(community);
+    const prize = await t.get(PrizesService).create(tenantId, { name: 'Trophy', kind: 'physical', totalSupply: 1 });
+    const listing = await store.createListing(tenantId, {
+      communityId: community,
+      name: 'Trophy',
+      kind: 'prize',
+      prizeId: prize.id,
+      price: [{ resourceTypeId: gems, amount: 10 }],
+      perUserLimit: 1,
+    });
+    const [ann, bob] = [await givenUser(t, tenantId), await givenUser(t, tenantId)];
+    await credit(ann, gems, 50);
+    await credit(bob, gems, 50);
+
+    const bought = await purchases.purchase(tenantId, ann, listing.id, { nonce: uniqueName('n') }, community);
+    expect(bought).toMatchObject({ listingId: listing.id, kind: 'prize', prizeId: prize.id, replayed: false });
+    // The prize has no supply left: bob is refused and not charged.
+    expect(await domainErrorOf(purchases.purchase(tenantId, bob, listing.id, { nonce: uniqueName('n') }))).toBe('listing_sold_out');
+    expect(await t.get(LedgerService).getBalance(t.dataSource.manager, tenantId, bob, gems)).toEqual({ balance: 50, earned: 50 });
+
+    const [annView] = (await store.listListings(tenantId, ann, community, true, PAGE)).items;
+    expect(annView).toMatchObject({ purchasedCount: 1, canBuy: false, unavailableReasons: ['limit_reached'] });
+    const [bobView] = (await store.listListings(tenantId, bob, community, true, PAGE)).items;
+    expect(bobView).toMatchObject({ purchasedCount: 0, canBuy: true, unavailableReasons: [] });
+
+    const history = await store.listPurchases(tenantId, ann, community, PAGE);
+    expect(history).toMatchObject({ total: 1, items: [{ id: bought.id, listingName: 'Trophy' }] });
+    const admin = await store.adminPurchases(tenantId, { listingId: listing.id }, PAGE);
+    expect(admin).toMatchObject({ total: 1, items: [{ userId: ann, requirementData: [] }] });
+    expect((await store.adminPurchases(tenantId, { userId: bob }, PAGE)).total).toBe(0);
+  });
+});
