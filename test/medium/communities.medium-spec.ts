@@ -102,4 +102,22 @@ describe('CommunitiesService (medium: CommunitiesModule + NotificationsModule on
     expect(await domainErrorOf(communities.join(otherTenant, slug, await givenUser(t, otherTenant), ''))).toBe('community_not_found');
     expect(await membership(community)).toEqual({ memberCount: 0, members: 0 });
   });
+  it('update changes description, image, banner and links; an empty or over-long reference is community_not_found', async () => {
+    const community = await givenCommunity(t, tenantId);
+    const changed = await communities.update(tenantId, community, {
+      description: 'Pirates in space',
+      imageUrl: 'https://img.example/p.png',
+      bannerUrl: 'https://img.example/b.png',
+      links: [{ label: 'Site', url: 'https://pirates.example' }],
+    });
+    expect(changed).toMatchObject({
+      description: 'Pirates in space',
+      imageUrl: 'https://img.example/p.png',
+      bannerUrl: 'https://img.example/b.png',
+      links: [{ label: 'Site', url: 'https://pirates.example' }],
+    });
+    expect(await communities.get(tenantId, community)).toMatchObject({ description: 'Pirates in space', links: [{ label: 'Site' }] });
+    expect(await domainErrorOf(communities.resolve(tenantId, '   '))).toBe('community_not_found');
+    expect(await domainErrorOf(communities.resolve(tenantId, 'c'.repeat(65)))).toBe('community_not_found');
+  });
 });
