@@ -27,7 +27,9 @@ describe('InventoryService (medium: InventoryModule on PostgreSQL)', () => {
 
   it('slots: a uuid-like key and a taken key are refused; an update changes each given field; unknown or foreign ids are slot_not_found', async () => {
     const community = await givenCommunity(t, tenantId);
-    expect(await domainErrorOf(inventory.createSlot(tenantId, { communityId: community, key: UNKNOWN, name: 'X' }))).toBe('invalid_slot_key');
+    expect(await domainErrorOf(inventory.createSlot(tenantId, { communityId: community, key: UNKNOWN, name: 'X' }))).toBe(
+      'invalid_slot_key',
+    );
     const slot = await givenSlot(community);
     expect(await domainErrorOf(inventory.createSlot(tenantId, { communityId: community, key: slot.key, name: 'Again' }))).toBe(
       'slot_key_taken',
@@ -83,7 +85,7 @@ describe('InventoryService (medium: InventoryModule on PostgreSQL)', () => {
     });
   });
 
-  it("allocation: an item the user owns goes into its slot (version 1); clearing every slot makes version 2; clearing again changes nothing", async () => {
+  it('allocation: an item the user owns goes into its slot (version 1); clearing every slot makes version 2; clearing again changes nothing', async () => {
     const community = await givenCommunity(t, tenantId);
     const slot = await givenSlot(community);
     const item = await inventory.createItem(tenantId, { communityId: community, slotId: slot.id, name: 'Cape' });

@@ -57,7 +57,14 @@ describe('NotificationsService, NotificationsInboxService (medium: Notifications
     t.clock.advance(1000);
     await note('elsewhere', other);
     const page = await inbox.list(tenantId, user, { containerId: community });
-    expect(page).toMatchObject({ total: 2, unreadCount: 2, items: [{ title: 'here', read: false }, { title: 'account', readAt: null }] });
+    expect(page).toMatchObject({
+      total: 2,
+      unreadCount: 2,
+      items: [
+        { title: 'here', read: false },
+        { title: 'account', readAt: null },
+      ],
+    });
     await inbox.markAllRead(tenantId, user);
     const after = await inbox.list(tenantId, user, { containerId: other, page: 1, limit: 1 });
     expect(after).toMatchObject({ total: 2, unreadCount: 0, items: [{ title: 'elsewhere', read: true }] });

@@ -146,8 +146,9 @@ describe('QuestEventsService, RewardsService, ParticipationService (medium: Part
     const other = await givenCommunity(t, tenantId);
     const score = await scopedType(community);
     const e = await givenEvent(community, { scoreResourceTypeId: score });
-    const gems = (await t.get(ResourcesService).createType(tenantId, { communityId: community, slug: uniqueName('g'), name: 'Gems', kind: 'global' }))
-      .id;
+    const gems = (
+      await t.get(ResourcesService).createType(tenantId, { communityId: community, slug: uniqueName('g'), name: 'Gems', kind: 'global' })
+    ).id;
     const foreignGems = (
       await t.get(ResourcesService).createType(tenantId, { communityId: other, slug: uniqueName('g'), name: 'Gems', kind: 'global' })
     ).id;
@@ -179,12 +180,17 @@ describe('QuestEventsService, RewardsService, ParticipationService (medium: Part
     // A registered participant with a score, the event started then closed early: one allocation.
     const ann = await member(community);
     await participation.register(tenantId, ann, e.id);
-    await t.get(LedgerService).credit(t.dataSource.manager, { tenantId, userId: ann, resourceTypeId: score, amount: 12, reason: 'medium-test' });
+    await t
+      .get(LedgerService)
+      .credit(t.dataSource.manager, { tenantId, userId: ann, resourceTypeId: score, amount: 12, reason: 'medium-test' });
     t.clock.advance(90 * 60_000);
     const done = await t.get(EventCompletionService).complete(tenantId, e.id, true);
     expect(done).toMatchObject({ completedNow: true, allocationsCreated: 1 });
     // Completed twice: nothing more happens.
-    expect(await t.get(EventCompletionService).complete(tenantId, e.id, true)).toMatchObject({ completedNow: false, allocationsCreated: 0 });
+    expect(await t.get(EventCompletionService).complete(tenantId, e.id, true)).toMatchObject({
+      completedNow: false,
+      allocationsCreated: 0,
+    });
     expect(await domainErrorOf(rewards.createReward(tenantId, e.id, { name: 'Late', kind: 'manual' }))).toBe('quest_event_state');
 
     const [allocation] = await rewards.allocations(tenantId, ann, e.id);

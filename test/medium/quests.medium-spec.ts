@@ -73,7 +73,7 @@ describe('QuestsService (medium: QuestsModule on PostgreSQL)', () => {
     expect(await domainErrorOf(quests.getAdmin(tenantId, 'weekly'))).toBe('quest_not_found');
   });
 
-  it("refuses rewards of another community and an event of another community; an archived quest cannot be completed", async () => {
+  it('refuses rewards of another community and an event of another community; an archived quest cannot be completed', async () => {
     const [community, other] = [await givenCommunity(t, tenantId), await givenCommunity(t, tenantId)];
     const foreignHat = await itemOf(other);
     const base = { communityId: community, name: 'Q', type: 'daily' };
@@ -122,7 +122,12 @@ describe('QuestsService (medium: QuestsModule on PostgreSQL)', () => {
       startsAt: new Date(now + HOUR),
       endsAt: new Date(now + 2 * HOUR),
     });
-    const eventQuest = await quests.create(tenantId, { communityId: community, name: 'Event quest', type: 'event', questEventId: event.id });
+    const eventQuest = await quests.create(tenantId, {
+      communityId: community,
+      name: 'Event quest',
+      type: 'event',
+      questEventId: event.id,
+    });
     expect(await domainErrorOf(quests.complete(tenantId, eventQuest.id, user))).toBe('quest_not_completable');
     expect((await quests.eventQuests(tenantId, user, event.slug)).map((q) => q.id)).toEqual([eventQuest.id]);
   });

@@ -70,11 +70,15 @@ describe('RequirementsService (medium: RequirementsModule on PostgreSQL)', () =>
     expect(await domainErrorOf(requirements.assertConditions(t.dataSource.manager, tenantId, user, defs))).toBe('requirement_not_met');
 
     await inventory.adminGrant(tenantId, { userId: user, itemId: hat.id, reason: 'medium-test' });
-    await t.get(LedgerService).credit(t.dataSource.manager, { tenantId, userId: user, resourceTypeId: gems, amount: 9, reason: 'medium-test' });
+    await t
+      .get(LedgerService)
+      .credit(t.dataSource.manager, { tenantId, userId: user, resourceTypeId: gems, amount: 9, reason: 'medium-test' });
     expect(await unmet()).toEqual([rich.key]);
     const notRich = await requirements.assertConditions(t.dataSource.manager, tenantId, user, defs).catch((e: Error) => e.message);
     expect(notRich).toContain('earned at least 10');
-    await t.get(LedgerService).credit(t.dataSource.manager, { tenantId, userId: user, resourceTypeId: gems, amount: 1, reason: 'medium-test' });
+    await t
+      .get(LedgerService)
+      .credit(t.dataSource.manager, { tenantId, userId: user, resourceTypeId: gems, amount: 1, reason: 'medium-test' });
     await requirements.assertConditions(t.dataSource.manager, tenantId, user, defs);
     expect(await unmet()).toEqual([]);
   });

@@ -39,7 +39,13 @@ describe('ResourcesService resource types (medium: ResourcesModule on PostgreSQL
       description: 'Earned by playing',
       imageUrl: 'https://img.example/xp.png',
     });
-    expect(changed).toMatchObject({ id: type.id, slug, name: 'Experience', description: 'Earned by playing', imageUrl: 'https://img.example/xp.png' });
+    expect(changed).toMatchObject({
+      id: type.id,
+      slug,
+      name: 'Experience',
+      description: 'Earned by playing',
+      imageUrl: 'https://img.example/xp.png',
+    });
     expect((await resources.updateType(tenantId, type.id, { imageUrl: null })).imageUrl).toBeNull();
     expect((await resources.getTypeInCommunity(tenantId, community, slug)).name).toBe('Experience');
     expect(await domainErrorOf(resources.createType(tenantId, { communityId: community, slug, name: 'Again', kind: 'scoped' }))).toBe(

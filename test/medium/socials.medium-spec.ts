@@ -29,14 +29,21 @@ describe('SocialsService (medium: SocialsModule on PostgreSQL)', () => {
       expiryDate: '2030-01-01T00:00:00.000Z',
     });
     expect(linked).toMatchObject({ hasUserToken: true, hasRefreshToken: false, expiryDate: '2030-01-01T00:00:00.000Z', public: false });
-    const [stored] = await t.dataSource.query<{ user_token_encrypted: string }[]>('SELECT user_token_encrypted FROM social_accounts WHERE id = $1', [
-      linked.id,
-    ]);
+    const [stored] = await t.dataSource.query<{ user_token_encrypted: string }[]>(
+      'SELECT user_token_encrypted FROM social_accounts WHERE id = $1',
+      [linked.id],
+    );
     expect(stored.user_token_encrypted).not.toContain('secret-token');
     expect(await socials.readToken(tenantId, user, linked.id, 'userToken')).toBe('secret-token');
     expect(await socials.readToken(tenantId, user, linked.id, 'refreshToken')).toBeNull();
 
-    const again = await socials.linkSocial(tenantId, user, { accountType: 'discord', subjectId, public: true, userToken: null, expiryDate: null });
+    const again = await socials.linkSocial(tenantId, user, {
+      accountType: 'discord',
+      subjectId,
+      public: true,
+      userToken: null,
+      expiryDate: null,
+    });
     expect(again).toMatchObject({ id: linked.id, public: true, hasUserToken: false, expiryDate: null });
     expect(await socials.readToken(tenantId, user, linked.id, 'userToken')).toBeNull();
     expect(await socials.publicSocials(tenantId, user)).toEqual([{ accountType: 'discord', subjectId, handle: null, server: null }]);

@@ -54,7 +54,9 @@ describe('StoreService, StorePurchaseService (medium: StoreModule on PostgreSQL)
     expect(wrongKind).toMatchObject({ definition: { error: 'invalid_listing' } });
     expect((wrongKind as Error).message).toContain('resourceTypeId');
     expect(await domainErrorOf(store.createListing(tenantId, { ...base, kind: 'item', itemId: foreignItem }))).toBe('invalid_listing');
-    expect(await domainErrorOf(store.createListing(tenantId, { ...base, kind: 'prize', prizeId: foreignPrize.id }))).toBe('invalid_listing');
+    expect(await domainErrorOf(store.createListing(tenantId, { ...base, kind: 'prize', prizeId: foreignPrize.id }))).toBe(
+      'invalid_listing',
+    );
     expect(await numbers(t.dataSource, 'SELECT count(*) AS n FROM store_listings WHERE community_id = $1', [community])).toEqual({ n: 0 });
   });
 
@@ -114,7 +116,8 @@ describe('StoreService, StorePurchaseService (medium: StoreModule on PostgreSQL)
     const tenant = await givenTenant(t);
     const [c1, c2] = [await givenCommunity(t, tenant), await givenCommunity(t, tenant)];
     for (const c of [c1, c2]) {
-      const gems = (await t.get(ResourcesService).createType(tenant, { communityId: c, slug: uniqueName('r'), name: 'G', kind: 'global' })).id;
+      const gems = (await t.get(ResourcesService).createType(tenant, { communityId: c, slug: uniqueName('r'), name: 'G', kind: 'global' }))
+        .id;
       await store.createListing(tenant, { communityId: c, name: `L-${c}`, kind: 'resource', resourceTypeId: gems, price: [] });
     }
     expect((await store.adminListings(tenant, undefined, PAGE)).total).toBe(2);

@@ -44,7 +44,11 @@ describe('UsersService, ReferralsService (medium: UsersModule on PostgreSQL)', (
     const handleB = (await users.getById(tenantId, b)).handle;
     const newHandle = uniqueName('New').replace('-', '_');
     await users.updateIdentity(m, tenantId, a, { displayName: 'Grace', handle: newHandle });
-    expect(await users.getById(tenantId, a)).toMatchObject({ displayName: 'Grace', handle: newHandle, handleNormalized: newHandle.toLowerCase() });
+    expect(await users.getById(tenantId, a)).toMatchObject({
+      displayName: 'Grace',
+      handle: newHandle,
+      handleNormalized: newHandle.toLowerCase(),
+    });
     expect(await domainErrorOf(users.updateIdentity(m, tenantId, a, { handle: handleB.toUpperCase() }))).toBe('handle_taken');
     expect(await domainErrorOf(users.updateIdentity(m, tenantId, '00000000-0000-4000-8000-00000000beef', { displayName: 'x' }))).toBe(
       'user_not_found',
@@ -68,7 +72,9 @@ describe('UsersService, ReferralsService (medium: UsersModule on PostgreSQL)', (
     expect(await referrals.referredHandles(tenantId, ann, community)).toEqual([
       expect.objectContaining({ userId: cat, communityId: community, handle: (await users.getById(tenantId, cat)).handle }),
     ]);
-    expect(await numbers(t.dataSource, "SELECT count(*) AS n FROM notifications WHERE user_id = $1 AND type = 'referral_joined'", [ann])).toEqual({
+    expect(
+      await numbers(t.dataSource, "SELECT count(*) AS n FROM notifications WHERE user_id = $1 AND type = 'referral_joined'", [ann]),
+    ).toEqual({
       n: 2,
     });
   });

@@ -47,7 +47,9 @@ describe('WalletsService (medium: WalletsModule on PostgreSQL, ZKLOGIN_MASTER_SE
     expect(await wallets.zkLoginAddress(tenantId, 'google', 'subject-1', ACCOUNT)).toBe(a);
     expect(await wallets.zkLoginAddress(await givenTenant(t), 'google', 'subject-1', ACCOUNT)).not.toBe(a);
     // The configured seed is used as given: nothing is generated into the database.
-    const [{ n }] = await t.dataSource.query<{ n: number }[]>("SELECT count(*)::int AS n FROM app_secrets WHERE name = 'zklogin_master_seed'");
+    const [{ n }] = await t.dataSource.query<{ n: number }[]>(
+      "SELECT count(*)::int AS n FROM app_secrets WHERE name = 'zklogin_master_seed'",
+    );
     expect(n).toBe(0);
     expect(SUI_CHAIN).toBe('sui');
   });

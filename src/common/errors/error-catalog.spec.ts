@@ -8,7 +8,11 @@ describe('defineErrors', () => {
       spec_not_logged_in: { status: 401, code: 99902, description: 'who?' },
       spec_gone: { status: 404, code: 99903, description: 'gone', error: 'spec_gone_away' },
     });
-    expect(defs.spec_bad_thing).toMatchObject({ code: GENERIC_CLIENT_ERROR_CODE, message: 'generic_client_error', error: 'spec_bad_thing' });
+    expect(defs.spec_bad_thing).toMatchObject({
+      code: GENERIC_CLIENT_ERROR_CODE,
+      message: 'generic_client_error',
+      error: 'spec_bad_thing',
+    });
     expect(defs.SESSION_TOKEN_EXPIRED.message).toBe('SESSION_TOKEN_EXPIRED');
     expect(defs.spec_not_logged_in.message).toBe('GENERIC_UNAUTHORIZED');
     expect(defs.spec_gone).toMatchObject({ code: 99903, message: 'spec_gone_away', error: 'spec_gone_away' });
@@ -23,6 +27,8 @@ describe('defineErrors', () => {
     expect(() => defineErrors({ spec_once: { status: 409, code: 99912, description: 'x' } })).toThrow(/defined twice/);
     expect(() => defineErrors({ spec_twice: { status: 409, code: 99911, description: 'x' } })).toThrow(/is used by spec_once/);
     // 400s share their code by design.
-    expect(() => defineErrors({ spec_bad_a: { status: 400, description: 'a' }, spec_bad_b: { status: 400, description: 'b' } })).not.toThrow();
+    expect(() =>
+      defineErrors({ spec_bad_a: { status: 400, description: 'a' }, spec_bad_b: { status: 400, description: 'b' } }),
+    ).not.toThrow();
   });
 });
