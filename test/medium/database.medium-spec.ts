@@ -1,0 +1,60 @@
+import { QueryFailedError } from 'typeorm';
+import { CacheFactory } from '../../src/common/cache/cache-factory.js';
+import { DomainError } from '../../src/common/errors/domain-error.js';
+import { CommonErrors } from '../../src/common/errors/error-catalog.js';
+import { findOneFast } from '../../src/database/find-one-fast.js';
+import { onUniqueViolation, uniqueViolation } from '../../src/database/repository.js';
+import { Tenant } from '../../src/tenants/entities/tenant.entity.js';
+import { createModuleTest, type ModuleTest } from './harness.js';
+import { uniqueName } from './fixtures.js';
+
+/** The data layer's shared helpers on the real database: unique violations, the fast lookups, read caches. */
+describe('data layer helpers (medium: the infrastructure modules on PostgreSQL)', () => {
+  let t: ModuleTest;
+
+  beforeAll(async () => {
+    t = await createModuleTest({ imports: [] });
+  });
+  afterAll(() => t?.close());
+
+  const insertTenant = (slug: string) =>
+    t.dataSource.query(
+      `INSERT INTO tenants (slug, name, settings, api_key_hash, shared_secret_enc) VALUES ($1, $1, '{}', md5(random()::text) || md5(random()::text), 'x')`,
+      [slug],
+    );
+
+  it('a unique violation names its constraint and becomes the mapped domain error; other failures pass through unchanged', async () => {
+    const slug = uniqueName('t');
+    await insertTenant(slug);
+    const duplicate = await insertTenant(slug).catch((e: unknown) => e);
+    expect(duplicate).toBeInstanceOf(QueryFailedError);
+    expect(uniqueViolation(duplicate)).toBe('uq_tenants_slug');
+    expect(uniqueViolation(new Error('not a query'))).toBeNull();
+    expect(uniqueViolation(new QueryFailedError('q', [], Object.assign(new Error('dup'), { code: '23505' })))).toBe('');
+
+    const mapped = await onUniqueViolation(() => insertTenant(slug), {
+      uq_tenants_slug: () => new DomainError(CommonErrors.conflict),
+    }).catch((e: unknown) => e);
+    expect(mapped).toBeInstanceOf(DomainError);
+    // A constraint nobody mapped, and a failure that is no unique violation, are thrown as they are.
+    await expect(
+      onUniqueViolation(() => insertTenant(slug), { other: () => new DomainError(CommonErrors.conflict) }),
+    ).rejects.toBeInstanceOf(QueryFailedError);
+    await expect(onUniqueViolation(() => Promise.reject(new Error('boom')), {})).rejects.toThrow('boom');
+  });
+
+  it('findOneFast finds by columns, inside a transaction too, and refuses a property that is no column', async () => {
+    const slug = uniqueName('t');
+    await insertTenant(slug);
+    expect((await findOneFast(t.dataSource.manager, Tenant, { slug }))?.slug).toBe(slug);
+    expect(await t.dataSource.transaction((em) => findOneFast(em, Tenant, { slug: `${slug}-no` }))).toBeNull();
+    await expect(findOneFast(t.dataSource.manager, Tenant, { nope: 1 } as never)).rejects.toThrow('Tenant has no column nope');
+  });
+
+  it('two read caches cannot share a name', () => {
+    const caches = t.get(CacheFactory);
+    const name = uniqueName('cache');
+    caches.create({ name, load: () => Promise.resolve({}) });
+    expect(() => caches.create({ name, load: () => Promise.resolve({}) })).toThrow(/exists already/);
+  });
+});
