@@ -3,6 +3,7 @@ import { InventoryService } from '../../src/inventory/inventory.service.js';
 import { ParticipationModule } from '../../src/participation/participation.module.js';
 import { ParticipationService } from '../../src/participation/participation.service.js';
 import { EventCompletionService } from '../../src/quest-events/event-completion.service.js';
+import { QuestEventsModule } from '../../src/quest-events/quest-events.module.js';
 import { QuestEventsService } from '../../src/quest-events/quest-events.service.js';
 import { RewardsService } from '../../src/quest-events/rewards.service.js';
 import { LedgerService } from '../../src/resources/ledger.service.js';
@@ -201,5 +202,69 @@ describe('QuestEventsService, RewardsService, ParticipationService (medium: Part
     expect(claimed).toMatchObject({ status: 'processed', ticketsSpent: 1, allocation: { ticketsRemaining: 0 } });
     expect(await domainErrorOf(rewards.claim(tenantId, ann, e.id, allocation.id, { email: 'ann@example.com' }))).toBe('not_enough_tickets');
     expect(await t.get(LedgerService).getBalance(t.dataSource.manager, tenantId, ann, gems)).toEqual({ balance: 30, earned: 30 });
+  });
+  it("the users' list filters by open registration either way and by an item reward; an item reward is granted when claimed", async () => {
+    const community = await givenCommunity(t, tenantId);
+    const open = await givenEvent(community);
+    const now = t.clock.now().getTime();
+    const later = await givenEvent(community, {
+      registrationStartsAt: new Date(now + HOUR),
+      registrationEndsAt: new Date(now + 2 * HOUR),
+      startsAt: new Date(now + 2 * HOUR),
+      endsAt: new Date(now + 3 * HOUR),
+    });
+    const ann = await member(community);
+    const ids = async (q: Record<string, unknown>) =>
+      (await events.list(tenantId, ann, { filter: { containerId: community }, ...q })).items.map((e) => e.id);
+    expect(await ids({ registrationOpen: true })).toEqual([open.id]);
+    expect(await ids({ registrationOpen: false })).toEqual([later.id]);
+
+    const inventory = t.get(InventoryService);
+    const slot = await inventory.createSlot(tenantId, { communityId: community, key: uniqueName('k'), name: 'Head' });
+    const crown = await inventory.createItem(tenantId, { communityId: community, slotId: slot.id, name: 'Crown' });
+    const score = await scopedType(community);
+    await events.update(tenantId, open.id, { scoreResourceTypeId: score });
+    const reward = await rewards.createReward(tenantId, open.id, { name: 'Crown', kind: 'item', itemId: crown.id, amount: 2 });
+    expect(await ids({ itemId: crown.id.toUpperCase() })).toEqual([open.id]);
+    await participation.register(tenantId, ann, open.id);
+    await t
+      .get(LedgerService)
+      .credit(t.dataSource.manager, { tenantId, userId: ann, resourceTypeId: score, amount: 3, reason: 'medium-test' });
+    t.clock.advance(90 * 60_000);
+    await t.get(EventCompletionService).complete(tenantId, open.id, true);
+    const [allocation] = await rewards.allocations(tenantId, ann, open.id);
+    expect(allocation.reward.id).toBe(reward.id);
+    expect(await rewards.claim(tenantId, ann, open.id, allocation.id, {})).toMatchObject({ status: 'processed' });
+    expect((await inventory.item(tenantId, community, crown.id)).granted).toBe(2);
+    // Completing an event of no tenant is a programming error, not a client's.
+    await expect(t.get(EventCompletionService).complete(tenantId, '00000000-0000-4000-8000-00000000beef', true)).rejects.toThrow(
+      /No quest event/,
+    );
+  });
+});
+
+describe('EventCompletionService without the participation module (medium: QuestEventsModule alone)', () => {
+  let t: ModuleTest;
+
+  beforeAll(async () => {
+    t = await createModuleTest({ imports: [QuestEventsModule, TenantsModule] });
+  });
+  afterAll(() => t?.close());
+
+  it('completing a started event is refused as a wiring error: no participant ranking is registered, nothing is completed', async () => {
+    const tenantId = await givenTenant(t);
+    const communityId = await givenCommunity(t, tenantId);
+    const now = Date.now();
+    const e = await t.get(QuestEventsService).create(tenantId, {
+      communityId,
+      slug: uniqueName('ev'),
+      name: 'Cup',
+      registrationStartsAt: new Date(now - 2 * HOUR),
+      registrationEndsAt: new Date(now - HOUR),
+      startsAt: new Date(now - HOUR),
+      endsAt: new Date(now + HOUR),
+    });
+    await expect(t.get(EventCompletionService).complete(tenantId, e.id, true)).rejects.toThrow(/no participant ranking registered/);
+    expect((await t.get(QuestEventsService).getAdmin(tenantId, e.id)).status).toBe('active');
   });
 });

@@ -159,4 +159,29 @@ describe('StoreService, StorePurchaseService (medium: StoreModule on PostgreSQL)
     expect(admin).toMatchObject({ total: 1, items: [{ userId: ann, requirementData: [] }] });
     expect((await store.adminPurchases(tenantId, { userId: bob }, PAGE)).total).toBe(0);
   });
+  it('a free item listing (no price) grants the item; a price given in order stays in order; an item listing naming a prize says itemId', async () => {
+    const community = await givenCommunity(t, tenantId);
+    const item = await givenItem(community);
+    const [a, b] = [await globalType(community), await globalType(community)].sort();
+    const wrong = await store
+      .createListing(tenantId, { communityId: community, name: 'X', kind: 'item', prizeId: item, price: [] })
+      .catch((e: Error) => e.message);
+    expect(wrong).toContain('itemId');
+    const priced = await store.createListing(tenantId, {
+      communityId: community,
+      name: 'Priced',
+      kind: 'resource',
+      resourceTypeId: a,
+      price: [
+        { resourceTypeId: a, amount: 1 },
+        { resourceTypeId: b, amount: 2 },
+      ],
+    });
+    expect(priced.price.map((p) => p.resourceTypeId)).toEqual([a, b]);
+
+    const free = await store.createListing(tenantId, { communityId: community, name: 'Free hat', kind: 'item', itemId: item, price: [] });
+    const user = await givenUser(t, tenantId);
+    expect(await purchases.purchase(tenantId, user, free.id, { nonce: uniqueName('n') })).toMatchObject({ kind: 'item', itemId: item });
+    expect((await t.get(InventoryService).item(tenantId, community, item)).granted).toBe(1);
+  });
 });
