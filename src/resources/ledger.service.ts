@@ -158,7 +158,7 @@ export class LedgerService {
       const earned = BigInt(after.earned);
       const changes = bucketChanges(earned - BigInt(earnedDelta), earned);
       if (changes.length > 0) await this.repo.addBucketDeltas(op.resourceTypeId, changes, tx);
-      if (earnedDelta !== 0) this.ranking.changedIn(tx, op.resourceTypeId);
+      if (earnedDelta !== 0) await this.ranking.changedIn(tx, op.resourceTypeId, op.userId);
       return {
         entryId: inserted.id,
         userId: op.userId,
