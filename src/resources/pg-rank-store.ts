@@ -12,8 +12,6 @@ import { RankStore, type LeaderboardPage, type RankedUser, type UserRanking } fr
  */
 @Injectable()
 export class PostgresRankStore extends RankStore {
-  readonly shared = false;
-
   constructor(private readonly leaderboards: LeaderboardReadModel) {
     super();
   }

@@ -36,8 +36,6 @@ export interface LeaderboardPage {
  *   each commit and rebuilt from PostgreSQL; whenever they cannot answer exactly, it reads PostgreSQL.
  */
 export abstract class RankStore {
-  /** Pages of this store are shared by every instance and follow writes at once (no per-process page cache in front). */
-  abstract readonly shared: boolean;
   abstract leaderboard(resourceTypeId: string, page: PageRequest): Promise<LeaderboardPage>;
   /** The user's rank, amounts and up to `around` neighbours on each side. */
   abstract userRanking(resourceTypeId: string, userId: string, around: number): Promise<UserRanking>;

@@ -33,7 +33,7 @@ export class RankingService implements OnApplicationBootstrap, OnApplicationShut
   private readonly logger = new Logger(RankingService.name);
   private timer?: NodeJS.Timeout;
   private running?: Promise<unknown>;
-  /** Leaderboard pages of a store that is not shared, scoped by resource type; see `leaderboard`. */
+  /** Leaderboard pages, scoped by resource type; see `leaderboard`. */
   private readonly pages: ReadCache<{ resourceTypeId: string; page: PageRequest }, LeaderboardPage>;
 
   constructor(
@@ -86,14 +86,13 @@ export class RankingService implements OnApplicationBootstrap, OnApplicationShut
   }
 
   /**
-   * A page of the leaderboard and the number of ranked users. From a shared store (Redis), as it
-   * is now. From PostgreSQL, pages are the same for every caller, so each process keeps them for
-   * READ_CACHE_MS (one read per page and period however many ask at once: concurrent misses share
-   * one query). Writes through this process drop them (`changedIn`); writes through other
-   * instances show within READ_CACHE_MS.
+   * A page of the leaderboard and the number of ranked users. Pages are the same for every caller,
+   * so each process keeps them for READ_CACHE_MS in front of the store (one read per page and
+   * period however many ask at once: concurrent misses share one read). Writes through this
+   * process drop them (`changedIn`); writes through other instances show within READ_CACHE_MS
+   * (with the Redis store and READ_CACHE_MS=0: one flush after their commit).
    */
   async leaderboard(resourceTypeId: string, page: PageRequest): Promise<LeaderboardPage> {
-    if (this.store.shared) return this.store.leaderboard(resourceTypeId, page);
     return this.pages.get(resourceTypeId, `${page.offset}:${page.limit}`, { resourceTypeId, page });
   }
 

@@ -1,5 +1,6 @@
 import { Logger, type OnModuleDestroy } from '@nestjs/common';
 import { Redis } from 'ioredis';
+import { AsyncResource } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { setImmediate as yieldToRequests } from 'node:timers/promises';
 import type { DomainEvents } from '../common/events/domain-events.js';
@@ -205,7 +206,6 @@ function deferred(): Deferred {
  *   from PostgreSQL, and invalidated (rebuilt) as soon as Redis answers again.
  */
 export class RedisRankStore extends RankStore implements OnModuleDestroy {
-  readonly shared = true;
   private readonly logger = new Logger(RedisRankStore.name);
   readonly redis: Redis;
   private readonly scripts: Scripts;
@@ -221,6 +221,12 @@ export class RedisRankStore extends RankStore implements OnModuleDestroy {
   private readonly rebuilding = new Map<string, Promise<void>>();
   private closing = false;
   private lastErrorLog = 0;
+  /**
+   * Flushes and rebuilds run in the context the store was made in, not in that of the request
+   * whose commit or read started them (request-scoped logs, traces and statement counts are the
+   * request's own work).
+   */
+  private readonly background = new AsyncResource('RedisRankStore');
 
   constructor(
     url: string,
@@ -384,7 +390,7 @@ export class RedisRankStore extends RankStore implements OnModuleDestroy {
 
   private kick(): void {
     if (this.flushing) return;
-    this.flushing = this.flushLoop().finally(() => {
+    this.flushing = this.background.runInAsyncScope(() => this.flushLoop()).finally(() => {
       this.flushing = undefined;
       // Queued between the loop's last look and now.
       if (this.pending.size > 0) this.kick();
@@ -479,7 +485,8 @@ export class RedisRankStore extends RankStore implements OnModuleDestroy {
 
   private rebuildSoon(boardId: string): void {
     if (this.rebuilding.has(boardId) || this.closing) return;
-    const run = this.rebuild(boardId)
+    const run = this.background
+      .runInAsyncScope(() => this.rebuild(boardId))
       .catch((err: unknown) => this.logError('rank rebuild', err))
       .finally(() => this.rebuilding.delete(boardId));
     this.rebuilding.set(boardId, run);

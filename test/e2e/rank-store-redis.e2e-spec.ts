@@ -31,7 +31,8 @@ describe('the Redis rank store', () => {
     server = await startRedisServer();
     // The app reaches Redis through a proxy the test can cut; the test itself talks to Redis directly.
     proxy = await startTcpProxy(server.port);
-    t = await createTestApp({ REDIS_URL: proxy.url });
+    // READ_CACHE_MS=0: no page kept in the process, every route reads the store.
+    t = await createTestApp({ REDIS_URL: proxy.url, READ_CACHE_MS: '0' });
     tenant = await t.givenTenant();
     const s = t.app.get(RankStore);
     if (!(s instanceof RedisRankStore)) throw new Error('REDIS_URL is set: the rank store must be the Redis one');
