@@ -249,4 +249,34 @@ describe('the Redis rank store', () => {
     expect(await store.redisUserRanking(xp.id, users[0].userId, 0)).toMatchObject({ rank: 1, amount: 101 });
     await expectSameAsPostgres(xp.id);
   });
+
+  it('refuses a flush that read its rows before another flush wrote the user (compare-and-set) and hands the user back for another flush', async () => {
+    const xp = await givenResourceType(t, tenant, c.id);
+    await grant(t, tenant, users[0].userId, xp.id, 5).expect(201);
+    await redisAnswers(xp.id);
+    const k = keys(xp.id);
+    const all = [k.meta, k.z, k.h, `cgs:rank:{${xp.id}}:zb`, `cgs:rank:{${xp.id}}:hb`, `cgs:rank:{${xp.id}}:seq`];
+    const seenBefore = (await redis.hget(k.h, users[0].userId))!;
+    const staleMember = seenBefore.split('|')[1];
+    await grant(t, tenant, users[0].userId, xp.id, 1).expect(201); // flushed: the user is at 6 now
+    await store.drain();
+    const flush = (expected: string, member: string, score: string) =>
+      (store.redis as unknown as { rankFlush: (...a: string[]) => Promise<string[]> }).rankFlush(
+        ...all,
+        users[0].userId,
+        expected,
+        '',
+        member,
+        score,
+      );
+    // A slower flusher that read the hash before that write and PostgreSQL before that commit (5):
+    expect(await flush(seenBefore, staleMember, '-5')).toEqual([users[0].userId]);
+    const current = (await redis.hget(k.h, users[0].userId))!;
+    expect(await redis.zscore(k.z, current.split('|')[1])).toBe('-6');
+    expect(await redis.zcard(k.z)).toBe(1);
+    // One that read the current value applies (and gets a new write id).
+    expect(await flush(current, current.split('|')[1], '-6')).toEqual([]);
+    expect(await redis.hget(k.h, users[0].userId)).not.toBe(current);
+    await expectSameAsPostgres(xp.id);
+  });
 });
