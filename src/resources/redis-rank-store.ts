@@ -239,8 +239,7 @@ export class RedisRankStore extends RankStore implements OnModuleDestroy {
     this.redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 1_000, connectTimeout: 2_000 });
     this.redis.on('error', (err: Error) => this.logError('redis', err));
     this.redis.on('ready', () => void this.repair());
-    const define = (name: keyof Scripts, keys: number, lua: string) =>
-      this.redis.defineCommand(name, { numberOfKeys: keys, lua });
+    const define = (name: keyof Scripts, keys: number, lua: string) => this.redis.defineCommand(name, { numberOfKeys: keys, lua });
     define('rankPage', 2, PAGE);
     define('rankUser', 3, USER);
     define('rankFlush', 6, FLUSH);
@@ -318,7 +317,13 @@ export class RedisRankStore extends RankStore implements OnModuleDestroy {
     if (!r) return 'missing';
     const [total, first, flat] = r;
     const entries = pairs(flat);
-    const people = entries.length ? await this.rows.people(boardId, entries.map((e) => e.userId), null) : null;
+    const people = entries.length
+      ? await this.rows.people(
+          boardId,
+          entries.map((e) => e.userId),
+          null,
+        )
+      : null;
     const names = namesOf(people);
     let rank = 0;
     const items: RankedUser[] = [];
@@ -362,7 +367,9 @@ export class RedisRankStore extends RankStore implements OnModuleDestroy {
     const amount = earnedOfScore(score);
     const toRanked = (e: Entry): RankedUser | null => {
       const who = names.get(e.userId);
-      return who ? { rank: above.get(e.score)! + 1, userId: e.userId, handle: who.handle, displayName: who.display_name, amount: e.amount } : null;
+      return who
+        ? { rank: above.get(e.score)! + 1, userId: e.userId, handle: who.handle, displayName: who.display_name, amount: e.amount }
+        : null;
     };
     const listed = [...aboveRows.map(toRanked), ...belowRows.map(toRanked)];
     if (!people.mine || listed.includes(null)) return 'inconsistent';
@@ -390,11 +397,13 @@ export class RedisRankStore extends RankStore implements OnModuleDestroy {
 
   private kick(): void {
     if (this.flushing) return;
-    this.flushing = this.background.runInAsyncScope(() => this.flushLoop()).finally(() => {
-      this.flushing = undefined;
-      // Queued between the loop's last look and now.
-      if (this.pending.size > 0) this.kick();
-    });
+    this.flushing = this.background
+      .runInAsyncScope(() => this.flushLoop())
+      .finally(() => {
+        this.flushing = undefined;
+        // Queued between the loop's last look and now.
+        if (this.pending.size > 0) this.kick();
+      });
   }
 
   /** Flush rounds back to back while writes keep coming; each round takes what was queued before it. */
@@ -423,7 +432,11 @@ export class RedisRankStore extends RankStore implements OnModuleDestroy {
       try {
         if (this.dirty.has(boardId)) return; // it will be rebuilt from PostgreSQL
         // The values to compare are read before the rows (see FLUSH).
-        const seen = await this.redis.pipeline().hmget(k.h, ...chunk).hmget(k.hb, ...chunk).exec();
+        const seen = await this.redis
+          .pipeline()
+          .hmget(k.h, ...chunk)
+          .hmget(k.hb, ...chunk)
+          .exec();
         if (!seen || seen.some(([err]) => err)) throw seen?.find(([err]) => err)?.[0] ?? new Error('pipeline aborted');
         const [live, building] = seen.map(([, v]) => v as (string | null)[]);
         const rows = new Map((await this.rows.entries(boardId, chunk)).map((r) => [r.user_id, r]));
@@ -535,7 +548,8 @@ interface Entry {
 /** [member, score, member, score, ...] as ZRANGE WITHSCORES returns it. */
 function pairs(flat: string[]): Entry[] {
   const out: Entry[] = [];
-  for (let i = 0; i < flat.length; i += 2) out.push({ userId: userOfMember(flat[i]), score: flat[i + 1], amount: earnedOfScore(flat[i + 1]) });
+  for (let i = 0; i < flat.length; i += 2)
+    out.push({ userId: userOfMember(flat[i]), score: flat[i + 1], amount: earnedOfScore(flat[i + 1]) });
   return out;
 }
 

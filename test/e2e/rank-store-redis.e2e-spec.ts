@@ -185,7 +185,9 @@ describe('the Redis rank store', () => {
       [byId[4].userId, 2, 50],
       [byId[0].userId, 6, 40],
     ]);
-    expect(await store.redisLeaderboard(xp.id, { page: 1, offset: 0, limit: 100 })).toEqual(await pg.leaderboard(xp.id, { page: 1, offset: 0, limit: 100 }));
+    expect(await store.redisLeaderboard(xp.id, { page: 1, offset: 0, limit: 100 })).toEqual(
+      await pg.leaderboard(xp.id, { page: 1, offset: 0, limit: 100 }),
+    );
     // A page that starts inside the tie still numbers it from the counts, not the page.
     expect((await store.redisLeaderboard(xp.id, { page: 2, offset: 2, limit: 2 }))!.items.map((i) => i.rank)).toEqual([2, 2]);
     await expectSameAsPostgres(xp.id);

@@ -75,7 +75,8 @@ describe('ranks in Redis across two instances, Redis killed mid-load', () => {
     const t = await truth();
     const page = await pageOn(b);
     if (page.total !== t.total) return `total ${page.total}, PostgreSQL ${t.total}`;
-    if (page.items.map((i) => i.userId).join() !== t.order.join()) return `order ${JSON.stringify(page.items)}, PostgreSQL ${t.order.join()}`;
+    if (page.items.map((i) => i.userId).join() !== t.order.join())
+      return `order ${JSON.stringify(page.items)}, PostgreSQL ${t.order.join()}`;
     for (const u of users) {
       const r = await rankingOn(b, u);
       const [rank, amount] = t.ranks.get(u.userId)!;
@@ -95,7 +96,9 @@ describe('ranks in Redis across two instances, Redis killed mid-load', () => {
   };
   /** The user ids of the Redis board, in its order (a member ends with the user id's 32 hex digits). */
   const redisOrder = async () =>
-    (await redis.zrange(`cgs:rank:{${xp.id}}:z`, 0, -1)).map((m) => m.slice(14).replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5'));
+    (await redis.zrange(`cgs:rank:{${xp.id}}:z`, 0, -1)).map((m) =>
+      m.slice(14).replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5'),
+    );
   const boardReady = async () => {
     await redis.connect().catch(() => undefined);
     return (await redis.hget(`cgs:rank:{${xp.id}}:meta`, 'state').catch(() => null)) === 'ready';
