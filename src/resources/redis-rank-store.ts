@@ -24,6 +24,10 @@ const BUILD_TTL_MS = 120_000;
 /** How long a read waits for this process's own pending writes of the board before it asks PostgreSQL. */
 const SETTLE_MS = 250;
 const NIL_UUID = '00000000-0000-0000-0000-000000000000';
+/** How long Redis may disagree with PostgreSQL about a player's own amount before the board is rebuilt. */
+export const BEHIND_GRACE_MS = 5_000;
+/** At most one invalidation (so one rebuild) of a board per process in this period. */
+const INVALIDATE_EVERY_MS = 60_000;
 
 /**
  * The Redis keys of one board (resource type ids are uuids, unique across tenants). The hash tag
@@ -219,6 +223,9 @@ export class RedisRankStore extends RankStore implements OnModuleDestroy {
   private readonly dirty = new Set<string>();
   private repairTimer?: NodeJS.Timeout;
   private readonly rebuilding = new Map<string, Promise<void>>();
+  /** `board:user` -> when a ranking read first found Redis behind PostgreSQL for that player. */
+  private readonly behindSince = new Map<string, number>();
+  private readonly invalidatedAt = new Map<string, number>();
   private closing = false;
   private lastErrorLog = 0;
   /**
@@ -266,7 +273,8 @@ export class RedisRankStore extends RankStore implements OnModuleDestroy {
 
   /** The ranking as Redis answers it; null when Redis cannot answer exactly now (PostgreSQL answers then). */
   redisUserRanking(resourceTypeId: string, userId: string, around: number): Promise<UserRanking | null> {
-    return this.fromRedis(resourceTypeId, () => this.readUser(resourceTypeId, userId.toLowerCase(), around));
+    const who = userId.toLowerCase();
+    return this.fromRedis(resourceTypeId, () => this.readUser(resourceTypeId, who, around), who);
   }
 
   /** Whether Redis holds a complete, current copy of the board (for tests and health). */
@@ -289,26 +297,62 @@ export class RedisRankStore extends RankStore implements OnModuleDestroy {
 
   // ---- reads
 
-  /** The answer from Redis, or null when PostgreSQL must answer (and what to do about it). */
-  private async fromRedis<T>(boardId: string, read: () => Promise<T | Miss>): Promise<T | null> {
+  /**
+   * The answer from Redis, or null when PostgreSQL must answer (and what to do about it). `who`:
+   * the player whose own row a ranking read compares with PostgreSQL.
+   */
+  private async fromRedis<T>(boardId: string, read: () => Promise<T | Miss>, who?: string): Promise<T | null> {
     if (this.redis.status !== 'ready' || this.dirty.has(boardId)) return null;
     if (!(await this.settled(boardId)) || this.dirty.has(boardId)) return null;
     try {
       const r = await read();
       if (r === 'inconsistent') {
-        await this.scripts.rankInvalidate(keysOf(boardId).meta, keysOf(boardId).epoch);
-        this.rebuildSoon(boardId);
+        await this.invalidate(boardId);
         return null;
       }
       if (r === 'missing') {
         this.rebuildSoon(boardId);
         return null;
       }
-      return r === 'behind' ? null : r;
+      if (r === 'behind') {
+        if (who && this.stillBehind(boardId, who)) await this.invalidate(boardId);
+        return null;
+      }
+      if (who) this.behindSince.delete(`${boardId}:${who}`);
+      return r;
     } catch (err) {
       this.logError('rank read', err);
       return null;
     }
+  }
+
+  /**
+   * Whether Redis has disagreed with PostgreSQL about this player's own amount for longer than
+   * BEHIND_GRACE_MS (a flush takes milliseconds): then a write was lost (a process died between
+   * its commit and its flush, or rows were written around the ledger) and the board is rebuilt.
+   */
+  private stillBehind(boardId: string, userId: string): boolean {
+    const key = `${boardId}:${userId}`;
+    const now = Date.now();
+    const since = this.behindSince.get(key);
+    if (since === undefined) {
+      if (this.behindSince.size >= 10_000) this.behindSince.clear();
+      this.behindSince.set(key, now);
+      return false;
+    }
+    if (now - since < BEHIND_GRACE_MS) return false;
+    this.behindSince.delete(key);
+    return true;
+  }
+
+  /** The board is not read until rebuilt (at most once per INVALIDATE_EVERY_MS per board and process: a rebuild reads every row). */
+  private async invalidate(boardId: string): Promise<void> {
+    const now = Date.now();
+    if (now - (this.invalidatedAt.get(boardId) ?? 0) < INVALIDATE_EVERY_MS) return;
+    this.invalidatedAt.set(boardId, now);
+    const k = keysOf(boardId);
+    await this.scripts.rankInvalidate(k.meta, k.epoch);
+    this.rebuildSoon(boardId);
   }
 
   private async readPage(boardId: string, page: PageRequest): Promise<LeaderboardPage | Miss> {

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { Redis } from 'ioredis';
 import { PostgresRankStore } from '../../src/resources/pg-rank-store.js';
 import { RankStore } from '../../src/resources/rank-store.js';
-import { RANK_FORMAT, RedisRankStore } from '../../src/resources/redis-rank-store.js';
+import { BEHIND_GRACE_MS, RANK_FORMAT, RedisRankStore } from '../../src/resources/redis-rank-store.js';
 import type { TenantCredentials } from '../../src/tenants/tenants.service.js';
 import { adminApi, givenCommunity, givenResourceType, grant, type TestCommunity } from '../helpers/communities.js';
 import { givenUser, type TestUser } from '../helpers/factories.js';
@@ -281,4 +281,24 @@ describe('the Redis rank store', () => {
     expect(await redis.hget(k.h, users[0].userId)).not.toBe(current);
     await expectSameAsPostgres(xp.id);
   });
+
+  it('rebuilds a board that lost a write (a process died between its commit and its flush) once a player sees it for BEHIND_GRACE_MS', async () => {
+    const xp = await givenResourceType(t, tenant, c.id);
+    for (const [i, u] of users.entries()) await grant(t, tenant, u.userId, xp.id, i + 1).expect(201);
+    await grant(t, tenant, users[0].userId, xp.id, 100).expect(201);
+    await redisAnswers(xp.id);
+    // The flush of that grant never happened: Redis still has users[0] at 1.
+    const k = keys(xp.id);
+    const [, member] = (await redis.hget(k.h, users[0].userId))!.split('|');
+    await redis.zadd(k.z, '-1', member);
+    // The player's own ranking disagrees with PostgreSQL: PostgreSQL answers (the truth).
+    expect(await ranking(xp.slug, users[0])).toMatchObject({ rank: 1, amount: 101 });
+    expect(await store.redisUserRanking(xp.id, users[0].userId, 2)).toBeNull();
+    await sleep(BEHIND_GRACE_MS + 100);
+    // Still so after the grace period: a lost write, the board is rebuilt.
+    expect(await ranking(xp.slug, users[0])).toMatchObject({ rank: 1, amount: 101 });
+    await redisAnswers(xp.id);
+    expect(await redis.zscore(k.z, member)).toBe('-101');
+    await expectSameAsPostgres(xp.id);
+  }, 30_000);
 });
