@@ -1,4 +1,4 @@
-import { Logger, type OnModuleDestroy } from '@nestjs/common';
+import { Logger, type OnApplicationShutdown, type OnModuleDestroy } from '@nestjs/common';
 import { Redis } from 'ioredis';
 import { AsyncResource } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
@@ -209,7 +209,7 @@ function deferred(): Deferred {
  *   instance rebuilds it in batches. When a write to Redis fails, the board is marked here and read
  *   from PostgreSQL, and invalidated (rebuilt) as soon as Redis answers again.
  */
-export class RedisRankStore extends RankStore implements OnModuleDestroy {
+export class RedisRankStore extends RankStore implements OnModuleDestroy, OnApplicationShutdown {
   private readonly logger = new Logger(RedisRankStore.name);
   readonly redis: Redis;
   private readonly scripts: Scripts;
@@ -288,9 +288,14 @@ export class RedisRankStore extends RankStore implements OnModuleDestroy {
     while (this.flushing || this.rebuilding.size > 0) await Promise.all([this.flushing, ...this.rebuilding.values()]);
   }
 
+  /** No new rebuild; what is queued is flushed (requests may still commit until the server closes). */
   async onModuleDestroy(): Promise<void> {
     this.closing = true;
     clearInterval(this.repairTimer);
+    await this.drain().catch(() => undefined);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
     await this.drain().catch(() => undefined);
     await this.redis.quit().catch(() => this.redis.disconnect());
   }
@@ -432,7 +437,6 @@ export class RedisRankStore extends RankStore implements OnModuleDestroy {
   // ---- writes
 
   private enqueue(boardId: string, userId: string): void {
-    if (this.closing) return;
     let users = this.pending.get(boardId);
     if (!users) this.pending.set(boardId, (users = new Set()));
     users.add(userId.toLowerCase());
@@ -574,7 +578,7 @@ export class RedisRankStore extends RankStore implements OnModuleDestroy {
     await this.scripts.rankFinish(k.meta, k.z, k.h, k.zb, k.hb, k.lock, k.epoch, build, this.owner, RANK_FORMAT);
   }
 
-  /** One line per failure kind every 10 s at most: an outage must not flood the log. */
+  /** One line every 10 s at most: an outage must not flood the log. */
   private logError(what: string, err: unknown): void {
     const now = Date.now();
     if (now - this.lastErrorLog < 10_000) return;
