@@ -42,6 +42,10 @@ const EVENTS = Number(env.BENCH_EVENTS ?? 10_000);
 const QUESTS = Number(env.BENCH_QUESTS ?? 100_000);
 const PROFILE = env.BENCH_PROFILE === '1';
 const WORKERS = Number(env.BENCH_WORKERS ?? availableParallelism());
+/** The service's pool per worker (its DB_POOL_SIZE, default 10, or BENCH_SERVICE_ENV's). */
+const POOL = Number(/(?:^|\s)DB_POOL_SIZE=(\d+)/.exec(env.BENCH_SERVICE_ENV ?? '')?.[1] ?? 10);
+/** The raw-pg baseline gets the service's whole pool: every worker's connections. */
+const PG_CLIENTS = WORKERS * POOL;
 const BUYERS = 2_000;
 const SAMPLE = 1_000;
 const SESSION_SECRET = randomBytes(32).toString('hex');
@@ -180,7 +184,8 @@ const scenarios: Scenario[] = [
     needs: [],
     run: async (_c) => {
       const port = await freePort();
-      const child = startChild(process.execPath, ['dist/bench/baseline-app.js'], { PORT: String(port) });
+      // The same number of processes as the service (WEB_CONCURRENCY = WORKERS): a fair limit.
+      const child = startChild(process.execPath, ['dist/bench/baseline-app.js'], { PORT: String(port), WORKERS: String(WORKERS) });
       try {
         await waitFor200(`http://127.0.0.1:${port}/constant`, child, 20_000);
         const url = `http://127.0.0.1:${port}`;
@@ -188,7 +193,14 @@ const scenarios: Scenario[] = [
         log(`  baseline-nest: measuring ${DURATION} s at ${CONNECTIONS} connections...`);
         const m = await load(url, [{ method: 'GET', path: '/constant' }], DURATION, CONNECTIONS);
         log(`  baseline-nest: ${m.rps.toFixed(0)} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms`);
-        return row('baseline-nest', m, null, 'the framework limit (reference)', null, 'bare NestJS 12 route returning a constant');
+        return row(
+          'baseline-nest',
+          m,
+          null,
+          'the framework limit (reference)',
+          null,
+          `bare NestJS 12 route returning a constant, ${WORKERS} worker process${WORKERS === 1 ? '' : 'es'} like the service`,
+        );
       } finally {
         await child.stop();
       }
@@ -202,14 +214,21 @@ const scenarios: Scenario[] = [
         PG_URL: c.dbUrl,
         PG_SQL: 'SELECT * FROM communities WHERE tenant_id = $1 AND id = $2',
         PG_PARAMS: JSON.stringify([[c.tenant.id, c.communityId]]),
-        CONNECTIONS: String(CONNECTIONS),
+        CONNECTIONS: String(PG_CLIENTS),
         DURATION: String(DURATION),
       });
-      log(`  baseline-pg: ${CONNECTIONS} pg clients, closed loop, ${DURATION} s...`);
+      log(`  baseline-pg: ${PG_CLIENTS} pg clients, closed loop, ${DURATION} s...`);
       await new Promise<void>((resolve) => child.proc.once('exit', () => resolve()));
       const m = JSON.parse(child.output().trim().split('\n').pop()!) as Measured;
       log(`  baseline-pg: ${m.rps.toFixed(0)} queries/s, p50 ${m.p50.toFixed(2)} ms, p99 ${m.p99.toFixed(2)} ms`);
-      return row('baseline-pg', m, c, 'the database limit (reference)', null, 'raw pg: the community row by id, no HTTP');
+      return row(
+        'baseline-pg',
+        m,
+        c,
+        'the database limit (reference)',
+        null,
+        `raw pg: the community row by id, no HTTP, ${PG_CLIENTS} clients (the service's total pool: ${WORKERS} × ${POOL})`,
+      );
     },
   },
   {
@@ -792,6 +811,8 @@ async function main(): Promise<void> {
     const meta = {
       at: new Date().toISOString(),
       workers: WORKERS,
+      bareWorkers: WORKERS,
+      pgBaselineClients: PG_CLIENTS,
       connections: CONNECTIONS,
       durationSeconds: DURATION,
       warmupSeconds: WARMUP,
@@ -805,7 +826,7 @@ async function main(): Promise<void> {
     };
     mkdirSync('bench/results', { recursive: true });
     const json = JSON.stringify({ ...meta, rows: all }, null, 2);
-    const markdown = `# Bench ${meta.at}\n\n${CONNECTIONS} connections, ${DURATION} s per scenario, Node ${process.version}, ${meta.database} PostgreSQL, service WEB_CONCURRENCY=${WORKERS}.\n\n${md}\n\n${all
+    const markdown = `# Bench ${meta.at}\n\n${CONNECTIONS} connections, ${DURATION} s per scenario, Node ${process.version}, ${meta.database} PostgreSQL, service WEB_CONCURRENCY=${WORKERS}, bare route ${WORKERS} worker process${WORKERS === 1 ? '' : 'es'}, raw-pg baseline ${PG_CLIENTS} clients (the service's total pool).\n\n${md}\n\n${all
       .filter((r) => r.note)
       .map((r) => `- ${r.scenario}: ${r.note}`)
       .join('\n')}\n`;
