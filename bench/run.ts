@@ -330,6 +330,151 @@ const scenarios: Scenario[] = [
     },
   },
   {
+    name: 'live-event-1m',
+    needs: ['large', 'event'],
+    run: async (c) => {
+      // A live event on one community at 1M ranked players: readers (leaderboard pages, their own
+      // ranking, the event leaderboard) and, at the same time, the game backend's writes (XP grants
+      // and event score updates through the management API) on connections of their own; and a
+      // probe that writes and then reads until it sees its write, for the staleness figure.
+      const users = await sampleOf(c, c.ids.xpLarge);
+      const participants = await sampleOf(c, c.ids.eventScore);
+      const pages = [1, 2, 3, 10, 100];
+      const readerTokens = await Promise.all(users.slice(0, 200).map((id) => c.token(id)));
+      let r = 0;
+      const reads: LoadRequest[] = [
+        {
+          method: 'GET',
+          path: '/',
+          setupRequest: (req) => {
+            const k = r++;
+            const auth = { authorization: `Bearer ${readerTokens[k % readerTokens.length]}`, 'x-tenant-id': c.tenant.id };
+            const kind = k % 3;
+            const path =
+              kind === 0
+                ? `/v1/community/${c.communityId}/leaderboard/xp-large?limit=50&page=${pages[k % pages.length]}`
+                : kind === 1
+                  ? `/v1/community/${c.communityId}/ranking/xp-large`
+                  : `/v1/quest-event/${c.ids.eventId}/leaderboard?limit=50&page=${pages[k % pages.length]}`;
+            return { ...req, path, headers: auth };
+          },
+        },
+      ];
+      let w = 0;
+      const writes: LoadRequest[] = [
+        {
+          method: 'POST',
+          path: '/v1/admin/resources/grants',
+          setupRequest: (req) => {
+            const k = w++;
+            const event = k % 2 === 1;
+            const body = {
+              userId: event ? participants[k % participants.length] : users[k % users.length],
+              resourceTypeId: event ? c.ids.eventScore : c.ids.xpLarge,
+              amount: 1 + (k % 50),
+              reason: 'live-event',
+              idempotencyKey: `live-${randomUUID()}`,
+            };
+            return {
+              ...req,
+              headers: { 'content-type': 'application/json', 'x-api-key': c.tenant.apiKey },
+              body: JSON.stringify(body),
+            };
+          },
+        },
+      ];
+      const writeConnections = Math.max(1, Math.round(CONNECTIONS / 5));
+      const readConnections = CONNECTIONS - writeConnections;
+      await Promise.all([load(c.base, reads, WARMUP, readConnections), load(c.base, writes, WARMUP, writeConnections)]);
+
+      // The probe: a player who climbs to the top with each grant; after the grant's 2xx, page 1 of
+      // the leaderboard (cached per process) is read until it shows the new amount. Every read may
+      // land on either worker, so a figure is the time until the first read that saw it.
+      const probe = users[users.length - 1];
+      const top = BigInt(
+        (
+          await c.db.query<{ m: string }>('SELECT max(earned)::text AS m FROM resource_balances WHERE resource_type_id = $1', [
+            c.ids.xpLarge,
+          ])
+        ).rows[0].m,
+      );
+      const amount = top + 1000n;
+      const lags: number[] = [];
+      let running = true;
+      const probing = (async () => {
+        await fetch(`${c.base}/v1/admin/resources/grants`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-api-key': c.tenant.apiKey },
+          body: JSON.stringify({
+            userId: probe,
+            resourceTypeId: c.ids.xpLarge,
+            amount: Number(amount),
+            reason: 'probe',
+            idempotencyKey: `probe-${randomUUID()}`,
+          }),
+        });
+        const earned = await c.db.query('SELECT earned::text AS e FROM resource_balances WHERE user_id = $1 AND resource_type_id = $2', [
+          probe,
+          c.ids.xpLarge,
+        ]);
+        let expected = Number((earned.rows[0] as { e: string }).e);
+        while (running) {
+          const res = await fetch(`${c.base}/v1/admin/resources/grants`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'x-api-key': c.tenant.apiKey },
+            body: JSON.stringify({
+              userId: probe,
+              resourceTypeId: c.ids.xpLarge,
+              amount: 100,
+              reason: 'probe',
+              idempotencyKey: `probe-${randomUUID()}`,
+            }),
+          });
+          if (!res.ok) throw new Error(`live-event probe: grant answered ${res.status}`);
+          expected += 100;
+          const t0 = Date.now();
+          for (;;) {
+            const page = (await (
+              await fetch(`${c.base}/v1/community/${c.communityId}/leaderboard/xp-large?limit=1`, {
+                headers: { 'x-tenant-id': c.tenant.id },
+              })
+            ).json()) as { items: { userId: string; amount: number }[] };
+            if (page.items[0]?.userId === probe && page.items[0].amount >= expected) break;
+            if (Date.now() - t0 > 10_000) throw new Error('live-event probe: a grant did not show on the leaderboard within 10 s');
+            await sleep(2);
+          }
+          lags.push(Date.now() - t0);
+          await sleep(50);
+        }
+      })();
+      log(`  live-event: measuring ${DURATION} s: ${readConnections} reader and ${writeConnections} writer connections, and the probe...`);
+      const [mr, mw] = await Promise.all([
+        load(c.base, reads, DURATION, readConnections),
+        load(c.base, writes, DURATION, writeConnections),
+      ]);
+      running = false;
+      await probing;
+      lags.sort((x, y) => x - y);
+      const p99Lag = lags[Math.min(lags.length - 1, Math.floor(0.99 * lags.length))] ?? NaN;
+      const failed = mr.failed + mw.failed;
+      if (failed > 0)
+        throw new Error(
+          `live-event: ${failed} requests failed (reads ${JSON.stringify(mr.statuses)}, writes ${JSON.stringify(mw.statuses)})`,
+        );
+      const readsOk = ratioGoal(c, mr, 0.4);
+      const note = `reads ${mr.rps.toFixed(0)}/s (p50 ${mr.p50} ms, p99 ${mr.p99} ms) while writes ran at ${mw.rps.toFixed(0)}/s (p99 ${mw.p99} ms, ${((100 * mw.rps) / (mr.rps + mw.rps)).toFixed(0)} % of requests); staleness of leaderboard page 1 after a write: p50 ${lags[Math.floor(lags.length / 2)] ?? '?'} ms, p99 ${p99Lag} ms over ${lags.length} probes`;
+      log(`  live-event: ${note}`);
+      return row(
+        `live-event-${human(LARGE)}`,
+        mr,
+        c,
+        '≥ 0.4× bare req/s (reads, writes running); staleness p99 ≤ 1 s',
+        readsOk && p99Lag <= 1000,
+        note,
+      );
+    },
+  },
+  {
     name: 'token-login',
     needs: [],
     run: async (c) => {
