@@ -30,7 +30,7 @@ import { join } from 'node:path';
 import { CompactEncrypt, SignJWT } from 'jose';
 import pg from 'pg';
 import { load, type LoadRequest, type Measured } from './lib/load.js';
-import { findDescendant, rssMb, startChild, treeRssMb, waitFor200, type Child } from './lib/processes.js';
+import { findDescendant, postgresCpuMs, rssMb, startChild, treeRssMb, waitFor200, type Child } from './lib/processes.js';
 import { resourceType, seedBalances, seedQuests, seedUsers, type Tenant } from './lib/seed.js';
 import { freePort, log, since, sleep } from './lib/util.js';
 
@@ -75,6 +75,8 @@ interface Row {
   goal: string;
   met: boolean | null;
   note: string;
+  /** CPU ms of the PostgreSQL server per request of the measured run (postgresCpuMs), when measured. */
+  dbMs?: number;
 }
 
 interface Ctx {
@@ -104,7 +106,7 @@ interface Scenario {
 
 const row = (
   scenario: string,
-  m: Pick<Measured, 'rps' | 'p50' | 'p99'>,
+  m: Pick<Measured, 'rps' | 'p50' | 'p99' | 'dbMs'>,
   c: Ctx | null,
   goal: string,
   met: boolean | null,
@@ -115,6 +117,7 @@ const row = (
   p50: m.p50,
   p99: m.p99,
   ratio: c ? m.rps / c.bare().rps : 1,
+  dbMs: m.dbMs,
   goal,
   met,
   note,
@@ -143,7 +146,9 @@ async function measure(c: Ctx, label: string, requests: LoadRequest[], warmup = 
   if (warmup > 0) await load(c.base, requests, warmup, CONNECTIONS);
   log(`  ${label}: measuring ${DURATION} s at ${CONNECTIONS} connections...`);
   await profileMark(c, null);
+  const db0 = postgresCpuMs();
   const m = await load(c.base, requests, DURATION, CONNECTIONS);
+  m.dbMs = (postgresCpuMs() - db0) / m.total;
   await profileMark(c, label);
   const codes = Object.entries(m.statuses)
     .map(([k, v]) => `${k}×${v}`)
@@ -464,10 +469,13 @@ const scenarios: Scenario[] = [
         }
       })();
       log(`  live-event: measuring ${DURATION} s: ${readConnections} reader and ${writeConnections} writer connections, and the probe...`);
+      const db0 = postgresCpuMs();
       const [mr, mw] = await Promise.all([
         load(c.base, reads, DURATION, readConnections),
         load(c.base, writes, DURATION, writeConnections),
       ]);
+      // Per request of either kind: the database's share of the whole mix.
+      mr.dbMs = (postgresCpuMs() - db0) / (mr.total + mw.total);
       running = false;
       await probing;
       lags.sort((x, y) => x - y);
@@ -812,13 +820,14 @@ function select(args: string[]): Scenario[] {
 const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : '—');
 
 function table(rows: Row[]): string {
-  const head = ['scenario', 'req/s', 'p50 ms', 'p99 ms', '× bare', 'goal', 'met'];
+  const head = ['scenario', 'req/s', 'p50 ms', 'p99 ms', '× bare', 'db CPU ms/req', 'goal', 'met'];
   const lines = rows.map((r) => [
     r.scenario,
     r.scenario === 'cold-start' ? '—' : fmt(r.rps),
     r.scenario === 'cold-start' ? '—' : fmt(r.p50, r.p50 % 1 ? 2 : 0),
     r.scenario === 'cold-start' ? '—' : fmt(r.p99, r.p99 % 1 ? 2 : 0),
     r.ratio === null ? '—' : fmt(r.ratio, 2),
+    r.dbMs === undefined ? '—' : fmt(r.dbMs, 3),
     r.goal,
     r.met === null ? '' : r.met ? 'met' : 'NOT MET',
   ]);
