@@ -91,7 +91,8 @@ export function setupApp(app: INestApplication, options: { swagger?: boolean } =
     SwaggerModule.setup('docs', app, document, {
       jsonDocumentUrl: 'docs-json',
       customSiteTitle: 'Community Gaming Service API',
-      swaggerOptions: { persistAuthorization: true, displayRequestDuration: true, tagsSorter: 'alpha' },
+      // No tagsSorter: the document's `tags` order (src/openapi-layout.ts) is the order to show.
+      swaggerOptions: { persistAuthorization: true, displayRequestDuration: true },
     });
   }
   return app;
