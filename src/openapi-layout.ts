@@ -15,7 +15,8 @@ export interface ApiTagLayout {
 export const INTERFACE_TAGS: readonly ApiTagLayout[] = [
   {
     name: 'Authentication',
-    description: 'Logins (OAuth, ZKLogin, SIWE, password), registration and session refresh. A login returns the session and refresh tokens.',
+    description:
+      'Logins (OAuth, ZKLogin, SIWE, password), registration and session refresh. A login returns the session and refresh tokens.',
     endpoints: [
       'POST /v1/user/auth/refresh-session',
       'POST /v1/user/auth/providerA/login',

@@ -31,7 +31,7 @@ So a client pointed at its tenant's own domain needs no extra header. When nothi
 function apiDescription(): string {
   const catalog = errorCatalog();
   return [
-    'Backend for gaming communities: logins, communities with XP and leaderboards, quests and quest events, inventories and avatars, a store, prizes, socials, profiles and notifications. The groups follow the order of the interface specification; this service\'s extensions (Health) come after them and the management API (`/v1/admin`, `X-Api-Key`) comes last.',
+    "Backend for gaming communities: logins, communities with XP and leaderboards, quests and quest events, inventories and avatars, a store, prizes, socials, profiles and notifications. The groups follow the order of the interface specification; this service's extensions (Health) come after them and the management API (`/v1/admin`, `X-Api-Key`) comes last.",
     '',
     '- **Sessions.** Logins return `sessionToken` (10 minutes) and `refreshToken` (30 days). Routes with a lock need `Authorization: Bearer <sessionToken>` (**Authorize** below).',
     '- **Tenant.** From the session token, else `X-Tenant-Id`, else the host name: see *Tenants* below.',
