@@ -105,7 +105,8 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
 /**
  * Declares the tags in the order of src/openapi-layout.ts (Swagger UI shows tags in the order of
  * `tags`) and puts the paths of the interface's endpoints first, in the interface's order (Swagger
- * UI lists a tag's operations in the order of `paths`); the other paths keep their sorted order.
+ * UI lists a tag's operations in the order of `paths`; a path's methods stay together, at the place
+ * of its first interface endpoint); the other paths keep their sorted order.
  */
 function inLayoutOrder(document: OpenAPIObject): OpenAPIObject {
   const rank = new Map<string, number>();
