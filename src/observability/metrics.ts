@@ -38,7 +38,7 @@ interface PgPool {
  * method returns at once and the request hook is not mounted.
  *
  * - HTTP: one histogram observation per request, labelled by method, route template
- *   (`/v1/community/:id`, never the URL: bounded label values; no route: `unmatched`) and status.
+ *   (`/v1/community/:communityId`, never the URL: bounded label values; no route: `unmatched`) and status.
  *   Its `_count` is the request count, so there is no second counter on the hot path.
  * - Runtime: prom-client's default metrics (event-loop lag, heap, GC, handles, CPU).
  * - Database pool: read from the pg pool at scrape time (in use, idle, waiting, max).
@@ -152,7 +152,8 @@ export class Metrics {
     const started = performance.now();
     res.once('finish', () => {
       const path = (req as { route?: { path?: unknown } }).route?.path;
-      const route = typeof path === 'string' ? req.baseUrl + path : UNMATCHED_ROUTE;
+      // No route, or Nest's catch-all that answers 404 under the prefix (`/v1*path`): the API has no wildcard route.
+      const route = typeof path === 'string' && !path.includes('*') ? req.baseUrl + path : UNMATCHED_ROUTE;
       const method = METHODS.has(req.method) ? req.method : 'OTHER';
       const key = `${method} ${res.statusCode} ${route}`;
       let observer = this.requestObservers.get(key);

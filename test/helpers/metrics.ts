@@ -1,45 +1,48 @@
 import { randomBytes } from 'node:crypto';
-import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 
 /** A METRICS_TOKEN made for the run (a token written in the repository would be a published one). */
 export const METRICS_TOKEN = randomBytes(32).toString('hex');
 
 interface Sample {
-  labels?: Record<string, string>;
-  value?: string;
-  count?: string;
-  sum?: string;
-  buckets?: Record<string, string>;
-}
-interface Family {
   name: string;
-  type: string;
-  help: string;
-  metrics: Sample[];
+  labels: Record<string, string>;
+  value: number;
 }
 
-const matches = (sample: Sample, labels: Record<string, string>) => Object.entries(labels).every(([k, v]) => sample.labels?.[k] === v);
+const SAMPLE = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})?\s+(\S+)(?:\s+\d+)?$/;
+const LABEL = /([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g;
+const unescape = (v: string) => v.replace(/\\(["\\n])/g, (_, c: string) => (c === 'n' ? '\n' : c));
 
-/** One scrape of `/metrics`, parsed (Prometheus text format). */
+/**
+ * One scrape of `/metrics` (Prometheus text format 0.0.4), read sample by sample. Not
+ * parse-prometheus-text-format, the one parser on npm: it drops the labels, sums and counts of a
+ * histogram whose `le` label comes first, as prom-client writes it (docs/decisions.md).
+ */
 export class Scrape {
-  readonly families: Family[];
+  readonly samples: Sample[];
 
   constructor(readonly text: string) {
-    this.families = parsePrometheusTextFormat(text) as Family[];
+    this.samples = text
+      .split('\n')
+      .filter((line) => line !== '' && !line.startsWith('#'))
+      .map((line) => {
+        const m = SAMPLE.exec(line);
+        if (!m) throw new Error(`not a Prometheus sample line: ${line}`);
+        const labels = Object.fromEntries([...(m[2] ?? '').matchAll(LABEL)].map(([, k, v]) => [k, unescape(v)]));
+        return { name: m[1], labels, value: Number(m[3]) };
+      });
   }
 
-  private family(name: string): Family | undefined {
-    return this.families.find((f) => f.name === name);
-  }
-
-  /** Sum of the counter or gauge samples of `name` whose labels include `labels` (0 when none). */
+  /** Sum of the samples named `name` whose labels include `labels` (0 when none). */
   value(name: string, labels: Record<string, string> = {}): number {
-    return (this.family(name)?.metrics ?? []).filter((s) => matches(s, labels)).reduce((n, s) => n + Number(s.value), 0);
+    return this.samples
+      .filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v))
+      .reduce((n, s) => n + s.value, 0);
   }
 
   /** Sum of the observation counts of histogram `name` over the series whose labels include `labels`. */
   count(name: string, labels: Record<string, string> = {}): number {
-    return (this.family(name)?.metrics ?? []).filter((s) => matches(s, labels)).reduce((n, s) => n + Number(s.count), 0);
+    return this.value(`${name}_count`, labels);
   }
 
   /**
