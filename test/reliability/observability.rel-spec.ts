@@ -39,14 +39,14 @@ describe('metrics of a cluster (WEB_CONCURRENCY=2)', () => {
   }, 120_000);
   afterAll(async () => {
     report('cluster metrics', figures);
-    await app?.kill();
+    await app?.stop(); // SIGTERM: the primary stops its workers (SIGKILL would orphan them)
     await db?.drop();
   });
 
   it('answers every scrape, on whichever worker, with the sum of both workers', async () => {
     const user = await register(app, tenant);
     const community = await givenCommunity(app, tenant);
-    const route = { method: 'GET', route: '/v1/community/:id', status_code: '200' };
+    const route = { method: 'GET', route: '/v1/community/:communityId', status_code: '200' };
     const before = await scrape(app);
     const requests = 40;
     // No keep-alive: each request is a new connection, which the primary hands to the workers in turn.
