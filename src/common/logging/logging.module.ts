@@ -26,6 +26,13 @@ export const LoggingModule = LoggerModule.forRootAsync({
     const routes = REQUEST_LOG_LEVELS.has(config.LOG_LEVEL) ? {} : { forRoutes: [] };
     if (!prettyLogs(config)) return { pinoHttp: options, ...routes };
     const { default: pretty } = await import('pino-pretty');
-    return { pinoHttp: [options, pretty({ colorize: true, sync: true, ignore: 'pid,hostname' })], ...routes };
+    const stream = pretty({
+      colorize: true,
+      sync: true,
+      // One line per request (`GET /v1/x 404 3 ms`); the full req/res objects are the JSON logs' business.
+      messageFormat: '{if context}[{context}] {end}{if req.method}{req.method} {req.url} {res.statusCode} {responseTime} ms: {end}{msg}',
+      ignore: 'pid,hostname,context,req,res,responseTime',
+    });
+    return { pinoHttp: [options, stream], ...routes };
   },
 });
