@@ -129,8 +129,8 @@ async function otlpReceiver(): Promise<{ url: string; spans: ReceivedSpan[]; clo
 
 const attribute = (span: OtlpSpan, key: string) => span.attributes?.find((a) => a.key === key)?.value;
 
-/** OTEL_EXPORTER_OTLP_ENDPOINT set: the real service sends HTTP, Express and pg spans of a request, with its request id. */
-describe('tracing (OpenTelemetry, OTLP/HTTP)', () => {
+/** OTEL_EXPORTER_OTLP_ENDPOINT set: the real service (a cluster) sends HTTP, Express and pg spans of a request, with its request id. */
+describe('tracing (OpenTelemetry, OTLP/HTTP, WEB_CONCURRENCY=2)', () => {
   let db: Awaited<ReturnType<typeof createTestDatabase>>;
   let app: AppInstance;
   let receiver: Awaited<ReturnType<typeof otlpReceiver>>;
@@ -143,6 +143,8 @@ describe('tracing (OpenTelemetry, OTLP/HTTP)', () => {
       databaseUrl: db.url,
       name: 'traced',
       env: {
+        // Each worker of a cluster starts the SDK before it imports the application.
+        WEB_CONCURRENCY: '2',
         OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
         OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
         OTEL_SERVICE_NAME: 'cgs-under-test',
@@ -150,10 +152,11 @@ describe('tracing (OpenTelemetry, OTLP/HTTP)', () => {
         OTEL_BSP_SCHEDULE_DELAY: '100',
       },
     });
+    await until('both workers to listen', () => app.output().includes('2 workers are serving'));
     tenant = defaultTenantFromOutput(app.output());
   }, 120_000);
   afterAll(async () => {
-    await app?.kill();
+    await app?.stop();
     await db?.drop();
     await receiver?.close();
   });
