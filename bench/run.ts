@@ -21,7 +21,8 @@
  * BENCH_WORKERS=1), BENCH_WORKERS (the service's WEB_CONCURRENCY: HTTP worker processes, default
  * one per core, as in production; the bare route runs with as many), BENCH_REDIS=1 (the rank
  * scenarios run a second time, side by side, against a second service on the same database with
- * REDIS_URL = BENCH_REDIS_URL or the local server), live-event-1m (readers and writers at once).
+ * REDIS_URL = BENCH_REDIS_URL or the local server), BENCH_DOCS=1 (the run's chart also goes to
+ * docs/bench-latest.svg, which docs/performance.md shows).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -29,6 +30,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CompactEncrypt, SignJWT } from 'jose';
 import pg from 'pg';
+import { goalRatioOf, renderChart } from './lib/chart.js';
 import { load, type LoadRequest, type Measured } from './lib/load.js';
 import { findDescendant, postgresCpuMs, rssMb, startChild, treeRssMb, waitFor200, type Child } from './lib/processes.js';
 import { resourceType, seedBalances, seedQuests, seedUsers, type Tenant } from './lib/seed.js';
@@ -1027,11 +1029,21 @@ async function main(): Promise<void> {
       .filter((r) => r.note)
       .map((r) => `- ${r.scenario}: ${r.note}`)
       .join('\n')}\n`;
+    const bareRps = rows.get('baseline-nest')?.rps ?? NaN;
+    const svg = renderChart(
+      all
+        .filter((r) => r.scenario !== 'baseline-pg' && r.scenario !== 'cold-start')
+        .map((r) => ({ scenario: r.scenario, rps: r.rps, ratio: r.ratio, goalRatio: goalRatioOf(r.goal, bareRps), met: r.met })),
+      `npm run bench, ${meta.at.slice(0, 16).replace('T', ' ')} UTC: ${WORKERS} worker(s) each side, Node ${process.version}`,
+    );
     for (const name of [at, 'latest']) {
       writeFileSync(`bench/results/${name}.json`, json);
       writeFileSync(`bench/results/${name}.md`, markdown);
+      writeFileSync(`bench/results/${name}.svg`, svg);
     }
-    log(`results: bench/results/${at}.{json,md}`);
+    // BENCH_DOCS=1: the chart that docs/performance.md shows is this run's.
+    if (env.BENCH_DOCS === '1') writeFileSync('docs/bench-latest.svg', svg);
+    log(`results: bench/results/${at}.{json,md,svg}${env.BENCH_DOCS === '1' ? ' and docs/bench-latest.svg' : ''}`);
   } finally {
     await db.end().catch(() => undefined);
     await service.stop();
