@@ -53,11 +53,11 @@ export class RankingService implements OnApplicationBootstrap, OnApplicationShut
   /**
    * The user's earned amount of `resourceTypeId` changes in the transaction of `em`
    * (`LedgerService`): its cached leaderboard pages are dropped when that transaction commits,
-   * and `resources.earned-changed` is published (the Redis store follows it after the commit).
+   * and `resource.earned-changed` is published (the Redis store follows it after the commit).
    */
   async changedIn(em: EntityManager, resourceTypeId: string, userId: string): Promise<void> {
     this.pages.dropAfterCommit(em, resourceTypeId);
-    await this.events.publish(em, 'resources.earned-changed', { resourceTypeId, userId });
+    await this.events.publish(em, 'resource.earned-changed', { resourceTypeId, userId });
   }
 
   onApplicationBootstrap(): void {

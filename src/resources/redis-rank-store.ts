@@ -200,7 +200,7 @@ function deferred(): Deferred {
  * every instance; PostgreSQL stays the source of truth and answers whenever Redis cannot answer
  * exactly. See docs/decisions.md "Rank store".
  *
- * - Writes: after each commit that changed a user's `earned` (`resources.earned-changed`), this
+ * - Writes: after each commit that changed a user's `earned` (`resource.earned-changed`), this
  *   process queues the user; a flush reads the users' rows from PostgreSQL (so Redis gets what
  *   committed, whatever order commits and flushes run in) and writes them with compare-and-set.
  * - A read of this process waits (up to SETTLE_MS) until its own queued writes of that board are
@@ -255,7 +255,7 @@ export class RedisRankStore extends RankStore implements OnModuleDestroy, OnAppl
     define('rankFinish', 7, FINISH);
     define('rankInvalidate', 2, INVALIDATE);
     this.scripts = this.redis as unknown as Scripts;
-    events.afterCommit('resources.earned-changed', ({ resourceTypeId, userId }) => this.enqueue(resourceTypeId, userId));
+    events.afterCommit('resource.earned-changed', ({ resourceTypeId, userId }) => this.enqueue(resourceTypeId, userId));
   }
 
   async leaderboard(resourceTypeId: string, page: PageRequest): Promise<LeaderboardPage> {
