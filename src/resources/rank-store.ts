@@ -36,6 +36,21 @@ export interface LeaderboardPage {
  *   each commit and rebuilt from PostgreSQL; whenever they cannot answer exactly, it reads PostgreSQL.
  */
 export abstract class RankStore {
+  private readonly listeners: ((resourceTypeId: string) => void)[] = [];
+
+  /**
+   * `listener` hears of every board whose ranks this store changed later than the commit that
+   * changed them (the Redis store, once its copy landed): the page caches in front drop it again,
+   * or a page read between the commit and that moment would be kept.
+   */
+  onBoardChanged(listener: (resourceTypeId: string) => void): void {
+    this.listeners.push(listener);
+  }
+
+  protected boardChanged(resourceTypeId: string): void {
+    for (const listener of this.listeners) listener(resourceTypeId);
+  }
+
   abstract leaderboard(resourceTypeId: string, page: PageRequest): Promise<LeaderboardPage>;
   /** The user's rank, amounts and up to `around` neighbours on each side. */
   abstract userRanking(resourceTypeId: string, userId: string, around: number): Promise<UserRanking>;

@@ -48,6 +48,7 @@ export class RankingService implements OnApplicationBootstrap, OnApplicationShut
       max: CACHED_PAGES,
       load: ({ resourceTypeId, page }) => this.store.leaderboard(resourceTypeId, page),
     });
+    store.onBoardChanged((resourceTypeId) => this.pages.drop(resourceTypeId));
   }
 
   /**

@@ -496,6 +496,7 @@ export class RedisRankStore extends RankStore implements OnModuleDestroy, OnAppl
         });
         const retry = await this.scripts.rankFlush(k.meta, k.z, k.h, k.zb, k.hb, k.seq, ...args);
         for (const userId of retry) this.enqueue(boardId, userId);
+        if (retry.length < chunk.length) this.boardChanged(boardId);
       } catch (err) {
         this.logError('rank write', err);
         this.markDirty(boardId);
@@ -575,7 +576,8 @@ export class RedisRankStore extends RankStore implements OnModuleDestroy, OnAppl
       if (rows.length < REBUILD_BATCH) break;
       await yieldToRequests();
     }
-    await this.scripts.rankFinish(k.meta, k.z, k.h, k.zb, k.hb, k.lock, k.epoch, build, this.owner, RANK_FORMAT);
+    if (await this.scripts.rankFinish(k.meta, k.z, k.h, k.zb, k.hb, k.lock, k.epoch, build, this.owner, RANK_FORMAT))
+      this.boardChanged(boardId);
   }
 
   /** One line every 10 s at most: an outage must not flood the log. */
