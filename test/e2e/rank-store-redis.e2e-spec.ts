@@ -1,5 +1,7 @@
 import fc from 'fast-check';
 import { Redis } from 'ioredis';
+import { DomainEvents } from '../../src/common/events/domain-events.js';
+import { LeaderboardReadModel } from '../../src/resources/leaderboard.read-model.js';
 import { PostgresRankStore } from '../../src/resources/pg-rank-store.js';
 import { RankStore } from '../../src/resources/rank-store.js';
 import { BEHIND_GRACE_MS, RANK_FORMAT, RedisRankStore } from '../../src/resources/redis-rank-store.js';
@@ -301,4 +303,27 @@ describe('the Redis rank store', () => {
     expect(await redis.zscore(k.z, member)).toBe('-101');
     await expectSameAsPostgres(xp.id);
   }, 30_000);
+
+  it('lets two instances start a rebuild of the same board at once (the lock lets one build): both then read the same, exact board', async () => {
+    // A second instance's store in this process: same Redis, same database, its own queue and rebuilds.
+    const other = new RedisRankStore(proxy.url, pg, t.app.get(LeaderboardReadModel), t.app.get(DomainEvents));
+    try {
+      for (let i = 0; i < 100 && other.redis.status !== 'ready'; i++) await sleep(20);
+      const xp = await givenResourceType(t, tenant, c.id);
+      for (const [i, u] of users.entries()) await grant(t, tenant, u.userId, xp.id, 3 * (i % 3) + 1).expect(201);
+      const page = { page: 1, offset: 0, limit: 100 };
+      // Both find the board missing at the same moment and both start a rebuild; grants go on meanwhile.
+      const [a, b] = await Promise.all([store.redisLeaderboard(xp.id, page), other.redisLeaderboard(xp.id, page)]);
+      expect([a, b]).toEqual([null, null]);
+      await Promise.all([grant(t, tenant, users[1].userId, xp.id, 50).expect(201), store.drain(), other.drain()]);
+      await redisAnswers(xp.id);
+      await other.drain();
+      expect(await other.redisLeaderboard(xp.id, page)).toEqual(await pg.leaderboard(xp.id, page));
+      expect(await redis.zcard(keys(xp.id).z)).toBe(users.length);
+      await expectSameAsPostgres(xp.id);
+    } finally {
+      await other.onModuleDestroy();
+      await other.onApplicationShutdown();
+    }
+  });
 });
