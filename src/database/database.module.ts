@@ -5,6 +5,7 @@ import { AppConfig } from '../config/app-config.js';
 import { dataSourceOptions } from './data-source-options.js';
 import { EmbeddedDatabase } from './embedded-postgres.js';
 import { HotRows } from './hot-rows.js';
+import { SummaryFolds } from './summary-folds.js';
 
 export const DATABASE_URL = Symbol('DATABASE_URL');
 export const EMBEDDED_DATABASE = Symbol('EMBEDDED_DATABASE');
@@ -31,6 +32,7 @@ export class DatabaseModule implements OnApplicationShutdown {
       ],
       providers: [
         HotRows,
+        SummaryFolds,
         {
           provide: EMBEDDED_DATABASE,
           inject: [AppConfig],
@@ -54,7 +56,7 @@ export class DatabaseModule implements OnApplicationShutdown {
           },
         },
       ],
-      exports: [DATABASE_URL, EMBEDDED_DATABASE, HotRows],
+      exports: [DATABASE_URL, EMBEDDED_DATABASE, HotRows, SummaryFolds],
     };
   }
 
