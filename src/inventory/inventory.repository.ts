@@ -167,8 +167,8 @@ export class InventoryRepository extends BaseRepository {
       `WITH locked AS (
          SELECT shard, cap - granted AS stock FROM inventory_item_shards WHERE item_id = $1 AND cap IS NOT NULL ORDER BY shard FOR UPDATE),
        plan AS (
-         SELECT shard, LEAST(stock, $2 - COALESCE(SUM(stock) OVER (ORDER BY shard ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)) AS take
-         FROM locked WHERE (SELECT SUM(stock) FROM locked) >= $2)
+         SELECT shard, LEAST(stock, $2::int - COALESCE(SUM(stock) OVER (ORDER BY shard ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0))::int AS take
+         FROM locked WHERE (SELECT SUM(stock) FROM locked) >= $2::int)
        UPDATE inventory_item_shards s SET granted = s.granted + p.take FROM plan p
        WHERE s.item_id = $1 AND s.shard = p.shard AND p.take > 0
        RETURNING s.shard`,
@@ -188,7 +188,7 @@ export class InventoryRepository extends BaseRepository {
   }
 
   /**
-   * Refreshes the `granted` column from the shards (a summary: `SupplyFolds` calls this shortly
+   * Refreshes the `granted` column from the shards (a summary: `SummaryFolds` calls this shortly
    * after grants commit). Only ever raises it, so an older fold that commits late cannot lower it.
    */
   @GenerateSql({ params: [DUMMY.uuid] })

@@ -176,29 +176,29 @@ export class StoreService {
     // The listing and its supply shards, together.
     const saved = await this.dataSource.transaction(async (tx) => {
       const created = await this.listings.create(
-      {
-        tenantId,
-        communityId: community.id,
-        name: dto.name,
-        description: dto.description ?? '',
-        imageUrl: dto.imageUrl ?? null,
-        kind: dto.kind,
-        itemId: dto.itemId?.toLowerCase() ?? null,
-        prizeId: dto.prizeId?.toLowerCase() ?? null,
-        resourceTypeId: dto.resourceTypeId?.toLowerCase() ?? null,
-        quantity: dto.quantity ?? 1,
-        price,
-        totalSupply: dto.totalSupply ?? null,
-        soldFolded: 0,
-        perUserLimit: dto.perUserLimit ?? null,
-        startsAt,
-        endsAt,
-        requirementIds,
-        active: dto.active ?? true,
-        position: dto.position ?? 0,
-      },
-      tx,
-    );
+        {
+          tenantId,
+          communityId: community.id,
+          name: dto.name,
+          description: dto.description ?? '',
+          imageUrl: dto.imageUrl ?? null,
+          kind: dto.kind,
+          itemId: dto.itemId?.toLowerCase() ?? null,
+          prizeId: dto.prizeId?.toLowerCase() ?? null,
+          resourceTypeId: dto.resourceTypeId?.toLowerCase() ?? null,
+          quantity: dto.quantity ?? 1,
+          price,
+          totalSupply: dto.totalSupply ?? null,
+          soldFolded: 0,
+          perUserLimit: dto.perUserLimit ?? null,
+          startsAt,
+          endsAt,
+          requirementIds,
+          active: dto.active ?? true,
+          position: dto.position ?? 0,
+        },
+        tx,
+      );
       await this.listings.createShards(created.id, created.totalSupply, tx);
       return Object.assign(created, { soldTotal: 0 });
     });

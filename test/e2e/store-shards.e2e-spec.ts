@@ -12,6 +12,7 @@ import { givenUser, type TestUser } from '../helpers/factories.js';
 import { adminApi, givenCommunity, givenResourceType, grant, type TestCommunity } from '../helpers/communities.js';
 import { givenItem, givenListing, ledgerMismatches, purchase } from '../helpers/store.js';
 import type { TenantCredentials } from '../../src/tenants/tenants.service.js';
+import { SupplyShards1795594943964 } from '../../migrations/1795594943964-SupplyShards.js';
 
 /** Runs `tasks` with at most `width` in flight; results in task order. */
 async function inFlight<T>(width: number, tasks: (() => Promise<T>)[]): Promise<T[]> {
@@ -66,7 +67,13 @@ describe('supply shards', () => {
   const admin = () => adminApi(t, tenant);
   const price = [{ resourceTypeId: '', amount: 1 }];
   const itemListing = (itemId: string, fields: Record<string, unknown> = {}) =>
-    givenListing(t, tenant, { communityId: c.id, kind: 'item', itemId, price: price.map((p) => ({ ...p, resourceTypeId: gems.id })), ...fields });
+    givenListing(t, tenant, {
+      communityId: c.id,
+      kind: 'item',
+      itemId,
+      price: price.map((p) => ({ ...p, resourceTypeId: gems.id })),
+      ...fields,
+    });
   const buyMany = (listingId: string, attempts: number, width: number) =>
     inFlight(
       width,
@@ -83,13 +90,14 @@ describe('supply shards', () => {
     return row;
   };
   const itemShards = async (itemId: string) => {
-    const [row]: { n: number; granted: number; cap: number | null; over: number; grants: number; held: number }[] = await t.dataSource.query(
-      `SELECT COUNT(*)::int AS n, SUM(granted)::int AS granted, SUM(cap)::int AS cap, COUNT(*) FILTER (WHERE granted > cap)::int AS over,
+    const [row]: { n: number; granted: number; cap: number | null; over: number; grants: number; held: number }[] =
+      await t.dataSource.query(
+        `SELECT COUNT(*)::int AS n, SUM(granted)::int AS granted, SUM(cap)::int AS cap, COUNT(*) FILTER (WHERE granted > cap)::int AS over,
               (SELECT COALESCE(SUM(quantity), 0)::int FROM item_grants WHERE item_id = $1) AS grants,
               (SELECT COALESCE(SUM(quantity), 0)::int FROM user_items WHERE item_id = $1) AS held
        FROM inventory_item_shards WHERE item_id = $1`,
-      [itemId],
-    );
+        [itemId],
+      );
     return row;
   };
   const purchasesOf = async (listingId: string) =>
@@ -108,8 +116,9 @@ describe('supply shards', () => {
     expect(await purchasesOf(listing.id)).toBe(37);
     expect(await itemShards(item.id)).toEqual({ n: 16, granted: 37, cap: null, over: 0, grants: 37, held: 37 });
     expect(await listingDto(listing.id)).toMatchObject({ totalSupply: 37, sold: 37, remainingSupply: 0 });
-    const itemDto = (await t.http().get(`/v1/community/${c.id}/inventory/items/${item.id}`).set('Authorization', buyers[0].auth).expect(200))
-      .body;
+    const itemDto = (
+      await t.http().get(`/v1/community/${c.id}/inventory/items/${item.id}`).set('Authorization', buyers[0].auth).expect(200)
+    ).body;
     expect(itemDto).toMatchObject({ granted: 37, supply: null, remaining: null });
     expect(await ledgerMismatches(t, [gems.id])).toEqual([]);
 
@@ -153,11 +162,13 @@ describe('supply shards', () => {
       // Held, then given back (a purchase that rolls back): the waiting purchase gets the unit.
       await holder.startTransaction();
       await holder.query('SELECT 1 FROM store_listing_shards WHERE listing_id = $1 AND shard = 0 FOR UPDATE', [listing.id]);
-      const pending = purchase(t, buyers[0], listing.id).then((r) => r);
+      const sent = Date.now();
+      const pending = purchase(t, buyers[0], listing.id).then((r) => ({ r, ms: Date.now() - sent }));
       await sleep(400);
       await holder.rollbackTransaction();
       const bought = await pending;
-      expect(bought.status).toBe(201);
+      expect(bought.r.status).toBe(201);
+      expect(bought.ms).toBeGreaterThanOrEqual(350); // it waited for the holder
 
       // Resupplied to 2 (the new unit goes to one shard); held and taken by another transaction
       // that commits: the waiting purchase then finds none left.
@@ -168,11 +179,13 @@ describe('supply shards', () => {
       );
       await holder.startTransaction();
       await holder.query('UPDATE store_listing_shards SET sold = sold + 1 WHERE listing_id = $1 AND shard = $2', [listing.id, shard]);
-      const refused = purchase(t, buyers[1], listing.id).then((r) => r);
+      const sentAgain = Date.now();
+      const refused = purchase(t, buyers[1], listing.id).then((r) => ({ r, ms: Date.now() - sentAgain }));
       await sleep(400);
       await holder.commitTransaction();
-      const r = await refused;
+      const { r, ms } = await refused;
       expect([r.status, r.body.error]).toEqual([409, 'listing_sold_out']);
+      expect(ms).toBeGreaterThanOrEqual(350);
     } finally {
       if (holder.isTransactionActive) await holder.rollbackTransaction();
       await holder.release();
@@ -262,5 +275,52 @@ describe('supply shards', () => {
     const fifth = await purchase(t, buyers[4], listing.id);
     expect([fifth.status, fifth.body.error]).toEqual([409, 'listing_sold_out']);
     expect(await itemShards(item.id)).toEqual({ n: 16, granted: 16, cap: 16, over: 0, grants: 16, held: 16 });
+  });
+  it('gives existing listings and items their shards when a database is upgraded (the migration)', async () => {
+    // A listing (8 units, 3 sold) and an unlimited one of an item with 10 units.
+    const item = await givenItem(t, tenant, c.id, { supply: 10 });
+    const capped = await itemListing(item.id, { totalSupply: 8 });
+    const unlimited = await itemListing(item.id);
+    for (let i = 0; i < 3; i++) expect((await purchase(t, buyers[i], capped.id)).status).toBe(201);
+    await sleep(300); // the summaries' folds of these purchases
+    const sums = async () =>
+      t.dataSource.query(
+        `SELECT (SELECT json_object_agg(listing_id, json_build_array(s, c)) FROM (SELECT listing_id, SUM(sold)::int AS s, SUM(cap)::int AS c FROM store_listing_shards GROUP BY 1) x) AS listings,
+                (SELECT json_object_agg(item_id, json_build_array(s, c)) FROM (SELECT item_id, SUM(granted)::int AS s, SUM(cap)::int AS c FROM inventory_item_shards GROUP BY 1) y) AS items`,
+      );
+    const before = await sums();
+
+    const migration = new SupplyShards1795594943964();
+    const qr = t.dataSource.createQueryRunner();
+    await qr.connect();
+    try {
+      await qr.startTransaction();
+      // Down gives the rows their counts back (the schema before it), up moves them into shards.
+      await migration.down(qr);
+      const [rows] = await qr.query(
+        'SELECT (SELECT sold FROM store_listings WHERE id = $1) AS sold, (SELECT granted FROM inventory_items WHERE id = $2) AS granted',
+        [capped.id, item.id],
+      );
+      expect(rows).toEqual({ sold: 3, granted: 3 });
+      await migration.up(qr);
+      await qr.commitTransaction();
+    } finally {
+      if (qr.isTransactionActive) await qr.rollbackTransaction();
+      await qr.release();
+    }
+
+    expect(await sums()).toEqual(before);
+    expect(await listingShards(capped.id)).toEqual({ n: 16, sold: 3, cap: 8, over: 0 });
+    expect(await listingShards(unlimited.id)).toEqual({ n: 16, sold: 0, cap: null, over: 0 });
+    expect(await itemShards(item.id)).toMatchObject({ n: 16, granted: 3, cap: 10, over: 0, grants: 3 });
+    // And it sells on exactly: 5 more of the capped listing, then 2 of the item through the other.
+    let more = 0;
+    while ((await purchase(t, buyers[more % buyers.length], capped.id)).status === 201) more++;
+    expect(more).toBe(5);
+    const rest = await inFlight(
+      3,
+      Array.from({ length: 3 }, (_, i) => () => purchase(t, buyers[i], unlimited.id)),
+    );
+    expect(outcomes(rest)).toEqual({ bought: 2, '409/listing_sold_out': 1 });
   });
 });

@@ -19,7 +19,7 @@ export interface PriceComponent {
  * Units sold are counted in the listing's shards (`store_listing_shards`, each a share of the
  * supply), not in this row, so purchases do not queue on it: `soldTotal` is their sum, read with
  * the row. The `sold` column (`soldFolded`) is a summary folded from the shards shortly after
- * purchases commit (`SupplyFolds`): never above the true count, never used to decide a sale.
+ * purchases commit (`SummaryFolds`): never above the true count, never used to decide a sale.
  */
 @Entity('store_listings')
 @Check('ck_store_listings_supply', 'sold >= 0 AND (total_supply IS NULL OR sold <= total_supply)')
@@ -74,7 +74,8 @@ export class StoreListing extends BaseEntity {
   @VirtualColumn({
     type: 'int',
     // eslint-disable-next-line local/own-tables -- the entity's computed column reads its own module's table (TypeORM runs it with every read of the row)
-    query: (alias) => `SELECT COALESCE(SUM(listing_shard.sold), 0)::int FROM store_listing_shards listing_shard WHERE listing_shard.listing_id = ${alias}.id`,
+    query: (alias) =>
+      `SELECT COALESCE(SUM(listing_shard.sold), 0)::int FROM store_listing_shards listing_shard WHERE listing_shard.listing_id = ${alias}.id`,
   })
   soldTotal: number;
 
