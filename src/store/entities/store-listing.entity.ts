@@ -73,8 +73,8 @@ export class StoreListing extends BaseEntity {
   /** Units sold: Σ sold over the listing's shards, read in the same statement as the row. */
   @VirtualColumn({
     type: 'int',
-    // eslint-disable-next-line local/own-tables -- the entity's computed column reads its own module's table (TypeORM runs it with every read of the row)
     query: (alias) =>
+      // eslint-disable-next-line local/own-tables -- the entity's computed column reads its own module's table (TypeORM runs it with every read of the row)
       `SELECT COALESCE(SUM(listing_shard.sold), 0)::int FROM store_listing_shards listing_shard WHERE listing_shard.listing_id = ${alias}.id`,
   })
   soldTotal: number;
