@@ -299,6 +299,8 @@ export class StorePurchaseService {
           reason: 'store_purchase',
           reference: purchaseId,
           supplyTakenByCaller: true,
+          // Any error of the grant fails the purchase's transaction: no savepoint needed.
+          savepoint: false,
         });
       } else if (listing.kind === 'prize') {
         await this.prizes.award(tx, {

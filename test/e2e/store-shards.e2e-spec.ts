@@ -74,10 +74,22 @@ describe('supply shards', () => {
       price: price.map((p) => ({ ...p, resourceTypeId: gems.id })),
       ...fields,
     });
+  /**
+   * A purchase as a client makes it: a 503 `database_timeout` (the machine is loaded and the wait
+   * for the listing passed DB_LOCK_TIMEOUT_MS) is retried with the same nonce after Retry-After.
+   */
+  const buy = async (user: TestUser, listingId: string) => {
+    const nonce = `n-${Math.random().toString(36).slice(2)}`;
+    for (let attempt = 1; ; attempt++) {
+      const r = await purchase(t, user, listingId, { nonce });
+      if (r.status !== 503 || attempt === 10) return r;
+      await sleep(1000);
+    }
+  };
   const buyMany = (listingId: string, attempts: number, width: number) =>
     inFlight(
       width,
-      Array.from({ length: attempts }, (_, i) => () => purchase(t, buyers[i % buyers.length], listingId)),
+      Array.from({ length: attempts }, (_, i) => () => buy(buyers[i % buyers.length], listingId)),
     );
 
   /** The listing's shards: Σ sold, Σ cap (null when unlimited), and whether any is over its cap. */
@@ -210,8 +222,15 @@ describe('supply shards', () => {
     stop = true;
     await changer;
 
-    // Every change either applied or was refused for being below the units sold at that moment.
-    for (const ch of changes) expect(ch.status === 200 || (ch.status === 400 && ch.error === 'invalid_listing')).toBe(true);
+    // Every change either applied, or was refused for being below the units sold at that moment
+    // (or, on a loaded machine, for waiting past the lock timeout for the purchases in flight).
+    for (const ch of changes)
+      expect(
+        ch.status === 200 ||
+          (ch.status === 400 && ch.error === 'invalid_listing') ||
+          (ch.status === 503 && ch.error === 'database_timeout'),
+      ).toBe(true);
+    expect(changes.some((ch) => ch.status === 200)).toBe(true);
     expect(Object.keys(outcomes(responses)).every((k) => ['bought', '409/listing_sold_out'].includes(k))).toBe(true);
     const finalSupply = (await listingDto(listing.id)).totalSupply as number;
     const shards = await listingShards(listing.id);
@@ -240,7 +259,7 @@ describe('supply shards', () => {
     const capped = await itemListing(item.id, { totalSupply: 20 });
     const responses = await inFlight(
       40,
-      Array.from({ length: 120 }, (_, i) => () => purchase(t, buyers[i % buyers.length], i % 2 ? unlimited.id : capped.id)),
+      Array.from({ length: 120 }, (_, i) => () => buy(buyers[i % buyers.length], i % 2 ? unlimited.id : capped.id)),
     );
     expect(outcomes(responses)).toEqual({ bought: 25, '409/listing_sold_out': 95 });
     expect(await itemShards(item.id)).toEqual({ n: 16, granted: 25, cap: 25, over: 0, grants: 25, held: 25 });
