@@ -190,15 +190,19 @@ export class InventoryRepository extends BaseRepository {
   /**
    * Refreshes the `granted` column from the shards (a summary: `SummaryFolds` calls this shortly
    * after grants commit). Only ever raises it, so an older fold that commits late cannot lower it.
+   * Never waits for the row: false (nothing done) when another transaction holds it for an update
+   * (a supply change); grants' key-share locks do not conflict with this one.
    */
   @GenerateSql({ params: [DUMMY.uuid] })
-  async foldGranted(itemId: string, em?: EntityManager): Promise<void> {
-    await this.manager(em).query(
-      `UPDATE inventory_items i SET granted = t.granted
-       FROM (SELECT COALESCE(SUM(granted), 0)::int AS granted FROM inventory_item_shards WHERE item_id = $1) t
-       WHERE i.id = $1 AND i.granted < t.granted`,
+  async foldGranted(itemId: string, em?: EntityManager): Promise<boolean> {
+    const [r]: { free: boolean }[] = await this.manager(em).query(
+      `WITH target AS (SELECT id, granted FROM inventory_items WHERE id = $1 FOR NO KEY UPDATE SKIP LOCKED),
+       t AS (SELECT COALESCE(SUM(granted), 0)::int AS granted FROM inventory_item_shards WHERE item_id = $1),
+       folded AS (UPDATE inventory_items i SET granted = t.granted FROM target, t WHERE i.id = target.id AND target.granted < t.granted)
+       SELECT EXISTS (SELECT 1 FROM target) AS free`,
       [itemId],
     );
+    return r.free;
   }
 
   /** Adds units to the user's holding; returns what the user owns now. */

@@ -341,21 +341,44 @@ LIMIT
   1;
 
 -- InventoryRepository.foldGranted
-UPDATE inventory_items i
-SET
-  granted = t.granted
-FROM
-  (
+WITH
+  target AS (
+    SELECT
+      id,
+      granted
+    FROM
+      inventory_items
+    WHERE
+      id = $1
+    FOR NO KEY UPDATE
+      SKIP LOCKED
+  ),
+  t AS (
     SELECT
       COALESCE(SUM(granted), 0)::int AS granted
     FROM
       inventory_item_shards
     WHERE
       item_id = $1
-  ) t
-WHERE
-  i.id = $1
-  AND i.granted < t.granted;
+  ),
+  folded AS (
+    UPDATE inventory_items i
+    SET
+      granted = t.granted
+    FROM
+      target,
+      t
+    WHERE
+      i.id = target.id
+      AND target.granted < t.granted
+  )
+SELECT
+  EXISTS (
+    SELECT
+      1
+    FROM
+      target
+  ) AS free;
 
 -- InventoryRepository.insertGrant
 INSERT INTO

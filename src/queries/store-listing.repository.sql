@@ -119,21 +119,44 @@ LIMIT
   1;
 
 -- StoreListingRepository.foldSold
-UPDATE store_listings l
-SET
-  sold = t.sold
-FROM
-  (
+WITH
+  target AS (
+    SELECT
+      id,
+      sold
+    FROM
+      store_listings
+    WHERE
+      id = $1
+    FOR NO KEY UPDATE
+      SKIP LOCKED
+  ),
+  t AS (
     SELECT
       COALESCE(SUM(sold), 0)::int AS sold
     FROM
       store_listing_shards
     WHERE
       listing_id = $1
-  ) t
-WHERE
-  l.id = $1
-  AND l.sold < t.sold;
+  ),
+  folded AS (
+    UPDATE store_listings l
+    SET
+      sold = t.sold
+    FROM
+      target,
+      t
+    WHERE
+      l.id = target.id
+      AND target.sold < t.sold
+  )
+SELECT
+  EXISTS (
+    SELECT
+      1
+    FROM
+      target
+  ) AS free;
 
 -- StoreListingRepository.lock
 SELECT

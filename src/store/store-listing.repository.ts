@@ -124,16 +124,20 @@ export class StoreListingRepository extends BaseRepository {
 
   /**
    * Refreshes the `sold` column from the shards (a summary: `SummaryFolds` calls this shortly
-   * after purchases commit). Only ever raises it, so an older fold that commits late cannot lower it.
+   * after purchases commit). Only ever raises it, so an older fold that commits late cannot lower
+   * it. Never waits for the row: false (nothing done) when another transaction holds it for an
+   * update (a management change); purchases' key-share locks do not conflict with this one.
    */
   @GenerateSql({ params: [DUMMY.uuid] })
-  async foldSold(listingId: string, em?: EntityManager): Promise<void> {
-    await this.manager(em).query(
-      `UPDATE store_listings l SET sold = t.sold
-       FROM (SELECT COALESCE(SUM(sold), 0)::int AS sold FROM store_listing_shards WHERE listing_id = $1) t
-       WHERE l.id = $1 AND l.sold < t.sold`,
+  async foldSold(listingId: string, em?: EntityManager): Promise<boolean> {
+    const [r]: { free: boolean }[] = await this.manager(em).query(
+      `WITH target AS (SELECT id, sold FROM store_listings WHERE id = $1 FOR NO KEY UPDATE SKIP LOCKED),
+       t AS (SELECT COALESCE(SUM(sold), 0)::int AS sold FROM store_listing_shards WHERE listing_id = $1),
+       folded AS (UPDATE store_listings l SET sold = t.sold FROM target, t WHERE l.id = target.id AND target.sold < t.sold)
+       SELECT EXISTS (SELECT 1 FROM target) AS free`,
       [listingId],
     );
+    return r.free;
   }
 
   @GenerateSql({ params: [{ id: DUMMY.uuid, tenantId: DUMMY.tenant, name: 'Crown' }] })
