@@ -122,7 +122,7 @@ export class StorePurchaseService {
     // purchase row's foreign key), which the management API's lock waits for and blocks: at most
     // half the pool waits there (HotRows). Once that insert is done the purchase waits on the row no
     // more (its supply is sharded), so it leaves the limit and the rest of its transaction runs
-    // beside the others (not a prize's: see below).
+    // beside the others.
     const leave = await this.hotRows.enter(`listing:${listing.id}`);
     const result = await this.dataSource
       .transaction(async (tx) => {
@@ -147,8 +147,7 @@ export class StorePurchaseService {
           },
           tx,
         );
-        // A prize's supply is still one row every purchase updates (step 6): those stay in the limit.
-        if (listing.kind !== 'prize') leave();
+        leave();
         if (createdAt === null) {
           const again = await this.findReplay(tx, tenantId, userId, body.nonce, fingerprint, listing.id);
           if (again) return again;
