@@ -25,46 +25,20 @@ export class HotRows {
 
   /** Runs `work` (a transaction that writes the row `key`, e.g. `listing:<id>`) within the row's limit. */
   async run<T>(key: string, work: () => Promise<T>): Promise<T> {
-    const leave = await this.enter(key);
-    try {
-      return await work();
-    } finally {
-      leave();
-    }
-  }
-
-  /**
-   * Takes a place in the row's limit (waiting for one as `run` does) and returns the function that
-   * gives it back: for a transaction that can only wait on the row in its first statements (a
-   * store purchase, once its first insert holds its lock on the listing row) and leaves the limit
-   * there. Calling the function again does nothing.
-   */
-  async enter(key: string): Promise<() => void> {
     let gate = this.gates.get(key);
     if (!gate) this.gates.set(key, (gate = { semaphore: withTimeout(new Semaphore(this.limit), this.waitMs), users: 0 }));
-    const g = gate;
-    g.users++;
-    const done = () => {
-      if (--g.users === 0 && this.gates.get(key) === g) this.gates.delete(key);
-    };
-    let release: () => void;
+    gate.users++;
     try {
-      [, release] = await g.semaphore.acquire();
+      return await gate.semaphore.runExclusive(work);
     } catch (err) {
-      done();
       if (err === E_TIMEOUT)
         throw new DomainError(
           CommonErrors.database_timeout,
           `Too many requests are waiting for the same record (${key.split(':')[0]}); retry shortly`,
         );
       throw err;
+    } finally {
+      if (--gate.users === 0) this.gates.delete(key);
     }
-    let left = false;
-    return () => {
-      if (left) return;
-      left = true;
-      release();
-      done();
-    };
   }
 }

@@ -118,14 +118,10 @@ export class StorePurchaseService {
         )
       : null;
 
-    // Every purchase of the listing takes a key-share lock on its row with its first insert (the
-    // purchase row's foreign key), which the management API's lock waits for and blocks: at most
-    // half the pool waits there (HotRows). Once that insert is done the purchase waits on the row no
-    // more (its supply is sharded), so it leaves the limit and the rest of its transaction runs
-    // beside the others.
-    const leave = await this.hotRows.enter(`listing:${listing.id}`);
-    const result = await this.dataSource
-      .transaction(async (tx) => {
+    // Every purchase of the listing takes a key-share lock on its row (the purchase row's foreign
+    // key), which the management API's lock waits for and blocks: at most half the pool waits on it.
+    const result = await this.hotRows.run(`listing:${listing.id}`, () =>
+      this.dataSource.transaction(async (tx) => {
         // 1. The nonce.
         const createdAt = await this.purchases.claimNonce(
           tenantId,
@@ -147,7 +143,6 @@ export class StorePurchaseService {
           },
           tx,
         );
-        leave();
         if (createdAt === null) {
           const again = await this.findReplay(tx, tenantId, userId, body.nonce, fingerprint, listing.id);
           if (again) return again;
@@ -239,8 +234,8 @@ export class StorePurchaseService {
           createdAt,
         };
         return { ...toPurchaseDto(row, listing.name), replayed: false };
-      })
-      .finally(leave);
+      }),
+    );
     // The listing's `sold` summary catches up after the commit (the item's: the inventory's event).
     if (!result.replayed) this.folds.schedule(`listing:${listing.id}`, () => this.listings.foldSold(listing.id));
     return result;
