@@ -59,8 +59,14 @@ install() {
     tmp="$(mktemp -d "$cache/.install-$version.XXXXXX")"
     chmod 755 "$tmp"
     # Scripts off: the packages are plain files (the binary, npm's JavaScript).
-    npm install --prefix "$tmp" --no-save --no-package-lock --no-audit --no-fund --ignore-scripts \
-      --loglevel=error "$pkg@$version" "npm@$NPM_VERSION" >&2
+    # Exact versions: npm's own cache (~/.npm) serves a fresh clone without asking the registry again.
+    if ! npm install --prefix "$tmp" --prefer-offline --no-save --no-package-lock --no-audit --no-fund --ignore-scripts \
+      --loglevel=error "$pkg@$version" "npm@$NPM_VERSION" >&2; then
+      rm -rf "$tmp"
+      # The registry has every linux-x64 release; the other platforms' packages have gaps.
+      echo "could not install $pkg@$version from the npm registry: install Node $version yourself (nvm, fnm, ...)" >&2
+      exit 1
+    fi
     mkdir -p "$tmp/bin"
     ln -s "../node_modules/$pkg/bin/node" "$tmp/bin/node"
     # npm and npx always under this node, whatever `node` the caller's PATH finds first.
