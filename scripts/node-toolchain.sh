@@ -69,10 +69,17 @@ install() {
     fi
     mkdir -p "$tmp/bin"
     ln -s "../node_modules/$pkg/bin/node" "$tmp/bin/node"
-    # npm and npx always under this node, whatever `node` the caller's PATH finds first.
+    # npm and npx always under this node, whatever `node` the caller's PATH finds first. node-gyp
+    # builds native addons against this node's own headers (the package ships include/node), not
+    # the machine's `nodedir` (Node 20's headers here) nor a download.
     for tool in npm npx; do
-      printf '#!/bin/sh\nhere="$(cd "$(dirname "$0")" && pwd)"\nexec "$here/node" "$here/../node_modules/npm/bin/%s-cli.js" "$@"\n' \
-        "$tool" >"$tmp/bin/$tool"
+      cat >"$tmp/bin/$tool" <<EOF
+#!/bin/sh
+here="\$(cd "\$(dirname "\$0")" && pwd)"
+npm_config_nodedir="\$here/../node_modules/$pkg"
+export npm_config_nodedir
+exec "\$here/node" "\$here/../node_modules/npm/bin/$tool-cli.js" "\$@"
+EOF
       chmod +x "$tmp/bin/$tool"
     done
     [ "$("$tmp/bin/node" --version)" = "v$version" ] || {
