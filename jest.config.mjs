@@ -46,7 +46,7 @@ export default {
       globalTeardown: '<rootDir>/test/setup/global-teardown.mjs',
     },
     // Real app processes (test/helpers/processes.ts): several instances, crashes, outages, fuzzing,
-    // attacks. `npm test` runs the short variants; `npm run test:reliability` the long ones.
+    // attacks. `npm run test:reliability` runs the short variants, `npm run test:reliability:long` the long ones (CI).
     {
       ...common,
       displayName: 'reliability',
@@ -54,7 +54,7 @@ export default {
       globalSetup: '<rootDir>/test/setup/global-setup.mjs',
       globalTeardown: '<rootDir>/test/setup/global-teardown.mjs',
     },
-    // The parts that need Redis or take minutes (mint leases): only `npm run test:reliability`,
+    // The parts that need Redis or take minutes (mint leases): only `npm run test:reliability:long`,
     // which fails when there is no Redis.
     {
       ...common,

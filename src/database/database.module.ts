@@ -6,8 +6,10 @@ import { dataSourceOptions } from './data-source-options.js';
 import { EmbeddedDatabase } from './embedded-postgres.js';
 import { HotRows } from './hot-rows.js';
 
-export const DATABASE_URL = Symbol('DATABASE_URL');
-export const EMBEDDED_DATABASE = Symbol('EMBEDDED_DATABASE');
+import { CacheBus } from './cache-bus.js';
+import { DATABASE_URL, EMBEDDED_DATABASE } from './database.tokens.js';
+
+export { DATABASE_URL, EMBEDDED_DATABASE };
 
 /** The configured server, or the embedded PostgreSQL (started here) when none is configured. */
 @Global()
@@ -31,6 +33,7 @@ export class DatabaseModule implements OnApplicationShutdown {
       ],
       providers: [
         HotRows,
+        CacheBus,
         {
           provide: EMBEDDED_DATABASE,
           inject: [AppConfig],
@@ -54,7 +57,7 @@ export class DatabaseModule implements OnApplicationShutdown {
           },
         },
       ],
-      exports: [DATABASE_URL, EMBEDDED_DATABASE, HotRows],
+      exports: [DATABASE_URL, EMBEDDED_DATABASE, HotRows, CacheBus],
     };
   }
 

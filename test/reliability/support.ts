@@ -1,5 +1,7 @@
 import { CompactEncrypt, SignJWT } from 'jose';
 import { randomBytes } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type pg from 'pg';
 import type { BaseWallet } from 'ethers';
 import { SiweMessage } from 'siwe';
@@ -10,8 +12,21 @@ import type { AppInstance, HttpResult } from '../helpers/processes.js';
 export const LONG = process.env.RELIABILITY_LONG === '1';
 export const scale = (short: number, long: number) => (LONG ? long : short);
 
-/** Prints one part's figures in a form the note (docs/reliability.md) quotes. */
+/** Where `report` keeps each part's figures of the last run (git-ignored), for `npm run reliability:table`. */
+export const RESULTS_DIR = 'test/reliability/results';
+
+/**
+ * Prints one part's figures, and keeps them in RESULTS_DIR/<short|long>/<part>.json, from which
+ * `npm run reliability:table` writes the summary table of docs/reliability.md.
+ */
 export function report(part: string, figures: Record<string, unknown>): void {
+  const dir = join(RESULTS_DIR, LONG ? 'long' : 'short');
+  mkdirSync(dir, { recursive: true });
+  const file = `${part
+    .replace(/[^A-Za-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .toLowerCase()}.json`;
+  writeFileSync(join(dir, file), `${JSON.stringify({ part, at: new Date().toISOString(), figures }, null, 2)}\n`);
   // eslint-disable-next-line no-console
   console.log(
     `[reliability] ${part} (${LONG ? 'long' : 'short'} run)\n${Object.entries(figures)
