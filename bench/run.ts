@@ -585,17 +585,18 @@ const scenarios: Scenario[] = [
       ];
       const m = await measure(c, 'purchase', requests);
       // The store invariants (store issue) after the run: let the requests still in flight when
-      // the load stopped commit, then read every count in one statement (one snapshot).
+      // the load stopped commit, then read every count in one statement (one snapshot). Units sold
+      // and granted are the sums of the supply shards (the tables' own columns are summaries).
       await sleep(2000);
       const [inv] = (
         await c.db.query<Record<string, number | string>>(
           `SELECT (SELECT COUNT(*) FROM store_purchases WHERE listing_id = $1)::int AS purchases,
-                (SELECT sold FROM store_listings WHERE id = $1)::int AS sold,
+                (SELECT COALESCE(SUM(sold), 0) FROM store_listing_shards WHERE listing_id = $1)::int AS sold,
                 (SELECT COUNT(*) FROM resource_ledger WHERE resource_type_id = $2 AND reason = 'store_purchase')::int AS debits,
                 (SELECT -COALESCE(SUM(delta), 0) FROM resource_ledger WHERE resource_type_id = $2 AND reason = 'store_purchase')::bigint AS spent,
                 (SELECT COUNT(*) FROM resource_balances b LEFT JOIN (SELECT user_id, SUM(delta) AS s FROM resource_ledger WHERE resource_type_id = $2 GROUP BY user_id) l
                    ON l.user_id = b.user_id WHERE b.resource_type_id = $2 AND b.balance IS DISTINCT FROM l.s)::int AS drift,
-                (SELECT granted FROM inventory_items WHERE id = $3)::int AS granted,
+                (SELECT COALESCE(SUM(granted), 0) FROM inventory_item_shards WHERE item_id = $3)::int AS granted,
                 (SELECT COALESCE(SUM(quantity), 0) FROM user_items WHERE item_id = $3)::int AS held`,
           [listingId, c.ids.gems, c.ids.itemId],
         )

@@ -5,6 +5,7 @@ import { AppConfig } from '../config/app-config.js';
 import { dataSourceOptions } from './data-source-options.js';
 import { EmbeddedDatabase } from './embedded-postgres.js';
 import { HotRows } from './hot-rows.js';
+import { SummaryFolds } from './summary-folds.js';
 
 import { CacheBus } from './cache-bus.js';
 import { DATABASE_URL, EMBEDDED_DATABASE } from './database.tokens.js';
@@ -34,6 +35,7 @@ export class DatabaseModule implements OnApplicationShutdown {
       providers: [
         HotRows,
         CacheBus,
+        SummaryFolds,
         {
           provide: EMBEDDED_DATABASE,
           inject: [AppConfig],
@@ -57,7 +59,7 @@ export class DatabaseModule implements OnApplicationShutdown {
           },
         },
       ],
-      exports: [DATABASE_URL, EMBEDDED_DATABASE, HotRows, CacheBus],
+      exports: [DATABASE_URL, EMBEDDED_DATABASE, HotRows, CacheBus, SummaryFolds],
     };
   }
 
