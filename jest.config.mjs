@@ -36,6 +36,16 @@ export default {
       globalSetup: '<rootDir>/test/setup/global-setup.mjs',
       globalTeardown: '<rootDir>/test/setup/global-teardown.mjs',
     },
+    // e2e tests of the parts that need Redis (test/helpers/redis-server.ts starts a redis-server
+    // of their own): not in `npm test`, which must pass on a machine without Redis; run by
+    // `npm run test:redis`, which CI runs.
+    {
+      ...common,
+      displayName: 'e2e-redis',
+      testMatch: ['<rootDir>/test/**/*.redis-e2e-spec.ts'],
+      globalSetup: '<rootDir>/test/setup/global-setup.mjs',
+      globalTeardown: '<rootDir>/test/setup/global-teardown.mjs',
+    },
     // Service-level tests: the module under test with the infrastructure modules, on the real
     // database (test/medium/harness.ts), no HTTP.
     {
