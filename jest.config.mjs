@@ -36,6 +36,16 @@ export default {
       globalSetup: '<rootDir>/test/setup/global-setup.mjs',
       globalTeardown: '<rootDir>/test/setup/global-teardown.mjs',
     },
+    // e2e tests of the parts that need Redis (test/helpers/redis-server.ts starts a redis-server
+    // of their own): not in `npm test`, which must pass on a machine without Redis; run by
+    // `npm run test:redis`, which CI runs.
+    {
+      ...common,
+      displayName: 'e2e-redis',
+      testMatch: ['<rootDir>/test/**/*.redis-e2e-spec.ts'],
+      globalSetup: '<rootDir>/test/setup/global-setup.mjs',
+      globalTeardown: '<rootDir>/test/setup/global-teardown.mjs',
+    },
     // Service-level tests: the module under test with the infrastructure modules, on the real
     // database (test/medium/harness.ts), no HTTP.
     {
@@ -46,7 +56,7 @@ export default {
       globalTeardown: '<rootDir>/test/setup/global-teardown.mjs',
     },
     // Real app processes (test/helpers/processes.ts): several instances, crashes, outages, fuzzing,
-    // attacks. `npm test` runs the short variants; `npm run test:reliability` the long ones.
+    // attacks. `npm run test:reliability` runs the short variants, `npm run test:reliability:long` the long ones (CI).
     {
       ...common,
       displayName: 'reliability',
@@ -54,7 +64,7 @@ export default {
       globalSetup: '<rootDir>/test/setup/global-setup.mjs',
       globalTeardown: '<rootDir>/test/setup/global-teardown.mjs',
     },
-    // The parts that need Redis or take minutes (mint leases): only `npm run test:reliability`,
+    // The parts that need Redis or take minutes (mint leases): only `npm run test:reliability:long`,
     // which fails when there is no Redis.
     {
       ...common,

@@ -13,6 +13,7 @@ import { PerformanceIndexes1795358000000 } from './1795358000000-PerformanceInde
 import { QuestSearchIndex1795370000000 } from './1795370000000-QuestSearchIndex.js';
 import { TenantDomains1795458981029 } from './1795458981029-TenantDomains.js';
 import { SessionRevocations1795460378117 } from './1795460378117-SessionRevocations.js';
+import { SupplyShards1795594943964 } from './1795594943964-SupplyShards.js';
 // <imports above>
 
 export const migrations: (new () => MigrationInterface)[] = [
@@ -29,5 +30,6 @@ export const migrations: (new () => MigrationInterface)[] = [
   QuestSearchIndex1795370000000,
   TenantDomains1795458981029,
   SessionRevocations1795460378117,
+  SupplyShards1795594943964,
   // <classes above>
 ];

@@ -11,6 +11,7 @@ import { DatabaseModule } from './database/database.module.js';
 import { InventoryModule } from './inventory/inventory.module.js';
 import { HealthModule } from './health/health.module.js';
 import { NotificationsModule } from './notifications/notifications.module.js';
+import { ObservabilityModule } from './observability/observability.module.js';
 import { PrizesModule } from './prizes/prizes.module.js';
 import { ParticipationModule } from './participation/participation.module.js';
 import { QuestEventsModule } from './quest-events/quest-events.module.js';
@@ -28,6 +29,7 @@ import { UsersModule } from './users/users.module.js';
     LoggingModule,
     DatabaseModule.forRoot(appEntities),
     CommonModule,
+    ObservabilityModule,
     CryptoModule,
     TenantsModule,
     AccessModule,

@@ -13,6 +13,7 @@ import { assertSafeInput } from './common/validation/safe-input.js';
 import { parseQuery } from './common/validation/query-parser.js';
 import { checkRequestInput } from './common/validation/request-input.middleware.js';
 import { requestId } from './common/logging/request-id.js';
+import { Metrics } from './observability/metrics.js';
 
 interface Violation {
   field: string;
@@ -53,19 +54,20 @@ export const validationPipe = new SafeValidationPipe({
   },
 });
 
-/** `/v1` on every route but the health checks. */
+/** `/v1` on every route but the operator's: health checks and metrics. */
 export function applyGlobalPrefix(app: INestApplication): void {
   app.setGlobalPrefix('v1', {
     exclude: [
       { path: 'health', method: RequestMethod.GET },
       { path: 'health/ready', method: RequestMethod.GET },
+      { path: 'metrics', method: RequestMethod.GET },
     ],
   });
 }
 
 /**
- * Everything that makes the HTTP surface: `/v1` prefix (health outside it), query parser, input
- * checks, validation, error filter, security headers, body limit, Swagger. `bootstrap.ts` and
+ * Everything that makes the HTTP surface: `/v1` prefix (health and metrics outside it), request
+ * metrics, query parser, input checks, validation, error filter, security headers, body limit, Swagger. `bootstrap.ts` and
  * every e2e test call this.
  */
 export function setupApp(app: INestApplication, options: { swagger?: boolean } = {}): INestApplication {
@@ -77,6 +79,9 @@ export function setupApp(app: INestApplication, options: { swagger?: boolean } =
   // any client could name itself anew on every request and never meet a per-address limit.
   express.set('trust proxy', trustProxy(config));
   express.set('query parser', parseQuery);
+  // First, so that requests refused by the body parser or the input checks are measured too.
+  const metrics = app.get(Metrics);
+  if (metrics.enabled) app.use(metrics.measureRequests);
   express.useBodyParser('json', { limit: config.BODY_LIMIT, strict: true });
   express.useBodyParser('urlencoded', { limit: config.BODY_LIMIT, extended: false });
   app.use(requestId);
@@ -91,7 +96,8 @@ export function setupApp(app: INestApplication, options: { swagger?: boolean } =
     SwaggerModule.setup('docs', app, document, {
       jsonDocumentUrl: 'docs-json',
       customSiteTitle: 'Community Gaming Service API',
-      swaggerOptions: { persistAuthorization: true, displayRequestDuration: true, tagsSorter: 'alpha' },
+      // No tagsSorter: the document's `tags` order (src/openapi-layout.ts) is the order to show.
+      swaggerOptions: { persistAuthorization: true, displayRequestDuration: true },
     });
   }
   return app;

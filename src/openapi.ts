@@ -3,6 +3,7 @@ import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swag
 import { API_KEY_SECURITY, SESSION_SECURITY } from './common/auth/auth.decorators.js';
 import { ErrorBodyDto } from './common/errors/error-body.dto.js';
 import { errorCatalog } from './common/errors/error-catalog.js';
+import { API_TAGS } from './openapi-layout.js';
 
 /** How an error body reads; shared by this description and docs/errors.md. */
 export const ERROR_BODY_TEXT = `Every error is JSON \`{code, message, error, detail}\` (plus \`requestId\`, and \`details\` for some errors).
@@ -11,25 +12,45 @@ export const ERROR_BODY_TEXT = `Every error is JSON \`{code, message, error, det
 (log in again) for every 401; the \`error\` identifier for every other status. \`error\` names the
 precise case, \`detail\` explains it in words (never parse it).`;
 
-const API_DESCRIPTION = `
-Backend for gaming communities: logins, communities with XP and leaderboards, quests and quest
-events, inventories and avatars, a store, prizes, socials, profiles and notifications.
+/** Newlines inside a paragraph would be line breaks in Swagger UI (it renders with `breaks`). */
+const oneLine = (text: string): string => text.replace(/\s*\n\s*/g, ' ');
 
-**Tenants.** Every request runs in a tenant, found in this order: (1) the tenant of the session
+const TENANT_TEXT = `Every request runs in a tenant, found in this order: (1) the tenant of the session
 token, when one is sent (on any route; an invalid or expired token on a public route is ignored);
 (2) \`X-Tenant-Id\` (tenant id or slug; naming another tenant than the session's is 401);
 (3) the host name the service is called on, when an operator assigned it to a tenant
 (\`PUT /v1/admin/tenant/domains\`); (4) the deployment's \`DEFAULT_TENANT\`; (5) the only tenant.
 So a client pointed at its tenant's own domain needs no extra header. When nothing names a tenant:
-400 \`tenant_required\`. Management routes run in the tenant of their API key.
+400 \`tenant_required\`. Management routes run in the tenant of their API key.`;
 
-**Sessions.** Logins return \`sessionToken\` (10 minutes) and \`refreshToken\` (30 days).
-Send \`Authorization: Bearer <sessionToken>\`. Routes marked with a lock need it.
-
-**Management API.** Routes under \`/v1/admin\` take the tenant's API key in \`X-Api-Key\`.
-
-**Errors.** ${ERROR_BODY_TEXT}
-`.trim();
+/**
+ * The top of /docs: a few lines, so that the first operations show on the first screen; the tenant
+ * rules and the error catalogue are collapsed sections under them (Swagger UI renders Markdown and
+ * keeps `<details>`).
+ */
+function apiDescription(): string {
+  const catalog = errorCatalog();
+  return [
+    "Backend for gaming communities: logins, communities with XP and leaderboards, quests and quest events, inventories and avatars, a store, prizes, socials, profiles and notifications. The groups follow the order of the interface specification; this service's extensions (Health) come after them and the management API (`/v1/admin`, `X-Api-Key`) comes last.",
+    '',
+    '- **Sessions.** Logins return `sessionToken` (10 minutes) and `refreshToken` (30 days). Routes with a lock need `Authorization: Bearer <sessionToken>` (**Authorize** below).',
+    '- **Tenant.** From the session token, else `X-Tenant-Id`, else the host name: see *Tenants* below.',
+    `- **Errors.** JSON \`{code, message, error, detail, requestId}\`: see *Error codes* below (${catalog.length} codes).`,
+    '',
+    '<details id="tenants"><summary><b>Tenants</b></summary>',
+    '',
+    oneLine(TENANT_TEXT),
+    '',
+    '</details>',
+    '<details id="error-codes"><summary><b>Error codes</b></summary>',
+    '',
+    oneLine(ERROR_BODY_TEXT),
+    '',
+    errorTableMarkdown(),
+    '',
+    '</details>',
+  ].join('\n');
+}
 
 /** The error catalogue as a Markdown table. */
 export function errorTableMarkdown(): string {
@@ -53,7 +74,7 @@ function sortKeys(value: unknown, path: string[] = []): unknown {
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const config = new DocumentBuilder()
     .setTitle('Community Gaming Service')
-    .setDescription(`${API_DESCRIPTION}\n\n### Error codes\n\n${errorTableMarkdown()}`)
+    .setDescription(apiDescription())
     .setVersion('1')
     .addServer('/', 'This server')
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Session token from a login' }, SESSION_SECURITY)
@@ -78,5 +99,47 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       ids.set(op.operationId, `${method.toUpperCase()} ${path}`);
     }
   }
-  return sortKeys(document) as OpenAPIObject;
+  return inLayoutOrder(sortKeys(document) as OpenAPIObject);
+}
+
+/**
+ * Declares the tags in the order of src/openapi-layout.ts (Swagger UI shows tags in the order of
+ * `tags`) and puts the paths of the interface's endpoints first, in the interface's order (Swagger
+ * UI lists a tag's operations in the order of `paths`; a path's methods stay together, at the place
+ * of its first interface endpoint); the other paths keep their sorted order.
+ */
+function inLayoutOrder(document: OpenAPIObject): OpenAPIObject {
+  const rank = new Map<string, number>();
+  const tagOf = new Map<string, string>();
+  for (const tag of API_TAGS) {
+    for (const endpoint of tag.endpoints) {
+      rank.set(endpoint, rank.size);
+      tagOf.set(endpoint, tag.name);
+    }
+  }
+  const declared = new Set(API_TAGS.map((t) => t.name));
+  const pathRank = new Map<string, number>();
+  for (const [path, item] of Object.entries(document.paths)) {
+    for (const [method, op] of Object.entries(item as Record<string, { tags?: string[] }>)) {
+      const endpoint = `${method.toUpperCase()} ${path}`;
+      for (const tag of op?.tags ?? []) {
+        if (!declared.has(tag)) throw new Error(`${endpoint} has tag ${tag}, which src/openapi-layout.ts does not place`);
+      }
+      const expected = tagOf.get(endpoint);
+      if (expected && !op?.tags?.includes(expected)) throw new Error(`${endpoint} should have tag ${expected} (src/openapi-layout.ts)`);
+      const r = rank.get(endpoint);
+      if (r !== undefined) pathRank.set(path, Math.min(r, pathRank.get(path) ?? r));
+      rank.delete(endpoint);
+    }
+  }
+  if (rank.size > 0) throw new Error(`src/openapi-layout.ts lists endpoints the service lacks: ${[...rank.keys()].join(', ')}`);
+  // Array.prototype.sort is stable: paths outside the interface keep their alphabetical order.
+  const paths = Object.entries(document.paths).sort(
+    ([a], [b]) => (pathRank.get(a) ?? Number.MAX_SAFE_INTEGER) - (pathRank.get(b) ?? Number.MAX_SAFE_INTEGER),
+  );
+  return {
+    ...document,
+    tags: API_TAGS.map(({ name, description }) => ({ name, description })),
+    paths: Object.fromEntries(paths),
+  };
 }

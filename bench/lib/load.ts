@@ -33,6 +33,8 @@ export interface Measured {
   total: number;
   failed: number;
   statuses: Record<string, number>;
+  /** Set by the bench: CPU ms of the database server per request. */
+  dbMs?: number;
 }
 
 /** Runs `requests` (round-robin) on `connections` connections for `seconds`. */

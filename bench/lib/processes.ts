@@ -93,3 +93,38 @@ export const findDescendant = (pid: number, needle: string): number | undefined 
 /** RSS of `pid` and of its Node descendants running `needle` (a cluster primary and its workers), in MB. */
 export const treeRssMb = (pid: number, needle: string): number =>
   [pid, ...nodeDescendants(pid, needle)].reduce((sum, p) => sum + rssMb(p), 0);
+
+/** Clock ticks per second of /proc's CPU times (USER_HZ: 100 on Linux). */
+const TICKS_PER_SECOND = 100;
+
+/**
+ * CPU time used so far by every PostgreSQL server process on this machine (backends, WAL writer,
+ * checkpointer...), in ms, from /proc: the database's cost of a scenario is the difference over
+ * its measured run divided by its requests. Meaningful when the bench is the database's only
+ * client (a quiet machine); NaN where /proc is not there.
+ */
+export function postgresCpuMs(): number {
+  let ticks = 0;
+  let found = false;
+  let dirs: string[];
+  try {
+    dirs = readdirSync('/proc');
+  } catch {
+    return NaN;
+  }
+  for (const d of dirs) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      if (comm !== 'postgres') continue;
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      // Fields 14 and 15 of stat (utime, stime) are at 11 and 12 after the command.
+      ticks += Number(fields[11]) + Number(fields[12]);
+      found = true;
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  return found ? (ticks * 1000) / TICKS_PER_SECOND : NaN;
+}

@@ -30,8 +30,8 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
       // public key (createPublicKey throws) on every request, a large share of the CPU of
       // authenticated routes (docs/performance.md).
       secretOrKeyProvider: (_req: unknown, _raw: string, done: (err: unknown, key?: Buffer) => void) => {
-        secrets.sessionKeys().then(
-          (keys) => done(null, keys.verify as unknown as Buffer),
+        secrets.sessionSigningKey().then(
+          (key) => done(null, key as unknown as Buffer),
           (err: unknown) => done(err),
         );
       },

@@ -5,6 +5,7 @@ import type { AuthUser } from '../common/auth/request-context.js';
 import { ApiErrors } from '../common/errors/api-errors.decorator.js';
 import { CommonErrors, INPUT_ERRORS, SESSION_ERRORS } from '../common/errors/error-catalog.js';
 import { ClientAddress, LoginRateLimit } from './throttling/login-throttler.guard.js';
+import { Metrics } from '../observability/metrics.js';
 import { TenantErrors } from '../tenants/tenants.errors.js';
 import { UserErrors } from '../users/users.errors.js';
 import { AuthErrors } from './auth.errors.js';
@@ -21,6 +22,7 @@ export class AuthController {
   constructor(
     private readonly passwords: PasswordAuthService,
     private readonly sessions: SessionTokenService,
+    private readonly metrics: Metrics,
   ) {}
 
   @Post('register/password')
@@ -34,7 +36,7 @@ export class AuthController {
     @Body() dto: RegisterPasswordDto,
     @ClientAddress() client: string,
   ): Promise<SessionResultDto> {
-    return this.passwords.register(tenantId, dto.username, dto.password, client);
+    return this.metrics.login('register_password', this.passwords.register(tenantId, dto.username, dto.password, client));
   }
 
   @Post('auth/password/login')
@@ -45,7 +47,7 @@ export class AuthController {
   @ApiOkResponse({ type: SessionResultDto })
   @ApiErrors(...tenantErrors, AuthErrors.invalid_credentials, CommonErrors.too_many_requests)
   passwordLogin(@TenantId() tenantId: string, @Body() dto: PasswordLoginDto, @ClientAddress() client: string): Promise<SessionResultDto> {
-    return this.passwords.login(tenantId, dto.username, dto.password, client);
+    return this.metrics.login('password', this.passwords.login(tenantId, dto.username, dto.password, client));
   }
 
   @Post('auth/refresh-session')

@@ -103,6 +103,77 @@ export class AuthRepository extends BaseRepository {
     return { fresh: step.fresh, userId: step.user_id };
   }
 
+  /**
+   * A returning login as ONE statement outside any transaction (one round trip, one commit): the
+   * nonce claimed (when given), the identity brought up to date and the session's refresh token
+   * stored, each step only if the one before it succeeded. Nothing is written when the identity is
+   * unknown (`known` false: the caller takes the transactional first-login path, the nonce still
+   * unclaimed). `fresh` false: the nonce was used already (nothing written).
+   */
+  @GenerateSql(
+    {
+      name: 'nonce',
+      params: [
+        { tenantId: DUMMY.tenant, provider: 'providerB', subjectId: 's' },
+        DUMMY.date,
+        {},
+        { kind: 'login_token', value: 'n', expiresAt: DUMMY.date },
+        { id: DUMMY.uuid, tokenHash: 'h', expiresAt: DUMMY.date },
+      ],
+    },
+    {
+      name: 'no nonce',
+      params: [
+        { tenantId: DUMMY.tenant, provider: 'providerA', subjectId: 's' },
+        DUMMY.date,
+        {},
+        null,
+        { id: DUMMY.uuid, tokenHash: 'h', expiresAt: DUMMY.date },
+      ],
+    },
+  )
+  async returningLogin(
+    id: { tenantId: string; provider: string; subjectId: string },
+    now: Date,
+    enc: { idToken?: string | null; accessToken?: string | null; refreshToken?: string | null },
+    nonce: NonceClaim | null,
+    refresh: { id: string; tokenHash: string; expiresAt: Date },
+    em?: EntityManager,
+  ): Promise<{ known: boolean; fresh: boolean; userId: string | null }> {
+    const claim = `INSERT INTO used_nonces (tenant_id, kind, nonce, expires_at) SELECT $1, $11, $12, $13 WHERE EXISTS (SELECT 1 FROM i)
+       ON CONFLICT (tenant_id, kind, nonce) DO UPDATE SET expires_at = EXCLUDED.expires_at, created_at = now()
+       WHERE used_nonces.expires_at < $4
+       RETURNING 1`;
+    const [step]: { known: boolean; fresh: boolean; user_id: string | null }[] = await this.manager(em).query(
+      `WITH i AS (SELECT user_id FROM identities WHERE tenant_id = $1 AND provider = $2 AND subject_id = $3),
+       n AS (${nonce ? claim : 'SELECT 1 FROM i'}),
+       u AS (
+         UPDATE identities SET last_login_at = $4, updated_at = $4,
+           id_token_enc = COALESCE($5, id_token_enc), access_token_enc = COALESCE($6, access_token_enc), refresh_token_enc = COALESCE($7, refresh_token_enc)
+         WHERE tenant_id = $1 AND provider = $2 AND subject_id = $3 AND EXISTS (SELECT 1 FROM n)
+         RETURNING user_id),
+       r AS (
+         INSERT INTO refresh_tokens (id, token_hash, user_id, tenant_id, expires_at)
+         SELECT $8, $9, u.user_id, $1, $10 FROM u
+         RETURNING user_id)
+       SELECT EXISTS (SELECT 1 FROM i) AS known, EXISTS (SELECT 1 FROM n) AS fresh, (SELECT user_id FROM r) AS user_id`,
+      [
+        id.tenantId,
+        id.provider,
+        id.subjectId,
+        now,
+        enc.idToken ?? null,
+        enc.accessToken ?? null,
+        enc.refreshToken ?? null,
+        refresh.id,
+        refresh.tokenHash,
+        refresh.expiresAt,
+        ...(nonce ? [nonce.kind, nonce.value, nonce.expiresAt] : []),
+      ],
+    );
+    return { known: step.known, fresh: step.fresh, userId: step.user_id };
+  }
+
   /** Links a new identity to its user; false when another login created it meanwhile. */
   @GenerateSql({
     params: [

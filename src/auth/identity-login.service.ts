@@ -52,9 +52,21 @@ export class IdentityLoginService {
   ) {}
 
   async login(input: IdentityLogin): Promise<SessionResult> {
+    // The ciphertexts are bound to (tenant, provider, subject), all known before any read.
+    const enc: Record<TokenField, string | null> = { idToken: null, accessToken: null, refreshToken: null };
+    for (const field of ['idToken', 'accessToken', 'refreshToken'] as const) {
+      const value = input.tokens?.[field];
+      if (value) enc[field] = await this.encryption.encrypt(value, tokenContext(input, field));
+    }
+    // Most logins are returning ones: one statement, no transaction. A login with work of its own
+    // inside the transaction (afterUser) and a first login take the transactional path.
+    if (!input.afterUser) {
+      const session = await this.returningLogin(input, enc);
+      if (session) return session;
+    }
     for (let attempt = 0; ; attempt++) {
       try {
-        return await this.dataSource.transaction((em) => this.loginIn(em, input));
+        return await this.dataSource.transaction((em) => this.loginIn(em, input, enc));
       } catch (e) {
         // Two first logins of the same identity at once: the loser retries and finds the winner's user.
         if (e instanceof IdentityRace && attempt < 2) continue;
@@ -63,17 +75,28 @@ export class IdentityLoginService {
     }
   }
 
-  private async loginIn(em: EntityManager, input: IdentityLogin): Promise<SessionResult> {
+  /** A login of a known identity in one statement (`AuthRepository.returningLogin`); null when the identity is new. */
+  private async returningLogin(input: IdentityLogin, enc: Record<TokenField, string | null>): Promise<SessionResult | null> {
     const now = this.clock.now();
-    // The ciphertexts are bound to (tenant, provider, subject), all known before any read.
-    const enc: Record<TokenField, string | null> = { idToken: null, accessToken: null, refreshToken: null };
-    for (const field of ['idToken', 'accessToken', 'refreshToken'] as const) {
-      const value = input.tokens?.[field];
-      if (value) enc[field] = await this.encryption.encrypt(value, tokenContext(input, field));
-    }
+    const session = this.sessions.prepareSession();
+    const step = await this.repo.returningLogin(
+      { tenantId: input.tenantId, provider: input.provider, subjectId: input.subjectId },
+      now,
+      enc,
+      input.nonce ? { kind: input.nonce.kind, value: input.nonce.value, expiresAt: input.nonce.expiresAt } : null,
+      session,
+    );
+    if (!step.known) return null;
+    if (!step.fresh) throw replayed(input);
+    if (!step.userId) throw new Error('returning login stored no session');
+    if (input.nonce) await this.nonces.purgeSometimes(this.dataSource.manager, now);
+    return this.sessions.issue(step.userId, input.tenantId, session);
+  }
 
-    // A returning login is one statement: the nonce claimed and the identity brought up to date
-    // only if the nonce was fresh (absent tokens keep their stored values).
+  private async loginIn(em: EntityManager, input: IdentityLogin, enc: Record<TokenField, string | null>): Promise<SessionResult> {
+    const now = this.clock.now();
+    // The nonce claimed and, if another login created the identity since `returningLogin` looked,
+    // that identity brought up to date, only if the nonce was fresh (absent tokens keep their values).
     const step = await this.repo.touchIdentity(
       { tenantId: input.tenantId, provider: input.provider, subjectId: input.subjectId },
       now,
@@ -81,11 +104,7 @@ export class IdentityLoginService {
       input.nonce ? { kind: input.nonce.kind, value: input.nonce.value, expiresAt: input.nonce.expiresAt } : null,
       em,
     );
-    if (!step.fresh) {
-      throw input.nonce!.kind === 'siwe'
-        ? new DomainError(AuthErrors.siwe_nonce_replayed, 'This SIWE nonce was already used; sign a message with a fresh nonce')
-        : new DomainError(AuthErrors.login_token_replayed, 'This token was already used to log in');
-    }
+    if (!step.fresh) throw replayed(input);
     if (input.nonce) await this.nonces.purgeSometimes(em, now);
 
     let userId = step.userId;
@@ -139,6 +158,12 @@ export class IdentityLoginService {
     return out;
   }
 }
+
+/** The nonce of this login was used already. */
+const replayed = (input: IdentityLogin): DomainError =>
+  input.nonce!.kind === 'siwe'
+    ? new DomainError(AuthErrors.siwe_nonce_replayed, 'This SIWE nonce was already used; sign a message with a fresh nonce')
+    : new DomainError(AuthErrors.login_token_replayed, 'This token was already used to log in');
 
 /** Binds each ciphertext to its identity and field, so it cannot be moved to another row or column. */
 export const tokenContext = (i: Pick<Identity, 'tenantId' | 'provider' | 'subjectId'>, field: TokenField) =>

@@ -1,5 +1,7 @@
 import { DomainError } from '../common/errors/domain-error.js';
-import { checkCompactJweHeader, decodeSharedSecret, tokenKeyFromSecret, validateLoginClaims } from './login-token.js';
+import { CompactEncrypt, type CompactJWEHeaderParameters } from 'jose';
+import { createSecretKey, randomBytes } from 'node:crypto';
+import { checkCompactJweHeader, decodeSharedSecret, decryptCompactJwe, tokenKeyFromSecret, validateLoginClaims } from './login-token.js';
 
 const b64 = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
 const errorOf = (fn: () => unknown): string => {
@@ -154,5 +156,52 @@ describe('the provider claim', () => {
     expect(errorOf(() => validateLoginClaims(claims({ provider: 'providerC' }), now, 30, 'providerB'))).toBe('login_token_provider');
     expect(errorOf(() => validateLoginClaims(claims({ provider: 'ProviderB' }), now, 30, 'providerB'))).toBe('login_token_provider');
     expect(errorOf(() => validateLoginClaims(claims({ provider: ['providerB'] }), now, 30, 'providerB'))).toBe('login_token_claims');
+  });
+});
+
+describe('decryptCompactJwe (dir + A256GCM with node:crypto; jose is the reference)', () => {
+  const key = randomBytes(32);
+  const plaintext = JSON.stringify({ _nonce: '0123456789abcdef', subjectId: 's', handle: 'h', idToken: 'x'.repeat(500) });
+  const encrypt = (k: Uint8Array = key, header: CompactJWEHeaderParameters = { alg: 'dir', enc: 'A256GCM' }) =>
+    new CompactEncrypt(new TextEncoder().encode(plaintext)).setProtectedHeader(header).encrypt(k);
+  const part = (token: string, i: number, value: string) =>
+    token
+      .split('.')
+      .map((p, j) => (j === i ? value : p))
+      .join('.');
+
+  it('decrypts what jose encrypts, with extra protected header fields too', async () => {
+    expect(decryptCompactJwe(await encrypt(), createSecretKey(key))?.toString('utf8')).toBe(plaintext);
+    expect(decryptCompactJwe(await encrypt(key, { alg: 'dir', enc: 'A256GCM', kid: 'k1' }), createSecretKey(key))?.toString('utf8')).toBe(
+      plaintext,
+    );
+  });
+
+  it('refuses another key, a changed header, ciphertext, iv or tag (null, never a partial plaintext)', async () => {
+    const token = await encrypt();
+    const [header, , iv, ciphertext, tag] = token.split('.');
+    expect(decryptCompactJwe(token, createSecretKey(randomBytes(32)))).toBeNull();
+    // The protected header is authenticated (the additional data).
+    const otherHeader = Buffer.from(JSON.stringify({ enc: 'A256GCM', alg: 'dir' })).toString('base64url');
+    expect(otherHeader).not.toBe(header);
+    expect(decryptCompactJwe(part(token, 0, otherHeader), createSecretKey(key))).toBeNull();
+    const flip = (b64: string) => {
+      const b = Buffer.from(b64, 'base64url');
+      b[0] ^= 1;
+      return b.toString('base64url');
+    };
+    expect(decryptCompactJwe(part(token, 3, flip(ciphertext)), createSecretKey(key))).toBeNull();
+    expect(decryptCompactJwe(part(token, 2, flip(iv)), createSecretKey(key))).toBeNull();
+    expect(decryptCompactJwe(part(token, 4, flip(tag)), createSecretKey(key))).toBeNull();
+  });
+
+  it('refuses an iv or tag of another length (a truncated tag would weaken the check)', async () => {
+    const token = await encrypt();
+    const [, , iv, , tag] = token.split('.');
+    const cut = (b64: string, n: number) => Buffer.from(b64, 'base64url').subarray(0, n).toString('base64url');
+    expect(decryptCompactJwe(part(token, 4, cut(tag, 12)), createSecretKey(key))).toBeNull();
+    expect(decryptCompactJwe(part(token, 4, cut(tag, 4)), createSecretKey(key))).toBeNull();
+    expect(decryptCompactJwe(part(token, 2, cut(iv, 8)), createSecretKey(key))).toBeNull();
+    expect(decryptCompactJwe(part(token, 2, ''), createSecretKey(key))).toBeNull();
   });
 });

@@ -1,3 +1,4 @@
+import { createDecipheriv, type KeyObject } from 'node:crypto';
 import { DomainError } from '../common/errors/domain-error.js';
 import { AuthErrors } from './auth.errors.js';
 
@@ -79,6 +80,34 @@ export function checkCompactJweHeader(token: string): void {
   if (h.zip !== undefined) throw new DomainError(AuthErrors.login_token_algorithm, 'Compressed tokens (zip) are not accepted');
   if (h.crit !== undefined)
     throw new DomainError(AuthErrors.login_token_algorithm, 'Tokens with critical header parameters are not accepted');
+}
+
+/** A256GCM's initialisation vector and authentication tag, in bytes (RFC 7518 5.3). */
+const GCM_IV_BYTES = 12;
+const GCM_TAG_BYTES = 16;
+
+/**
+ * Decrypts a compact JWE whose header `checkCompactJweHeader` accepted (alg `dir`, enc `A256GCM`,
+ * no encrypted key, no zip): AES-256-GCM of the ciphertext with the protected header, as ASCII, as
+ * the additional data (RFC 7516 5.2). Null when it does not decrypt (wrong key, tampered).
+ *
+ * node:crypto rather than jose's `compactDecrypt`: jose decrypts through WebCrypto, an
+ * asynchronous job per token that costs a login many times the CPU of this synchronous call
+ * (docs/performance.md, issue 17). jose stays the reference: the tests encrypt with it.
+ */
+export function decryptCompactJwe(token: string, key: KeyObject): Buffer | null {
+  const [header, , ivPart, ciphertext, tagPart] = token.split('.');
+  const iv = Buffer.from(ivPart, 'base64url');
+  const tag = Buffer.from(tagPart, 'base64url');
+  if (iv.length !== GCM_IV_BYTES || tag.length !== GCM_TAG_BYTES) return null;
+  try {
+    const decipher = createDecipheriv('aes-256-gcm', key, iv, { authTagLength: GCM_TAG_BYTES });
+    decipher.setAAD(Buffer.from(header, 'ascii'));
+    decipher.setAuthTag(tag);
+    return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]);
+  } catch {
+    return null;
+  }
 }
 
 /** The claims of the OAuth `token`, validated. Optional claims are `undefined` when absent or null. */

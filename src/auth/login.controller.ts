@@ -5,6 +5,7 @@ import { Public, TenantId } from '../common/auth/auth.decorators.js';
 import { ApiErrors } from '../common/errors/api-errors.decorator.js';
 import { CommonErrors, INPUT_ERRORS } from '../common/errors/error-catalog.js';
 import { ClientAddress, LoginRateLimit } from './throttling/login-throttler.guard.js';
+import { Metrics } from '../observability/metrics.js';
 import { TenantErrors } from '../tenants/tenants.errors.js';
 import { UserErrors } from '../users/users.errors.js';
 import { AuthErrors } from './auth.errors.js';
@@ -45,6 +46,7 @@ export class LoginController {
     private readonly tokens: TokenLoginService,
     private readonly credentials: ProviderACredentialService,
     private readonly siwe: SiweLoginService,
+    private readonly metrics: Metrics,
   ) {}
 
   @Post('providerA/login')
@@ -69,7 +71,7 @@ export class LoginController {
     @Body() dto: CredentialLoginDto,
     @ClientAddress() client: string,
   ): Promise<SessionResultDto> {
-    return this.credentials.login(tenantId, dto, client);
+    return this.metrics.login('providerA', this.credentials.login(tenantId, dto, client));
   }
 
   @Post('providerB/login')
@@ -80,7 +82,7 @@ export class LoginController {
   @ApiOkResponse({ type: SessionResultDto })
   @ApiErrors(...common, ...tokenErrors)
   providerBLogin(@TenantId() tenantId: string, @Body() dto: TokenLoginDto, @ClientAddress() client: string): Promise<SessionResultDto> {
-    return this.tokens.tokenLogin(tenantId, 'providerB', dto, client);
+    return this.metrics.login('providerB', this.tokens.tokenLogin(tenantId, 'providerB', dto, client));
   }
 
   @Post('providerC/login')
@@ -91,7 +93,7 @@ export class LoginController {
   @ApiOkResponse({ type: SessionResultDto })
   @ApiErrors(...common, ...tokenErrors)
   providerCLogin(@TenantId() tenantId: string, @Body() dto: TokenLoginDto, @ClientAddress() client: string): Promise<SessionResultDto> {
-    return this.tokens.tokenLogin(tenantId, 'providerC', dto, client);
+    return this.metrics.login('providerC', this.tokens.tokenLogin(tenantId, 'providerC', dto, client));
   }
 
   @Post('providerA/zklogin')
@@ -105,7 +107,7 @@ export class LoginController {
   @ApiOkResponse({ type: SessionResultDto })
   @ApiErrors(...common, ...tokenErrors, AuthErrors.id_token_invalid, AuthErrors.primary_account_required)
   providerAZkLogin(@TenantId() tenantId: string, @Body() dto: TokenLoginDto, @ClientAddress() client: string): Promise<SessionResultDto> {
-    return this.tokens.zkLogin(tenantId, 'providerA', dto, client);
+    return this.metrics.login('zklogin_providerA', this.tokens.zkLogin(tenantId, 'providerA', dto, client));
   }
 
   @Post('providerD/zklogin')
@@ -119,7 +121,7 @@ export class LoginController {
   @ApiOkResponse({ type: SessionResultDto })
   @ApiErrors(...common, ...tokenErrors, AuthErrors.id_token_invalid, AuthErrors.primary_account_required)
   providerDZkLogin(@TenantId() tenantId: string, @Body() dto: TokenLoginDto, @ClientAddress() client: string): Promise<SessionResultDto> {
-    return this.tokens.zkLogin(tenantId, 'providerD', dto, client);
+    return this.metrics.login('zklogin_providerD', this.tokens.zkLogin(tenantId, 'providerD', dto, client));
   }
 
   @Post('siwe/login')
@@ -143,7 +145,7 @@ export class LoginController {
     AuthErrors.siwe_signature_invalid,
   )
   siweLogin(@TenantId() tenantId: string, @Body() dto: SiweLoginDto, @ClientAddress() client: string): Promise<SessionResultDto> {
-    return this.siwe.login(tenantId, dto, client);
+    return this.metrics.login('siwe', this.siwe.login(tenantId, dto, client));
   }
 
   @Get('siwe/nonce')

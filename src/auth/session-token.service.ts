@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { SignJWT } from 'jose';
+import jwt from 'jsonwebtoken';
 import { randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
 import { SessionRevocations } from '../access/session-revocations.js';
@@ -18,6 +18,13 @@ import { DomainError } from '../common/errors/domain-error.js';
 import { CommonErrors } from '../common/errors/error-catalog.js';
 import { AuthErrors } from './auth.errors.js';
 import { AuthRepository } from './auth.repository.js';
+
+export interface PreparedSession {
+  id: string;
+  refreshToken: string;
+  tokenHash: string;
+  expiresAt: Date;
+}
 
 export interface SessionResult {
   userId: string;
@@ -40,34 +47,52 @@ export class SessionTokenService {
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
+  /**
+   * Signed with jsonwebtoken, the library that verifies them (passport-jwt): synchronous
+   * node:crypto HMAC, where jose signs through WebCrypto, an asynchronous job per token that costs
+   * several times the CPU (docs/performance.md, issue 17).
+   */
   async sessionToken(userId: string, tenantId: string, sessionId: string): Promise<string> {
     const now = this.clock.nowSeconds();
-    return new SignJWT({ tid: tenantId, sid: sessionId })
-      .setProtectedHeader({ alg: SESSION_ALG, typ: 'JWT' })
-      .setSubject(userId)
-      .setIssuer(SESSION_ISSUER)
-      .setAudience(SESSION_AUDIENCE)
-      .setIssuedAt(now)
-      .setExpirationTime(now + SESSION_TOKEN_TTL_SECONDS)
-      .sign((await this.secrets.sessionKeys()).sign);
+    return jwt.sign(
+      { tid: tenantId, sid: sessionId, iat: now, exp: now + SESSION_TOKEN_TTL_SECONDS },
+      await this.secrets.sessionSigningKey(),
+      {
+        algorithm: SESSION_ALG,
+        subject: userId,
+        issuer: SESSION_ISSUER,
+        audience: SESSION_AUDIENCE,
+      },
+    );
   }
 
   /** A new session: session token plus a refresh token persisted with the caller's manager. */
   async startSession(userId: string, tenantId: string, em?: EntityManager): Promise<SessionResult> {
-    const refreshToken = randomToken('rt');
-    const sessionId = randomUUID();
+    const session = this.prepareSession();
     await this.repo.insertRefreshToken(
-      {
-        id: sessionId,
-        tokenHash: sha256Hex(refreshToken),
-        userId,
-        tenantId,
-        expiresAt: new Date(this.clock.now().getTime() + REFRESH_TOKEN_TTL_SECONDS * 1000),
-        revokedAt: null,
-      },
+      { id: session.id, tokenHash: session.tokenHash, userId, tenantId, expiresAt: session.expiresAt, revokedAt: null },
       em,
     );
-    return { userId, sessionToken: await this.sessionToken(userId, tenantId, sessionId), refreshToken };
+    return this.issue(userId, tenantId, session);
+  }
+
+  /**
+   * A session's values before it is stored: its id (the `sid`), refresh token and the stored row's
+   * hash and expiry; for a caller that stores the row in a statement of its own (`issue` then).
+   */
+  prepareSession(): PreparedSession {
+    const refreshToken = randomToken('rt');
+    return {
+      id: randomUUID(),
+      refreshToken,
+      tokenHash: sha256Hex(refreshToken),
+      expiresAt: new Date(this.clock.now().getTime() + REFRESH_TOKEN_TTL_SECONDS * 1000),
+    };
+  }
+
+  /** The tokens of a prepared session whose refresh token row is stored. */
+  async issue(userId: string, tenantId: string, session: PreparedSession): Promise<SessionResult> {
+    return { userId, sessionToken: await this.sessionToken(userId, tenantId, session.id), refreshToken: session.refreshToken };
   }
 
   /** A new session token for a valid refresh token of this tenant. The refresh token stays valid. */

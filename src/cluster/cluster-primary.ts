@@ -26,6 +26,9 @@ export async function runClusterPrimary(config: AppConfig): Promise<void> {
     await embedded.start();
   }
 
+  // A scrape of /metrics reaches one worker, which asks here for the whole cluster's figures.
+  if (config.METRICS_TOKEN) (await import('../observability/cluster-metrics.js')).serveClusterMetrics();
+
   if (!config.REDIS_URL)
     say(`no REDIS_URL: each of the ${config.WEB_CONCURRENCY} workers counts the login rate limits on its own; set REDIS_URL to share them`);
   const follower = { MIGRATIONS_RUN: 'false', STARTUP_TASKS: 'false', MINT_WORKER_ENABLED: 'false', QUEST_EVENT_WORKER_ENABLED: 'false' };

@@ -56,6 +56,8 @@ export class CommunitiesService {
       load: ({ tenantId, ref }) => this.resolve(tenantId, ref),
     });
     events.afterCommit('community.changed', ({ tenantId }) => this.refs.drop(tenantId));
+    // The cached community shows its member count (GET /community/{id}).
+    events.afterCommit('community.joined', ({ tenantId }) => this.refs.drop(tenantId));
   }
 
   /** Communities by reference, per tenant; see `resolveShared`. */
@@ -78,9 +80,9 @@ export class CommunitiesService {
   }
 
   /**
-   * `resolve` for hot reads that need only which community a reference names (its id), such as
-   * the quest lists: as read up to READ_CACHE_MS ago; community writes through this process drop
-   * it; a 404 is never kept. Not for showing the community (its member count moves).
+   * `resolve` for hot reads: as read up to READ_CACHE_MS ago at most; every community write and
+   * join drops it at its commit, in this process at once and in the others through CacheBus
+   * (milliseconds); a 404 is never kept. Not for a read inside a transaction that writes.
    */
   resolveShared(tenantId: string, idOrSlug: string): Promise<Community> {
     return this.refs.get(tenantId, idOrSlug.trim().toLowerCase(), { tenantId, ref: idOrSlug });
@@ -117,6 +119,7 @@ export class CommunitiesService {
     return this.dataSource.transaction(async (em) => {
       const added = await this.repo.addMember(tenantId, community.id, userId, referrer?.id ?? null, this.clock.now(), em);
       if (added) {
+        await this.events.publish(em, 'community.joined', { tenantId, communityId: community.id, userId });
         if (referrer) await this.referrals.record(em, { tenantId, referrerId: referrer.id, referredId: userId, communityId: community.id });
         return {
           communityId: community.id,
@@ -140,7 +143,7 @@ export class CommunitiesService {
   }
 
   async get(tenantId: string, idOrSlug: string): Promise<CommunityDto> {
-    return toCommunityDto(await this.resolve(tenantId, idOrSlug));
+    return toCommunityDto(await this.resolveShared(tenantId, idOrSlug));
   }
 
   async list(tenantId: string, page: PageRequest): Promise<Page<CommunityDto>> {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { loginRateLimits } from '../common/throttling/login-rate-limits.js';
-import { loadConfig, trustProxy } from './app-config.js';
+import { loadConfig, tracingEnabled, trustProxy } from './app-config.js';
 
 describe('configuration', () => {
   it('has working defaults', () => {
@@ -142,8 +142,28 @@ describe('login rate limits', () => {
 describe('docker/compose.yml', () => {
   it('carries no usable secret: each one must be set in the environment, or compose refuses to start', () => {
     const compose = readFileSync(new URL('../../docker/compose.yml', import.meta.url), 'utf8');
-    const lines = compose.split('\n').filter((l) => /^\s*(SESSION_SECRET|ENCRYPTION_KEY):/.test(l));
-    expect(lines.length).toBeGreaterThanOrEqual(2);
-    for (const line of lines) expect(line.trim()).toMatch(/^(SESSION_SECRET|ENCRYPTION_KEY): (["'])\$\{\1:\?[^}]+\}\2$/);
+    const names = 'SESSION_SECRET|ENCRYPTION_KEY|METRICS_TOKEN|GF_SECURITY_ADMIN_PASSWORD';
+    const lines = compose.split('\n').filter((l) => new RegExp(`^\\s*(${names}):`).test(l));
+    expect(lines.length).toBeGreaterThanOrEqual(4);
+    for (const line of lines) expect(line.trim()).toMatch(/^(\w+): (["'])\$\{(\1|GRAFANA_ADMIN_PASSWORD):\?[^}]+\}\2$/);
+  });
+});
+
+describe('metrics and tracing settings', () => {
+  it('measures nothing and traces nothing unless told', () => {
+    const c = loadConfig({});
+    expect(c.METRICS_TOKEN).toBeUndefined();
+    expect(tracingEnabled(c)).toBe(false);
+    expect(tracingEnabled(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }))).toBe(true);
+    expect(tracingEnabled(loadConfig({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://collector:4318/v1/traces' }))).toBe(true);
+  });
+
+  it('refuses a short or blank metrics token, and in production a weak one', () => {
+    expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN must be 32 to 512/);
+    expect(() => loadConfig({ METRICS_TOKEN: `${'a'.repeat(20)} ${'b'.repeat(20)}` })).toThrow(/METRICS_TOKEN/);
+    expect(() => loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' })).toThrow(/OTEL_EXPORTER_OTLP_ENDPOINT/);
+    expect(loadConfig({ METRICS_TOKEN: 'x'.repeat(32) }).METRICS_TOKEN).toHaveLength(32); // fine outside production
+    expect(() => production({ METRICS_TOKEN: 'x'.repeat(32) })).toThrow(/METRICS_TOKEN is one character repeated/);
+    expect(production({ METRICS_TOKEN: randomBytes(32).toString('hex') }).METRICS_TOKEN).toHaveLength(64);
   });
 });

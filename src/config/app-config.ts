@@ -306,7 +306,38 @@ export class AppConfig {
   @Transform(toBool)
   @IsBoolean()
   STARTUP_TASKS = true;
+
+  /**
+   * Bearer token of `GET /metrics` (Prometheus text format, the whole cluster's figures): 32 to 512
+   * visible ASCII characters, e.g. `openssl rand -hex 32`. Absent (the default): nothing is
+   * measured and `/metrics` answers 404 like any unknown path.
+   */
+  @IsOptional()
+  @Matches(/^[\x21-\x7e]{32,512}$/, { message: 'METRICS_TOKEN must be 32 to 512 visible ASCII characters (openssl rand -hex 32)' })
+  METRICS_TOKEN?: string;
+
+  /**
+   * OpenTelemetry tracing is on when either OTLP endpoint is set (the standard variables; the SDK
+   * also reads the other standard `OTEL_*` variables, e.g. OTEL_EXPORTER_OTLP_PROTOCOL,
+   * OTEL_EXPORTER_OTLP_HEADERS, OTEL_TRACES_SAMPLER). Absent: nothing of it is loaded.
+   */
+  @IsOptional()
+  @Matches(/^https?:\/\/\S+$/, { message: 'OTEL_EXPORTER_OTLP_ENDPOINT must be an http(s) URL' })
+  OTEL_EXPORTER_OTLP_ENDPOINT?: string;
+
+  /** The OTLP endpoint of traces only (the full URL, e.g. `http://collector:4318/v1/traces`). */
+  @IsOptional()
+  @Matches(/^https?:\/\/\S+$/, { message: 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT must be an http(s) URL' })
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?: string;
+
+  /** `service.name` of the spans. */
+  @IsString()
+  OTEL_SERVICE_NAME = 'community-gaming-service';
 }
+
+/** Whether the OpenTelemetry SDK is to be started (src/observability/tracing.ts). */
+export const tracingEnabled = (config: Pick<AppConfig, 'OTEL_EXPORTER_OTLP_ENDPOINT' | 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT'>): boolean =>
+  Boolean(config.OTEL_EXPORTER_OTLP_ENDPOINT || config.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT);
 
 const NAMED_PROXY_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
@@ -354,8 +385,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       if (!config[key])
         errors.push(Object.assign(new ValidationError(), { property: key, constraints: { required: `${key} is required in production` } }));
     }
-    // A secret anyone can know (published, patterned, low entropy) lets them forge sessions.
-    for (const key of ['SESSION_SECRET', 'ENCRYPTION_KEY'] as const) {
+    // A secret anyone can know (published, patterned, low entropy) lets them forge sessions (or read the metrics).
+    for (const key of ['SESSION_SECRET', 'ENCRYPTION_KEY', 'METRICS_TOKEN'] as const) {
       const weakness = config[key] && !errors.some((e) => e.property === key) ? secretWeakness(key, config[key]) : undefined;
       if (weakness) errors.push(Object.assign(new ValidationError(), { property: key, constraints: { weak: weakness } }));
     }

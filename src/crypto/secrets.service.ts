@@ -1,6 +1,6 @@
 import { AppSecretsRepository } from './app-secrets.repository.js';
 import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
-import { createSecretKey, type KeyObject, randomBytes, webcrypto } from 'node:crypto';
+import { createSecretKey, type KeyObject, randomBytes } from 'node:crypto';
 import { AppConfig } from '../config/app-config.js';
 
 /**
@@ -25,23 +25,19 @@ export class SecretsService implements OnApplicationBootstrap {
    * that none of them would give back, until the pool's checkout timeout (503).
    */
   async onApplicationBootstrap(): Promise<void> {
-    await Promise.all([this.sessionKeys(), this.encryptionKey()]);
+    await Promise.all([this.sessionSigningKey(), this.encryptionKey()]);
   }
 
-  private sessionKeyForms?: Promise<{ verify: KeyObject; sign: webcrypto.CryptoKey }>;
+  private signingKey?: Promise<KeyObject>;
 
   /**
-   * The session key in the forms its libraries take, made once: a KeyObject for jsonwebtoken
-   * (passport-jwt verifies; given a Buffer it first tries to parse it as a public key, on every
-   * request) and a WebCrypto key for jose (signs; given bytes it imports them on every call).
+   * The session key as a KeyObject, made once, for jsonwebtoken, which both signs and verifies
+   * session tokens (given a Buffer, it first tries to parse it as a public key on every call).
    */
-  sessionKeys(): Promise<{ verify: KeyObject; sign: webcrypto.CryptoKey }> {
-    this.sessionKeyForms ??= this.sessionKey().then(async (raw) => ({
-      verify: createSecretKey(raw),
-      sign: await webcrypto.subtle.importKey('raw', raw, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']),
-    }));
-    this.sessionKeyForms.catch(() => (this.sessionKeyForms = undefined));
-    return this.sessionKeyForms;
+  sessionSigningKey(): Promise<KeyObject> {
+    this.signingKey ??= this.sessionKey().then((raw) => createSecretKey(raw));
+    this.signingKey.catch(() => (this.signingKey = undefined));
+    return this.signingKey;
   }
 
   /** HMAC key for session tokens. */

@@ -5,9 +5,12 @@ import { AppConfig } from '../config/app-config.js';
 import { dataSourceOptions } from './data-source-options.js';
 import { EmbeddedDatabase } from './embedded-postgres.js';
 import { HotRows } from './hot-rows.js';
+import { SummaryFolds } from './summary-folds.js';
 
-export const DATABASE_URL = Symbol('DATABASE_URL');
-export const EMBEDDED_DATABASE = Symbol('EMBEDDED_DATABASE');
+import { CacheBus } from './cache-bus.js';
+import { DATABASE_URL, EMBEDDED_DATABASE } from './database.tokens.js';
+
+export { DATABASE_URL, EMBEDDED_DATABASE };
 
 /** The configured server, or the embedded PostgreSQL (started here) when none is configured. */
 @Global()
@@ -31,6 +34,8 @@ export class DatabaseModule implements OnApplicationShutdown {
       ],
       providers: [
         HotRows,
+        CacheBus,
+        SummaryFolds,
         {
           provide: EMBEDDED_DATABASE,
           inject: [AppConfig],
@@ -54,7 +59,7 @@ export class DatabaseModule implements OnApplicationShutdown {
           },
         },
       ],
-      exports: [DATABASE_URL, EMBEDDED_DATABASE, HotRows],
+      exports: [DATABASE_URL, EMBEDDED_DATABASE, HotRows, CacheBus, SummaryFolds],
     };
   }
 

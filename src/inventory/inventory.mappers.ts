@@ -7,6 +7,7 @@ export function toSlotDto(s: Pick<InventorySlot, 'id' | 'key' | 'name' | 'descri
   return { id: s.id, key: s.key, name: s.name, description: s.description, position: s.position };
 }
 
+/** A new item (nothing granted yet). */
 export function toItemDto(i: InventoryItem, slotKey: string): ItemDto {
   return {
     id: i.id,
@@ -19,8 +20,8 @@ export function toItemDto(i: InventoryItem, slotKey: string): ItemDto {
     rarity: i.rarity,
     attributes: i.attributes.map((a) => ({ traitType: a.traitType, value: a.value })),
     supply: i.supply,
-    granted: i.granted,
-    remaining: i.supply === null ? null : i.supply - i.granted,
+    granted: 0,
+    remaining: i.supply,
   };
 }
 
@@ -41,7 +42,8 @@ export interface ItemRow {
   allocated?: boolean;
 }
 
-export const ITEM_COLUMNS = `i.id, i.community_id, i.slot_id, s.key AS slot_key, i.name, i.description, i.image_url, i.rarity, i.attributes, i.supply, i.granted`;
+/** The item's own columns of an ItemRow (`granted` is summed from its shards by the repository). */
+export const ITEM_COLUMNS = `i.id, i.community_id, i.slot_id, s.key AS slot_key, i.name, i.description, i.image_url, i.rarity, i.attributes, i.supply`;
 
 export function rowToItemDto(r: ItemRow): ItemDto {
   return {

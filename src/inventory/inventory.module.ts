@@ -5,6 +5,7 @@ import { AvatarMint } from './entities/avatar-mint.entity.js';
 import { AvatarSlot } from './entities/avatar-slot.entity.js';
 import { Avatar } from './entities/avatar.entity.js';
 import { InventoryItem } from './entities/inventory-item.entity.js';
+import { InventoryItemShard } from './entities/inventory-item-shard.entity.js';
 import { InventorySlot } from './entities/inventory-slot.entity.js';
 import { ItemGrant } from './entities/item-grant.entity.js';
 import { UserItem } from './entities/user-item.entity.js';
@@ -23,7 +24,7 @@ import { NotificationsModule } from '../notifications/notifications.module.js';
 import { UsersModule } from '../users/users.module.js';
 
 /** The tables this module owns (each module registers its own; src/app.entities.ts lists them all). */
-export const INVENTORY_ENTITIES = [InventorySlot, InventoryItem, UserItem, ItemGrant, Avatar, AvatarSlot, AvatarMint];
+export const INVENTORY_ENTITIES = [InventorySlot, InventoryItem, InventoryItemShard, UserItem, ItemGrant, Avatar, AvatarSlot, AvatarMint];
 
 /**
  * Slots, items, holdings, the avatar and its NFT mints, per community. Global: the store, quests

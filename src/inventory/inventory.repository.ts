@@ -9,6 +9,15 @@ import { InventorySlot } from './entities/inventory-slot.entity.js';
 import { InventoryErrors } from './inventory.errors.js';
 import { ITEM_COLUMNS, type ItemRow } from './inventory.mappers.js';
 
+/** Shards per item (docs/decisions.md, "Store and prizes"): more than the grants one item ever has in flight. */
+export const ITEM_SHARDS = 16;
+
+/** Where a take starts looking (then in shard order, wrapping): spreads concurrent takes over the shards. */
+const randomShard = (n: number) => Math.floor(Math.random() * n);
+
+/** The item columns the API shows (`i` = inventory_items, `s` = its slot), its units granted summed over its shards. */
+const ITEM_SELECT = `${ITEM_COLUMNS}, (SELECT COALESCE(SUM(sh.granted), 0)::int FROM inventory_item_shards sh WHERE sh.item_id = i.id) AS granted`;
+
 /** An item as a grant reads it. */
 export interface GrantItemRow {
   id: string;
@@ -99,34 +108,101 @@ export class InventoryRepository extends BaseRepository {
   }
 
   /**
-   * Takes `quantity` units of the item's supply (an unlimited supply always allows it); false when
-   * not enough is left. One conditional UPDATE: concurrent grants serialise on the row, never oversell.
+   * Takes `quantity` units of the item's supply from its shards (an unlimited supply always allows
+   * it); false when not enough is left. First one round trip that takes them from one shard
+   * (`takeSupplyQuery`); only when that finds none, `takeSupplyWaiting`. Never oversells: every
+   * shard's `granted` moves by a conditional UPDATE within its `cap`, and the caps add up to the supply.
    */
   @GenerateSql({ params: [DUMMY.uuid, 1] })
   async takeSupply(itemId: string, quantity: number, em?: EntityManager): Promise<boolean> {
+    const [sql, params] = this.takeSupplyQuery(itemId, quantity, em).getQueryAndParameters();
     // TypeORM answers an UPDATE with [rows, affected].
-    const [, supplied]: [unknown[], number] = await this.manager(em).query(
-      'UPDATE inventory_items SET granted = granted + $2 WHERE id = $1 AND (supply IS NULL OR granted + $2 <= supply) RETURNING id',
-      [itemId, quantity],
-    );
-    return supplied > 0;
+    const [, taken]: [unknown[], number] = await this.manager(em).query(sql, params);
+    return taken > 0 || this.takeSupplyWaiting(itemId, quantity, em);
   }
 
   /**
-   * `takeSupply` as a query another repository runs inside its own statement (a data-modifying
-   * CTE): the store takes an item's supply in the same statement as its listing's, so the hot item
-   * row is locked only from that statement to the commit. It returns the item's id when the
-   * supply allowed it, no row when not. Nothing is sent until the caller runs it.
+   * The fast step of `takeSupply`, as a query another repository can run inside its own statement
+   * (a data-modifying CTE): the store takes an item's supply in the same statement as its
+   * listing's. It takes `quantity` units from ONE shard that has them and that no other
+   * transaction holds (`SKIP LOCKED`), starting at a random shard, and returns that shard; no row
+   * when there is none (all out, or all in use: then `takeSupplyWaiting` decides). Nothing is
+   * sent until the caller runs it.
    */
-  // No @GenerateSql: it sends nothing; its SQL is committed as part of StorePurchaseRepository.sell.
+  // No @GenerateSql of its own: it sends nothing; its SQL is committed with takeSupply and StorePurchaseRepository.sell.
   takeSupplyQuery(itemId: string, quantity: number, em?: EntityManager): UpdateQueryBuilder<ObjectLiteral> {
-    // By table name, not the entity: the entity's update timestamp would be added to the SET.
     return this.manager(em)
       .createQueryBuilder()
-      .update('inventory_items')
+      .update('inventory_item_shards')
       .set({ granted: () => 'granted + :quantity' })
-      .where('id = :itemId AND (supply IS NULL OR granted + :quantity <= supply)', { itemId, quantity })
-      .returning('id');
+      .where(
+        `item_id = :itemId AND (cap IS NULL OR granted + :quantity <= cap) AND shard = (
+           SELECT shard FROM inventory_item_shards WHERE item_id = :itemId AND (cap IS NULL OR granted + :quantity <= cap)
+           ORDER BY shard >= :start DESC, shard LIMIT 1 FOR UPDATE SKIP LOCKED)`,
+        { itemId, quantity, start: randomShard(ITEM_SHARDS) },
+      )
+      .returning('shard');
+  }
+
+  /**
+   * The slow step of `takeSupply`, when the fast one found no free shard with enough left: first
+   * one shard with enough, WAITING for the transactions that hold them (one that rolls back gives
+   * its units back); then, for more than one unit, the units spread over several shards, all of
+   * them locked in shard order (no single shard had enough, but together they may). False only
+   * when the shards together have fewer than `quantity` units left: the supply is out.
+   */
+  @GenerateSql({ params: [DUMMY.uuid, 2] })
+  async takeSupplyWaiting(itemId: string, quantity: number, em?: EntityManager): Promise<boolean> {
+    const manager = this.manager(em);
+    const [, one]: [unknown[], number] = await manager.query(
+      `UPDATE inventory_item_shards SET granted = granted + $2
+       WHERE item_id = $1 AND (cap IS NULL OR granted + $2 <= cap) AND shard = (
+         SELECT shard FROM inventory_item_shards WHERE item_id = $1 AND (cap IS NULL OR granted + $2 <= cap)
+         ORDER BY shard >= $3 DESC, shard LIMIT 1 FOR UPDATE)
+       RETURNING shard`,
+      [itemId, quantity, randomShard(ITEM_SHARDS)],
+    );
+    if (one > 0 || quantity === 1) return one > 0;
+    const [, spread]: [unknown[], number] = await manager.query(
+      `WITH locked AS (
+         SELECT shard, cap - granted AS stock FROM inventory_item_shards WHERE item_id = $1 AND cap IS NOT NULL ORDER BY shard FOR UPDATE),
+       plan AS (
+         SELECT shard, LEAST(stock, $2::int - COALESCE(SUM(stock) OVER (ORDER BY shard ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0))::int AS take
+         FROM locked WHERE (SELECT SUM(stock) FROM locked) >= $2::int)
+       UPDATE inventory_item_shards s SET granted = s.granted + p.take FROM plan p
+       WHERE s.item_id = $1 AND s.shard = p.shard AND p.take > 0
+       RETURNING s.shard`,
+      [itemId, quantity],
+    );
+    return spread > 0;
+  }
+
+  /** Writes the item's shards: `supply` (null: unlimited) split into ITEM_SHARDS shares, nothing granted. */
+  @GenerateSql({ params: [DUMMY.uuid, 10] })
+  async createShards(itemId: string, supply: number | null, em?: EntityManager): Promise<void> {
+    await this.manager(em).query(
+      `INSERT INTO inventory_item_shards (item_id, shard, cap, granted)
+       SELECT $1, g, $2::int / $3 + CASE WHEN g < $2::int % $3 THEN 1 ELSE 0 END, 0 FROM generate_series(0, $3 - 1) AS g`,
+      [itemId, supply, ITEM_SHARDS],
+    );
+  }
+
+  /**
+   * Refreshes the `granted` column from the shards (a summary: `SummaryFolds` calls this shortly
+   * after grants commit). Only ever raises it, so an older fold that commits late cannot lower it.
+   * Never waits for the row: false (nothing done) when another transaction holds it for an update
+   * (a supply change); grants' key-share locks do not conflict with this one.
+   */
+  @GenerateSql({ params: [DUMMY.uuid] })
+  async foldGranted(itemId: string, em?: EntityManager): Promise<boolean> {
+    const [r]: { free: boolean }[] = await this.manager(em).query(
+      `WITH target AS (SELECT id, granted FROM inventory_items WHERE id = $1 FOR NO KEY UPDATE SKIP LOCKED),
+       t AS (SELECT COALESCE(SUM(granted), 0)::int AS granted FROM inventory_item_shards WHERE item_id = $1),
+       folded AS (UPDATE inventory_items i SET granted = t.granted FROM target, t WHERE i.id = target.id AND target.granted < t.granted)
+       SELECT EXISTS (SELECT 1 FROM target) AS free`,
+      [itemId],
+    );
+    return r.free;
   }
 
   /** Adds units to the user's holding; returns what the user owns now. */
@@ -219,14 +295,14 @@ export class InventoryRepository extends BaseRepository {
         rarity: 'common',
         attributes: [],
         supply: null,
-        granted: 0,
+        grantedFolded: 0,
       },
     ],
   })
   createItem(
     item: Pick<
       InventoryItem,
-      'tenantId' | 'communityId' | 'slotId' | 'name' | 'description' | 'imageUrl' | 'rarity' | 'attributes' | 'supply' | 'granted'
+      'tenantId' | 'communityId' | 'slotId' | 'name' | 'description' | 'imageUrl' | 'rarity' | 'attributes' | 'supply' | 'grantedFolded'
     >,
     em?: EntityManager,
   ): Promise<InventoryItem> {
@@ -249,14 +325,34 @@ export class InventoryRepository extends BaseRepository {
     await this.manager(em).getRepository(InventoryItem).update({ id, tenantId }, changes);
   }
 
-  /** Sets the supply (null: unlimited) unless it would drop below the units granted; false then. */
-  @GenerateSql({ params: [DUMMY.uuid, 10] })
-  async setSupply(itemId: string, supply: number | null, em?: EntityManager): Promise<boolean> {
-    const res: [unknown[], number] = await this.manager(em).query(
-      'UPDATE inventory_items SET supply = $2 WHERE id = $1 AND ($2::int IS NULL OR granted <= $2::int)',
+  /** Locks the item row for the caller's transaction: grants (which hold a key-share lock on it from their first insert) wait, and it waits for those in flight. */
+  @GenerateSql({ params: [DUMMY.uuid], inTransaction: true })
+  async lockItem(itemId: string, em?: EntityManager): Promise<void> {
+    await this.manager(em).query('SELECT 1 FROM inventory_items WHERE id = $1 FOR UPDATE', [itemId]);
+  }
+
+  /**
+   * Sets the supply (null: unlimited) unless it would drop below the units granted, and gives each
+   * shard its new share: its own `granted` plus an even part of what is left, so the caps add up
+   * to the supply. Run under `lockItem` (no grant in flight). Returns the units granted and
+   * whether the supply was set.
+   */
+  @GenerateSql({ params: [DUMMY.uuid, 10], inTransaction: true })
+  async setSupply(itemId: string, supply: number | null, em?: EntityManager): Promise<{ set: boolean; granted: number }> {
+    const [result]: { set: boolean; granted: number }[] = await this.manager(em).query(
+      `WITH t AS (
+         SELECT COALESCE(SUM(granted), 0)::int AS granted, COUNT(*)::int AS n FROM inventory_item_shards WHERE item_id = $1),
+       item AS (
+         UPDATE inventory_items i SET supply = $2, granted = GREATEST(i.granted, t.granted) FROM t
+         WHERE i.id = $1 AND ($2::int IS NULL OR t.granted <= $2::int) RETURNING i.id),
+       shards AS (
+         UPDATE inventory_item_shards s
+         SET cap = s.granted + ($2::int - t.granted) / t.n + CASE WHEN s.shard < ($2::int - t.granted) % t.n THEN 1 ELSE 0 END
+         FROM t WHERE s.item_id = $1 AND EXISTS (SELECT 1 FROM item))
+       SELECT EXISTS (SELECT 1 FROM item) AS set, (SELECT granted FROM t) AS granted`,
       [itemId, supply],
     );
-    return res[1] > 0;
+    return { set: result.set, granted: result.granted };
   }
 
   // ---------------------------------------------------------------- reads
@@ -279,7 +375,7 @@ export class InventoryRepository extends BaseRepository {
   @GenerateSql({ params: [DUMMY.tenant, DUMMY.uuid, DUMMY.uuid2] })
   allocatedItems(tenantId: string, communityId: string, userId: string, em?: EntityManager): Promise<ItemRow[]> {
     return this.manager(em).query(
-      `SELECT ${ITEM_COLUMNS} FROM avatar_slots a JOIN inventory_items i ON i.id = a.item_id JOIN inventory_slots s ON s.id = i.slot_id
+      `SELECT ${ITEM_SELECT} FROM avatar_slots a JOIN inventory_items i ON i.id = a.item_id JOIN inventory_slots s ON s.id = i.slot_id
        WHERE a.tenant_id = $1 AND a.community_id = $2 AND a.user_id = $3`,
       [tenantId, communityId, userId],
     );
@@ -288,7 +384,7 @@ export class InventoryRepository extends BaseRepository {
   @GenerateSql({ params: [DUMMY.tenant, DUMMY.uuid, DUMMY.uuid2] })
   async findItemRow(tenantId: string, communityId: string, itemId: string, em?: EntityManager): Promise<ItemRow | null> {
     const rows: ItemRow[] = await this.manager(em).query(
-      `SELECT ${ITEM_COLUMNS} FROM inventory_items i JOIN inventory_slots s ON s.id = i.slot_id WHERE i.tenant_id = $1 AND i.community_id = $2 AND i.id = $3`,
+      `SELECT ${ITEM_SELECT} FROM inventory_items i JOIN inventory_slots s ON s.id = i.slot_id WHERE i.tenant_id = $1 AND i.community_id = $2 AND i.id = $3`,
       [tenantId, communityId, itemId],
     );
     return rows[0] ?? null;
@@ -324,7 +420,7 @@ export class InventoryRepository extends BaseRepository {
       WHERE ${where}`;
     const [rows, count] = await Promise.all([
       manager.query<ItemRow[]>(
-        `SELECT ${ITEM_COLUMNS}, COALESCE(ui.quantity, 0)::int AS owned, (a.item_id IS NOT NULL) AS allocated ${from}
+        `SELECT ${ITEM_SELECT}, COALESCE(ui.quantity, 0)::int AS owned, (a.item_id IS NOT NULL) AS allocated ${from}
          ORDER BY s.position, s.key, i.name, i.id OFFSET $${params.length + 1} LIMIT $${params.length + 2}`,
         [...params, page.offset, page.limit],
       ),

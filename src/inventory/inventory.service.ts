@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { Clock } from '../common/clock/clock.js';
+import { DomainEvents } from '../common/events/domain-events.js';
+import { SummaryFolds } from '../database/summary-folds.js';
 import { DomainError } from '../common/errors/domain-error.js';
 import { type Page, type PageRequest, toPage } from '../common/pagination/pagination.js';
 import { CommunitiesService, UUID_RE } from '../communities/communities.service.js';
@@ -20,6 +22,7 @@ import { AvatarRepository } from './avatar.repository.js';
 import { InventoryErrors } from './inventory.errors.js';
 import { rowToItemDto, rowToUserItemDto, toItemDto, toSlotDto } from './inventory.mappers.js';
 import { InventoryRepository } from './inventory.repository.js';
+import './inventory.events.js';
 
 /** What `InventoryService.grantItem` needs. */
 export interface GrantItemInput {
@@ -35,12 +38,16 @@ export interface GrantItemInput {
   /** Optional, unique per tenant: a second grant with the same key changes nothing (replay). */
   idempotencyKey?: string | null;
   /**
-   * The caller takes the item's supply itself, with `InventoryRepository.takeSupplyQuery` in the
-   * last statement of its transaction, and fails the transaction when that takes nothing. For callers that sell one item
-   * many times a second (the store): the item row every grant updates is then locked only from that
-   * statement to the commit, not across the caller's remaining statements.
+   * The caller takes the item's supply itself (`InventoryRepository.takeSupplyQuery` in its own
+   * statement, then `takeSupplyWaiting` when that took nothing) and fails its transaction when no
+   * supply is left: the store takes the item's and the listing's supply in one round trip.
    */
   supplyTakenByCaller?: boolean;
+  /**
+   * false: no savepoint around the grant (two round trips less), for a caller that fails its
+   * whole transaction on any error of the grant, so nothing of a refused grant can be committed.
+   */
+  savepoint?: boolean;
 }
 
 export interface GrantItemResult {
@@ -66,7 +73,11 @@ export class InventoryService {
     private readonly users: UsersService,
     private readonly notifications: NotificationsService,
     private readonly clock: Clock,
-  ) {}
+    private readonly events: DomainEvents,
+    folds: SummaryFolds,
+  ) {
+    events.afterCommit('inventory.supply_taken', ({ itemId }) => folds.schedule(`item:${itemId}`, () => this.repo.foldGranted(itemId)));
+  }
 
   // ---------------------------------------------------------------- grants (used by other modules)
 
@@ -75,8 +86,9 @@ export class InventoryService {
    * quests and events call it in the same transaction as the payment or claim, so the item exists
    * if and only if that commits. Also notifies the user (`item_granted`) in that transaction.
    *
-   * - Supply is respected atomically: one conditional `UPDATE ... WHERE granted + q <= supply`;
-   *   concurrent grants of the same item serialise on that row and never oversell.
+   * - Supply is respected atomically: a conditional `UPDATE ... WHERE granted + q <= cap` of one of
+   *   the item's shards (whose caps add up to the supply): concurrent grants of one item lock
+   *   different shards and never oversell.
    * - Throws `DomainError` 404 `item_not_found` / `user_not_found` (other tenant included), 409
    *   `supply_exhausted`, 409 `grant_idempotency_key_reused`. The grant runs in a savepoint, so a
    *   refused grant leaves nothing behind even when the caller catches the error and commits.
@@ -86,7 +98,7 @@ export class InventoryService {
     if (!Number.isSafeInteger(input.quantity) || input.quantity < 1) throw new Error('grantItem: quantity must be a positive integer');
     // A savepoint inside the caller's transaction (or a transaction of its own): a refused grant
     // leaves nothing behind even if the caller catches the error and goes on.
-    return em.transaction((tx) => this.grantInTransaction(tx, input));
+    return input.savepoint === false ? this.grantInTransaction(em, input) : em.transaction((tx) => this.grantInTransaction(tx, input));
   }
 
   private async grantInTransaction(em: EntityManager, input: GrantItemInput): Promise<GrantItemResult> {
@@ -130,6 +142,7 @@ export class InventoryService {
     if (!input.supplyTakenByCaller && !(await this.repo.takeSupply(item.id, input.quantity, em))) {
       throw new DomainError(InventoryErrors.supply_exhausted, `Not enough supply left of "${item.name}" for ${input.quantity} more`);
     }
+    await this.events.publish(em, 'inventory.supply_taken', { itemId: item.id });
 
     const owned = await this.repo.addUserItems(tenantId, userId, item.id, item.community_id, input.quantity, now, em);
     await this.notifications.notify(em, {
@@ -195,22 +208,33 @@ export class InventoryService {
   async createItem(tenantId: string, dto: CreateItemDto): Promise<ItemDto> {
     const community = await this.communities.resolve(tenantId, dto.communityId);
     const slot = await this.resolveSlot(tenantId, community.id, dto.slotId);
-    const item = await this.repo.createItem({
-      tenantId,
-      communityId: community.id,
-      slotId: slot.id,
-      name: dto.name,
-      description: dto.description ?? '',
-      imageUrl: dto.imageUrl ?? null,
-      rarity: dto.rarity ?? 'common',
-      attributes: (dto.attributes ?? []).map((a) => ({ traitType: a.traitType, value: a.value })),
-      supply: dto.supply ?? null,
-      granted: 0,
+    // The item and its supply shards, together.
+    const item = await this.dataSource.transaction(async (em) => {
+      const created = await this.repo.createItem(
+        {
+          tenantId,
+          communityId: community.id,
+          slotId: slot.id,
+          name: dto.name,
+          description: dto.description ?? '',
+          imageUrl: dto.imageUrl ?? null,
+          rarity: dto.rarity ?? 'common',
+          attributes: (dto.attributes ?? []).map((a) => ({ traitType: a.traitType, value: a.value })),
+          supply: dto.supply ?? null,
+          grantedFolded: 0,
+        },
+        em,
+      );
+      await this.repo.createShards(created.id, created.supply, em);
+      return created;
     });
     return toItemDto(item, slot.key);
   }
 
-  /** Changes an item; a lower supply is applied with a conditional UPDATE so it never drops below `granted`. */
+  /**
+   * Changes an item. A supply change locks the item row (grants in flight finish first, new ones
+   * wait), refuses a supply below the units granted, and gives every shard its new share.
+   */
   async updateItem(tenantId: string, itemId: string, dto: UpdateItemDto): Promise<ItemDto> {
     const item = UUID_RE.test(itemId) ? await this.repo.findItemById(tenantId, itemId.toLowerCase()) : null;
     if (!item) throw new DomainError(InventoryErrors.item_not_found, `No item ${itemId.slice(0, 64)} in this tenant`);
@@ -221,12 +245,14 @@ export class InventoryService {
     if (dto.rarity !== undefined) changes.rarity = dto.rarity;
     if (dto.attributes !== undefined) changes.attributes = dto.attributes.map((a) => ({ traitType: a.traitType, value: a.value }));
     await this.dataSource.transaction(async (em) => {
+      if (dto.supply !== undefined) await this.repo.lockItem(item.id, em);
       if (Object.keys(changes).length > 0) await this.repo.updateItem(tenantId, item.id, changes, em);
       if (dto.supply !== undefined) {
-        if (!(await this.repo.setSupply(item.id, dto.supply, em)))
+        const result = await this.repo.setSupply(item.id, dto.supply, em);
+        if (!result.set)
           throw new DomainError(
             InventoryErrors.supply_below_granted,
-            `Supply ${dto.supply} is below the ${item.granted} units already granted`,
+            `Supply ${dto.supply} is below the ${result.granted} units already granted`,
           );
       }
     });

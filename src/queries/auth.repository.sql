@@ -97,6 +97,170 @@ WHERE
 LIMIT
   1;
 
+-- AuthRepository.returningLogin (no nonce)
+WITH
+  i AS (
+    SELECT
+      user_id
+    FROM
+      identities
+    WHERE
+      tenant_id = $1
+      AND provider = $2
+      AND subject_id = $3
+  ),
+  n AS (
+    SELECT
+      1
+    FROM
+      i
+  ),
+  u AS (
+    UPDATE identities
+    SET
+      last_login_at = $4,
+      updated_at = $4,
+      id_token_enc = COALESCE($5, id_token_enc),
+      access_token_enc = COALESCE($6, access_token_enc),
+      refresh_token_enc = COALESCE($7, refresh_token_enc)
+    WHERE
+      tenant_id = $1
+      AND provider = $2
+      AND subject_id = $3
+      AND EXISTS (
+        SELECT
+          1
+        FROM
+          n
+      )
+    RETURNING
+      user_id
+  ),
+  r AS (
+    INSERT INTO
+      refresh_tokens (id, token_hash, user_id, tenant_id, expires_at)
+    SELECT
+      $8,
+      $9,
+      u.user_id,
+      $1,
+      $10
+    FROM
+      u
+    RETURNING
+      user_id
+  )
+SELECT
+  EXISTS (
+    SELECT
+      1
+    FROM
+      i
+  ) AS known,
+  EXISTS (
+    SELECT
+      1
+    FROM
+      n
+  ) AS fresh,
+  (
+    SELECT
+      user_id
+    FROM
+      r
+  ) AS user_id;
+
+-- AuthRepository.returningLogin (nonce)
+WITH
+  i AS (
+    SELECT
+      user_id
+    FROM
+      identities
+    WHERE
+      tenant_id = $1
+      AND provider = $2
+      AND subject_id = $3
+  ),
+  n AS (
+    INSERT INTO
+      used_nonces (tenant_id, kind, nonce, expires_at)
+    SELECT
+      $1,
+      $11,
+      $12,
+      $13
+    WHERE
+      EXISTS (
+        SELECT
+          1
+        FROM
+          i
+      )
+    ON CONFLICT (tenant_id, kind, nonce) DO UPDATE
+    SET
+      expires_at = EXCLUDED.expires_at,
+      created_at = now()
+    WHERE
+      used_nonces.expires_at < $4
+    RETURNING
+      1
+  ),
+  u AS (
+    UPDATE identities
+    SET
+      last_login_at = $4,
+      updated_at = $4,
+      id_token_enc = COALESCE($5, id_token_enc),
+      access_token_enc = COALESCE($6, access_token_enc),
+      refresh_token_enc = COALESCE($7, refresh_token_enc)
+    WHERE
+      tenant_id = $1
+      AND provider = $2
+      AND subject_id = $3
+      AND EXISTS (
+        SELECT
+          1
+        FROM
+          n
+      )
+    RETURNING
+      user_id
+  ),
+  r AS (
+    INSERT INTO
+      refresh_tokens (id, token_hash, user_id, tenant_id, expires_at)
+    SELECT
+      $8,
+      $9,
+      u.user_id,
+      $1,
+      $10
+    FROM
+      u
+    RETURNING
+      user_id
+  )
+SELECT
+  EXISTS (
+    SELECT
+      1
+    FROM
+      i
+  ) AS known,
+  EXISTS (
+    SELECT
+      1
+    FROM
+      n
+  ) AS fresh,
+  (
+    SELECT
+      user_id
+    FROM
+      r
+  ) AS user_id;
+
 -- AuthRepository.revokeRefreshTokens (all)
 UPDATE refresh_tokens
 SET

@@ -162,6 +162,14 @@ SELECT
   "StoreListing"."price" AS "StoreListing_price",
   "StoreListing"."total_supply" AS "StoreListing_total_supply",
   "StoreListing"."sold" AS "StoreListing_sold",
+  (
+    SELECT
+      COALESCE(SUM(listing_shard.sold), 0)::int
+    FROM
+      store_listing_shards listing_shard
+    WHERE
+      listing_shard.listing_id = "StoreListing".id
+  ) AS "StoreListing_sold_total",
   "StoreListing"."per_user_limit" AS "StoreListing_per_user_limit",
   "StoreListing"."starts_at" AS "StoreListing_starts_at",
   "StoreListing"."ends_at" AS "StoreListing_ends_at",

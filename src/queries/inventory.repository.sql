@@ -32,7 +32,14 @@ SELECT
   i.rarity,
   i.attributes,
   i.supply,
-  i.granted
+  (
+    SELECT
+      COALESCE(SUM(sh.granted), 0)::int
+    FROM
+      inventory_item_shards sh
+    WHERE
+      sh.item_id = i.id
+  ) AS granted
 FROM
   avatar_slots a
   JOIN inventory_items i ON i.id = a.item_id
@@ -155,6 +162,20 @@ RETURNING
   "attributes",
   "granted";
 
+-- InventoryRepository.createShards
+INSERT INTO
+  inventory_item_shards (item_id, shard, cap, granted)
+SELECT
+  $1,
+  g,
+  $2::int / $3 + CASE
+    WHEN g < $2::int % $3 THEN 1
+    ELSE 0
+  END,
+  0
+FROM
+  generate_series(0, $3 - 1) AS g;
+
 -- InventoryRepository.createSlot
 INSERT INTO
   "inventory_slots" (
@@ -260,7 +281,14 @@ SELECT
   i.rarity,
   i.attributes,
   i.supply,
-  i.granted
+  (
+    SELECT
+      COALESCE(SUM(sh.granted), 0)::int
+    FROM
+      inventory_item_shards sh
+    WHERE
+      sh.item_id = i.id
+  ) AS granted
 FROM
   inventory_items i
   JOIN inventory_slots s ON s.id = i.slot_id
@@ -312,6 +340,46 @@ WHERE
 LIMIT
   1;
 
+-- InventoryRepository.foldGranted
+WITH
+  target AS (
+    SELECT
+      id,
+      granted
+    FROM
+      inventory_items
+    WHERE
+      id = $1
+    FOR NO KEY UPDATE
+      SKIP LOCKED
+  ),
+  t AS (
+    SELECT
+      COALESCE(SUM(granted), 0)::int AS granted
+    FROM
+      inventory_item_shards
+    WHERE
+      item_id = $1
+  ),
+  folded AS (
+    UPDATE inventory_items i
+    SET
+      granted = t.granted
+    FROM
+      target,
+      t
+    WHERE
+      i.id = target.id
+      AND target.granted < t.granted
+  )
+SELECT
+  EXISTS (
+    SELECT
+      1
+    FROM
+      target
+  ) AS free;
+
 -- InventoryRepository.insertGrant
 INSERT INTO
   item_grants (
@@ -355,6 +423,15 @@ WHERE
   i.tenant_id = $1
   AND i.community_id = $2
   AND i.id = ANY ($4::UUID[]);
+
+-- InventoryRepository.lockItem
+SELECT
+  1
+FROM
+  inventory_items
+WHERE
+  id = $1
+FOR UPDATE;
 
 -- InventoryRepository.ownedQuantity
 SELECT
@@ -412,15 +489,63 @@ RETURNING
   "position";
 
 -- InventoryRepository.setSupply
-UPDATE inventory_items
-SET
-  supply = $2
-WHERE
-  id = $1
-  AND (
-    $2::int IS NULL
-    OR granted <= $2::int
-  );
+WITH
+  t AS (
+    SELECT
+      COALESCE(SUM(granted), 0)::int AS granted,
+      COUNT(*)::int AS n
+    FROM
+      inventory_item_shards
+    WHERE
+      item_id = $1
+  ),
+  item AS (
+    UPDATE inventory_items i
+    SET
+      supply = $2,
+      granted = GREATEST(i.granted, t.granted)
+    FROM
+      t
+    WHERE
+      i.id = $1
+      AND (
+        $2::int IS NULL
+        OR t.granted <= $2::int
+      )
+    RETURNING
+      i.id
+  ),
+  shards AS (
+    UPDATE inventory_item_shards s
+    SET
+      cap = s.granted + ($2::int - t.granted) / t.n + CASE
+        WHEN s.shard < ($2::int - t.granted) % t.n THEN 1
+        ELSE 0
+      END
+    FROM
+      t
+    WHERE
+      s.item_id = $1
+      AND EXISTS (
+        SELECT
+          1
+        FROM
+          item
+      )
+  )
+SELECT
+  EXISTS (
+    SELECT
+      1
+    FROM
+      item
+  ) AS set,
+  (
+    SELECT
+      granted
+    FROM
+      t
+  ) AS granted;
 
 -- InventoryRepository.slotsOf
 SELECT
@@ -445,17 +570,145 @@ ORDER BY
   "InventorySlot"."key" ASC;
 
 -- InventoryRepository.takeSupply
-UPDATE inventory_items
+UPDATE "inventory_item_shards"
+SET
+  "granted" = "granted" + $1
+WHERE
+  "item_id" = $2
+  AND (
+    "cap" IS NULL
+    OR "granted" + $1 <= "cap"
+  )
+  AND "shard" = (
+    SELECT
+      "shard"
+    FROM
+      inventory_item_shards
+    WHERE
+      "item_id" = $2
+      AND (
+        "cap" IS NULL
+        OR "granted" + $1 <= "cap"
+      )
+    ORDER BY
+      "shard" >= $3 DESC,
+      "shard"
+    LIMIT
+      1
+    FOR UPDATE
+      SKIP LOCKED
+  )
+RETURNING
+  "shard";
+UPDATE inventory_item_shards
 SET
   granted = granted + $2
 WHERE
-  id = $1
+  item_id = $1
   AND (
-    supply IS NULL
-    OR granted + $2 <= supply
+    cap IS NULL
+    OR granted + $2 <= cap
+  )
+  AND shard = (
+    SELECT
+      shard
+    FROM
+      inventory_item_shards
+    WHERE
+      item_id = $1
+      AND (
+        cap IS NULL
+        OR granted + $2 <= cap
+      )
+    ORDER BY
+      shard >= $3 DESC,
+      shard
+    LIMIT
+      1
+    FOR UPDATE
   )
 RETURNING
-  id;
+  shard;
+
+-- InventoryRepository.takeSupplyWaiting
+UPDATE inventory_item_shards
+SET
+  granted = granted + $2
+WHERE
+  item_id = $1
+  AND (
+    cap IS NULL
+    OR granted + $2 <= cap
+  )
+  AND shard = (
+    SELECT
+      shard
+    FROM
+      inventory_item_shards
+    WHERE
+      item_id = $1
+      AND (
+        cap IS NULL
+        OR granted + $2 <= cap
+      )
+    ORDER BY
+      shard >= $3 DESC,
+      shard
+    LIMIT
+      1
+    FOR UPDATE
+  )
+RETURNING
+  shard;
+WITH
+  locked AS (
+    SELECT
+      shard,
+      cap - granted AS stock
+    FROM
+      inventory_item_shards
+    WHERE
+      item_id = $1
+      AND cap IS NOT NULL
+    ORDER BY
+      shard
+    FOR UPDATE
+  ),
+  plan AS (
+    SELECT
+      shard,
+      LEAST(
+        stock,
+        $2::int - COALESCE(
+          SUM(stock) OVER (
+            ORDER BY
+              shard ROWS BETWEEN UNBOUNDED PRECEDING
+              AND 1 PRECEDING
+          ),
+          0
+        )
+      )::int AS take
+    FROM
+      locked
+    WHERE
+      (
+        SELECT
+          SUM(stock)
+        FROM
+          locked
+      ) >= $2::int
+  )
+UPDATE inventory_item_shards s
+SET
+  granted = s.granted + p.take
+FROM
+  plan p
+WHERE
+  s.item_id = $1
+  AND s.shard = p.shard
+  AND p.take > 0
+RETURNING
+  s.shard;
 
 -- InventoryRepository.updateItem
 UPDATE "inventory_items"
@@ -480,7 +733,14 @@ SELECT
   i.rarity,
   i.attributes,
   i.supply,
-  i.granted,
+  (
+    SELECT
+      COALESCE(SUM(sh.granted), 0)::int
+    FROM
+      inventory_item_shards sh
+    WHERE
+      sh.item_id = i.id
+  ) AS granted,
   COALESCE(ui.quantity, 0)::int AS owned,
   (a.item_id IS NOT NULL) AS allocated
 FROM
@@ -529,7 +789,14 @@ SELECT
   i.rarity,
   i.attributes,
   i.supply,
-  i.granted,
+  (
+    SELECT
+      COALESCE(SUM(sh.granted), 0)::int
+    FROM
+      inventory_item_shards sh
+    WHERE
+      sh.item_id = i.id
+  ) AS granted,
   COALESCE(ui.quantity, 0)::int AS owned,
   (a.item_id IS NOT NULL) AS allocated
 FROM

@@ -284,6 +284,23 @@ SELECT
     )
   ) AS r;
 
+-- LeaderboardReadModel.entries
+SELECT
+  b.user_id,
+  b.earned::text AS earned,
+  (
+    extract(
+      epoch
+      FROM
+        b.earned_at
+    ) * 1000000
+  )::bigint::text AS at
+FROM
+  resource_balances b
+WHERE
+  b.resource_type_id = $1
+  AND b.user_id = ANY ($2::UUID[]);
+
 -- LeaderboardReadModel.page
 WITH
   lv AS (
@@ -508,3 +525,63 @@ SELECT
         )::text
     )
   ) AS r;
+
+-- LeaderboardReadModel.people
+SELECT
+  json_build_object(
+    'users',
+    (
+      SELECT
+        json_agg(
+          json_build_object(
+            'id',
+            u.id,
+            'handle',
+            u.handle,
+            'display_name',
+            u.display_name
+          )
+        )
+      FROM
+        users u
+      WHERE
+        u.id = ANY ($2::UUID[])
+    ),
+    'mine',
+    (
+      SELECT
+        json_build_object(
+          'earned',
+          b.earned::text,
+          'balance',
+          b.balance::text
+        )
+      FROM
+        resource_balances b
+      WHERE
+        b.resource_type_id = $1
+        AND b.user_id = $3::uuid
+    )
+  ) AS r;
+
+-- LeaderboardReadModel.rankedAfter
+SELECT
+  b.user_id,
+  b.earned::text AS earned,
+  (
+    extract(
+      epoch
+      FROM
+        b.earned_at
+    ) * 1000000
+  )::bigint::text AS at
+FROM
+  resource_balances b
+WHERE
+  b.resource_type_id = $1
+  AND b.user_id > $2
+  AND b.earned > 0
+ORDER BY
+  b.user_id
+LIMIT
+  $3;

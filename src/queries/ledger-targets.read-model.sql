@@ -11,12 +11,12 @@ SELECT
       id = $1
       AND tenant_id = $3
   ) AS user_ok,
-  EXISTS (
+  (
     SELECT
-      1
+      kind
     FROM
       resource_types
     WHERE
       id = $2
       AND tenant_id = $3
-  ) AS type_ok;
+  ) AS type_kind;

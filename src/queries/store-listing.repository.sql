@@ -62,6 +62,20 @@ RETURNING
   "active",
   "position";
 
+-- StoreListingRepository.createShards
+INSERT INTO
+  store_listing_shards (listing_id, shard, cap, sold)
+SELECT
+  $1,
+  g,
+  $2::int / $3 + CASE
+    WHEN g < $2::int % $3 THEN 1
+    ELSE 0
+  END,
+  0
+FROM
+  generate_series(0, $3 - 1) AS g;
+
 -- StoreListingRepository.findById
 SELECT
   "StoreListing"."id" AS "StoreListing_id",
@@ -80,6 +94,14 @@ SELECT
   "StoreListing"."price" AS "StoreListing_price",
   "StoreListing"."total_supply" AS "StoreListing_total_supply",
   "StoreListing"."sold" AS "StoreListing_sold",
+  (
+    SELECT
+      COALESCE(SUM(listing_shard.sold), 0)::int
+    FROM
+      store_listing_shards listing_shard
+    WHERE
+      listing_shard.listing_id = "StoreListing".id
+  ) AS "StoreListing_sold_total",
   "StoreListing"."per_user_limit" AS "StoreListing_per_user_limit",
   "StoreListing"."starts_at" AS "StoreListing_starts_at",
   "StoreListing"."ends_at" AS "StoreListing_ends_at",
@@ -95,6 +117,46 @@ WHERE
   )
 LIMIT
   1;
+
+-- StoreListingRepository.foldSold
+WITH
+  target AS (
+    SELECT
+      id,
+      sold
+    FROM
+      store_listings
+    WHERE
+      id = $1
+    FOR NO KEY UPDATE
+      SKIP LOCKED
+  ),
+  t AS (
+    SELECT
+      COALESCE(SUM(sold), 0)::int AS sold
+    FROM
+      store_listing_shards
+    WHERE
+      listing_id = $1
+  ),
+  folded AS (
+    UPDATE store_listings l
+    SET
+      sold = t.sold
+    FROM
+      target,
+      t
+    WHERE
+      l.id = target.id
+      AND target.sold < t.sold
+  )
+SELECT
+  EXISTS (
+    SELECT
+      1
+    FROM
+      target
+  ) AS free;
 
 -- StoreListingRepository.lock
 SELECT
@@ -123,6 +185,14 @@ SELECT
   "l"."price" AS "l_price",
   "l"."total_supply" AS "l_total_supply",
   "l"."sold" AS "l_sold",
+  (
+    SELECT
+      COALESCE(SUM(listing_shard.sold), 0)::int
+    FROM
+      store_listing_shards listing_shard
+    WHERE
+      listing_shard.listing_id = "l".id
+  ) AS "l_sold_total",
   "l"."per_user_limit" AS "l_per_user_limit",
   "l"."starts_at" AS "l_starts_at",
   "l"."ends_at" AS "l_ends_at",
@@ -166,6 +236,14 @@ SELECT
   "StoreListing"."price" AS "StoreListing_price",
   "StoreListing"."total_supply" AS "StoreListing_total_supply",
   "StoreListing"."sold" AS "StoreListing_sold",
+  (
+    SELECT
+      COALESCE(SUM(listing_shard.sold), 0)::int
+    FROM
+      store_listing_shards listing_shard
+    WHERE
+      listing_shard.listing_id = "StoreListing".id
+  ) AS "StoreListing_sold_total",
   "StoreListing"."per_user_limit" AS "StoreListing_per_user_limit",
   "StoreListing"."starts_at" AS "StoreListing_starts_at",
   "StoreListing"."ends_at" AS "StoreListing_ends_at",
@@ -202,6 +280,14 @@ SELECT
   "StoreListing"."price" AS "StoreListing_price",
   "StoreListing"."total_supply" AS "StoreListing_total_supply",
   "StoreListing"."sold" AS "StoreListing_sold",
+  (
+    SELECT
+      COALESCE(SUM(listing_shard.sold), 0)::int
+    FROM
+      store_listing_shards listing_shard
+    WHERE
+      listing_shard.listing_id = "StoreListing".id
+  ) AS "StoreListing_sold_total",
   "StoreListing"."per_user_limit" AS "StoreListing_per_user_limit",
   "StoreListing"."starts_at" AS "StoreListing_starts_at",
   "StoreListing"."ends_at" AS "StoreListing_ends_at",
@@ -234,6 +320,37 @@ WHERE
   AND user_id = $2
   AND listing_id = ANY ($3::UUID[]);
 
+-- StoreListingRepository.resupply
+WITH
+  t AS (
+    SELECT
+      COALESCE(SUM(sold), 0)::int AS sold,
+      COUNT(*)::int AS n
+    FROM
+      store_listing_shards
+    WHERE
+      listing_id = $1
+  ),
+  shards AS (
+    UPDATE store_listing_shards s
+    SET
+      cap = s.sold + ($2::int - t.sold) / t.n + CASE
+        WHEN s.shard < ($2::int - t.sold) % t.n THEN 1
+        ELSE 0
+      END
+    FROM
+      t
+    WHERE
+      s.listing_id = $1
+  )
+UPDATE store_listings l
+SET
+  sold = t.sold
+FROM
+  t
+WHERE
+  l.id = $1;
+
 -- StoreListingRepository.save
 SELECT
   "StoreListing"."id" AS "StoreListing_id",
@@ -252,6 +369,14 @@ SELECT
   "StoreListing"."price" AS "StoreListing_price",
   "StoreListing"."total_supply" AS "StoreListing_total_supply",
   "StoreListing"."sold" AS "StoreListing_sold",
+  (
+    SELECT
+      COALESCE(SUM(listing_shard.sold), 0)::int
+    FROM
+      store_listing_shards listing_shard
+    WHERE
+      listing_shard.listing_id = "StoreListing".id
+  ) AS "StoreListing_sold_total",
   "StoreListing"."per_user_limit" AS "StoreListing_per_user_limit",
   "StoreListing"."starts_at" AS "StoreListing_starts_at",
   "StoreListing"."ends_at" AS "StoreListing_ends_at",

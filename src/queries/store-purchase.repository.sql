@@ -39,6 +39,14 @@ FROM
       "l"."price" AS "l_price",
       "l"."total_supply" AS "l_total_supply",
       "l"."sold" AS "l_sold",
+      (
+        SELECT
+          COALESCE(SUM(listing_shard.sold), 0)::int
+        FROM
+          store_listing_shards listing_shard
+        WHERE
+          listing_shard.listing_id = "l".id
+      ) AS "l_sold_total",
       "l"."per_user_limit" AS "l_per_user_limit",
       "l"."starts_at" AS "l_starts_at",
       "l"."ends_at" AS "l_ends_at",
@@ -99,6 +107,14 @@ FROM
       "l"."price" AS "l_price",
       "l"."total_supply" AS "l_total_supply",
       "l"."sold" AS "l_sold",
+      (
+        SELECT
+          COALESCE(SUM(listing_shard.sold), 0)::int
+        FROM
+          store_listing_shards listing_shard
+        WHERE
+          listing_shard.listing_id = "l".id
+      ) AS "l_sold_total",
       "l"."per_user_limit" AS "l_per_user_limit",
       "l"."starts_at" AS "l_starts_at",
       "l"."ends_at" AS "l_ends_at",
@@ -210,17 +226,14 @@ WITH
     SELECT
       1
   ),
-  listing AS (
-    UPDATE store_listings
-    SET
-      sold = sold + 1
+  on_sale AS (
+    SELECT
+      1
+    FROM
+      store_listings
     WHERE
       id = $1
       AND active
-      AND (
-        total_supply IS NULL
-        OR sold + 1 <= total_supply
-      )
       AND (
         starts_at IS NULL
         OR starts_at <= $2
@@ -229,16 +242,58 @@ WITH
         ends_at IS NULL
         OR ends_at > $2
       )
-      AND EXISTS (
+  ),
+  listing AS (
+    UPDATE store_listing_shards
+    SET
+      sold = sold + 1
+    WHERE
+      listing_id = $1
+      AND (
+        cap IS NULL
+        OR sold < cap
+      )
+      AND shard = (
         SELECT
-          1
+          shard
         FROM
-          item
+          store_listing_shards
+        WHERE
+          listing_id = $1
+          AND (
+            cap IS NULL
+            OR sold < cap
+          )
+          AND EXISTS (
+            SELECT
+              1
+            FROM
+              item
+          )
+          AND EXISTS (
+            SELECT
+              1
+            FROM
+              on_sale
+          )
+        ORDER BY
+          shard >= $3 DESC,
+          shard
+        LIMIT
+          1
+        FOR UPDATE
+          SKIP LOCKED
       )
     RETURNING
-      sold
+      shard
   )
 SELECT
+  EXISTS (
+    SELECT
+      1
+    FROM
+      on_sale
+  ) AS on_sale,
   EXISTS (
     SELECT
       1
@@ -247,56 +302,113 @@ SELECT
   ) AS supplied,
   (
     SELECT
-      sold
+      shard
     FROM
       listing
-  ) AS sold;
+  ) AS shard;
 
 -- StorePurchaseRepository.sell (item)
 WITH
   item AS (
-    UPDATE "inventory_items"
+    UPDATE "inventory_item_shards"
     SET
-      "granted" = "granted" + $1,
-      "updated_at" = CURRENT_TIMESTAMP
+      "granted" = "granted" + $1
     WHERE
-      "id" = $2
+      "item_id" = $2
       AND (
-        "supply" IS NULL
-        OR "granted" + $1 <= "supply"
+        "cap" IS NULL
+        OR "granted" + $1 <= "cap"
+      )
+      AND "shard" = (
+        SELECT
+          "shard"
+        FROM
+          inventory_item_shards
+        WHERE
+          "item_id" = $2
+          AND (
+            "cap" IS NULL
+            OR "granted" + $1 <= "cap"
+          )
+        ORDER BY
+          "shard" >= $3 DESC,
+          "shard"
+        LIMIT
+          1
+        FOR UPDATE
+          SKIP LOCKED
       )
     RETURNING
-      "id"
+      "shard"
   ),
-  listing AS (
-    UPDATE store_listings
-    SET
-      sold = sold + 1
+  on_sale AS (
+    SELECT
+      1
+    FROM
+      store_listings
     WHERE
-      id = $3
+      id = $4
       AND active
       AND (
-        total_supply IS NULL
-        OR sold + 1 <= total_supply
-      )
-      AND (
         starts_at IS NULL
-        OR starts_at <= $4
+        OR starts_at <= $5
       )
       AND (
         ends_at IS NULL
-        OR ends_at > $4
+        OR ends_at > $5
       )
-      AND EXISTS (
+  ),
+  listing AS (
+    UPDATE store_listing_shards
+    SET
+      sold = sold + 1
+    WHERE
+      listing_id = $4
+      AND (
+        cap IS NULL
+        OR sold < cap
+      )
+      AND shard = (
         SELECT
-          1
+          shard
         FROM
-          item
+          store_listing_shards
+        WHERE
+          listing_id = $4
+          AND (
+            cap IS NULL
+            OR sold < cap
+          )
+          AND EXISTS (
+            SELECT
+              1
+            FROM
+              item
+          )
+          AND EXISTS (
+            SELECT
+              1
+            FROM
+              on_sale
+          )
+        ORDER BY
+          shard >= $6 DESC,
+          shard
+        LIMIT
+          1
+        FOR UPDATE
+          SKIP LOCKED
       )
     RETURNING
-      sold
+      shard
   )
 SELECT
+  EXISTS (
+    SELECT
+      1
+    FROM
+      on_sale
+  ) AS on_sale,
   EXISTS (
     SELECT
       1
@@ -305,10 +417,73 @@ SELECT
   ) AS supplied,
   (
     SELECT
-      sold
+      shard
     FROM
       listing
-  ) AS sold;
+  ) AS shard;
+
+-- StorePurchaseRepository.takeShard
+UPDATE store_listing_shards
+SET
+  sold = sold + 1
+WHERE
+  listing_id = $1
+  AND (
+    cap IS NULL
+    OR sold < cap
+  )
+  AND shard = (
+    SELECT
+      shard
+    FROM
+      store_listing_shards
+    WHERE
+      listing_id = $1
+      AND (
+        cap IS NULL
+        OR sold < cap
+      )
+    ORDER BY
+      shard >= $2 DESC,
+      shard
+    LIMIT
+      1
+    FOR UPDATE
+      SKIP LOCKED
+  )
+RETURNING
+  shard;
+
+-- StorePurchaseRepository.takeShard (wait)
+UPDATE store_listing_shards
+SET
+  sold = sold + 1
+WHERE
+  listing_id = $1
+  AND (
+    cap IS NULL
+    OR sold < cap
+  )
+  AND shard = (
+    SELECT
+      shard
+    FROM
+      store_listing_shards
+    WHERE
+      listing_id = $1
+      AND (
+        cap IS NULL
+        OR sold < cap
+      )
+    ORDER BY
+      shard >= $2 DESC,
+      shard
+    LIMIT
+      1
+    FOR UPDATE
+  )
+RETURNING
+  shard;
 
 -- StorePurchaseRepository.userPage
 SELECT DISTINCT
@@ -349,6 +524,14 @@ FROM
       "l"."price" AS "l_price",
       "l"."total_supply" AS "l_total_supply",
       "l"."sold" AS "l_sold",
+      (
+        SELECT
+          COALESCE(SUM(listing_shard.sold), 0)::int
+        FROM
+          store_listing_shards listing_shard
+        WHERE
+          listing_shard.listing_id = "l".id
+      ) AS "l_sold_total",
       "l"."per_user_limit" AS "l_per_user_limit",
       "l"."starts_at" AS "l_starts_at",
       "l"."ends_at" AS "l_ends_at",

@@ -27,6 +27,19 @@ export interface AroundRow {
   /** For each score involved: how many ranked users score above it. */
   counts: Record<string, string>;
 }
+/** A user's ranked values as the Redis rank store copies them: decimal text, `at` = earned_at in microseconds. */
+export interface RankSourceRow {
+  user_id: string;
+  earned: string;
+  at: string;
+}
+export interface PeopleRow {
+  users: { id: string; handle: string; display_name: string | null }[] | null;
+  mine: { earned: string; balance: string } | null;
+}
+
+/** `earned_at` in whole microseconds since the epoch (exact: extract() is numeric). */
+const AT_MICROS = `(extract(epoch FROM b.earned_at) * 1000000)::bigint::text`;
 
 /**
  * SQL of "the number of ranked users with a score strictly above `score`" (an SQL expression;
@@ -131,6 +144,53 @@ export class LeaderboardReadModel extends BaseRepository {
                     ORDER BY earned DESC, earned_at ASC, user_id ASC) FROM nb),
          'counts', (SELECT json_object_agg(s::text, above::text) FROM counted)) AS r`,
       [resourceTypeId, userId],
+    );
+    return r;
+  }
+
+  /**
+   * The current rank values of these users (the Redis store copies them after a commit; a user
+   * without a row is absent: unranked). Primary key lookups.
+   */
+  @GenerateSql({ params: [DUMMY.uuid, [DUMMY.uuid2, DUMMY.uuid3]] })
+  entries(resourceTypeId: string, userIds: string[]): Promise<RankSourceRow[]> {
+    return preparedQuery<RankSourceRow>(
+      this.dataSource,
+      `SELECT b.user_id, b.earned::text AS earned, ${AT_MICROS} AS at FROM resource_balances b
+       WHERE b.resource_type_id = $1 AND b.user_id = ANY($2::uuid[])`,
+      [resourceTypeId, userIds],
+    );
+  }
+
+  /**
+   * A batch of the ranked users (earned > 0) in user id order after `afterUserId` (the Redis store
+   * rebuilds a board with these, batch after batch: primary key range scans, none of which holds
+   * anything for long). Start from the nil uuid (never a user id: ids are random, version 4).
+   */
+  @GenerateSql({ params: [DUMMY.uuid, '00000000-0000-0000-0000-000000000000', 5000] })
+  rankedAfter(resourceTypeId: string, afterUserId: string, limit: number): Promise<RankSourceRow[]> {
+    return this.manager().query(
+      `SELECT b.user_id, b.earned::text AS earned, ${AT_MICROS} AS at FROM resource_balances b
+       WHERE b.resource_type_id = $1 AND b.user_id > $2 AND b.earned > 0
+       ORDER BY b.user_id LIMIT $3`,
+      [resourceTypeId, afterUserId, limit],
+    );
+  }
+
+  /**
+   * What the Redis store does not hold: the handles of the users it listed, and the earned and
+   * spendable amounts of `me` (null: none asked). One statement.
+   */
+  @GenerateSql({ params: [DUMMY.uuid, [DUMMY.uuid2, DUMMY.uuid3], DUMMY.uuid2] })
+  async people(resourceTypeId: string, userIds: string[], me: string | null): Promise<PeopleRow> {
+    const [{ r }] = await preparedQuery<{ r: PeopleRow }>(
+      this.dataSource,
+      `SELECT json_build_object(
+         'users', (SELECT json_agg(json_build_object('id', u.id, 'handle', u.handle, 'display_name', u.display_name))
+                   FROM users u WHERE u.id = ANY($2::uuid[])),
+         'mine', (SELECT json_build_object('earned', b.earned::text, 'balance', b.balance::text) FROM resource_balances b
+                  WHERE b.resource_type_id = $1 AND b.user_id = $3::uuid)) AS r`,
+      [resourceTypeId, userIds, me],
     );
     return r;
   }

@@ -2,12 +2,14 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock/clock.js';
 import { DomainError } from '../common/errors/domain-error.js';
+import { DomainEvents } from '../common/events/domain-events.js';
 import { UserErrors } from '../users/users.errors.js';
 import { bucketChanges, MAX_AMOUNT_TOTAL } from './rank-buckets.js';
 import { LedgerTargetsReadModel } from './ledger-targets.read-model.js';
 import { LedgerRepository } from './ledger.repository.js';
 import { RankingService } from './ranking.service.js';
 import { ResourceErrors } from './resources.errors.js';
+import './resources.events.js';
 
 export interface LedgerOperation {
   tenantId: string;
@@ -73,6 +75,7 @@ export class LedgerService {
     private readonly ranking: RankingService,
     private readonly repo: LedgerRepository,
     private readonly targets: LedgerTargetsReadModel,
+    private readonly events: DomainEvents,
   ) {}
 
   /** Adds `amount` to the user's balance and earned total. */
@@ -158,7 +161,17 @@ export class LedgerService {
       const earned = BigInt(after.earned);
       const changes = bucketChanges(earned - BigInt(earnedDelta), earned);
       if (changes.length > 0) await this.repo.addBucketDeltas(op.resourceTypeId, changes, tx);
-      if (earnedDelta !== 0) this.ranking.changedIn(tx, op.resourceTypeId);
+      if (earnedDelta !== 0) await this.ranking.changedIn(tx, op.resourceTypeId, op.userId);
+      // Counted once the outermost transaction commits (the metrics), never for a rolled-back one.
+      if (direction === 'credit')
+        await this.events.publish(tx, 'resource.credited', {
+          tenantId: op.tenantId,
+          userId: op.userId,
+          resourceTypeId: op.resourceTypeId,
+          kind: found.type,
+          amount: op.amount,
+          reason: op.reason,
+        });
       return {
         entryId: inserted.id,
         userId: op.userId,

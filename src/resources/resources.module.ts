@@ -11,6 +11,11 @@ import { LeaderboardReadModel } from './leaderboard.read-model.js';
 import { RankBucketsRepository } from './rank-buckets.repository.js';
 import { ResourceTypesRepository } from './resource-types.repository.js';
 import { RankingService } from './ranking.service.js';
+import { PostgresRankStore } from './pg-rank-store.js';
+import { RankStore } from './rank-store.js';
+import { RedisRankStore } from './redis-rank-store.js';
+import { AppConfig } from '../config/app-config.js';
+import { DomainEvents } from '../common/events/domain-events.js';
 import { CommunityRankingController } from './community-ranking.controller.js';
 import { CommunityRankingService } from './community-ranking.service.js';
 import { ResourcesAdminController } from './resources.admin.controller.js';
@@ -33,6 +38,14 @@ export const RESOURCES_ENTITIES = [ResourceType, ResourceBalance, ResourceLedger
     ResourcesService,
     LedgerService,
     RankingService,
+    PostgresRankStore,
+    {
+      // Redis sorted sets shared by every instance when REDIS_URL is set, else PostgreSQL alone.
+      provide: RankStore,
+      inject: [AppConfig, PostgresRankStore, LeaderboardReadModel, DomainEvents],
+      useFactory: (config: AppConfig, pg: PostgresRankStore, rows: LeaderboardReadModel, events: DomainEvents) =>
+        config.REDIS_URL ? new RedisRankStore(config.REDIS_URL, pg, rows, events) : pg,
+    },
     CommunityRankingService,
     LedgerRepository,
     LedgerTargetsReadModel,

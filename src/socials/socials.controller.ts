@@ -11,7 +11,7 @@ import { SocialsService } from './socials.service.js';
 
 const TYPES = `Account types: ${BUILT_IN_SOCIAL_ACCOUNT_TYPES.map((t) => `\`${t}\``).join(', ')}, plus any listed in the \`SOCIAL_ACCOUNT_TYPES\` setting.`;
 
-@ApiTags('Socials')
+@ApiTags('Socials and wallet')
 @Controller('user')
 export class SocialsController {
   constructor(private readonly socials: SocialsService) {}

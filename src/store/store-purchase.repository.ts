@@ -6,6 +6,7 @@ import { BaseRepository, DUMMY, GenerateSql } from '../database/repository.js';
 import { InventoryRepository } from '../inventory/inventory.repository.js';
 import type { ListingKind, PriceComponent } from './entities/store-listing.entity.js';
 import { StorePurchase } from './entities/store-purchase.entity.js';
+import { LISTING_SHARDS } from './store-listing.repository.js';
 
 /** What the purchase row records (the nonce claim). */
 export interface NewStorePurchase {
@@ -25,15 +26,20 @@ export interface NewStorePurchase {
   now: Date;
 }
 
-/** The outcome of the purchase's last statement. */
+/** The outcome of the purchase's supply step. */
 export interface SaleResult {
-  /** false: the item's supply did not allow it (nothing taken). */
+  /** false: the listing is not active or not within its window (nothing taken). */
+  open: boolean;
+  /** false: the item's supply did not allow it (the listing's was not taken). */
   supplied: boolean;
-  /** The listing's units sold after this one; null when its supply, window or `active` refused it. */
-  sold: number | null;
+  /** true: one unit of the listing's supply was taken; false: none is left. */
+  sold: boolean;
 }
 
-/** Purchases (store_purchases), the per-user counters they move, and the purchase's hot statement. */
+/** Where a take starts looking (then in shard order, wrapping): spreads concurrent purchases over the shards. */
+const randomShard = () => Math.floor(Math.random() * LISTING_SHARDS);
+
+/** Purchases (store_purchases), the per-user counters they move, and the purchase's supply step. */
 @Injectable()
 export class StorePurchaseRepository extends BaseRepository {
   constructor(
@@ -125,10 +131,16 @@ export class StorePurchaseRepository extends BaseRepository {
   }
 
   /**
-   * The purchase's last statement: takes the item's supply (for an item listing; the inventory
-   * provides that update) and the listing's supply within its window, in ONE statement sent just
-   * before the commit, so these hot rows stay locked only from it to the commit. The item's row is
-   * taken first, so always in this order; the listing is not touched when the item's supply refuses.
+   * The purchase's supply step, last before the commit: one unit of the listing's supply and, for
+   * an item listing, the item's (`quantity` units; the inventory provides that piece). Both are
+   * sharded, so purchases of one listing update different rows.
+   *
+   * One round trip in the usual case: a statement that checks the listing is active and within its
+   * window, takes the item's units from a free shard (`takeSupplyQuery`), then a unit from a free
+   * shard of the listing (`SKIP LOCKED`: a shard another purchase holds is passed over). The item
+   * is taken first, so always in this order. Only when no free shard had stock, the waiting steps
+   * decide (`takeSupplyWaiting`, `takeShard(..., true)`): they wait for the purchases that hold
+   * shards with stock, so a listing is never reported sold out while any shard has a unit left.
    */
   @GenerateSql(
     { params: [DUMMY.uuid, DUMMY.date, null] },
@@ -139,18 +151,49 @@ export class StorePurchaseRepository extends BaseRepository {
       ? this.inventory.takeSupplyQuery(item.itemId, item.quantity, em).getQueryAndParameters()
       : ['SELECT 1', []];
     const n = itemParams.length;
-    const [last]: SaleResult[] = await this.manager(em).query(
+    const [first]: { on_sale: boolean; supplied: boolean; shard: number | null }[] = await this.manager(em).query(
       `WITH item AS (${itemSql}),
+         on_sale AS (
+           SELECT 1 FROM store_listings WHERE id = $${n + 1} AND active
+             AND (starts_at IS NULL OR starts_at <= $${n + 2}) AND (ends_at IS NULL OR ends_at > $${n + 2})),
          listing AS (
-           UPDATE store_listings SET sold = sold + 1 WHERE id = $${n + 1} AND active
-             AND (total_supply IS NULL OR sold + 1 <= total_supply)
-             AND (starts_at IS NULL OR starts_at <= $${n + 2}) AND (ends_at IS NULL OR ends_at > $${n + 2})
-             AND EXISTS (SELECT 1 FROM item)
-           RETURNING sold)
-         SELECT EXISTS (SELECT 1 FROM item) AS supplied, (SELECT sold FROM listing) AS sold`,
-      [...itemParams, listingId, now],
+           UPDATE store_listing_shards SET sold = sold + 1
+           WHERE listing_id = $${n + 1} AND (cap IS NULL OR sold < cap) AND shard = (
+             SELECT shard FROM store_listing_shards
+             WHERE listing_id = $${n + 1} AND (cap IS NULL OR sold < cap) AND EXISTS (SELECT 1 FROM item) AND EXISTS (SELECT 1 FROM on_sale)
+             ORDER BY shard >= $${n + 3} DESC, shard LIMIT 1 FOR UPDATE SKIP LOCKED)
+           RETURNING shard)
+         SELECT EXISTS (SELECT 1 FROM on_sale) AS on_sale, EXISTS (SELECT 1 FROM item) AS supplied, (SELECT shard FROM listing) AS shard`,
+      [...itemParams, listingId, now, randomShard()],
     );
-    return last;
+    if (!first.on_sale) return { open: false, supplied: first.supplied, sold: false };
+    if (first.shard !== null) return { open: true, supplied: true, sold: true };
+    if (item && !first.supplied) {
+      if (!(await this.inventory.takeSupplyWaiting(item.itemId, item.quantity, em))) return { open: true, supplied: false, sold: false };
+      if (await this.takeShard(listingId, false, em)) return { open: true, supplied: true, sold: true };
+    }
+    return { open: true, supplied: true, sold: await this.takeShard(listingId, true, em) };
+  }
+
+  /**
+   * Takes one unit from a shard of the listing that has one, starting at a random shard. Without
+   * `wait`, a shard another transaction holds is passed over; with it, the take waits for the
+   * holder (whose rollback would give the unit back) and false means every shard is out. Exact
+   * because shards only give units back by a rollback and are only resupplied under the listing's
+   * lock, which no purchase in flight lets pass.
+   */
+  @GenerateSql({ params: [DUMMY.uuid, false] }, { name: 'wait', params: [DUMMY.uuid, true] })
+  async takeShard(listingId: string, wait: boolean, em?: EntityManager): Promise<boolean> {
+    // TypeORM answers an UPDATE with [rows, affected].
+    const [, taken]: [unknown[], number] = await this.manager(em).query(
+      `UPDATE store_listing_shards SET sold = sold + 1
+       WHERE listing_id = $1 AND (cap IS NULL OR sold < cap) AND shard = (
+         SELECT shard FROM store_listing_shards WHERE listing_id = $1 AND (cap IS NULL OR sold < cap)
+         ORDER BY shard >= $2 DESC, shard LIMIT 1 FOR UPDATE${wait ? '' : ' SKIP LOCKED'})
+       RETURNING shard`,
+      [listingId, randomShard()],
+    );
+    return taken > 0;
   }
 
   /** A page of the user's purchases in the community (with their listings), newest first. */

@@ -6,6 +6,7 @@ import { Clock } from '../common/clock/clock.js';
 import { EncryptionService } from '../crypto/encryption.service.js';
 import { DomainError } from '../common/errors/domain-error.js';
 import { HotRows } from '../database/hot-rows.js';
+import { SummaryFolds } from '../database/summary-folds.js';
 import { CommunitiesService } from '../communities/communities.service.js';
 import { InventoryService } from '../inventory/inventory.service.js';
 import { InventoryErrors } from '../inventory/inventory.errors.js';
@@ -18,6 +19,7 @@ import { ResourceErrors } from '../resources/resources.errors.js';
 import type { PurchaseBodyDto, PurchaseResultDto } from './dto/purchase.dto.js';
 import type { StoreListing } from './entities/store-listing.entity.js';
 import { StoreCatalogReadModel } from './store-catalog.read-model.js';
+import { StoreListingRepository } from './store-listing.repository.js';
 import { StorePurchaseRepository } from './store-purchase.repository.js';
 import { purchaseFingerprint } from '../requirements/requirement-rules.js';
 import { RequirementsService, type ResolvedRequirementData } from '../requirements/requirements.service.js';
@@ -38,10 +40,12 @@ const isDomain = (e: unknown, def: { error: string }) => e instanceof DomainErro
  * 4. the price through the ledger, one debit per resource type in resource-type-id order (the
  *    ledger never goes below zero);
  * 5. requirement data the user asked to save, and the `purchase_completed` notification;
- * 6. the grant (item via the inventory, prize via prizes, resource via the ledger), whose own
- *    supply is also a conditional UPDATE;
- * 7. the listing's supply and window: one conditional UPDATE of the hot listing row, last, so the
- *    row is locked only from there to the commit.
+ * 6. the grant (item via the inventory, prize via prizes, resource via the ledger); a prize's
+ *    supply is a conditional UPDATE of its row here;
+ * 7. the supply: the item's units (for an item listing) and one unit of the listing, each from
+ *    one of their supply shards, in one statement (`StorePurchaseRepository.sell`), last, with
+ *    the listing's `active` and window checked in it. Shards, not one row: purchases of one
+ *    listing do not queue on a row from this statement to the commit.
  *
  * Any failure throws and rolls everything back: nothing is charged. A lock wait past
  * DB_LOCK_TIMEOUT_MS is such a failure (503 `database_timeout`, retried with the same nonce).
@@ -62,6 +66,8 @@ export class StorePurchaseService {
     private readonly encryption: EncryptionService,
     private readonly clock: Clock,
     private readonly hotRows: HotRows,
+    private readonly folds: SummaryFolds,
+    private readonly listings: StoreListingRepository,
   ) {}
 
   async purchase(
@@ -90,7 +96,7 @@ export class StorePurchaseService {
     if (!listing.active) throw new DomainError(StoreErrors.listing_not_found, `Listing ${listing.id} is not on sale`);
     const now = this.clock.now();
     this.assertWindow(listing, now);
-    if (listing.totalSupply !== null && listing.sold >= listing.totalSupply)
+    if (listing.totalSupply !== null && listing.soldTotal >= listing.totalSupply)
       throw new DomainError(StoreErrors.listing_sold_out, `"${listing.name}" is sold out`);
 
     const prize = listing.prizeId ? await this.catalog.prize(tenantId, listing.prizeId, em) : null;
@@ -112,8 +118,9 @@ export class StorePurchaseService {
         )
       : null;
 
-    // Every purchase of the listing updates its row (step 7): at most half the pool waits on it.
-    return this.hotRows.run(`listing:${listing.id}`, () =>
+    // Every purchase of the listing takes a key-share lock on its row (the purchase row's foreign
+    // key), which the management API's lock waits for and blocks: at most half the pool waits on it.
+    const result = await this.hotRows.run(`listing:${listing.id}`, () =>
       this.dataSource.transaction(async (tx) => {
         // 1. The nonce.
         const createdAt = await this.purchases.claimNonce(
@@ -200,18 +207,18 @@ export class StorePurchaseService {
         // 6. The grant (a prize's supply row is updated here; an item's in step 7).
         await this.grant(tx, tenantId, userId, listing, purchaseId);
 
-        // 7. The hot rows, in one statement just before the commit, so they stay locked only from it
-        //    to the commit: the item's supply (every purchase of the listing updates that row; taken
-        //    first, so always in this order) and the listing's supply and window.
-        const last = await this.purchases.sell(
+        // 7. The supply, in one statement just before the commit (the item's, then the listing's):
+        //    sharded, so concurrent purchases of the listing update different rows.
+        const sale = await this.purchases.sell(
           listing.id,
           now,
           listing.kind === 'item' ? { itemId: listing.itemId!, quantity: listing.quantity } : null,
           tx,
         );
-        if (!last.supplied)
+        if (!sale.open) await this.explainUnavailable(tx, tenantId, listing.id, now);
+        if (!sale.supplied)
           throw new DomainError(StoreErrors.listing_sold_out, `"${listing.name}" is sold out: no supply left of its item`);
-        if (last.sold === null) await this.explainUnavailable(tx, tenantId, listing.id, now);
+        if (!sale.sold) throw new DomainError(StoreErrors.listing_sold_out, `"${listing.name}" is sold out`);
 
         const row = {
           id: purchaseId,
@@ -229,6 +236,9 @@ export class StorePurchaseService {
         return { ...toPurchaseDto(row, listing.name), replayed: false };
       }),
     );
+    // The listing's `sold` summary catches up after the commit (the item's: the inventory's event).
+    if (!result.replayed) this.folds.schedule(`listing:${listing.id}`, () => this.listings.foldSold(listing.id));
+    return result;
   }
 
   private async findReplay(
@@ -265,7 +275,7 @@ export class StorePurchaseService {
       });
   }
 
-  /** The conditional UPDATE of the listing failed: say why (it changed since it was read). */
+  /** The supply step found the listing withdrawn or outside its window: say which (it changed since it was read). */
   private async explainUnavailable(tx: EntityManager, tenantId: string, listingId: string, now: Date): Promise<never> {
     const current = await this.store.findListing(tx, tenantId, listingId);
     if (!current.active) throw new DomainError(StoreErrors.listing_not_found, `Listing ${listingId} is not on sale`);
@@ -289,6 +299,8 @@ export class StorePurchaseService {
           reason: 'store_purchase',
           reference: purchaseId,
           supplyTakenByCaller: true,
+          // Any error of the grant fails the purchase's transaction: no savepoint needed.
+          savepoint: false,
         });
       } else if (listing.kind === 'prize') {
         await this.prizes.award(tx, {

@@ -13,6 +13,7 @@ import { PurchaseBodyDto, PurchaseDto, PurchaseOptionsQueryDto, PurchaseResultDt
 import { StoreErrors } from './store.errors.js';
 import { StorePurchaseService } from './store-purchase.service.js';
 import { StoreService } from './store.service.js';
+import { Metrics } from '../observability/metrics.js';
 
 const userErrors = [...INPUT_ERRORS, ...SESSION_ERRORS];
 
@@ -22,6 +23,7 @@ export class StoreController {
   constructor(
     private readonly store: StoreService,
     private readonly purchases: StorePurchaseService,
+    private readonly metrics: Metrics,
   ) {}
 
   @Get('balance')
@@ -87,6 +89,6 @@ export class StoreController {
     @Query() q: PurchaseOptionsQueryDto,
     @Body() body: PurchaseBodyDto,
   ): Promise<PurchaseResultDto> {
-    return this.purchases.purchase(user.tenantId, user.id, listingId, body, q.containerId);
+    return this.metrics.purchase(this.purchases.purchase(user.tenantId, user.id, listingId, body, q.containerId));
   }
 }

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { PrizesModule } from '../prizes/prizes.module.js';
 import { StoreListing } from './entities/store-listing.entity.js';
+import { StoreListingShard } from './entities/store-listing-shard.entity.js';
 import { StorePurchaseCount } from './entities/store-purchase-count.entity.js';
 import { StorePurchase } from './entities/store-purchase.entity.js';
 import { RequirementsModule } from '../requirements/requirements.module.js';
@@ -18,7 +19,7 @@ import { ResourcesModule } from '../resources/resources.module.js';
 import { NotificationsModule } from '../notifications/notifications.module.js';
 
 /** The tables this module owns (each module registers its own; src/app.entities.ts lists them all). */
-export const STORE_ENTITIES = [StoreListing, StorePurchase, StorePurchaseCount];
+export const STORE_ENTITIES = [StoreListing, StoreListingShard, StorePurchase, StorePurchaseCount];
 
 /** The community store under /v1/store (balance, listings, purchases), managed under /v1/admin/store. */
 @Module({

@@ -100,7 +100,7 @@ export class StoreService {
       const reasons: string[] = [];
       const w = windowProblem(l, now);
       if (w) reasons.push(w);
-      if (l.totalSupply !== null && l.sold >= l.totalSupply) reasons.push('sold_out');
+      if (l.totalSupply !== null && l.soldTotal >= l.totalSupply) reasons.push('sold_out');
       if (l.perUserLimit !== null && purchased >= l.perUserLimit) reasons.push('limit_reached');
       if (l.price.some((p) => (balanceOf.get(p.resourceTypeId) ?? 0) < Number(p.amount))) reasons.push('insufficient_balance');
       for (const r of reqs) if (unmet.has(r.id)) reasons.push(`requirement_not_met:${r.id}`);
@@ -173,37 +173,43 @@ export class StoreService {
     const startsAt = dto.startsAt ? new Date(dto.startsAt) : null;
     const endsAt = dto.endsAt ? new Date(dto.endsAt) : null;
     this.checkWindow(startsAt, endsAt);
-    const saved = await this.listings.create(
-      {
-        tenantId,
-        communityId: community.id,
-        name: dto.name,
-        description: dto.description ?? '',
-        imageUrl: dto.imageUrl ?? null,
-        kind: dto.kind,
-        itemId: dto.itemId?.toLowerCase() ?? null,
-        prizeId: dto.prizeId?.toLowerCase() ?? null,
-        resourceTypeId: dto.resourceTypeId?.toLowerCase() ?? null,
-        quantity: dto.quantity ?? 1,
-        price,
-        totalSupply: dto.totalSupply ?? null,
-        sold: 0,
-        perUserLimit: dto.perUserLimit ?? null,
-        startsAt,
-        endsAt,
-        requirementIds,
-        active: dto.active ?? true,
-        position: dto.position ?? 0,
-      },
-      em,
-    );
+    // The listing and its supply shards, together.
+    const saved = await this.dataSource.transaction(async (tx) => {
+      const created = await this.listings.create(
+        {
+          tenantId,
+          communityId: community.id,
+          name: dto.name,
+          description: dto.description ?? '',
+          imageUrl: dto.imageUrl ?? null,
+          kind: dto.kind,
+          itemId: dto.itemId?.toLowerCase() ?? null,
+          prizeId: dto.prizeId?.toLowerCase() ?? null,
+          resourceTypeId: dto.resourceTypeId?.toLowerCase() ?? null,
+          quantity: dto.quantity ?? 1,
+          price,
+          totalSupply: dto.totalSupply ?? null,
+          soldFolded: 0,
+          perUserLimit: dto.perUserLimit ?? null,
+          startsAt,
+          endsAt,
+          requirementIds,
+          active: dto.active ?? true,
+          position: dto.position ?? 0,
+        },
+        tx,
+      );
+      await this.listings.createShards(created.id, created.totalSupply, tx);
+      return Object.assign(created, { soldTotal: 0 });
+    });
     return toListingDto(saved);
   }
 
   async updateListing(tenantId: string, listingId: string, dto: UpdateListingDto): Promise<ListingDto> {
     return this.dataSource.transaction(async (em) => {
       const found = await this.findListing(em, tenantId, listingId);
-      // Lock the row: `sold` must not move between the supply check and the save.
+      // Lock the row: purchases in flight finish first and new ones wait, so the units sold cannot
+      // move between the supply check and the shards' new shares.
       await this.listings.lock(tenantId, found.id, em);
       const l = await this.findListing(em, tenantId, found.id);
       if (dto.name !== undefined) l.name = dto.name;
@@ -212,9 +218,10 @@ export class StoreService {
       if (dto.price !== undefined) l.price = await this.checkPrice(em, tenantId, l.communityId, dto.price);
       if (dto.requirementIds !== undefined)
         l.requirementIds = await this.requirements.assertAllExist(em, tenantId, dto.requirementIds, StoreErrors.invalid_listing);
+      const resupply = dto.totalSupply !== undefined && dto.totalSupply !== l.totalSupply;
       if (dto.totalSupply !== undefined) {
-        if (dto.totalSupply !== null && dto.totalSupply < l.sold)
-          throw new DomainError(StoreErrors.invalid_listing, `${l.sold} already sold; the supply cannot be ${dto.totalSupply}`);
+        if (dto.totalSupply !== null && dto.totalSupply < l.soldTotal)
+          throw new DomainError(StoreErrors.invalid_listing, `${l.soldTotal} already sold; the supply cannot be ${dto.totalSupply}`);
         l.totalSupply = dto.totalSupply;
       }
       if (dto.perUserLimit !== undefined) l.perUserLimit = dto.perUserLimit;
@@ -223,7 +230,10 @@ export class StoreService {
       this.checkWindow(l.startsAt, l.endsAt);
       if (dto.active !== undefined) l.active = dto.active;
       if (dto.position !== undefined) l.position = dto.position;
-      return toListingDto(await this.listings.save(l, em));
+      const saved = await this.listings.save(l, em);
+      // The shards' caps add up to the new supply (no purchase is in flight: the row is locked).
+      if (resupply) await this.listings.resupply(l.id, l.totalSupply, em);
+      return toListingDto(saved);
     });
   }
 

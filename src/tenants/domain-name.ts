@@ -1,4 +1,4 @@
-import { domainToASCII } from 'node:url';
+import { domainToASCII, domainToUnicode } from 'node:url';
 
 /** Longest host name DNS allows (RFC 1035), in its ASCII (punycode) form. */
 export const MAX_DOMAIN_LENGTH = 253;
@@ -37,6 +37,10 @@ export function parseDomain(input: string): DomainParse {
   const labels = ascii.toLowerCase().split('.');
   if (!labels.every((l) => LABEL.test(l)))
     return { invalid: 'every label is 1-63 letters, digits or "-", not starting or ending with "-"' };
+  // A punycode label must decode. Node 24's URL parser (ada 4) passes `xn--a` through
+  // domainToASCII unchanged where Node 20 and 22 refuse it; domainToUnicode leaves it undecoded.
+  if (labels.some((l) => l.startsWith('xn--') && (domainToUnicode(l) || l).startsWith('xn--')))
+    return { invalid: 'not a valid internationalised domain name' };
   // Also refuses IPv4 addresses: a top-level label is never all digits.
   if (/^\d+$/.test(labels.at(-1)!)) return { invalid: 'an IP address is not a domain' };
   return { domain: labels.join('.') };

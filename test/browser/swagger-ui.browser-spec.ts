@@ -3,11 +3,13 @@ import type { AddressInfo } from 'node:net';
 import { chromium, type Browser } from 'playwright-core';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { givenUser } from '../helpers/factories.js';
+import { API_TAGS, INTERFACE_TAGS } from '../../src/openapi-layout.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /**
- * Swagger UI in a real browser: a frontend developer authorises with a session token, runs
+ * Swagger UI in a real browser: the first screen shows operations (the error catalogue is one
+ * click away, not in the way); a frontend developer authorises with a session token, runs
  * "Try it out" on an authenticated endpoint and sees a 200.
  */
 describe('Swagger UI in headless Chromium', () => {
@@ -37,6 +39,42 @@ describe('Swagger UI in headless Chromium', () => {
   afterAll(async () => {
     await browser?.close();
     await t?.close();
+  });
+
+  it('shows the first operation on the first 1280×800 screen, groups in the interface order, error codes one click away', async () => {
+    const viewport = { width: 1280, height: 800 };
+    const page = await browser.newPage({ viewport });
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${base}/docs`);
+    const first = page.locator('.opblock').first();
+    await first.waitFor();
+
+    // The first operation of the interface, entirely on the first screen, nothing scrolled.
+    expect(await first.getAttribute('id')).toBe('operations-Authentication-refreshSession');
+    const box = await first.boundingBox();
+    expect(box).not.toBeNull();
+    expect(box!.y).toBeGreaterThan(0);
+    expect(box!.y + box!.height).toBeLessThan(viewport.height);
+    expect(await page.evaluate('window.scrollY')).toBe(0);
+
+    // Groups: the interface's, in its order, then the extensions, management last.
+    const tags = await page.locator('.opblock-tag-section h3.opblock-tag').evaluateAll((hs) => hs.map((h) => h.getAttribute('data-tag')));
+    expect(tags).toEqual(API_TAGS.map((t) => t.name));
+    expect(tags.slice(0, INTERFACE_TAGS.length)).toEqual(INTERFACE_TAGS.map((t) => t.name));
+    expect(tags.at(-1)).toBe('Management');
+
+    // The error catalogue: collapsed under the intro, whole once opened.
+    const catalogue = page.locator('.info details#error-codes');
+    expect(await catalogue.getAttribute('open')).toBeNull();
+    const row = catalogue.locator('table tr', { has: page.locator('code', { hasText: /^validation_failed$/ }) });
+    expect(await row.isVisible()).toBe(false);
+    await catalogue.locator('summary').click();
+    await row.waitFor({ state: 'visible' });
+    expect(await row.locator('td').nth(2).textContent()).toBe('generic_client_error');
+    expect(await catalogue.locator('table tbody tr').count()).toBeGreaterThan(80);
+    expect(errors).toEqual([]);
+    await page.close();
   });
 
   it('authorises with a session token and gets 200 from "Try it out" on an authenticated endpoint', async () => {

@@ -2,6 +2,7 @@ import { Wallet, type HDNodeWallet } from 'ethers';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { givenUser, type TestUser } from '../helpers/factories.js';
 import { siweLogin } from '../helpers/auth.js';
+import { METRICS_TOKEN, Scrape } from '../helpers/metrics.js';
 import {
   HARDHAT_KEYS,
   startFlakyRpc,
@@ -56,6 +57,15 @@ describe('inventory: minting the avatar as an NFT on a local chain', () => {
   const minterNonce = () => chain.provider.getTransactionCount(chain.minter.address, 'latest');
   const ownerOf = async (tokenId: string) => (await chain.contract.getFunction('ownerOf')(BigInt(tokenId))) as string;
   const balanceOf = async (address: string) => Number(await chain.contract.getFunction('balanceOf')(address));
+  const MINT_STATES = ['requested', 'sending', 'minted', 'retry', 'failed'] as const;
+  /** The mint jobs counter of `/metrics`, by state. */
+  const mintJobs = async () => {
+    const res = await t.http().get('/metrics').set('Authorization', `Bearer ${METRICS_TOKEN}`).expect(200);
+    const scrape = new Scrape(res.text);
+    return Object.fromEntries(MINT_STATES.map((state) => [state, scrape.value('cgs_mint_jobs_total', { state })]));
+  };
+  const changes = (before: Record<string, number>, after: Record<string, number>) =>
+    Object.fromEntries(MINT_STATES.map((state) => [state, after[state] - before[state]]));
 
   /** A user who signed in with Ethereum (so has an EVM wallet), holding a hat and a coat. */
   async function givenSiwePlayer(): Promise<Player> {
@@ -89,6 +99,7 @@ describe('inventory: minting the avatar as an NFT on a local chain', () => {
       ...extra,
     });
     t = await createTestApp({
+      METRICS_TOKEN,
       MINT_WORKER_ENABLED: 'false',
       MINT_RECEIPT_TIMEOUT_MS: '5000',
       PUBLIC_BASE_URL: BASE,
@@ -169,6 +180,7 @@ describe('inventory: minting the avatar as an NFT on a local chain', () => {
   });
 
   it("mints to the user's wallet; the token URI serves the avatar metadata; the avatar shows the mint status", async () => {
+    const before = await mintJobs();
     const nonceBefore = await minterNonce();
     const res = await mint(alice.user.auth, 'local');
     expect(res.status).toBe(201);
@@ -188,6 +200,7 @@ describe('inventory: minting the avatar as an NFT on a local chain', () => {
     expect(done.mint).toMatchObject({ status: 'minted', error: null, attempts: 1 });
     expect(done.mint.txHash).toMatch(/^0x[0-9a-f]{64}$/);
     expect(await minterNonce()).toBe(nonceBefore + 1);
+    expect(changes(before, await mintJobs())).toEqual({ requested: 1, sending: 1, minted: 1, retry: 0, failed: 0 });
 
     const tokenId: string = done.mint.tokenId;
     expect(await ownerOf(tokenId)).toBe(alice.wallet.address);
@@ -315,6 +328,7 @@ describe('inventory: minting the avatar as an NFT on a local chain', () => {
 
   it('retries transient RPC errors with backoff and then mints', async () => {
     const dave = await givenSiwePlayer();
+    const before = await mintJobs();
     await mint(dave.user.auth, 'flaky').expect(201);
     flaky.failNext(1000);
     expect(await worker().runOnce()).toBe(1);
@@ -328,10 +342,12 @@ describe('inventory: minting the avatar as an NFT on a local chain', () => {
     av = await avatarOf(dave.user.userId);
     expect(av.mint).toMatchObject({ status: 'minted', attempts: 2 });
     expect(await ownerOf(av.mint.tokenId)).toBe(dave.wallet.address);
+    expect(changes(before, await mintJobs())).toEqual({ requested: 1, sending: 2, minted: 1, retry: 1, failed: 0 });
   });
 
   it('marks a mint that cannot succeed as failed, notifies, and lets the user request it again', async () => {
     const erin = await givenSiwePlayer();
+    const before = await mintJobs();
     await mint(erin.user.auth, 'stranger').expect(201);
     await worker().runOnce();
     const av = await avatarOf(erin.user.userId);
@@ -347,6 +363,7 @@ describe('inventory: minting the avatar as an NFT on a local chain', () => {
     const again = await avatarOf(erin.user.userId);
     expect(again.mints).toHaveLength(1);
     expect(again.mint).toMatchObject({ id: av.mint.id, status: 'pending', attempts: 0 });
+    expect(changes(before, await mintJobs())).toEqual({ requested: 2, sending: 1, minted: 0, retry: 0, failed: 1 });
   });
 });
 

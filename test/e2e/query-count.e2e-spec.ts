@@ -6,6 +6,7 @@ import { findByIdsFast, findOneFast } from '../../src/database/find-one-fast.js'
 import { QuestEvent } from '../../src/quest-events/entities/quest-event.entity.js';
 import type { TenantCredentials } from '../../src/tenants/tenants.service.js';
 import { adminApi, givenCommunity, givenResourceType, grant, type TestCommunity } from '../helpers/communities.js';
+import { loginToken } from '../helpers/auth.js';
 import { givenUser, type TestUser } from '../helpers/factories.js';
 import { givenEvent, type TestEvent } from '../helpers/quests.js';
 import { givenListing, givenRequirement } from '../helpers/store.js';
@@ -165,6 +166,32 @@ describe('SQL statements per request on the list endpoints (no N+1)', () => {
 
   it('notifications: the same statements for 1 and 20 notifications', async () => {
     await expectConstant((limit) => `/v1/user/notifications?containerId=${community.id}&limit=${limit}`, 4);
+  });
+
+  it('a returning token login is one statement (no transaction); a first login is a transaction', async () => {
+    const subjectId = `sub-${Date.now()}`;
+    const login = async () => {
+      const token = await loginToken(t, tenant.sharedSecret, { subjectId, handle: 'counted' });
+      const res = await t.http().post('/v1/user/auth/providerB/login').set('X-Tenant-Id', tenant.id).send({ token });
+      expect(res.status).toBe(200);
+      // The expired nonces' purge runs on about one login in a hundred, on its own.
+      const sql = last.sql.filter((q) => !q.startsWith('DELETE FROM used_nonces'));
+      return { n: sql.length, sql };
+    };
+    const first = await login();
+    expect(first.sql[0]).toMatch(/^WITH i AS/); // the one-statement try finds no identity
+    expect(first.sql).toContain('START TRANSACTION');
+    const again = await login();
+    expect(again).toEqual({ n: 1, sql: [expect.stringMatching(/^WITH i AS \(SELECT user_id FROM identities/)] });
+    // A replayed token changes nothing and is refused from the same one statement.
+    const token = await loginToken(t, tenant.sharedSecret, { subjectId, handle: 'counted' });
+    expect((await t.http().post('/v1/user/auth/providerB/login').set('X-Tenant-Id', tenant.id).send({ token })).status).toBe(200);
+    const replay = await t.http().post('/v1/user/auth/providerB/login').set('X-Tenant-Id', tenant.id).send({ token });
+    expect({ status: replay.status, error: replay.body.error, sql: last.sql }).toEqual({
+      status: 401,
+      error: 'login_token_replayed',
+      sql: [expect.stringMatching(/^WITH i AS/)],
+    });
   });
 
   it('findOneFast reads the same entity as findOneBy', async () => {

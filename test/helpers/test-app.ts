@@ -43,6 +43,8 @@ export async function createTestApp(
     LOG_LEVEL: 'silent',
     PASSWORD_SCRYPT_COST: '1024',
     DB_POOL_SIZE: '5',
+    // CGS_TEST_REDIS_URL=redis://...: the same suites with the Redis-backed stores (ranks, rate limits).
+    ...(process.env.CGS_TEST_REDIS_URL ? { REDIS_URL: process.env.CGS_TEST_REDIS_URL } : {}),
     ...env,
   });
   const clock = new FakeClock();

@@ -11,6 +11,7 @@ import { AppConfig, loadConfig } from '../../src/config/app-config.js';
 import { ConfigModule } from '../../src/config/config.module.js';
 import { CryptoModule } from '../../src/crypto/crypto.module.js';
 import { DatabaseModule } from '../../src/database/database.module.js';
+import { ObservabilityModule } from '../../src/observability/observability.module.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { createTestDatabase } from '../setup/test-database.js';
 
@@ -65,7 +66,15 @@ export async function createModuleTest(options: ModuleTestOptions): Promise<Modu
       ...options.env,
     });
     moduleRef = await Test.createTestingModule({
-      imports: [ConfigModule, LoggingModule, DatabaseModule.forRoot(appEntities), CommonModule, CryptoModule, ...options.imports],
+      imports: [
+        ConfigModule,
+        LoggingModule,
+        DatabaseModule.forRoot(appEntities),
+        CommonModule,
+        ObservabilityModule,
+        CryptoModule,
+        ...options.imports,
+      ],
       providers: options.providers ?? [],
     })
       .overrideProvider(AppConfig)

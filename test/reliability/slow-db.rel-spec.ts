@@ -172,14 +172,22 @@ describe(`slow database: a hot listing row held FOR UPDATE for ${HOLD_MS / 1000}
       await holder.connect();
       await holder.query('BEGIN');
       await holder.query('SELECT 1 FROM store_listings WHERE id = $1 FOR UPDATE', [listing.id]);
+      const holderPid = (await holder.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0].pid;
       lockedAt = now();
       loops.push(...buyers.map((_, k) => buyer(k)));
-      // How many sessions wait on a lock meanwhile (the buyers' transactions in PostgreSQL).
+      // How many sessions wait on the held row meanwhile: those the holder blocks, directly or
+      // behind another waiter (the buyers' transactions in PostgreSQL). Not every lock wait: the
+      // unrelated joins queue on their own community's row, which is no business of the bulkhead.
       for (const until = performance.now() + HOLD_MS; performance.now() < until; await sleep(250)) {
         const {
           rows: [w],
         } = await c.sql.query<{ n: number }>(
-          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+          `WITH RECURSIVE blocked(pid) AS (
+             SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND $1::int = ANY (pg_blocking_pids(pid))
+             UNION
+             SELECT a.pid FROM pg_stat_activity a JOIN blocked b ON b.pid = ANY (pg_blocking_pids(a.pid)) WHERE a.datname = current_database())
+           SELECT count(*)::int AS n FROM blocked`,
+          [holderPid],
         );
         waitingOnLocks.push(w.n);
       }

@@ -1,5 +1,7 @@
 import { CompactEncrypt, SignJWT } from 'jose';
 import { randomBytes } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type pg from 'pg';
 import type { BaseWallet } from 'ethers';
 import { SiweMessage } from 'siwe';
@@ -10,8 +12,21 @@ import type { AppInstance, HttpResult } from '../helpers/processes.js';
 export const LONG = process.env.RELIABILITY_LONG === '1';
 export const scale = (short: number, long: number) => (LONG ? long : short);
 
-/** Prints one part's figures in a form the note (docs/reliability.md) quotes. */
+/** Where `report` keeps each part's figures of the last run (git-ignored), for `npm run reliability:table`. */
+export const RESULTS_DIR = 'test/reliability/results';
+
+/**
+ * Prints one part's figures, and keeps them in RESULTS_DIR/<short|long>/<part>.json, from which
+ * `npm run reliability:table` writes the summary table of docs/reliability.md.
+ */
 export function report(part: string, figures: Record<string, unknown>): void {
+  const dir = join(RESULTS_DIR, LONG ? 'long' : 'short');
+  mkdirSync(dir, { recursive: true });
+  const file = `${part
+    .replace(/[^A-Za-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .toLowerCase()}.json`;
+  writeFileSync(join(dir, file), `${JSON.stringify({ part, at: new Date().toISOString(), figures }, null, 2)}\n`);
   // eslint-disable-next-line no-console
   console.log(
     `[reliability] ${part} (${LONG ? 'long' : 'short'} run)\n${Object.entries(figures)
@@ -255,8 +270,12 @@ export function purchase(app: AppInstance, user: User, listingId: string, nonce:
  * - `ledgerMismatched`/`negativeBalances`: Σ ledger = balance and 0 ≤ balance ≤ earned for every user;
  * - `purchasesWithoutOneDebit`: every purchase debited exactly once per price component, no debit without a purchase;
  * - `duplicateNonces`: one purchase per (user, nonce);
- * - `listingSoldMismatch`/`listingOversold`: `sold` = the purchases of the listing, within its supply;
- * - `itemsOversold`/`itemGrantMismatch`, `prizesOversold`/`prizeAwardMismatch`: supplies and their ledgers agree.
+ * - `listingSoldMismatch`/`listingOversold`: units sold (Σ of the listing's supply shards) = the
+ *   purchases of the listing, within its supply; every shard within its cap and the caps adding up
+ *   to the supply (`shardCapsMismatch`); the `sold` column (a summary folded after the commits)
+ *   never above the shards (`summariesAhead`);
+ * - `itemsOversold`/`itemGrantMismatch`, `prizesOversold`/`prizeAwardMismatch`: supplies and their
+ *   ledgers agree (an item's units granted: Σ of its shards, with the same shard rules).
  */
 export async function storeInvariants(sql: pg.Pool): Promise<Record<string, number>> {
   const ledger = await ledgerInvariantViolations(sql);
@@ -277,12 +296,32 @@ export async function storeInvariants(sql: pg.Pool): Promise<Record<string, numb
       `SELECT count(*) AS n FROM (SELECT 1 FROM store_purchases GROUP BY tenant_id, user_id, nonce HAVING count(*) > 1) x`,
     ),
     listingSoldMismatch: await one(
-      `SELECT count(*) AS n FROM store_listings s WHERE s.sold <> (SELECT count(*) FROM store_purchases p WHERE p.listing_id = s.id)`,
+      `SELECT count(*) AS n FROM store_listings s
+       WHERE (SELECT coalesce(sum(sold), 0) FROM store_listing_shards h WHERE h.listing_id = s.id) <> (SELECT count(*) FROM store_purchases p WHERE p.listing_id = s.id)`,
     ),
-    listingOversold: await one(`SELECT count(*) AS n FROM store_listings WHERE sold < 0 OR sold > coalesce(total_supply, sold)`),
-    itemsOversold: await one(`SELECT count(*) AS n FROM inventory_items WHERE granted < 0 OR granted > coalesce(supply, granted)`),
+    listingOversold: await one(
+      `SELECT count(*) AS n FROM (SELECT l.total_supply, sum(h.sold) AS sold FROM store_listings l JOIN store_listing_shards h ON h.listing_id = l.id GROUP BY l.id) x
+       WHERE sold < 0 OR sold > coalesce(total_supply, sold)`,
+    ),
+    itemsOversold: await one(
+      `SELECT count(*) AS n FROM (SELECT i.supply, sum(h.granted) AS granted FROM inventory_items i JOIN inventory_item_shards h ON h.item_id = i.id GROUP BY i.id) x
+       WHERE granted < 0 OR granted > coalesce(supply, granted)`,
+    ),
     itemGrantMismatch: await one(
-      `SELECT count(*) AS n FROM inventory_items i WHERE i.granted <> coalesce((SELECT sum(quantity) FROM item_grants g WHERE g.item_id = i.id), 0)`,
+      `SELECT count(*) AS n FROM inventory_items i
+       WHERE (SELECT coalesce(sum(granted), 0) FROM inventory_item_shards h WHERE h.item_id = i.id) <> coalesce((SELECT sum(quantity) FROM item_grants g WHERE g.item_id = i.id), 0)`,
+    ),
+    shardCapsMismatch: await one(
+      `SELECT count(*) AS n FROM (
+         SELECT l.id FROM store_listings l LEFT JOIN store_listing_shards h ON h.listing_id = l.id GROUP BY l.id, l.total_supply
+         HAVING count(h.shard) <> 16 OR sum(h.cap) IS DISTINCT FROM l.total_supply OR bool_or(h.sold > h.cap)
+         UNION ALL
+         SELECT i.id FROM inventory_items i LEFT JOIN inventory_item_shards h ON h.item_id = i.id GROUP BY i.id, i.supply
+         HAVING count(h.shard) <> 16 OR sum(h.cap) IS DISTINCT FROM i.supply OR bool_or(h.granted > h.cap)) x`,
+    ),
+    summariesAhead: await one(
+      `SELECT (SELECT count(*) FROM store_listings l WHERE l.sold > (SELECT coalesce(sum(sold), 0) FROM store_listing_shards h WHERE h.listing_id = l.id))
+            + (SELECT count(*) FROM inventory_items i WHERE i.granted > (SELECT coalesce(sum(granted), 0) FROM inventory_item_shards h WHERE h.item_id = i.id)) AS n`,
     ),
     userItemMismatch: await one(
       `SELECT count(*) AS n FROM user_items u WHERE u.quantity <> (SELECT sum(quantity) FROM item_grants g WHERE g.item_id = u.item_id AND g.user_id = u.user_id)`,

@@ -15,13 +15,15 @@ export interface CacheSpec<C, V> {
 
 /**
  * The one place read caches are made: every cache of the service lives READ_CACHE_MS (0 turns
- * them all off, which the tests of read-your-writes across processes use), reads the service's
- * clock and drops scopes at the commits of this process's writes. A service states what it
+ * them all off), reads the service's clock and drops scopes at the commits of this process's
+ * writes; CacheBus (database layer) carries those drops to every other process, so another
+ * process's writes show within milliseconds, and within READ_CACHE_MS when the bus is down. A service states what it
  * caches and how to load it; how long and how it is invalidated is decided here.
  */
 @Injectable()
 export class CacheFactory {
   private readonly caches = new Map<string, ReadCache<unknown, object>>();
+  private readonly dropListeners: ((cache: string, scope: string) => void)[] = [];
 
   constructor(
     private readonly config: AppConfig,
@@ -37,9 +39,32 @@ export class CacheFactory {
       clock: this.clock,
       dataSource: this.dataSource,
       load: spec.load,
+      onDrop: (scope) => {
+        for (const listener of this.dropListeners) listener(spec.name, scope);
+      },
     });
     this.caches.set(spec.name, cache as unknown as ReadCache<unknown, object>);
     return cache;
+  }
+
+  /** Tells `listener` of every scope a cache of this process drops (CacheBus sends them on). */
+  onDrop(listener: (cache: string, scope: string) => void): void {
+    this.dropListeners.push(listener);
+  }
+
+  /** A scope another process dropped: forgotten here too (unknown cache names are ignored). */
+  dropHere(cache: string, scope: string): void {
+    this.caches.get(cache)?.dropHere(scope);
+  }
+
+  /** Forgets every cached value of this process (after drops may have been missed). */
+  clearHere(): void {
+    for (const cache of this.caches.values()) cache.clearHere();
+  }
+
+  /** Whether caching is on (READ_CACHE_MS > 0). */
+  get enabled(): boolean {
+    return this.config.READ_CACHE_MS > 0;
   }
 
   /** The names of the caches made so far. */

@@ -11,6 +11,8 @@ export interface ReadCacheOptions<C, V> {
   /** Its commits drop the scopes that `dropAfterCommit` marked in their transactions. */
   dataSource: DataSource;
   load: (context: C) => Promise<V>;
+  /** Told of every scope this process drops (to tell the other processes: CacheBus). */
+  onDrop?: (scope: string) => void;
 }
 
 /** Key in `QueryRunner.data`: the scopes to drop at the transaction's commit, per cache. */
@@ -59,9 +61,21 @@ export class ReadCache<C, V extends object> {
     return (await this.cache.fetch(`${scope}\u0000${this.generations.get(scope) ?? 0}\u0000${key}`, { context }))!;
   }
 
-  /** Forgets every value of `scope` now. */
+  /** Forgets every value of `scope` now, here and (through `onDrop`) in the other processes. */
   drop(scope: string): void {
+    if (!this.cache) return;
+    this.dropHere(scope);
+    this.options.onDrop?.(scope);
+  }
+
+  /** Forgets every value of `scope` in this process only (another process dropped it). */
+  dropHere(scope: string): void {
     if (this.cache) this.generations.set(scope, (this.generations.get(scope) ?? 0) + 1);
+  }
+
+  /** Forgets everything in this process (drops that may have been missed). */
+  clearHere(): void {
+    this.cache?.clear();
   }
 
   /**

@@ -10,9 +10,11 @@ export interface ItemAttribute {
 
 /**
  * An item of a community, fitting exactly one slot. `supply` caps the units ever granted (null:
- * unlimited); `granted` counts them and only moves with the conditional UPDATE of
- * `InventoryRepository.takeSupply` (or `takeSupplyQuery`, which the store's purchase runs), so it
- * never exceeds the supply.
+ * unlimited). The units granted are counted in the item's shards (`inventory_item_shards`, each a
+ * share of the supply; `InventoryRepository.takeSupply` and the store's `takeSupplyQuery`), not in
+ * this row, so grants of one item do not queue on it; their sum is what the API shows. The
+ * `granted` column (`grantedFolded`) is a summary folded from the shards shortly after grants
+ * commit: never above the true count, never used to decide a grant.
  */
 @Entity('inventory_items')
 @Check('ck_inventory_items_supply', 'granted >= 0 AND (supply IS NULL OR granted <= supply)')
@@ -51,6 +53,7 @@ export class InventoryItem extends BaseEntity {
   @Column({ type: 'int', nullable: true })
   supply: number | null;
 
-  @Column({ type: 'int', default: 0 })
-  granted: number;
+  /** Column `granted`: Σ shards as last folded (a lower bound, caught up shortly after a grant). */
+  @Column({ name: 'granted', type: 'int', default: 0 })
+  grantedFolded: number;
 }

@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock/clock.js';
 import { DomainError } from '../../common/errors/domain-error.js';
 import { AppConfig } from '../../config/app-config.js';
+import { Metrics } from '../../observability/metrics.js';
 import { CommunitiesService, UUID_RE } from '../../communities/communities.service.js';
 import { UsersService } from '../../users/users.service.js';
 import { WalletsService } from '../../wallets/wallets.service.js';
@@ -52,6 +53,7 @@ export class AvatarMintService {
     private readonly wallets: WalletsService,
     private readonly blockchains: BlockchainsService,
     private readonly worker: MintWorker,
+    private readonly metrics: Metrics,
   ) {}
 
   /** The avatar of `userId`: every slot with its item, the version, and the mints (latest first). */
@@ -131,6 +133,7 @@ export class AvatarMintService {
           `Version ${version} of your avatar is already minted (or being minted) on ${chain.name}; change the avatar to mint again`,
         );
     });
+    this.metrics.mintJob('requested');
     this.worker.kick();
   }
 

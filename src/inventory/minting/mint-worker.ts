@@ -5,6 +5,7 @@ import { Clock } from '../../common/clock/clock.js';
 import { AppConfig } from '../../config/app-config.js';
 import { NotificationsService } from '../../notifications/notifications.service.js';
 import { NotificationType } from '../../notifications/notification-types.js';
+import { Metrics } from '../../observability/metrics.js';
 import type { AvatarMint } from '../entities/avatar-mint.entity.js';
 import { AvatarMintRepository } from '../avatar-mint.repository.js';
 import { BlockchainsService } from './blockchains.service.js';
@@ -38,6 +39,7 @@ export class MintWorker implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly blockchains: BlockchainsService,
     private readonly sender: MintSender,
     private readonly notifications: NotificationsService,
+    private readonly metrics: Metrics,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -80,6 +82,7 @@ export class MintWorker implements OnApplicationBootstrap, OnModuleDestroy {
       if (this.stopped) return n;
       const job = await this.claim();
       if (!job) return n;
+      this.metrics.mintJob('sending');
       n++;
       await this.process(job);
     }
@@ -112,23 +115,29 @@ export class MintWorker implements OnApplicationBootstrap, OnModuleDestroy {
       const message = ((e as { shortMessage?: string }).shortMessage ?? (e as Error).message ?? String(e)).slice(0, 500);
       const final = isPermanent(e) || job.attempts >= this.config.MINT_MAX_ATTEMPTS;
       this.log.warn(`mint ${job.id} attempt ${job.attempts} failed${final ? ' (final)' : ''}: ${message}`);
-      await this.dataSource.transaction(async (em) => {
+      const changed = await this.dataSource.transaction(async (em) => {
         const now = this.clock.now();
         if (final) {
-          if (await this.mints.markFailed(job.id, message, now, em)) await this.notifyFinished(em, job, 'failed', null);
-        } else {
-          await this.mints.retryLater(job.id, message, new Date(now.getTime() + mintBackoffMs(job.attempts)), now, em);
+          const failed = await this.mints.markFailed(job.id, message, now, em);
+          if (failed) await this.notifyFinished(em, job, 'failed', null);
+          return failed;
         }
+        await this.mints.retryLater(job.id, message, new Date(now.getTime() + mintBackoffMs(job.attempts)), now, em);
+        return true;
       });
+      if (changed) this.metrics.mintJob(final ? 'failed' : 'retry');
     }
   }
 
   /** Records the token (once: a job already minted is left alone) and notifies the user in the same transaction. */
   private async markMinted(job: AvatarMint, txHash: string | null): Promise<void> {
-    await this.dataSource.transaction(async (em) => {
+    const minted = await this.dataSource.transaction(async (em) => {
       const now = this.clock.now();
-      if (await this.mints.markMinted(job.id, txHash, now, em)) await this.notifyFinished(em, job, 'minted', txHash);
+      const changed = await this.mints.markMinted(job.id, txHash, now, em);
+      if (changed) await this.notifyFinished(em, job, 'minted', txHash);
+      return changed;
     });
+    if (minted) this.metrics.mintJob('minted');
   }
 
   private notifyFinished(em: EntityManager, job: AvatarMint, status: 'minted' | 'failed', txHash: string | null) {

@@ -1,0 +1,57 @@
+import type { PageRequest } from '../common/pagination/pagination.js';
+
+export interface RankedUser {
+  rank: number;
+  userId: string;
+  handle: string;
+  displayName: string | null;
+  amount: number;
+}
+
+export interface UserRanking {
+  /** null when the user has earned nothing of this resource (unranked). */
+  rank: number | null;
+  amount: number;
+  balance: number;
+  totalRanked: number;
+  above: RankedUser[];
+  below: RankedUser[];
+}
+
+export interface LeaderboardPage {
+  items: RankedUser[];
+  /** The number of ranked users. */
+  total: number;
+}
+
+/**
+ * Where the ranks of a board (the users of one resource type by `earned`, event score boards
+ * included: an event ranks by its scoped resource) are read from. Same rules for every store:
+ * earned DESC, then who reached the amount first (`earned_at`), then user id; equal amounts share
+ * a rank (1, 2, 2, 4); only earned > 0 is ranked. PostgreSQL (`resource_balances` and its prefix
+ * counters) is always the source of truth, written by the ledger in its transaction.
+ *
+ * - `PostgresRankStore` (default): the prefix counters, read in one statement per request.
+ * - `RedisRankStore` (`REDIS_URL`): sorted sets shared by every instance, kept up to date after
+ *   each commit and rebuilt from PostgreSQL; whenever they cannot answer exactly, it reads PostgreSQL.
+ */
+export abstract class RankStore {
+  private readonly listeners: ((resourceTypeId: string) => void)[] = [];
+
+  /**
+   * `listener` hears of every board whose ranks this store changed later than the commit that
+   * changed them (the Redis store, once its copy landed): the page caches in front drop it again,
+   * or a page read between the commit and that moment would be kept.
+   */
+  onBoardChanged(listener: (resourceTypeId: string) => void): void {
+    this.listeners.push(listener);
+  }
+
+  protected boardChanged(resourceTypeId: string): void {
+    for (const listener of this.listeners) listener(resourceTypeId);
+  }
+
+  abstract leaderboard(resourceTypeId: string, page: PageRequest): Promise<LeaderboardPage>;
+  /** The user's rank, amounts and up to `around` neighbours on each side. */
+  abstract userRanking(resourceTypeId: string, userId: string, around: number): Promise<UserRanking>;
+}

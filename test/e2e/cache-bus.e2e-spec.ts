@@ -1,0 +1,111 @@
+import { CacheBus } from '../../src/database/cache-bus.js';
+import type { TenantCredentials } from '../../src/tenants/tenants.service.js';
+import { adminApi, givenCommunity, givenResourceType, grant, type TestCommunity } from '../helpers/communities.js';
+import { givenUser, type TestUser } from '../helpers/factories.js';
+import { createTestApp, type TestApp } from '../helpers/test-app.js';
+
+/**
+ * Two instances of the service on one database, each with its read caches (READ_CACHE_MS far
+ * longer than the test, and a clock that never moves, so nothing expires): what one instance
+ * writes shows in the other's cached reads because CacheBus carries the drops, not because a
+ * value aged out.
+ */
+describe('read caches across instances (CacheBus: LISTEN/NOTIFY)', () => {
+  let a: TestApp;
+  let b: TestApp;
+  let tenant: TenantCredentials;
+  let community: TestCommunity;
+  let xp: { id: string; slug: string };
+  let players: TestUser[];
+
+  const env = { READ_CACHE_MS: '60000', MINT_WORKER_ENABLED: 'false', QUEST_EVENT_WORKER_ENABLED: 'false' };
+
+  /** Polls `read` on the other instance until `ok` (the drop travels through PostgreSQL): the time it took, in ms. */
+  const until = async <T>(read: () => Promise<T>, ok: (v: T) => boolean): Promise<number> => {
+    const t0 = Date.now();
+    for (;;) {
+      if (ok(await read())) return Date.now() - t0;
+      if (Date.now() - t0 > 5000) throw new Error(`not seen after 5 s: ${JSON.stringify(await read())}`);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  };
+
+  const communityOn = async (app: TestApp, user: TestUser) => {
+    const res = await app.http().get(`/v1/community/${community.id}`).set('Authorization', user.auth);
+    expect(res.status).toBe(200);
+    return res.body as { name: string; memberCount: number };
+  };
+  const topOn = async (app: TestApp) => {
+    const res = await app.http().get(`/v1/community/${community.id}/leaderboard/${xp.slug}?limit=1`).set('X-Tenant-Id', tenant.id);
+    expect(res.status).toBe(200);
+    return (res.body as { items: { userId: string; amount: number; displayName: string }[] }).items[0];
+  };
+
+  beforeAll(async () => {
+    a = await createTestApp(env);
+    b = await createTestApp({ ...env, DATABASE_URL: a.config.DATABASE_URL! });
+    // Both listen before the test writes (the LISTEN connection starts at bootstrap).
+    await until(
+      async () => a.app.get(CacheBus).listening && b.app.get(CacheBus).listening,
+      (v) => v,
+    );
+    tenant = await a.givenTenant();
+    community = await givenCommunity(a, tenant);
+    xp = await givenResourceType(a, tenant, community.id);
+    players = [await givenUser(a, tenant), await givenUser(a, tenant)];
+  });
+  afterAll(async () => {
+    await b?.close();
+    await a?.close();
+  });
+
+  it("shows a join through one instance in the other's cached community (member count)", async () => {
+    const before = await communityOn(b, players[0]);
+    expect(await communityOn(b, players[0])).toEqual(before); // cached now
+    const joined = await a.http().post(`/v1/community/${community.id}/join?referrerHandle=`).set('Authorization', players[0].auth);
+    expect(joined.status).toBe(201);
+    await until(
+      () => communityOn(b, players[1]),
+      (c) => c.memberCount === before.memberCount + 1,
+    );
+    // The writer's own instance has it at once.
+    expect((await communityOn(a, players[1])).memberCount).toBe(before.memberCount + 1);
+  });
+
+  it("shows an edit through one instance in the other's cached community", async () => {
+    await communityOn(b, players[0]);
+    expect((await adminApi(a, tenant).patch(`/v1/admin/communities/${community.id}`, { name: 'Renamed on A' })).status).toBe(200);
+    await until(
+      () => communityOn(b, players[0]),
+      (c) => c.name === 'Renamed on A',
+    );
+  });
+
+  it("shows a grant through one instance in the other's cached leaderboard page", async () => {
+    await grant(a, tenant, players[0].userId, xp.id, 10).expect(201);
+    await until(
+      () => topOn(b),
+      (top) => top?.userId === players[0].userId,
+    );
+    const cached = await topOn(b);
+    expect(await topOn(b)).toEqual(cached);
+    await grant(a, tenant, players[1].userId, xp.id, 50).expect(201);
+    await until(
+      () => topOn(b),
+      (top) => top.userId === players[1].userId && top.amount === 50,
+    );
+  });
+
+  it('serves the cached page while only the database changed behind its back, until a write through an instance drops it', async () => {
+    const cached = await topOn(b);
+    // Not through the service: no instance hears of it, so B keeps its page (the cache is real).
+    await a.dataSource.query('UPDATE users SET display_name = $1 WHERE id = $2', ['Renamed behind', cached.userId]);
+    await topOn(a);
+    expect(await topOn(b)).toEqual(cached);
+    await grant(a, tenant, players[0].userId, xp.id, 1).expect(201);
+    await until(
+      () => topOn(b),
+      (top) => top.displayName === 'Renamed behind',
+    );
+  });
+});
