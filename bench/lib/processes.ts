@@ -99,7 +99,7 @@ const TICKS_PER_SECOND = 100;
 
 /**
  * CPU time used so far by every PostgreSQL server process on this machine (backends, WAL writer,
- * checkpointer...), in ms, from /proc: the database's cost of a scenario is the difference over
+ * checkpointer...) and by those that ended, in ms, from /proc: the database's cost of a scenario is the difference over
  * its measured run divided by its requests. Meaningful when the bench is the database's only
  * client (a quiet machine); NaN where /proc is not there.
  */
@@ -119,8 +119,10 @@ export function postgresCpuMs(): number {
       const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
       if (comm !== 'postgres') continue;
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      // Fields 14 and 15 of stat (utime, stime) are at 11 and 12 after the command.
-      ticks += Number(fields[11]) + Number(fields[12]);
+      // Fields 14-17 of stat (utime, stime, cutime, cstime) are at 11-14 after the command. The
+      // children's part is the time of the backends that ended (the postmaster reaped them):
+      // without it a connection closed during a run would take its time out of the sum.
+      ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
       found = true;
     } catch {
       // The process ended meanwhile.
