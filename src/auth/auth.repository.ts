@@ -12,6 +12,35 @@ export interface NonceClaim {
   expiresAt: Date;
 }
 
+/** The tail of a nonce claim: a used nonce is taken over only once it expired; RETURNING 1 when claimed. */
+const CLAIM_EXPIRED_ONLY = `ON CONFLICT (tenant_id, kind, nonce) DO UPDATE SET expires_at = EXCLUDED.expires_at, created_at = now()
+       WHERE used_nonces.expires_at < $4
+       RETURNING 1`;
+
+/**
+ * The identity ($1-$3) brought up to date at $4 with the provider tokens $5-$7 (null keeps the
+ * stored one), only if the statement's nonce step `n` wrote.
+ */
+const TOUCH_IDENTITY = `UPDATE identities SET last_login_at = $4, updated_at = $4,
+           id_token_enc = COALESCE($5, id_token_enc), access_token_enc = COALESCE($6, access_token_enc), refresh_token_enc = COALESCE($7, refresh_token_enc)
+         WHERE tenant_id = $1 AND provider = $2 AND subject_id = $3 AND EXISTS (SELECT 1 FROM n)
+         RETURNING user_id`;
+
+type IdentityKey = { tenantId: string; provider: string; subjectId: string };
+type ProviderTokens = { idToken?: string | null; accessToken?: string | null; refreshToken?: string | null };
+
+/** $1-$7 of TOUCH_IDENTITY. */
+const identityParams = (id: IdentityKey, now: Date, enc: ProviderTokens): unknown[] => [
+  id.tenantId,
+  id.provider,
+  id.subjectId,
+  now,
+  enc.idToken ?? null,
+  enc.accessToken ?? null,
+  enc.refreshToken ?? null,
+];
+const nonceParams = (nonce: NonceClaim | null): unknown[] => (nonce ? [nonce.kind, nonce.value, nonce.expiresAt] : []);
+
 /**
  * Refresh tokens, external identities and one-time nonces. Nonces are enforced by the primary key
  * of `used_nonces` (so across instances and concurrent requests: the second INSERT waits for the
@@ -78,27 +107,13 @@ export class AuthRepository extends BaseRepository {
     em?: EntityManager,
   ): Promise<{ fresh: boolean; userId: string | null }> {
     const claim = `INSERT INTO used_nonces (tenant_id, kind, nonce, expires_at) VALUES ($1, $8, $9, $10)
-       ON CONFLICT (tenant_id, kind, nonce) DO UPDATE SET expires_at = EXCLUDED.expires_at, created_at = now()
-       WHERE used_nonces.expires_at < $4
-       RETURNING 1`;
+       ${CLAIM_EXPIRED_ONLY}`;
     const [step]: { fresh: boolean; user_id: string | null }[] = await this.manager(em).query(
       `WITH n AS (${nonce ? claim : 'SELECT 1'}),
        i AS (
-         UPDATE identities SET last_login_at = $4, updated_at = $4,
-           id_token_enc = COALESCE($5, id_token_enc), access_token_enc = COALESCE($6, access_token_enc), refresh_token_enc = COALESCE($7, refresh_token_enc)
-         WHERE tenant_id = $1 AND provider = $2 AND subject_id = $3 AND EXISTS (SELECT 1 FROM n)
-         RETURNING user_id)
+         ${TOUCH_IDENTITY})
        SELECT EXISTS (SELECT 1 FROM n) AS fresh, (SELECT user_id FROM i) AS user_id`,
-      [
-        id.tenantId,
-        id.provider,
-        id.subjectId,
-        now,
-        enc.idToken ?? null,
-        enc.accessToken ?? null,
-        enc.refreshToken ?? null,
-        ...(nonce ? [nonce.kind, nonce.value, nonce.expiresAt] : []),
-      ],
+      [...identityParams(id, now, enc), ...nonceParams(nonce)],
     );
     return { fresh: step.fresh, userId: step.user_id };
   }
@@ -141,35 +156,18 @@ export class AuthRepository extends BaseRepository {
     em?: EntityManager,
   ): Promise<{ known: boolean; fresh: boolean; userId: string | null }> {
     const claim = `INSERT INTO used_nonces (tenant_id, kind, nonce, expires_at) SELECT $1, $11, $12, $13 WHERE EXISTS (SELECT 1 FROM i)
-       ON CONFLICT (tenant_id, kind, nonce) DO UPDATE SET expires_at = EXCLUDED.expires_at, created_at = now()
-       WHERE used_nonces.expires_at < $4
-       RETURNING 1`;
+       ${CLAIM_EXPIRED_ONLY}`;
     const [step]: { known: boolean; fresh: boolean; user_id: string | null }[] = await this.manager(em).query(
       `WITH i AS (SELECT user_id FROM identities WHERE tenant_id = $1 AND provider = $2 AND subject_id = $3),
        n AS (${nonce ? claim : 'SELECT 1 FROM i'}),
        u AS (
-         UPDATE identities SET last_login_at = $4, updated_at = $4,
-           id_token_enc = COALESCE($5, id_token_enc), access_token_enc = COALESCE($6, access_token_enc), refresh_token_enc = COALESCE($7, refresh_token_enc)
-         WHERE tenant_id = $1 AND provider = $2 AND subject_id = $3 AND EXISTS (SELECT 1 FROM n)
-         RETURNING user_id),
+         ${TOUCH_IDENTITY}),
        r AS (
          INSERT INTO refresh_tokens (id, token_hash, user_id, tenant_id, expires_at)
          SELECT $8, $9, u.user_id, $1, $10 FROM u
          RETURNING user_id)
        SELECT EXISTS (SELECT 1 FROM i) AS known, EXISTS (SELECT 1 FROM n) AS fresh, (SELECT user_id FROM r) AS user_id`,
-      [
-        id.tenantId,
-        id.provider,
-        id.subjectId,
-        now,
-        enc.idToken ?? null,
-        enc.accessToken ?? null,
-        enc.refreshToken ?? null,
-        refresh.id,
-        refresh.tokenHash,
-        refresh.expiresAt,
-        ...(nonce ? [nonce.kind, nonce.value, nonce.expiresAt] : []),
-      ],
+      [...identityParams(id, now, enc), refresh.id, refresh.tokenHash, refresh.expiresAt, ...nonceParams(nonce)],
     );
     return { known: step.known, fresh: step.fresh, userId: step.user_id };
   }

@@ -79,13 +79,7 @@ export class IdentityLoginService {
   private async returningLogin(input: IdentityLogin, enc: Record<TokenField, string | null>): Promise<SessionResult | null> {
     const now = this.clock.now();
     const session = this.sessions.prepareSession();
-    const step = await this.repo.returningLogin(
-      { tenantId: input.tenantId, provider: input.provider, subjectId: input.subjectId },
-      now,
-      enc,
-      input.nonce ? { kind: input.nonce.kind, value: input.nonce.value, expiresAt: input.nonce.expiresAt } : null,
-      session,
-    );
+    const step = await this.repo.returningLogin(identityKey(input), now, enc, nonceClaim(input), session);
     if (!step.known) return null;
     if (!step.fresh) throw replayed(input);
     if (!step.userId) throw new Error('returning login stored no session');
@@ -97,13 +91,7 @@ export class IdentityLoginService {
     const now = this.clock.now();
     // The nonce claimed and, if another login created the identity since `returningLogin` looked,
     // that identity brought up to date, only if the nonce was fresh (absent tokens keep their values).
-    const step = await this.repo.touchIdentity(
-      { tenantId: input.tenantId, provider: input.provider, subjectId: input.subjectId },
-      now,
-      enc,
-      input.nonce ? { kind: input.nonce.kind, value: input.nonce.value, expiresAt: input.nonce.expiresAt } : null,
-      em,
-    );
+    const step = await this.repo.touchIdentity(identityKey(input), now, enc, nonceClaim(input), em);
     if (!step.fresh) throw replayed(input);
     if (input.nonce) await this.nonces.purgeSometimes(em, now);
 
@@ -158,6 +146,10 @@ export class IdentityLoginService {
     return out;
   }
 }
+
+const identityKey = (input: IdentityLogin) => ({ tenantId: input.tenantId, provider: input.provider, subjectId: input.subjectId });
+const nonceClaim = (input: IdentityLogin) =>
+  input.nonce ? { kind: input.nonce.kind, value: input.nonce.value, expiresAt: input.nonce.expiresAt } : null;
 
 /** The nonce of this login was used already. */
 const replayed = (input: IdentityLogin): DomainError =>
