@@ -79,7 +79,10 @@ describe('InventoryService (medium: InventoryModule on PostgreSQL)', () => {
     expect(await domainErrorOf(grant('ring', 1))).toBe('item_not_found');
     expect((await grant(item.id, 2)).ownedQuantity).toBe(2);
     expect(await domainErrorOf(grant(item.id, 1))).toBe('supply_exhausted');
-    expect(await numbers(t.dataSource, 'SELECT granted, supply FROM inventory_items WHERE id = $1', [item.id])).toEqual({
+    // Units granted are the sum of the item's supply shards (`inventory_items.granted` is a summary folded after commits).
+    const counted =
+      'SELECT (SELECT SUM(granted) FROM inventory_item_shards WHERE item_id = $1)::int AS granted, supply FROM inventory_items WHERE id = $1';
+    expect(await numbers(t.dataSource, counted, [item.id])).toEqual({
       granted: 2,
       supply: 2,
     });

@@ -168,7 +168,7 @@ describe(`money under load: ${ATTEMPTS} concurrent purchase attempts over two in
 
     const supply = (
       await c.sql.query(
-        `SELECT (SELECT granted FROM inventory_items WHERE id = $1) AS item_granted, (SELECT supply FROM inventory_items WHERE id = $1) AS item_supply,
+        `SELECT (SELECT COALESCE(SUM(granted), 0) FROM inventory_item_shards WHERE item_id = $1) AS item_granted, (SELECT supply FROM inventory_items WHERE id = $1) AS item_supply,
       (SELECT awarded FROM prizes WHERE id = $2) AS prize_awarded, (SELECT total_supply FROM prizes WHERE id = $2) AS prize_supply`,
         [item.id, prize.id],
       )
