@@ -5,23 +5,8 @@
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { givenUser, type TestUser } from '../helpers/factories.js';
 import { adminApi, givenCommunity, givenResourceType, grant } from '../helpers/communities.js';
-import { givenListing, givenPrize, ledgerMismatches, purchase } from '../helpers/store.js';
+import { givenListing, givenPrize, inFlight, ledgerMismatches, purchase } from '../helpers/store.js';
 import type { TenantCredentials } from '../../src/tenants/tenants.service.js';
-
-/** Runs `tasks` with at most `width` in flight; results in task order. */
-async function inFlight<T>(width: number, tasks: (() => Promise<T>)[]): Promise<T[]> {
-  const results: T[] = new Array(tasks.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: width }, async () => {
-      while (next < tasks.length) {
-        const i = next++;
-        results[i] = await tasks[i]();
-      }
-    }),
-  );
-  return results;
-}
 
 /** A small deterministic PRNG (mulberry32), so a failure can be replayed. */
 function prng(seed: number): () => number {

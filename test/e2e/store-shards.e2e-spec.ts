@@ -10,24 +10,9 @@
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { givenUser, type TestUser } from '../helpers/factories.js';
 import { adminApi, givenCommunity, givenResourceType, grant, type TestCommunity } from '../helpers/communities.js';
-import { givenItem, givenListing, ledgerMismatches, purchase } from '../helpers/store.js';
+import { givenItem, givenListing, inFlight, ledgerMismatches, purchase } from '../helpers/store.js';
 import type { TenantCredentials } from '../../src/tenants/tenants.service.js';
 import { SupplyShards1795594943964 } from '../../migrations/1795594943964-SupplyShards.js';
-
-/** Runs `tasks` with at most `width` in flight; results in task order. */
-async function inFlight<T>(width: number, tasks: (() => Promise<T>)[]): Promise<T[]> {
-  const results: T[] = new Array(tasks.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: width }, async () => {
-      while (next < tasks.length) {
-        const i = next++;
-        results[i] = await tasks[i]();
-      }
-    }),
-  );
-  return results;
-}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -103,3 +103,18 @@ export function ledgerMismatches(t: TestApp, resourceTypeIds: string[]): Promise
     [resourceTypeIds],
   );
 }
+
+/** Runs `tasks` with at most `width` in flight; results in task order. */
+export async function inFlight<T>(width: number, tasks: (() => Promise<T>)[]): Promise<T[]> {
+  const results: T[] = new Array(tasks.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < tasks.length) {
+        const i = next++;
+        results[i] = await tasks[i]();
+      }
+    }),
+  );
+  return results;
+}
