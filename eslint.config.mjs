@@ -1,4 +1,5 @@
-// ESLint (typescript-eslint, type-aware) over the service, its tests, the bench and the client.
+// ESLint (typescript-eslint, type-aware) over the service, its tests, the bench, the client and the
+// operator console (console/, typed by console/tsconfig.json).
 // Formatting is Prettier's (`npm run format`); eslint-config-prettier turns off the rules it owns.
 import js from '@eslint/js';
 import prettier from 'eslint-config-prettier';

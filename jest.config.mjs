@@ -23,6 +23,10 @@ export default {
   // everything in band and leaves a core idle. test/setup/lane-runner.mjs keeps the heavy files
   // (the reliability suite) one at a time on one of them.
   maxWorkers: Math.max(2, availableParallelism() - 1),
+  // Under --experimental-vm-modules each test file's module graph stays in its worker; with the
+  // app's module count a worker ran out of heap mid-run. A worker above this after a file is
+  // replaced by a fresh one.
+  workerIdleMemoryLimit: '1536MB',
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/src/**/*.spec.ts'] },
     // The module boundaries the lint enforces, tried on planted files (no database).
@@ -43,6 +47,16 @@ export default {
       ...common,
       displayName: 'e2e-redis',
       testMatch: ['<rootDir>/test/**/*.redis-e2e-spec.ts'],
+      globalSetup: '<rootDir>/test/setup/global-setup.mjs',
+      globalTeardown: '<rootDir>/test/setup/global-teardown.mjs',
+    },
+    // e2e tests of the NATS JetStream sink (test/helpers/nats-server.ts starts a nats-server of
+    // their own): not in `npm test`, which must pass on a machine without NATS; run by
+    // `npm run test:nats`, which CI runs.
+    {
+      ...common,
+      displayName: 'e2e-nats',
+      testMatch: ['<rootDir>/test/**/*.nats-e2e-spec.ts'],
       globalSetup: '<rootDir>/test/setup/global-setup.mjs',
       globalTeardown: '<rootDir>/test/setup/global-teardown.mjs',
     },

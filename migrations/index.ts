@@ -14,6 +14,11 @@ import { QuestSearchIndex1795370000000 } from './1795370000000-QuestSearchIndex.
 import { TenantDomains1795458981029 } from './1795458981029-TenantDomains.js';
 import { SessionRevocations1795460378117 } from './1795460378117-SessionRevocations.js';
 import { SupplyShards1795594943964 } from './1795594943964-SupplyShards.js';
+import { StorePurchaseFunction1795603758601 } from './1795603758601-StorePurchaseFunction.js';
+import { Seasons1795603823150 } from './1795603823150-Seasons.js';
+import { NotificationStream1795603748081 } from './1795603748081-NotificationStream.js';
+import { Integrations1795604408344 } from './1795604408344-Integrations.js';
+import { AdminAuditLog1795610000000 } from './1795610000000-AdminAuditLog.js';
 // <imports above>
 
 export const migrations: (new () => MigrationInterface)[] = [
@@ -31,5 +36,10 @@ export const migrations: (new () => MigrationInterface)[] = [
   TenantDomains1795458981029,
   SessionRevocations1795460378117,
   SupplyShards1795594943964,
+  StorePurchaseFunction1795603758601,
+  Seasons1795603823150,
+  NotificationStream1795603748081,
+  Integrations1795604408344,
+  AdminAuditLog1795610000000,
   // <classes above>
 ];

@@ -1,5 +1,8 @@
 // Builds dist/ when it is missing or older than the sources, so `npm start` always runs current code
 // and stays fast when nothing changed. Runs on `npm install` (prepare) and before `npm start`.
+// Two parts with a stamp each: the service (nest build, which empties dist/ first) and the operator
+// console (console/, built by Vite into dist/console), rebuilt when its sources or the typed client
+// change, or after a service build.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -23,8 +26,19 @@ const sources = Math.max(
   statSync('tsconfig.json').mtimeMs,
   statSync('package.json').mtimeMs,
 );
+const consoleMarker = 'dist/.console-build-stamp';
+const consoleSources = Math.max(newest('console'), newest('clients'), statSync('package.json').mtimeMs);
+const fresh = (stamp, since) => existsSync(stamp) && statSync(stamp).mtimeMs >= since;
 if (!existsSync('node_modules/.bin/nest')) process.exit(0); // production install without dev tools: dist is shipped
-if (existsSync(marker) && statSync(marker).mtimeMs >= sources) process.exit(0);
-process.stdout.write('building (nest build)...\n');
-execFileSync('node_modules/.bin/nest', ['build'], { stdio: 'inherit' });
-writeFileSync(marker, new Date().toISOString());
+let built = false;
+if (!fresh(marker, sources)) {
+  process.stdout.write('building (nest build)...\n');
+  execFileSync('node_modules/.bin/nest', ['build'], { stdio: 'inherit' });
+  writeFileSync(marker, new Date().toISOString());
+  built = true;
+}
+if (built || !fresh(consoleMarker, consoleSources)) {
+  process.stdout.write('building the console (vite build)...\n');
+  execFileSync('node_modules/.bin/vite', ['build', '--config', 'console/vite.config.mjs'], { stdio: 'inherit' });
+  writeFileSync(consoleMarker, new Date().toISOString());
+}

@@ -1,3 +1,4 @@
+import { AuditModule } from './audit/audit.module.js';
 import { Module } from '@nestjs/common';
 import { AccessModule } from './access/access.module.js';
 import { appEntities } from './app.entities.js';
@@ -8,6 +9,7 @@ import { LoggingModule } from './common/logging/logging.module.js';
 import { ConfigModule } from './config/config.module.js';
 import { CryptoModule } from './crypto/crypto.module.js';
 import { DatabaseModule } from './database/database.module.js';
+import { IntegrationsModule } from './integrations/integrations.module.js';
 import { InventoryModule } from './inventory/inventory.module.js';
 import { HealthModule } from './health/health.module.js';
 import { NotificationsModule } from './notifications/notifications.module.js';
@@ -20,6 +22,7 @@ import { ProfileModule } from './profile/profile.module.js';
 import { SocialsModule } from './socials/socials.module.js';
 import { StoreModule } from './store/store.module.js';
 import { ResourcesModule } from './resources/resources.module.js';
+import { SeasonsModule } from './seasons/seasons.module.js';
 import { TenantsModule } from './tenants/tenants.module.js';
 import { UsersModule } from './users/users.module.js';
 
@@ -31,8 +34,10 @@ import { UsersModule } from './users/users.module.js';
     CommonModule,
     ObservabilityModule,
     CryptoModule,
+    IntegrationsModule,
     TenantsModule,
     AccessModule,
+    AuditModule,
     UsersModule,
     HealthModule,
     AuthModule,
@@ -47,6 +52,7 @@ import { UsersModule } from './users/users.module.js';
     QuestEventsModule,
     ParticipationModule,
     QuestsModule,
+    SeasonsModule,
   ],
 })
 export class AppModule {}

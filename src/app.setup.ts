@@ -14,6 +14,8 @@ import { parseQuery } from './common/validation/query-parser.js';
 import { checkRequestInput } from './common/validation/request-input.middleware.js';
 import { requestId } from './common/logging/request-id.js';
 import { Metrics } from './observability/metrics.js';
+import { serveConsole } from './common/console/serve-console.js';
+import { AuditLogMiddleware } from './audit/audit-log.middleware.js';
 
 interface Violation {
   field: string;
@@ -67,7 +69,9 @@ export function applyGlobalPrefix(app: INestApplication): void {
 
 /**
  * Everything that makes the HTTP surface: `/v1` prefix (health and metrics outside it), request
- * metrics, query parser, input checks, validation, error filter, security headers, body limit, Swagger. `bootstrap.ts` and
+ * metrics, query parser, input checks, validation, error filter, the audit log of management writes,
+ * security headers, body limit, the
+ * operator console (`/console`), Swagger. `bootstrap.ts` and
  * every e2e test call this.
  */
 export function setupApp(app: INestApplication, options: { swagger?: boolean } = {}): INestApplication {
@@ -86,7 +90,12 @@ export function setupApp(app: INestApplication, options: { swagger?: boolean } =
   express.useBodyParser('urlencoded', { limit: config.BODY_LIMIT, extended: false });
   app.use(requestId);
   app.use(helmet());
+  // Before the input checks: the console's files take no input (helmet's CSP fits it: same-origin
+  // scripts, styles and API calls only).
+  serveConsole(app);
   app.use(checkRequestInput);
+  // Management writes (non-GET under /v1/admin) are recorded after their response.
+  app.use('/v1/admin', app.get(AuditLogMiddleware).use);
   answerClientErrorsInJson(app.getHttpServer() as Server);
   applyGlobalPrefix(app);
   app.useGlobalPipes(validationPipe);

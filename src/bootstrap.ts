@@ -4,6 +4,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule } from './app.module.js';
 import { setupApp } from './app.setup.js';
 import { AppConfig } from './config/app-config.js';
+import { consoleBuilt } from './common/console/serve-console.js';
 import { hardenPrototypes } from './common/security/prototypes.js';
 import { DEMO, renderDemoSummary, seedDemo } from './seed/demo-seed.js';
 import { TenantsService } from './tenants/tenants.service.js';
@@ -47,7 +48,10 @@ export async function bootstrap(): Promise<void> {
   if (!config.STARTUP_TASKS) return; // a cluster worker after the first: the first one speaks
   const base = baseUrl(config);
   const docs = config.SWAGGER_ENABLED ? `  Swagger UI: ${base}/docs\n  OpenAPI:    ${base}/docs-json\n` : '';
-  process.stdout.write(`\nCommunity Gaming Service is listening on ${base}\n${docs}  Health:     ${base}/health/ready\n${hint}\n`);
+  const operatorConsole = consoleBuilt() ? `  Console:    ${base}/console/  (sign in with the tenant's API key)\n` : '';
+  process.stdout.write(
+    `\nCommunity Gaming Service is listening on ${base}\n${docs}${operatorConsole}  Health:     ${base}/health/ready\n${hint}\n`,
+  );
 
   if (seedDemoTenant) {
     try {

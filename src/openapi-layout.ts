@@ -127,6 +127,12 @@ export const INTERFACE_TAGS: readonly ApiTagLayout[] = [
 
 /** Groups this service adds to the interface; shown after the interface's groups. */
 export const EXTENSION_TAGS: readonly ApiTagLayout[] = [
+  {
+    name: 'Seasons',
+    description:
+      'Time-boxed leaderboards of a resource (weekly XP...): the seasons of a community. Their boards: the ranking routes with `?season=current|<id>`.',
+    endpoints: [],
+  },
   { name: 'Health', description: 'Liveness and readiness probes (outside `/v1`).', endpoints: [] },
 ];
 

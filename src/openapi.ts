@@ -3,6 +3,7 @@ import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swag
 import { API_KEY_SECURITY, SESSION_SECURITY } from './common/auth/auth.decorators.js';
 import { ErrorBodyDto } from './common/errors/error-body.dto.js';
 import { errorCatalog } from './common/errors/error-catalog.js';
+import { eventSchemaComponents } from './integrations/event-catalog.js';
 import { API_TAGS } from './openapi-layout.js';
 
 /** How an error body reads; shared by this description and docs/errors.md. */
@@ -84,6 +85,8 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     operationIdFactory: (_controllerKey, methodKey) => methodKey,
     extraModels: [ErrorBodyDto],
   });
+  // The payloads of the integrations' events (webhooks, NATS): JSON Schemas of no route's body.
+  Object.assign((document.components ??= {}).schemas ?? (document.components.schemas = {}), eventSchemaComponents());
   // Operations without a security requirement are public: say so explicitly (`security: []`).
   for (const item of Object.values(document.paths)) {
     for (const op of Object.values(item as Record<string, { security?: unknown[]; responses?: unknown }>)) {

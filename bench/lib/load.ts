@@ -35,6 +35,8 @@ export interface Measured {
   statuses: Record<string, number>;
   /** Set by the bench: CPU ms of the database server per request. */
   dbMs?: number;
+  /** Set by the bench: CPU ms of the bench database's own backends per request. */
+  dbOwnMs?: number;
 }
 
 /** Runs `requests` (round-robin) on `connections` connections for `seconds`. */

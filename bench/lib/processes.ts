@@ -103,6 +103,25 @@ const TICKS_PER_SECOND = 100;
  * its measured run divided by its requests. Meaningful when the bench is the database's only
  * client (a quiet machine); NaN where /proc is not there.
  */
+/**
+ * CPU ms of these PostgreSQL backends (utime + stime from /proc): with the pids of the bench
+ * database's connections (pg_stat_activity), what the requests cost the database even when other
+ * clients load the same server. Ended backends count as 0 (a pool keeps its connections).
+ */
+export function backendCpuMs(pids: readonly number[]): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const pid of pids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      out.set(pid, ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND);
+    } catch {
+      // Ended, or not on this machine.
+    }
+  }
+  return out;
+}
+
 export function postgresCpuMs(): number {
   let ticks = 0;
   let found = false;

@@ -59,6 +59,47 @@ export async function seedBalances(
   log(`  seeded ${count.toLocaleString('en')} balances, ledger rows and rank counters in ${(since(t0) / 1000).toFixed(1)} s`);
 }
 
+/**
+ * A live weekly season of a resource type (started a day ago) with `count` ranked players: their
+ * season scores (a smaller skewed curve than all-time XP: a week's earnings), and the season
+ * board's rank counters (keyed by the season id). Returns the season id.
+ */
+export async function seedSeason(
+  db: pg.Client,
+  tenantId: string,
+  communityId: string,
+  resourceTypeId: string,
+  count: number,
+  maxScore = 20_000,
+): Promise<string> {
+  const t0 = process.hrtime.bigint();
+  const day = 86_400_000;
+  const now = Date.now();
+  const s = await db.query<{ id: string }>(
+    `INSERT INTO seasons (tenant_id, community_id, resource_type_id, name, starts_at, ends_at, created_at)
+     VALUES ($1, $2, $3, 'Bench week', $4, $5, $4) RETURNING id`,
+    [tenantId, communityId, resourceTypeId, new Date(now - day), new Date(now + 6 * day)],
+  );
+  const seasonId = s.rows[0].id;
+  await db.query(
+    `CREATE TEMP TABLE seed AS SELECT id AS user_id, (1 + floor(power(random(), 3) * $3))::bigint AS score,
+       now() - random() * interval '1 day' AS at FROM users WHERE tenant_id = $1 LIMIT $2`,
+    [tenantId, count, maxScore],
+  );
+  await db.query(
+    `INSERT INTO season_scores (season_id, user_id, tenant_id, score, reached_at) SELECT $1, user_id, $2, score, at FROM seed`,
+    [seasonId, tenantId],
+  );
+  await db.query(
+    `INSERT INTO resource_rank_buckets (resource_type_id, level, bucket, count)
+     SELECT $1, l, score >> (4 * l), COUNT(*) FROM seed, generate_series(0, 13) AS l WHERE (score >> (4 * l)) > 0 GROUP BY 2, 3`,
+    [seasonId],
+  );
+  await db.query('DROP TABLE seed');
+  log(`  seeded a season of ${count.toLocaleString('en')} ranked players and its rank counters in ${(since(t0) / 1000).toFixed(1)} s`);
+  return seasonId;
+}
+
 export async function resourceType(
   db: pg.Client,
   tenantId: string,

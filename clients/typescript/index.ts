@@ -6,6 +6,10 @@
  *   const { data } = await api.POST('/v1/user/auth/password/login', { body: { username, password } });
  *   api.setSessionToken(data!.sessionToken);
  *   const { data: event } = await api.GET('/v1/quest-event/{eventId}', { params: { path: { eventId } } });
+ *
+ * The management API (`/v1/admin/...`) takes the tenant's API key instead:
+ *
+ *   const admin = createCgsClient({ baseUrl, apiKey: process.env.CGS_API_KEY });
  */
 import createClient, { type Client, type ClientOptions, type Middleware } from 'openapi-fetch';
 import type { paths } from './schema.js';
@@ -17,6 +21,8 @@ export interface CgsClientOptions extends ClientOptions {
   tenantId?: string;
   /** Session token, sent as `Authorization: Bearer`. Can be set later with `setSessionToken`. */
   sessionToken?: string;
+  /** The tenant's management API key, sent as `X-Api-Key` (the `/v1/admin` routes). */
+  apiKey?: string;
 }
 
 export type CgsClient = Client<paths> & { setSessionToken(token: string | undefined): void };
@@ -52,12 +58,13 @@ export function serializeQuery(query: Record<string, unknown>): string {
 }
 
 export function createCgsClient(options: CgsClientOptions): CgsClient {
-  const { tenantId, sessionToken, ...rest } = options;
+  const { tenantId, sessionToken, apiKey, ...rest } = options;
   let token = sessionToken;
   const client = createClient<paths>({ querySerializer: serializeQuery, ...rest });
   const auth: Middleware = {
     onRequest({ request }) {
       if (tenantId && !request.headers.has('X-Tenant-Id')) request.headers.set('X-Tenant-Id', tenantId);
+      if (apiKey && !request.headers.has('X-Api-Key')) request.headers.set('X-Api-Key', apiKey);
       if (token && !request.headers.has('Authorization')) request.headers.set('Authorization', `Bearer ${token}`);
       return request;
     },

@@ -35,6 +35,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The audit log of management writes (extension)
+         * @description Every POST, PUT, PATCH and DELETE under `/v1/admin` that passed the API key check, successful or not, newest first: the caller, the route template and its parameters, the body with secrets redacted, the status code and the id of the resource the response named. Entries are written just after the response, so one may take a moment to appear. Paginated.
+         */
+        get: operations["listAdminAuditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/communities": {
         parameters: {
             query?: never;
@@ -83,6 +103,26 @@ export interface paths {
         patch: operations["updateCommunity"];
         trace?: never;
     };
+    "/v1/admin/communities/{communityId}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The members of a community
+         * @description Newest first; `query` keeps those whose handle or display name contains it (any case). Paginated.
+         */
+        get: operations["listCommunityMembers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/inventory/grants": {
         parameters: {
             query?: never;
@@ -110,7 +150,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * A community's inventory items (extension)
+         * @description The items of the community (`communityId`: id or slug), optionally of one slot (`slotId`: id or key), with their supply and units granted, by slot and name. Paginated.
+         */
+        get: operations["listAdminInventoryItems"];
         put?: never;
         /**
          * Create an inventory item
@@ -150,7 +194,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * A community's inventory slots (extension)
+         * @description Every slot of the community (`communityId`: id or slug), by position and key. A community has a few.
+         */
+        get: operations["listAdminInventorySlots"];
         put?: never;
         /**
          * Create an inventory slot
@@ -275,7 +323,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List the quest events of the tenant
+         * @description Drafts included, latest start first; optionally of one community and in one status. Paginated.
+         */
+        get: operations["listAdminQuestEvents"];
         put?: never;
         /**
          * Create a quest event
@@ -307,6 +359,26 @@ export interface paths {
          * @description While it is a draft or published and not ended. `publish: true` publishes a draft.
          */
         patch: operations["updateQuestEvent"];
+        trace?: never;
+    };
+    "/v1/admin/quest-events/{eventId}/allocations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The reward allocations of a quest event
+         * @description Every participant's tickets, made when the event completed; best rank first. Paginated.
+         */
+        get: operations["listQuestEventAllocations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/v1/admin/quest-events/{eventId}/cancel": {
@@ -343,6 +415,26 @@ export interface paths {
          * @description Allowed once the event has started (early close) or ended. Allocates tickets to eligible REGISTERED participants exactly once: a repeated or concurrent call answers `completedNow: false` and changes nothing.
          */
         post: operations["closeQuestEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/quest-events/{eventId}/participants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The participants of a quest event
+         * @description In every ParticipantStatus (or the one `status` names), first registered first. Paginated.
+         */
+        get: operations["listAdminParticipants"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -495,6 +587,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/resources/earned-per-day": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A community's earnings of a resource per day (extension)
+         * @description For each UTC day of the last `days` (today included, the oldest first): what players earned of the resource (the positive changes of their earned totals, from every reason) and how many earned some.
+         */
+        get: operations["getEarnedPerDay"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/resources/grants": {
         parameters: {
             query?: never;
@@ -509,6 +621,26 @@ export interface paths {
          * @description Credits the spendable balance and the earned total (rank). Idempotent by `idempotencyKey` (unique per tenant): a retry changes nothing and returns the original entry with `replayed: true`.
          */
         post: operations["grantResource"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/resources/leaderboard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The leaderboard of a resource of a community
+         * @description The same ranking as the public leaderboard (`/v1/community/{id}/leaderboard/{slug}`), with `season` too (a closed season: its final standings). Paginated.
+         */
+        get: operations["getAdminLeaderboard"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -535,6 +667,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/resources/ranking": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A user's ranking for a resource of a community
+         * @description Rank, earned amount, balance and neighbours, as the user sees them (`/v1/community/{id}/ranking/{slug}`).
+         */
+        get: operations["getAdminRanking"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/resources/types": {
         parameters: {
             query?: never;
@@ -542,7 +694,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * The resource types of a community
+         * @description Community by id or slug. Oldest first. Paginated.
+         */
+        get: operations["listAdminResourceTypes"];
         put?: never;
         /**
          * Create a resource type
@@ -573,6 +729,111 @@ export interface paths {
          * @description Name, description and image.
          */
         patch: operations["updateResourceType"];
+        trace?: never;
+    };
+    "/v1/admin/season-schedules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A community's season schedules (extension) */
+        get: operations["listSchedules"];
+        put?: never;
+        /**
+         * Define recurring seasons (extension)
+         * @description Each occurrence of `cron` in `timeZone` ends a season and opens the next (at most hourly). The first season opens now and ends at the next occurrence; the season worker opens each next one before it starts.
+         */
+        post: operations["createSchedule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/season-schedules/{scheduleId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change or stop a season schedule (extension)
+         * @description Name, rewards (of the seasons it opens from now on), or `active: false` to open no further season.
+         */
+        patch: operations["updateSchedule"];
+        trace?: never;
+    };
+    "/v1/admin/seasons": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A community's seasons (extension)
+         * @description As the public list.
+         */
+        get: operations["adminListSeasons"];
+        put?: never;
+        /**
+         * Define a season (extension)
+         * @description A time-boxed leaderboard of a resource type: what players earn in [startsAt, endsAt) (optionally only from some ledger reasons or quests) is ranked on its own board. `startsAt` may not be in the past (earnings count as they are written, there is no backfill). When it ends, its final standings are frozen (ties go to who reached the score first) and its rank rewards paid once each, with a `season_reward` notification.
+         */
+        post: operations["createSeason"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/seasons/{seasonId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A season and how far its closing went (extension)
+         * @description Frozen at, paid through (the last final place paid), rewards paid and refused.
+         */
+        get: operations["adminGetSeason"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/seasons/{seasonId}/payouts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A season's payouts (extension)
+         * @description The rank rewards paid (or refused) when it closed, in final-place order: one line per player and reward. Its final standings are `GET /v1/admin/resources/leaderboard?season=<id>`.
+         */
+        get: operations["listSeasonPayouts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/v1/admin/store/listings": {
@@ -715,6 +976,275 @@ export interface paths {
          */
         put: operations["setTenantDomains"];
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/users/{user}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A user of the tenant
+         * @description By id or handle (any case): who it is, for support.
+         */
+        get: operations["getAdminUser"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/users/{userId}/inventory": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A player's inventory (extension)
+         * @description What the player holds in every community of the tenant (quantity above 0), by community, slot and item name: whether each item is on the avatar and the avatar mint status. Paginated.
+         */
+        get: operations["listAdminUserInventory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/users/{userId}/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A player's notifications (extension)
+         * @description Every notification of the player, of every community and account-wide, newest first, read or not (reading them here marks nothing read). `unreadCount` counts the unread ones. Paginated.
+         */
+        get: operations["listAdminUserNotifications"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/users/{userId}/participations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A player's event participations (extension)
+         * @description Every quest event of the tenant the player registered for, in any ParticipantStatus, with the event and its lifecycle status now; latest registration first. Paginated.
+         */
+        get: operations["listAdminUserParticipations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/users/{userId}/socials": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A player's linked social accounts (extension)
+         * @description Oldest link first: the provider, the account at the provider and when it was linked, for support. No token, nor whether one is stored, nor the provider data given at linking.
+         */
+        get: operations["listAdminUserSocials"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/users/{userId}/wallets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A player's wallets (extension)
+         * @description Oldest first: one per login and chain (zkLogin on `sui`, SIWE on `evm:<chainId>`). An empty list when the player has none.
+         */
+        get: operations["listAdminUserWallets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/webhooks/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook deliveries (extension)
+         * @description Newest first, each with its attempts (time, HTTP status, duration, error). Delivery is at least once: POST of the event envelope as JSON with `X-CGS-Event-Id` (the idempotency key: dedupe by it), `X-CGS-Timestamp` and `X-CGS-Signature` (HMAC-SHA256 of `<timestamp>.<body>`; docs/integrations.md), a 5 s timeout, retries with exponential backoff and jitter for 24 hours, then dead-lettered. Order is not promised, not even per subscription: order by `occurredAt` when it matters.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/webhooks/deliveries/{deliveryId}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Redeliver one delivery (extension)
+         * @description Queues it again now (delivered or not), with a new retry schedule; its earlier attempts stay listed.
+         */
+        post: operations["redeliverWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/webhooks/event-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the event types (extension)
+         * @description Every event type with its payload version, description and JSON Schema (also `WebhookEvent_<type>` in components).
+         */
+        get: operations["listWebhookEventTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/webhooks/subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the tenant's webhook subscriptions (extension)
+         * @description Oldest first; secrets are never listed.
+         */
+        get: operations["listWebhookSubscriptions"];
+        put?: never;
+        /**
+         * Create a webhook subscription (extension)
+         * @description The answer carries the signing `secret`, shown only once. Delivery is at least once: POST of the event envelope as JSON with `X-CGS-Event-Id` (the idempotency key: dedupe by it), `X-CGS-Timestamp` and `X-CGS-Signature` (HMAC-SHA256 of `<timestamp>.<body>`; docs/integrations.md), a 5 s timeout, retries with exponential backoff and jitter for 24 hours, then dead-lettered. Order is not promised, not even per subscription: order by `occurredAt` when it matters.
+         */
+        post: operations["createWebhookSubscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/webhooks/subscriptions/{subscriptionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a webhook subscription (extension) */
+        get: operations["getWebhookSubscription"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook subscription (extension)
+         * @description With its deliveries and their attempts.
+         */
+        delete: operations["deleteWebhookSubscription"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a webhook subscription (extension)
+         * @description URL, event types, active, description. Events already queued keep going to the subscription as it is when they are sent.
+         */
+        patch: operations["updateWebhookSubscription"];
+        trace?: never;
+    };
+    "/v1/admin/webhooks/subscriptions/{subscriptionId}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Redeliver the failed deliveries of a window (extension)
+         * @description Every delivery of the subscription created in [`from`, `to`) that is dead or waiting for a retry after a failure is queued again now, with a new retry schedule.
+         */
+        post: operations["redeliverFailedWebhooks"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/webhooks/subscriptions/{subscriptionId}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a webhook subscription's signing secret (extension)
+         * @description A new secret, shown only in this answer. For `overlapSeconds` (default one day) deliveries carry two signatures, one per secret, so the receiver can switch when it likes.
+         */
+        post: operations["rotateWebhookSecret"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1053,6 +1583,46 @@ export interface paths {
          * @description Rank, earned amount, spendable balance and neighbours for the resource type `slug` (or id) of the community `id` (id or slug). Equal amounts share a rank; `rank` is null while the user has earned nothing.
          */
         get: operations["getCommunityRanking"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/community/{id}/seasons": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A community's seasons (extension)
+         * @description Time-boxed leaderboards of a resource: upcoming, live, closing (ended, rewards being paid) and closed ones, the latest first (upcoming: the soonest first). Read a season's board with `GET /v1/community/{id}/leaderboard/{slug}?season=<id>` (or `current`), and a player's place with the ranking route.
+         */
+        get: operations["listSeasons"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/community/{id}/seasons/{seasonId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One season of a community (extension)
+         * @description Its window, what it counts, its rank rewards and, once closed, how many players its final standings hold.
+         */
+        get: operations["getSeason"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1778,6 +2348,56 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/user/notifications/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The current user's notifications, live (extension)
+         * @description Server-Sent Events (`text/event-stream`, what a browser `EventSource` reads). Events:
+         *
+         *     - `notification`: `data` is one notification as JSON, the same shape as the items of `GET /v1/user/notifications` (`NotificationDto`). Sent the moment the transaction that wrote it commits, whichever instance wrote it; account-wide and every community's.
+         *     - `ready`: the stream is live; `data` `{"replayed": n}`, how many missed notifications were sent before it. Carries `retry: 3000` (ms before an EventSource reconnects).
+         *     - `reset`: the client missed more than 200 notifications; `data` `{"reason":"too_many_missed","limit":200}`. Reload the list with `GET /v1/user/notifications`; the stream goes on from now.
+         *     - `session_ended`: the session was ended (logout, user deleted); the stream closes. Log in again.
+         *     - a comment line `: heartbeat` after every NOTIFICATION_STREAM_HEARTBEAT_MS (15 s) without an event.
+         *
+         *     Every event has an `id`, an opaque cursor (at most 8192 characters). On reconnecting, an EventSource sends the last one as `Last-Event-ID` and receives exactly the notifications it missed, oldest first, then `ready`. A new EventSource can pass it as `?lastEventId=`. Without one the stream starts at the moment it opens.
+         *
+         *     Credentials: `Authorization: Bearer <session token>`, or `?ticket=` from `POST /v1/user/notifications/stream-ticket` (browsers). Refusals (401, 400, 429, 503) are ordinary JSON error answers, before any event. The stream stays open while the session lasts; it is not bound to the session token's 10 minutes. Extension, not in the interface.
+         */
+        get: operations["stream"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/user/notifications/stream-ticket": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A ticket to open the notification stream from a browser (extension)
+         * @description For `new EventSource('/v1/user/notifications/stream?ticket=…')`, which cannot send the session token: valid once, within 60 s, for the session that asked for it. Ask for a new one before each (re)connection.
+         */
+        post: operations["streamTicket"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/user/profile": {
         parameters: {
             query?: never;
@@ -1968,6 +2588,87 @@ export interface components {
             /** @example Greater London */
             state?: string;
         };
+        AdminHoldingDto: {
+            /**
+             * Format: date-time
+             * @description When the player first received it.
+             * @example 2026-11-20T10:00:00.000Z
+             */
+            acquiredAt: string;
+            /**
+             * @description Whether the item is on the player's avatar (in its slot).
+             * @example true
+             */
+            allocated: boolean;
+            /**
+             * @description The status of the player's latest avatar mint in the community, for an item on the avatar
+             *     (a mint is of the avatar as it was when requested); null when not on the avatar or never minted.
+             * @example null
+             * @enum {string|null}
+             */
+            avatarMintStatus: "pending" | "sending" | "minted" | "failed" | null;
+            /**
+             * Format: uuid
+             * @example 5e0c3c1e-2f7e-4f4a-9b7d-0f5e1a9d3c21
+             */
+            communityId: string;
+            /** @example pixel-pirates */
+            communitySlug: string;
+            /** @example https://example.com/items/hat.png */
+            imageUrl: string | null;
+            /**
+             * Format: uuid
+             * @example 0f9e8d7c-6b5a-4c3d-9e2f-1a0b9c8d7e6f
+             */
+            itemId: string;
+            /** @example Pirate hat */
+            name: string;
+            /**
+             * @description Units held.
+             * @example 1
+             */
+            quantity: number;
+            /** @example common */
+            rarity: string;
+            /** @example head */
+            slotKey: string;
+        };
+        AdminParticipantDto: {
+            /** @example Grace */
+            displayName: string | null;
+            /** @example null */
+            dropReason: string | null;
+            /** @example grace_hopper */
+            handle: string;
+            /**
+             * Format: date-time
+             * @example 2025-06-12T12:00:00.000Z
+             */
+            registeredAt: string;
+            /** @example 420 */
+            score: number;
+            /**
+             * @description ParticipantStatus: 1 REGISTERED, 2 UNREGISTERED, 3 DROPPED, 4 CANCELLED.
+             * @example 1
+             * @enum {number}
+             */
+            status: 1 | 2 | 3 | 4;
+            /**
+             * Format: date-time
+             * @example 2025-06-12T12:00:00.000Z
+             */
+            statusChangedAt: string;
+            /**
+             * @example REGISTERED
+             * @enum {string}
+             */
+            statusName: "REGISTERED" | "UNREGISTERED" | "DROPPED" | "CANCELLED";
+            /**
+             * Format: uuid
+             * @example 3b241101-e2bb-4255-8caf-4136c566a962
+             */
+            userId: string;
+        };
         AdminPurchaseDto: {
             /**
              * Format: uuid
@@ -2024,9 +2725,324 @@ export interface components {
              */
             userId: string;
         };
+        AdminRewardAllocationDto: {
+            /**
+             * Format: date-time
+             * @example 2025-06-12T12:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: uuid
+             * @example 9d6b1f0e-1c2d-4e3f-8a9b-0c1d2e3f4a5b
+             */
+            eventId: string;
+            /**
+             * Format: uuid
+             * @example 9d6b1f0e-1c2d-4e3f-8a9b-0c1d2e3f4a5b
+             */
+            id: string;
+            /**
+             * @description The participant's rank and score at completion.
+             * @example 3
+             */
+            rank: number | null;
+            /** @description The data submitted with the last claim; null before any claim. */
+            requirementData: components["schemas"]["RequirementDataDto"] | null;
+            reward: components["schemas"]["RewardDto"];
+            /** @example 420 */
+            score: number;
+            /**
+             * @description Tickets allocated at completion.
+             * @example 2
+             */
+            tickets: number;
+            /** @example 1 */
+            ticketsRemaining: number;
+            /** @example 1 */
+            ticketsSpent: number;
+            /**
+             * Format: uuid
+             * @example 3b241101-e2bb-4255-8caf-4136c566a962
+             */
+            userId: string;
+        };
+        AdminSeasonDto: {
+            /**
+             * Format: date-time
+             * @example null
+             */
+            closedAt: string | null;
+            /**
+             * Format: uuid
+             * @example 5e0c3c1e-2f7e-4f4a-9b7d-0f5e1a9d3c21
+             */
+            communityId: string;
+            /**
+             * Format: date-time
+             * @description Exclusive: what is earned from this instant on counts for the next season.
+             * @example 2026-12-07T00:00:00.000Z
+             */
+            endsAt: string;
+            /**
+             * Format: date-time
+             * @example null
+             */
+            frozenAt: string | null;
+            /**
+             * Format: uuid
+             * @example 7d0c2f1e-4d3b-4a59-8b8e-2f4b9b1f0c11
+             */
+            id: string;
+            /** @example Weekly XP #12 */
+            name: string;
+            /**
+             * @description 1, 2, 3... within its schedule.
+             * @example 12
+             */
+            number: number;
+            /**
+             * @description The last final place whose rewards were paid.
+             * @example 0
+             */
+            paidThrough: number;
+            /** @example null */
+            questIds: string[] | null;
+            /**
+             * @description Players in the final standings (null until they are frozen).
+             * @example null
+             */
+            ranked: number | null;
+            /** @example null */
+            reasons: string[] | null;
+            /** @example xp */
+            resourceSlug: string;
+            /**
+             * Format: uuid
+             * @example 0b8f6f57-5a53-4d4c-9d3e-6f1c1b2f7a10
+             */
+            resourceTypeId: string;
+            rewards: components["schemas"]["SeasonRewardViewDto"][];
+            /**
+             * @description Rewards whose grant was refused (e.g. the item's supply ran out).
+             * @example 0
+             */
+            rewardsFailed: number;
+            /** @example 0 */
+            rewardsPaid: number;
+            /**
+             * Format: uuid
+             * @example null
+             */
+            scheduleId: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-30T00:00:00.000Z
+             */
+            startsAt: string;
+            /**
+             * @description `closing`: ended, its standings being frozen and its rewards paid.
+             * @example live
+             * @enum {string}
+             */
+            status: "upcoming" | "live" | "closing" | "closed";
+        };
+        AdminSocialDto: {
+            /**
+             * @description The provider (account type).
+             * @example discord
+             */
+            accountType: string;
+            /** @example ada_plays */
+            handle: string | null;
+            /**
+             * Format: uuid
+             * @example 6f1d2c3b-4a59-4e68-9d7c-8b9a0f1e2d3c
+             */
+            id: string;
+            /**
+             * Format: date-time
+             * @example 2026-04-01T08:30:00.000Z
+             */
+            linkedAt: string;
+            /**
+             * @description Whether it shows on the player's public profile.
+             * @example true
+             */
+            public: boolean;
+            /** @example eu-west */
+            server: string | null;
+            /**
+             * @description The account's id at the provider.
+             * @example 80351110224678912
+             */
+            subjectId: string;
+        };
+        AdminUserDto: {
+            /**
+             * Format: date-time
+             * @example 2025-01-01T12:00:00.000Z
+             */
+            createdAt: string;
+            /** @example Ada */
+            displayName: string | null;
+            /** @example ada_l */
+            handle: string;
+            /**
+             * Format: uuid
+             * @example 3b241101-e2bb-4255-8caf-4136c566a962
+             */
+            userId: string;
+            /**
+             * @description The password login's username, if the user has one.
+             * @example ada
+             */
+            username: string | null;
+        };
+        AdminUserParticipationDto: {
+            /**
+             * Format: uuid
+             * @example 5e0c3c1e-2f7e-4f4a-9b7d-0f5e1a9d3c21
+             */
+            communityId: string;
+            /** @example null */
+            dropReason: string | null;
+            /**
+             * Format: uuid
+             * @example 9d6b1f0e-1c2d-4e3f-8a9b-0c1d2e3f4a5b
+             */
+            eventId: string;
+            /** @example Spring Cup */
+            eventName: string;
+            /** @example spring-cup */
+            eventSlug: string;
+            /**
+             * @description The event's lifecycle status now.
+             * @example active
+             * @enum {string}
+             */
+            eventStatus: "draft" | "upcoming" | "registration_open" | "active" | "ended" | "completed" | "cancelled";
+            /**
+             * Format: date-time
+             * @example 2025-06-12T12:00:00.000Z
+             */
+            registeredAt: string;
+            /**
+             * @description The score as last synced.
+             * @example 420
+             */
+            score: number;
+            /**
+             * @description ParticipantStatus: 1 REGISTERED, 2 UNREGISTERED, 3 DROPPED, 4 CANCELLED.
+             * @example 1
+             * @enum {number}
+             */
+            status: 1 | 2 | 3 | 4;
+            /**
+             * Format: date-time
+             * @example 2025-06-12T12:00:00.000Z
+             */
+            statusChangedAt: string;
+            /**
+             * @example REGISTERED
+             * @enum {string}
+             */
+            statusName: "REGISTERED" | "UNREGISTERED" | "DROPPED" | "CANCELLED";
+        };
         AllocateSlotsDto: {
             /** @description Slots to set, all or nothing; slots not listed keep their item. */
             slots: components["schemas"]["SlotAllocationDto"][];
+        };
+        AttemptDto: {
+            /**
+             * Format: date-time
+             * @example 2026-11-25T12:00:00.000Z
+             */
+            attemptedAt: string;
+            /** @example 42 */
+            durationMs: number;
+            /** @example HTTP 500 */
+            error: string | null;
+            /**
+             * @description The HTTP status; null without an answer (timeout, connection refused).
+             * @example 500
+             */
+            statusCode: number | null;
+        };
+        AuditEntryDto: {
+            /**
+             * @description The caller: `api-key:` and the first 12 hex digits of the key's SHA-256 (never the key).
+             * @example api-key:3f9a1c0b7d2e
+             */
+            actor: string;
+            /**
+             * @description The request body with secret-named fields (`secret`, `password`, `token`, `apiKey`, `…key`) as
+             *     `"[redacted]"`; over 8 KB of JSON, `{ truncated: true, preview }`; null when there was none.
+             * @example {
+             *       "name": "Pixel Pirates"
+             *     }
+             */
+            body: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-25T14:02:11.512Z
+             */
+            createdAt: string;
+            /**
+             * Format: uuid
+             * @example 7a4c2f0e-5d1b-4e8a-9c3f-2b6d8e1a4f90
+             */
+            id: string;
+            /**
+             * @example PATCH
+             * @enum {string}
+             */
+            method: "POST" | "PUT" | "PATCH" | "DELETE";
+            /**
+             * @description The id of the resource the response named (created or changed; a grant's ledger entry), when it named one.
+             * @example 0f8e2d4c-1b3a-4c5d-9e7f-6a8b0c2d4e6f
+             */
+            outcome: string | null;
+            /**
+             * @description The route template.
+             * @example /v1/admin/communities/:communityId
+             */
+            route: string;
+            /** @example 200 */
+            statusCode: number;
+            /**
+             * @description The path parameters.
+             * @example {
+             *       "communityId": "0f8e2d4c-1b3a-4c5d-9e7f-6a8b0c2d4e6f"
+             *     }
+             */
+            target: {
+                [key: string]: string;
+            };
+        };
+        AuditLogPageDto: {
+            /**
+             * @description Whether a later page has items.
+             * @example true
+             */
+            hasNextPage: boolean;
+            items: components["schemas"]["AuditEntryDto"][];
+            /**
+             * @description The page size used.
+             * @example 20
+             */
+            limit: number;
+            /**
+             * @description The page returned (1-based).
+             * @example 1
+             */
+            page: number;
+            /**
+             * @description Number of items over all pages.
+             * @example 42
+             */
+            total: number;
         };
         AvatarDto: {
             /**
@@ -2232,6 +3248,22 @@ export interface components {
              * @example https://discord.gg/example
              */
             url: string;
+        };
+        CommunityMemberDto: {
+            /** @example Ada */
+            displayName: string | null;
+            /** @example ada_l */
+            handle: string;
+            /**
+             * Format: date-time
+             * @example 2025-01-01T12:00:00.000Z
+             */
+            joinedAt: string;
+            /**
+             * Format: uuid
+             * @example 3b241101-e2bb-4255-8caf-4136c566a962
+             */
+            userId: string;
         };
         CommunityReferralDto: {
             /** @example Ada */
@@ -2583,6 +3615,75 @@ export interface components {
              */
             tickets: number;
         };
+        CreateSeasonDto: {
+            /**
+             * @description The community (id or slug).
+             * @example pixel-pirates
+             */
+            communityId: string;
+            /**
+             * Format: date-time
+             * @example 2026-12-08T00:00:00.000Z
+             */
+            endsAt: string;
+            /** @example Weekly XP */
+            name: string;
+            /** @description Only completions of these quests count (Zealy's `includedQuestIds`); absent: every earning. */
+            questIds?: string[];
+            /**
+             * @description Only ledger entries with one of these reasons count (e.g. `quest_completion`); absent: every earning.
+             * @example [
+             *       "quest_completion"
+             *     ]
+             */
+            reasons?: string[];
+            /**
+             * @description The ranked resource type of the community (id or slug).
+             * @example xp
+             */
+            resourceTypeId: string;
+            rewards?: components["schemas"]["SeasonRewardDto"][];
+            /**
+             * Format: date-time
+             * @description When it opens; absent: now (a few seconds from now). Never in the past: earnings count as they are written.
+             * @example 2026-12-01T00:00:00.000Z
+             */
+            startsAt?: string;
+        };
+        CreateSeasonScheduleDto: {
+            /**
+             * @description The community (id or slug).
+             * @example pixel-pirates
+             */
+            communityId: string;
+            /**
+             * @description Five or six fields (seconds first); each occurrence ends a season and opens the next. At most hourly.
+             * @example 0 0 * * 1
+             */
+            cron: string;
+            /** @example Weekly XP */
+            name: string;
+            /** @description Only completions of these quests count (Zealy's `includedQuestIds`); absent: every earning. */
+            questIds?: string[];
+            /**
+             * @description Only ledger entries with one of these reasons count (e.g. `quest_completion`); absent: every earning.
+             * @example [
+             *       "quest_completion"
+             *     ]
+             */
+            reasons?: string[];
+            /**
+             * @description The ranked resource type of the community (id or slug).
+             * @example xp
+             */
+            resourceTypeId: string;
+            rewards?: components["schemas"]["SeasonRewardDto"][];
+            /**
+             * @description IANA time zone of the cron expression.
+             * @example Europe/Berlin
+             */
+            timeZone: string;
+        };
         CreateSlotDto: {
             /**
              * @description Community id or slug.
@@ -2599,6 +3700,29 @@ export interface components {
             name: string;
             /** @description Display and layering order (default 0). */
             position?: number;
+        };
+        CreateSubscriptionDto: {
+            /**
+             * @description Inactive: its events are not queued while it is (deliveries queued before wait until it is active again).
+             * @default true
+             */
+            active: boolean;
+            /** @example Game server (production) */
+            description?: string;
+            /**
+             * @description Event types to deliver (`*`: every type): `avatar.minted`, `community.joined`, `inventory.item_granted`, `participant.status_changed`, `prize.awarded`, `quest.completed`, `quest_event.status_changed`, `resource.credited`, `resource.debited`, `reward.allocated`, `reward.claimed`, `season.closed`, `season.created`, `season.rewarded`, `social.linked`, `store.purchase_completed`, `user.logged_in`, `user.registered`.
+             * @example [
+             *       "store.purchase_completed",
+             *       "quest.completed"
+             *     ]
+             */
+            eventTypes: string[];
+            /**
+             * Format: uri
+             * @description Where deliveries are POSTed: http(s), no credentials; its host must resolve to public addresses only.
+             * @example https://game.example.com/hooks/cgs
+             */
+            url: string;
         };
         CredentialLoginDto: {
             /**
@@ -2664,6 +3788,58 @@ export interface components {
              */
             userId: string;
         };
+        DeliveryDto: {
+            /**
+             * @description Attempts since it was (re)queued.
+             * @example 3
+             */
+            attempts: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-25T12:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-25T12:00:00.000Z
+             */
+            deliveredAt: string | null;
+            /**
+             * Format: uuid
+             * @description The event id (the `X-CGS-Event-Id` header).
+             * @example c0ffee00-1234-4abc-8def-0123456789ab
+             */
+            eventId: string;
+            /** @example store.purchase_completed */
+            eventType: string;
+            /** @description Every attempt, oldest first (redeliveries included). */
+            history: components["schemas"]["AttemptDto"][];
+            /**
+             * Format: uuid
+             * @example 9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d
+             */
+            id: string;
+            /** @example HTTP 500 */
+            lastError: string | null;
+            /** @example 500 */
+            lastStatusCode: number | null;
+            /**
+             * Format: date-time
+             * @description When it is next due (pending), or when its lease runs out (delivering).
+             * @example 2026-11-25T12:00:00.000Z
+             */
+            nextAttemptAt: string;
+            /**
+             * @description `pending`: waiting for its next attempt; `delivering`: an attempt is in flight; `dead`: retried for the whole window and given up.
+             * @enum {string}
+             */
+            status: "pending" | "delivering" | "delivered" | "dead";
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-6d4a-4e5f-9a7b-1c2d3e4f5a6b
+             */
+            subscriptionId: string;
+        };
         DropParticipantDto: {
             /**
              * @description Why (disqualification, unmet entry requirement...).
@@ -2675,6 +3851,35 @@ export interface components {
              * @example 3b241101-e2bb-4255-8caf-4136c566a962
              */
             userId: string;
+        };
+        EarnedOnDayDto: {
+            /**
+             * Format: date
+             * @description The UTC day.
+             * @example 2026-11-24
+             */
+            day: string;
+            /**
+             * @description What was earned that day (grants, quest rewards...: the positive changes of the earned total).
+             * @example 4200
+             */
+            earned: number;
+            /**
+             * @description How many players earned some.
+             * @example 17
+             */
+            players: number;
+        };
+        EarnedPerDayDto: {
+            /** @description Every day of the window, the oldest first (days without earnings included, at 0). */
+            days: components["schemas"]["EarnedOnDayDto"][];
+            /**
+             * Format: uuid
+             * @example 0b8f6f57-5a53-4d4c-9d3e-6f1c1b2f7a10
+             */
+            resourceTypeId: string;
+            /** @example xp */
+            slug: string;
         };
         ErrorBodyDto: {
             /**
@@ -2706,6 +3911,26 @@ export interface components {
              * @example 5f0c6a52-3b1e-4f4e-9d3c-2a8f9b1e7c11
              */
             requestId?: string;
+        };
+        EventTypeDto: {
+            /** @example A purchase in the store completed. */
+            description: string;
+            /**
+             * @description The JSON Schema of `data` (also in components.schemas as `WebhookEvent_<type>`).
+             * @example {
+             *       "type": "object"
+             *     }
+             */
+            schema: {
+                [key: string]: unknown;
+            };
+            /** @example store.purchase_completed */
+            type: string;
+            /** @example 1 */
+            version: number;
+        };
+        EventTypeListDto: {
+            items: components["schemas"]["EventTypeDto"][];
         };
         GrantItemDto: {
             /** @description Unique per tenant: a retry with the same key grants nothing more and returns the first grant. */
@@ -3272,7 +4497,53 @@ export interface components {
             unreadCount: number;
         };
         /** @enum {string} */
-        NotificationType: "event_registered" | "event_completed" | "tickets_allocated" | "claim_processed" | "purchase_completed" | "item_granted" | "mint_finished" | "referral_joined" | "prize_awarded" | "system";
+        NotificationType: "event_registered" | "event_completed" | "tickets_allocated" | "claim_processed" | "purchase_completed" | "item_granted" | "mint_finished" | "referral_joined" | "prize_awarded" | "season_reward" | "system";
+        PaginatedAdminHolding: {
+            /**
+             * @description Whether a later page has items.
+             * @example true
+             */
+            hasNextPage: boolean;
+            items: components["schemas"]["AdminHoldingDto"][];
+            /**
+             * @description The page size used.
+             * @example 20
+             */
+            limit: number;
+            /**
+             * @description The page returned (1-based).
+             * @example 1
+             */
+            page: number;
+            /**
+             * @description Number of items over all pages.
+             * @example 42
+             */
+            total: number;
+        };
+        PaginatedAdminParticipant: {
+            /**
+             * @description Whether a later page has items.
+             * @example true
+             */
+            hasNextPage: boolean;
+            items: components["schemas"]["AdminParticipantDto"][];
+            /**
+             * @description The page size used.
+             * @example 20
+             */
+            limit: number;
+            /**
+             * @description The page returned (1-based).
+             * @example 1
+             */
+            page: number;
+            /**
+             * @description Number of items over all pages.
+             * @example 42
+             */
+            total: number;
+        };
         PaginatedAdminPurchase: {
             /**
              * @description Whether a later page has items.
@@ -3280,6 +4551,52 @@ export interface components {
              */
             hasNextPage: boolean;
             items: components["schemas"]["AdminPurchaseDto"][];
+            /**
+             * @description The page size used.
+             * @example 20
+             */
+            limit: number;
+            /**
+             * @description The page returned (1-based).
+             * @example 1
+             */
+            page: number;
+            /**
+             * @description Number of items over all pages.
+             * @example 42
+             */
+            total: number;
+        };
+        PaginatedAdminRewardAllocation: {
+            /**
+             * @description Whether a later page has items.
+             * @example true
+             */
+            hasNextPage: boolean;
+            items: components["schemas"]["AdminRewardAllocationDto"][];
+            /**
+             * @description The page size used.
+             * @example 20
+             */
+            limit: number;
+            /**
+             * @description The page returned (1-based).
+             * @example 1
+             */
+            page: number;
+            /**
+             * @description Number of items over all pages.
+             * @example 42
+             */
+            total: number;
+        };
+        PaginatedAdminUserParticipation: {
+            /**
+             * @description Whether a later page has items.
+             * @example true
+             */
+            hasNextPage: boolean;
+            items: components["schemas"]["AdminUserParticipationDto"][];
             /**
              * @description The page size used.
              * @example 20
@@ -3319,6 +4636,29 @@ export interface components {
              */
             total: number;
         };
+        PaginatedCommunityMember: {
+            /**
+             * @description Whether a later page has items.
+             * @example true
+             */
+            hasNextPage: boolean;
+            items: components["schemas"]["CommunityMemberDto"][];
+            /**
+             * @description The page size used.
+             * @example 20
+             */
+            limit: number;
+            /**
+             * @description The page returned (1-based).
+             * @example 1
+             */
+            page: number;
+            /**
+             * @description Number of items over all pages.
+             * @example 42
+             */
+            total: number;
+        };
         PaginatedCommunityReferral: {
             /**
              * @description Whether a later page has items.
@@ -3326,6 +4666,52 @@ export interface components {
              */
             hasNextPage: boolean;
             items: components["schemas"]["CommunityReferralDto"][];
+            /**
+             * @description The page size used.
+             * @example 20
+             */
+            limit: number;
+            /**
+             * @description The page returned (1-based).
+             * @example 1
+             */
+            page: number;
+            /**
+             * @description Number of items over all pages.
+             * @example 42
+             */
+            total: number;
+        };
+        PaginatedDelivery: {
+            /**
+             * @description Whether a later page has items.
+             * @example true
+             */
+            hasNextPage: boolean;
+            items: components["schemas"]["DeliveryDto"][];
+            /**
+             * @description The page size used.
+             * @example 20
+             */
+            limit: number;
+            /**
+             * @description The page returned (1-based).
+             * @example 1
+             */
+            page: number;
+            /**
+             * @description Number of items over all pages.
+             * @example 42
+             */
+            total: number;
+        };
+        PaginatedItem: {
+            /**
+             * @description Whether a later page has items.
+             * @example true
+             */
+            hasNextPage: boolean;
+            items: components["schemas"]["ItemDto"][];
             /**
              * @description The page size used.
              * @example 20
@@ -3595,6 +4981,75 @@ export interface components {
              */
             total: number;
         };
+        PaginatedSeason: {
+            /**
+             * @description Whether a later page has items.
+             * @example true
+             */
+            hasNextPage: boolean;
+            items: components["schemas"]["SeasonDto"][];
+            /**
+             * @description The page size used.
+             * @example 20
+             */
+            limit: number;
+            /**
+             * @description The page returned (1-based).
+             * @example 1
+             */
+            page: number;
+            /**
+             * @description Number of items over all pages.
+             * @example 42
+             */
+            total: number;
+        };
+        PaginatedSeasonPayout: {
+            /**
+             * @description Whether a later page has items.
+             * @example true
+             */
+            hasNextPage: boolean;
+            items: components["schemas"]["SeasonPayoutDto"][];
+            /**
+             * @description The page size used.
+             * @example 20
+             */
+            limit: number;
+            /**
+             * @description The page returned (1-based).
+             * @example 1
+             */
+            page: number;
+            /**
+             * @description Number of items over all pages.
+             * @example 42
+             */
+            total: number;
+        };
+        PaginatedSeasonSchedule: {
+            /**
+             * @description Whether a later page has items.
+             * @example true
+             */
+            hasNextPage: boolean;
+            items: components["schemas"]["SeasonScheduleDto"][];
+            /**
+             * @description The page size used.
+             * @example 20
+             */
+            limit: number;
+            /**
+             * @description The page returned (1-based).
+             * @example 1
+             */
+            page: number;
+            /**
+             * @description Number of items over all pages.
+             * @example 42
+             */
+            total: number;
+        };
         PaginatedUserItem: {
             /**
              * @description Whether a later page has items.
@@ -3791,7 +5246,7 @@ export interface components {
              * @example admin
              * @enum {string}
              */
-            source: "store" | "event" | "admin";
+            source: "store" | "event" | "admin" | "season";
             /**
              * Format: uuid
              * @example 3b241101-e2bb-4255-8caf-4136c566a962
@@ -4403,6 +5858,25 @@ export interface components {
              */
             userId: string;
         };
+        RedeliveredDto: {
+            /**
+             * @description How many deliveries were queued again (now, with a new retry schedule).
+             * @example 12
+             */
+            requeued: number;
+        };
+        RedeliverWindowDto: {
+            /**
+             * Format: date-time
+             * @description Failed deliveries created at or after.
+             */
+            from: string;
+            /**
+             * Format: date-time
+             * @description Failed deliveries created before.
+             */
+            to: string;
+        };
         ReferralDto: {
             /**
              * Format: uuid
@@ -4689,6 +6163,208 @@ export interface components {
             /** @example 1 */
             tickets: number;
         };
+        RotateSecretDto: {
+            /**
+             * @description How long the previous secret still signs, in seconds (both signatures are sent meanwhile). 0: at once.
+             * @default 86400
+             */
+            overlapSeconds: number;
+        };
+        SeasonDto: {
+            /**
+             * Format: date-time
+             * @example null
+             */
+            closedAt: string | null;
+            /**
+             * Format: uuid
+             * @example 5e0c3c1e-2f7e-4f4a-9b7d-0f5e1a9d3c21
+             */
+            communityId: string;
+            /**
+             * Format: date-time
+             * @description Exclusive: what is earned from this instant on counts for the next season.
+             * @example 2026-12-07T00:00:00.000Z
+             */
+            endsAt: string;
+            /**
+             * Format: uuid
+             * @example 7d0c2f1e-4d3b-4a59-8b8e-2f4b9b1f0c11
+             */
+            id: string;
+            /** @example Weekly XP #12 */
+            name: string;
+            /**
+             * @description 1, 2, 3... within its schedule.
+             * @example 12
+             */
+            number: number;
+            /** @example null */
+            questIds: string[] | null;
+            /**
+             * @description Players in the final standings (null until they are frozen).
+             * @example null
+             */
+            ranked: number | null;
+            /** @example null */
+            reasons: string[] | null;
+            /** @example xp */
+            resourceSlug: string;
+            /**
+             * Format: uuid
+             * @example 0b8f6f57-5a53-4d4c-9d3e-6f1c1b2f7a10
+             */
+            resourceTypeId: string;
+            rewards: components["schemas"]["SeasonRewardViewDto"][];
+            /**
+             * Format: uuid
+             * @example null
+             */
+            scheduleId: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-30T00:00:00.000Z
+             */
+            startsAt: string;
+            /**
+             * @description `closing`: ended, its standings being frozen and its rewards paid.
+             * @example live
+             * @enum {string}
+             */
+            status: "upcoming" | "live" | "closing" | "closed";
+        };
+        SeasonPayoutDto: {
+            /** @example 500 */
+            amount: number;
+            /**
+             * Format: date-time
+             * @example 2026-12-07T00:00:05.000Z
+             */
+            createdAt: string;
+            /** @example null */
+            error: string | null;
+            /**
+             * @description The player's final place.
+             * @example 1
+             */
+            position: number;
+            /**
+             * Format: uuid
+             * @example 0b8f6f57-5a53-4d4c-9d3e-6f1c1b2f7a10
+             */
+            refId: string;
+            /**
+             * @description Index of the reward in the season's `rewards`.
+             * @example 0
+             */
+            reward: number;
+            /**
+             * @description `failed`: the grant was refused (e.g. the item's supply ran out); `error` says why.
+             * @example paid
+             * @enum {string}
+             */
+            status: "paid" | "failed";
+            /**
+             * @example resource
+             * @enum {string}
+             */
+            type: "resource" | "item" | "prize";
+            /**
+             * Format: uuid
+             * @example 3b241101-e2bb-4255-8caf-4136c566a962
+             */
+            userId: string;
+        };
+        SeasonRewardDto: {
+            /**
+             * @description Amount of the resource, or units of the item or prize (default 1).
+             * @default 1
+             * @example 500
+             */
+            amount: number;
+            /**
+             * @description First final place rewarded (with `toRank`).
+             * @example 1
+             */
+            fromRank?: number;
+            /**
+             * Format: uuid
+             * @description The resource type (`resource`), item (`item`) or prize (`prize`) of the season's community.
+             * @example 0b8f6f57-5a53-4d4c-9d3e-6f1c1b2f7a10
+             */
+            refId: string;
+            /**
+             * @description Instead of a rank range: the top p % (rounded up).
+             * @example 10
+             */
+            topPercent?: number;
+            /**
+             * @description Last final place rewarded (with `fromRank`).
+             * @example 1
+             */
+            toRank?: number;
+            /**
+             * @example resource
+             * @enum {string}
+             */
+            type: "resource" | "item" | "prize";
+        };
+        SeasonRewardViewDto: {
+            /** @example 500 */
+            amount: number;
+            /** @example 1 */
+            fromRank: number | null;
+            /**
+             * Format: uuid
+             * @example 0b8f6f57-5a53-4d4c-9d3e-6f1c1b2f7a10
+             */
+            refId: string;
+            /** @example null */
+            topPercent: number | null;
+            /** @example 1 */
+            toRank: number | null;
+            /**
+             * @example resource
+             * @enum {string}
+             */
+            type: "resource" | "item" | "prize";
+        };
+        SeasonScheduleDto: {
+            /** @example true */
+            active: boolean;
+            /**
+             * Format: uuid
+             * @example 5e0c3c1e-2f7e-4f4a-9b7d-0f5e1a9d3c21
+             */
+            communityId: string;
+            /** @example 0 0 * * 1 */
+            cron: string;
+            /**
+             * Format: uuid
+             * @example 2c6f0d1e-8a4b-4f6e-9c3d-5b7a1e0f9d22
+             */
+            id: string;
+            /** @example Weekly XP */
+            name: string;
+            /**
+             * Format: date-time
+             * @description When the next season opens (null when inactive).
+             * @example 2026-11-30T23:00:00.000Z
+             */
+            nextStartsAt: string | null;
+            /** @example null */
+            questIds: string[] | null;
+            /** @example null */
+            reasons: string[] | null;
+            /**
+             * Format: uuid
+             * @example 0b8f6f57-5a53-4d4c-9d3e-6f1c1b2f7a10
+             */
+            resourceTypeId: string;
+            rewards: components["schemas"]["SeasonRewardViewDto"][];
+            /** @example Europe/Berlin */
+            timeZone: string;
+        };
         SessionResultDto: {
             /**
              * @description Opaque, valid 30 days. Exchange it for a new session token at `POST /v1/user/auth/refresh-session`.
@@ -4856,6 +6532,98 @@ export interface components {
             /** @description Every resource type of the community (global first, then by slug), 0 when never credited. */
             resources: components["schemas"]["BalanceItemDto"][];
         };
+        StreamTicketDto: {
+            /**
+             * Format: date-time
+             * @example 2026-05-01T12:01:00.000Z
+             */
+            expiresAt: string;
+            /**
+             * @description Put it in the stream URL as `?ticket=`; valid once, for `expiresAt`.
+             * @example st_Xq2vJ0c1m4b1y1GQ0gWcI6wq1n0d6Yk3c5mR2xV8pLA
+             */
+            ticket: string;
+        };
+        SubscriptionDto: {
+            /** @example true */
+            active: boolean;
+            /**
+             * Format: date-time
+             * @example 2026-11-25T12:00:00.000Z
+             */
+            createdAt: string;
+            /** @example Game server (production) */
+            description: string | null;
+            /**
+             * @example [
+             *       "store.purchase_completed",
+             *       "quest.completed"
+             *     ]
+             */
+            eventTypes: string[];
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-6d4a-4e5f-9a7b-1c2d3e4f5a6b
+             */
+            id: string;
+            /**
+             * Format: date-time
+             * @description Until when the previous secret (before a rotation) also signs.
+             * @example 2026-11-25T12:00:00.000Z
+             */
+            previousSecretExpiresAt: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-25T12:00:00.000Z
+             */
+            updatedAt: string;
+            /** @example https://game.example.com/hooks/cgs */
+            url: string;
+        };
+        SubscriptionListDto: {
+            items: components["schemas"]["SubscriptionDto"][];
+        };
+        SubscriptionWithSecretDto: {
+            /** @example true */
+            active: boolean;
+            /**
+             * Format: date-time
+             * @example 2026-11-25T12:00:00.000Z
+             */
+            createdAt: string;
+            /** @example Game server (production) */
+            description: string | null;
+            /**
+             * @example [
+             *       "store.purchase_completed",
+             *       "quest.completed"
+             *     ]
+             */
+            eventTypes: string[];
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-6d4a-4e5f-9a7b-1c2d3e4f5a6b
+             */
+            id: string;
+            /**
+             * Format: date-time
+             * @description Until when the previous secret (before a rotation) also signs.
+             * @example 2026-11-25T12:00:00.000Z
+             */
+            previousSecretExpiresAt: string | null;
+            /**
+             * @description The signing secret: shown only in this answer (it is stored encrypted). Verify with it: docs/integrations.md.
+             * @example whsec_2Jq0mV0y0o3o6sY1pZb9mF1nS0aH8cQ4rT7uW2xE5kA
+             */
+            secret: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-25T12:00:00.000Z
+             */
+            updatedAt: string;
+            /** @example https://game.example.com/hooks/cgs */
+            url: string;
+        };
         TenantDto: {
             /**
              * @description Host names on which a request without a session token or `X-Tenant-Id` runs in this tenant,
@@ -5004,6 +6772,17 @@ export interface components {
             imageUrl?: string | null;
             name?: string;
         };
+        UpdateSeasonScheduleDto: {
+            /**
+             * @description false: no further season is opened (the running one ends as planned).
+             * @example false
+             */
+            active?: boolean;
+            /** @example Weekly XP */
+            name?: string;
+            /** @description The rewards of the seasons it opens from now on. */
+            rewards?: components["schemas"]["SeasonRewardDto"][];
+        };
         UpdateSlotDto: {
             description?: string;
             name?: string;
@@ -5064,6 +6843,17 @@ export interface components {
              * @example ya29.a0Af...
              */
             userToken?: string | null;
+        };
+        UpdateSubscriptionDto: {
+            active?: boolean;
+            description?: string;
+            /** @description Event types to deliver (`*`: every type): `avatar.minted`, `community.joined`, `inventory.item_granted`, `participant.status_changed`, `prize.awarded`, `quest.completed`, `quest_event.status_changed`, `resource.credited`, `resource.debited`, `reward.allocated`, `reward.claimed`, `season.closed`, `season.created`, `season.rewarded`, `social.linked`, `store.purchase_completed`, `user.logged_in`, `user.registered`. */
+            eventTypes?: string[];
+            /**
+             * Format: uri
+             * @example https://game.example.com/hooks/cgs
+             */
+            url?: string;
         };
         UserItemDto: {
             /**
@@ -5301,6 +7091,279 @@ export interface components {
              */
             provider: string;
         };
+        /** @description What every webhook delivery POSTs and the NATS sink publishes (docs/integrations.md). At least once: dedupe by `id`. Order is not promised, not even per subscription. */
+        WebhookEnvelope: {
+            /** @description The payload of the type (`WebhookEvent_<type>` schemas). */
+            data: Record<string, never>;
+            /**
+             * Format: uuid
+             * @description The event id: the idempotency key of a receiver (deliveries of one event share it).
+             */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the change committed its transaction (the service clock).
+             */
+            occurredAt: string;
+            /** Format: uuid */
+            tenantId: string;
+            /** @enum {string} */
+            type: "avatar.minted" | "community.joined" | "inventory.item_granted" | "participant.status_changed" | "prize.awarded" | "quest.completed" | "quest_event.status_changed" | "resource.credited" | "resource.debited" | "reward.allocated" | "reward.claimed" | "season.closed" | "season.created" | "season.rewarded" | "social.linked" | "store.purchase_completed" | "user.logged_in" | "user.registered";
+            version: number;
+        };
+        /** @description `avatar.minted` version 1: A user's avatar was minted as an NFT (the transaction's receipt was confirmed). */
+        "WebhookEvent_avatar.minted": {
+            blockchain: string;
+            /** Format: uuid */
+            communityId: string;
+            /** Format: uuid */
+            mintId: string;
+            tokenId: string;
+            txHash: string | null;
+            /** Format: uuid */
+            userId: string;
+        };
+        /** @description `community.joined` version 1: A user joined a community. */
+        "WebhookEvent_community.joined": {
+            /** Format: uuid */
+            communityId: string;
+            /** Format: uuid */
+            userId: string;
+        };
+        /** @description `inventory.item_granted` version 1: Units of an inventory item were granted to a user. */
+        "WebhookEvent_inventory.item_granted": {
+            /** Format: uuid */
+            communityId: string;
+            /** Format: uuid */
+            grantId: string;
+            /** Format: uuid */
+            itemId: string;
+            quantity: number;
+            reason: string;
+            reference: string | null;
+            /** Format: uuid */
+            userId: string;
+        };
+        /** @description `participant.status_changed` version 1: A user's participation in a quest event changed status (`from` null: the first registration). */
+        "WebhookEvent_participant.status_changed": {
+            /** @enum {string} */
+            action: "register" | "unregister" | "cancel" | "drop";
+            /** Format: uuid */
+            communityId: string;
+            /** Format: uuid */
+            eventId: string;
+            /** @enum {string|null} */
+            from: "REGISTERED" | "UNREGISTERED" | "DROPPED" | "CANCELLED" | null;
+            /** @enum {string} */
+            to: "REGISTERED" | "UNREGISTERED" | "DROPPED" | "CANCELLED";
+            /** Format: uuid */
+            userId: string;
+        };
+        /** @description `prize.awarded` version 1: A prize was awarded to a user (by the store, an event or the management API). */
+        "WebhookEvent_prize.awarded": {
+            /** Format: uuid */
+            awardId: string;
+            /** Format: uuid */
+            prizeId: string;
+            quantity: number;
+            reason: string;
+            reference: string | null;
+            source: string;
+            /** Format: uuid */
+            userId: string;
+        };
+        /** @description `quest_event.status_changed` version 1: A quest event was created, published, cancelled or completed (`from` null: created). The statuses that follow from time alone (registration_open, active, ended) are not events. */
+        "WebhookEvent_quest_event.status_changed": {
+            /** Format: uuid */
+            communityId: string;
+            /** Format: uuid */
+            eventId: string;
+            /** @enum {string|null} */
+            from: "draft" | "upcoming" | "registration_open" | "active" | "ended" | "completed" | "cancelled" | null;
+            /** @enum {string} */
+            to: "draft" | "upcoming" | "registration_open" | "active" | "ended" | "completed" | "cancelled";
+        };
+        /** @description `quest.completed` version 1: A user completed a quest (once per user and quest); its rewards were granted in the same transaction. */
+        "WebhookEvent_quest.completed": {
+            /** Format: uuid */
+            communityId: string;
+            /** Format: uuid */
+            completionId: string;
+            /** Format: uuid */
+            questEventId: string | null;
+            /** Format: uuid */
+            questId: string;
+            /** Format: uuid */
+            userId: string;
+        };
+        /** @description `resource.credited` version 1: An amount was added to a user's balance (never for a replayed idempotency key). */
+        "WebhookEvent_resource.credited": {
+            /** @description The amount added (positive). */
+            amount: number;
+            /** @description The spendable balance after the change. */
+            balance: number;
+            /**
+             * @description `global`: a community currency (XP); `scoped`: the points of one quest event.
+             * @enum {string}
+             */
+            kind: "global" | "scoped";
+            /** @description `quest_completion`, `store_purchase`, `event_reward`, an operator’s own reason... */
+            reason: string;
+            /** @description What caused it (a quest, purchase or claim id...). */
+            reference: string | null;
+            /** Format: uuid */
+            resourceTypeId: string;
+            /** Format: uuid */
+            userId: string;
+        };
+        /** @description `resource.debited` version 1: An amount was taken from a user's balance (a purchase's price, a revoked score...). */
+        "WebhookEvent_resource.debited": {
+            /** @description The amount taken (positive). */
+            amount: number;
+            /** @description The spendable balance after the change. */
+            balance: number;
+            /**
+             * @description `global`: a community currency (XP); `scoped`: the points of one quest event.
+             * @enum {string}
+             */
+            kind: "global" | "scoped";
+            /** @description `quest_completion`, `store_purchase`, `event_reward`, an operator’s own reason... */
+            reason: string;
+            /** @description What caused it (a quest, purchase or claim id...). */
+            reference: string | null;
+            /** Format: uuid */
+            resourceTypeId: string;
+            /** Format: uuid */
+            userId: string;
+        };
+        /** @description `reward.allocated` version 1: Tickets of a quest event's reward were allocated to a participant when the event completed. */
+        "WebhookEvent_reward.allocated": {
+            /** Format: uuid */
+            allocationId: string;
+            /** Format: uuid */
+            eventId: string;
+            /** Format: uuid */
+            rewardId: string;
+            tickets: number;
+            /** Format: uuid */
+            userId: string;
+        };
+        /** @description `reward.claimed` version 1: A participant spent tickets on a reward. */
+        "WebhookEvent_reward.claimed": {
+            /** Format: uuid */
+            allocationId: string;
+            /** Format: uuid */
+            claimId: string;
+            /** Format: uuid */
+            eventId: string;
+            /** Format: uuid */
+            rewardId: string;
+            /** @enum {string} */
+            status: "processed" | "pending_fulfilment";
+            ticketsSpent: number;
+            /** Format: uuid */
+            userId: string;
+        };
+        /** @description `season.closed` version 1: A season ended: its standings are frozen and its rank rewards paid. */
+        "WebhookEvent_season.closed": {
+            /** Format: uuid */
+            communityId: string;
+            /** @description The last place whose rewards were paid. */
+            paidThrough: number;
+            /** @description Players in the final standings. */
+            ranked: number;
+            /** Format: uuid */
+            resourceTypeId: string;
+            /** Format: uuid */
+            seasonId: string;
+        };
+        /** @description `season.created` version 1: A season was defined through the management API, or opened by its schedule (before it starts). */
+        "WebhookEvent_season.created": {
+            /** Format: uuid */
+            communityId: string;
+            /** Format: date-time */
+            endsAt: string;
+            name: string;
+            number: number;
+            /** Format: uuid */
+            resourceTypeId: string;
+            /**
+             * Format: uuid
+             * @description The schedule that opened it; null for a one-off season.
+             */
+            scheduleId: string | null;
+            /** Format: uuid */
+            seasonId: string;
+            /** Format: date-time */
+            startsAt: string;
+        };
+        /** @description `season.rewarded` version 1: A winner's rank rewards were paid when the season closed (once per player and season). */
+        "WebhookEvent_season.rewarded": {
+            /** @description The final place. */
+            rank: number;
+            /** @description The rewards of the place, in the season’s reward order; `failed`: refused (e.g. no supply left). */
+            rewards: {
+                amount: number;
+                /** Format: uuid */
+                refId: string;
+                /** @enum {string} */
+                status: "paid" | "failed";
+                /** @enum {string} */
+                type: "resource" | "item" | "prize";
+            }[];
+            score: number;
+            /** Format: uuid */
+            seasonId: string;
+            /** Format: uuid */
+            userId: string;
+        };
+        /** @description `social.linked` version 1: A user linked a social account (or linked again one they hold). */
+        "WebhookEvent_social.linked": {
+            accountType: string;
+            /** Format: uuid */
+            socialId: string;
+            subjectId: string;
+            /** Format: uuid */
+            userId: string;
+        };
+        /** @description `store.purchase_completed` version 1: A store purchase committed (its price paid and its grant made in the same transaction). Never for a replayed nonce. */
+        "WebhookEvent_store.purchase_completed": {
+            /** Format: uuid */
+            communityId: string;
+            /** Format: uuid */
+            itemId: string | null;
+            /** @enum {string} */
+            kind: "item" | "prize" | "resource";
+            /** Format: uuid */
+            listingId: string;
+            price: {
+                amount: number;
+                /** Format: uuid */
+                resourceTypeId: string;
+            }[];
+            /** Format: uuid */
+            prizeId: string | null;
+            /** Format: uuid */
+            purchaseId: string;
+            quantity: number;
+            /** Format: uuid */
+            resourceTypeId: string | null;
+            /** Format: uuid */
+            userId: string;
+        };
+        /** @description `user.logged_in` version 1: A session was started (every login and registration). */
+        "WebhookEvent_user.logged_in": {
+            /** @description `password`, `siwe`, `providerA`, `providerB`, `zklogin_providerA`... */
+            method: string;
+            /** Format: uuid */
+            userId: string;
+        };
+        /** @description `user.registered` version 1: A user was created (password registration, or the first login of an identity). */
+        "WebhookEvent_user.registered": {
+            handle: string;
+            /** Format: uuid */
+            userId: string;
+        };
     };
     responses: never;
     parameters: never;
@@ -5358,6 +7421,87 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    listAdminAuditLog: {
+        parameters: {
+            query?: {
+                /** @description The caller, as entries name it. */
+                actor?: string;
+                /** @description Entries at or after this time. */
+                from?: string;
+                /** @description Items per page (default 20, at most 100). */
+                limit?: number;
+                method?: "POST" | "PUT" | "PATCH" | "DELETE";
+                /** @description Page number, starting at 1. */
+                page?: number;
+                /** @description Entries whose route template starts with this (`/v1/admin/communities` matches its sub-routes too). */
+                route?: string;
+                /** @description Entries before this time. */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditLogPageDto"];
+                };
+            };
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
+                     *       "error": "generic_client_error",
+                     *       "message": "generic_client_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
@@ -5720,6 +7864,99 @@ export interface operations {
             };
         };
     };
+    listCommunityMembers: {
+        parameters: {
+            query?: {
+                /** @description Items per page (default 20, at most 100). */
+                limit?: number;
+                /** @description Page number, starting at 1. */
+                page?: number;
+                /** @description A part of the handle or display name, any case (empty: every member). */
+                query?: string;
+            };
+            header?: never;
+            path: {
+                communityId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaginatedCommunityMember"];
+                };
+            };
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
+                     *       "error": "generic_client_error",
+                     *       "message": "generic_client_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `community_not_found` (20001): No community with this id or slug in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 20001,
+                     *       "detail": "No community with this id or slug in this tenant.",
+                     *       "error": "community_not_found",
+                     *       "message": "community_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
     grantInventoryItem: {
         parameters: {
             query?: never;
@@ -5826,6 +8063,103 @@ export interface operations {
                      *       "detail": "The item has no supply left for this grant; nothing was granted.",
                      *       "error": "supply_exhausted",
                      *       "message": "supply_exhausted"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    listAdminInventoryItems: {
+        parameters: {
+            query: {
+                /** @description Community id or slug. */
+                communityId: string;
+                /** @description Items per page (default 20, at most 100). */
+                limit?: number;
+                /** @description Page number, starting at 1. */
+                page?: number;
+                /** @description Only the items of this slot (id or key). */
+                slotId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaginatedItem"];
+                };
+            };
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
+                     *       "error": "generic_client_error",
+                     *       "message": "generic_client_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description `community_not_found` (20001): No community with this id or slug in this tenant.
+             *
+             *     `slot_not_found` (50001): No slot with this id or key in this community.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 20001,
+                     *       "detail": "No community with this id or slug in this tenant.",
+                     *       "error": "community_not_found",
+                     *       "message": "community_not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -6010,6 +8344,93 @@ export interface operations {
                      *       "detail": "No item with this id in this community.",
                      *       "error": "item_not_found",
                      *       "message": "item_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    listAdminInventorySlots: {
+        parameters: {
+            query: {
+                /** @description Community id or slug. */
+                communityId: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SlotDto"][];
+                };
+            };
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
+                     *       "error": "generic_client_error",
+                     *       "message": "generic_client_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `community_not_found` (20001): No community with this id or slug in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 20001,
+                     *       "detail": "No community with this id or slug in this tenant.",
+                     *       "error": "community_not_found",
+                     *       "message": "community_not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -6777,6 +9198,98 @@ export interface operations {
             };
         };
     };
+    listAdminQuestEvents: {
+        parameters: {
+            query?: {
+                /** @description The community (id or slug). */
+                communityId?: string;
+                /** @description Items per page (default 20, at most 100). */
+                limit?: number;
+                /** @description Page number, starting at 1. */
+                page?: number;
+                status?: "draft" | "upcoming" | "registration_open" | "active" | "ended" | "completed" | "cancelled";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaginatedQuestEvent"];
+                };
+            };
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
+                     *       "error": "generic_client_error",
+                     *       "message": "generic_client_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `community_not_found` (20001): No community with this id or slug in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 20001,
+                     *       "detail": "No community with this id or slug in this tenant.",
+                     *       "error": "community_not_found",
+                     *       "message": "community_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
     createQuestEvent: {
         parameters: {
             query?: never;
@@ -7064,6 +9577,97 @@ export interface operations {
             };
         };
     };
+    listQuestEventAllocations: {
+        parameters: {
+            query?: {
+                /** @description Items per page (default 20, at most 100). */
+                limit?: number;
+                /** @description Page number, starting at 1. */
+                page?: number;
+            };
+            header?: never;
+            path: {
+                eventId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaginatedAdminRewardAllocation"];
+                };
+            };
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
+                     *       "error": "generic_client_error",
+                     *       "message": "generic_client_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `quest_event_not_found` (30501): No quest event with this id or slug in this tenant (drafts are invisible to users). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 30501,
+                     *       "detail": "No quest event with this id or slug in this tenant (drafts are invisible to users).",
+                     *       "error": "quest_event_not_found",
+                     *       "message": "quest_event_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
     cancelQuestEvent: {
         parameters: {
             query?: never;
@@ -7179,6 +9783,99 @@ export interface operations {
              *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
              *
              *     `quest_event_state` (10002, message `generic_client_error`): The event is not in a status that allows this operation (e.g. updating a completed event, closing a draft).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
+                     *       "error": "generic_client_error",
+                     *       "message": "generic_client_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `quest_event_not_found` (30501): No quest event with this id or slug in this tenant (drafts are invisible to users). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 30501,
+                     *       "detail": "No quest event with this id or slug in this tenant (drafts are invisible to users).",
+                     *       "error": "quest_event_not_found",
+                     *       "message": "quest_event_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    listAdminParticipants: {
+        parameters: {
+            query?: {
+                /** @description Items per page (default 20, at most 100). */
+                limit?: number;
+                /** @description Page number, starting at 1. */
+                page?: number;
+                /** @description Only participants in this status (1 REGISTERED, 2 UNREGISTERED, 3 DROPPED, 4 CANCELLED); all by default. */
+                status?: 1 | 2 | 3 | 4;
+            };
+            header?: never;
+            path: {
+                eventId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaginatedAdminParticipant"];
+                };
+            };
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
              */
             400: {
                 headers: {
@@ -8186,6 +10883,101 @@ export interface operations {
             };
         };
     };
+    getEarnedPerDay: {
+        parameters: {
+            query: {
+                /** @description The community (id or slug). */
+                communityId: string;
+                /** @description How many days, today (UTC) included. */
+                days?: number;
+                /** @description The resource type (slug or id) of the community. */
+                resourceType: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EarnedPerDayDto"];
+                };
+            };
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
+                     *       "error": "generic_client_error",
+                     *       "message": "generic_client_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description `community_not_found` (20001): No community with this id or slug in this tenant.
+             *
+             *     `resource_type_not_found` (20101): No resource type with this id (or slug in this community) in this tenant.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 20001,
+                     *       "detail": "No community with this id or slug in this tenant.",
+                     *       "error": "community_not_found",
+                     *       "message": "community_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
     grantResource: {
         parameters: {
             query?: never;
@@ -8297,6 +11089,107 @@ export interface operations {
             };
         };
     };
+    getAdminLeaderboard: {
+        parameters: {
+            query: {
+                /** @description The community (id or slug). */
+                communityId: string;
+                /** @description Items per page (default 20, at most 100). */
+                limit?: number;
+                /** @description Page number, starting at 1. */
+                page?: number;
+                /** @description The resource type (slug or id) of the community. */
+                resourceType: string;
+                /** @description Extension: `current` (the running season of this resource that ends first) or a season id. Absent: the all-time board, as before. A live season ranks what was earned inside its window (equal amounts share a rank); a closed one shows its frozen final standings, where `rank` is the final place (ties went to who reached the score first). */
+                season?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaginatedLeaderboardEntry"];
+                };
+            };
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
+                     *       "error": "generic_client_error",
+                     *       "message": "generic_client_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description `community_not_found` (20001): No community with this id or slug in this tenant.
+             *
+             *     `resource_type_not_found` (20101): No resource type with this id (or slug in this community) in this tenant.
+             *
+             *     `season_not_found` (20105): No such season of this resource in this community (or, for `current`, none is running now).
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 20001,
+                     *       "detail": "No community with this id or slug in this tenant.",
+                     *       "error": "community_not_found",
+                     *       "message": "community_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
     listLedgerEntries: {
         parameters: {
             query: {
@@ -8381,6 +11274,191 @@ export interface operations {
                      *       "detail": "No such user in this tenant.",
                      *       "error": "user_not_found",
                      *       "message": "user_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    getAdminRanking: {
+        parameters: {
+            query: {
+                communityId: string;
+                /** @description Neighbours shown on each side of the user (default 2, at most 10). */
+                neighbours?: number;
+                resourceType: string;
+                userId: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RankingDto"];
+                };
+            };
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
+                     *       "error": "generic_client_error",
+                     *       "message": "generic_client_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description `community_not_found` (20001): No community with this id or slug in this tenant.
+             *
+             *     `resource_type_not_found` (20101): No resource type with this id (or slug in this community) in this tenant.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 20001,
+                     *       "detail": "No community with this id or slug in this tenant.",
+                     *       "error": "community_not_found",
+                     *       "message": "community_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    listAdminResourceTypes: {
+        parameters: {
+            query: {
+                /** @description The community (id or slug). */
+                communityId: string;
+                /** @description Items per page (default 20, at most 100). */
+                limit?: number;
+                /** @description Page number, starting at 1. */
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaginatedResourceType"];
+                };
+            };
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
+                     *       "error": "generic_client_error",
+                     *       "message": "generic_client_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `community_not_found` (20001): No community with this id or slug in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 20001,
+                     *       "detail": "No community with this id or slug in this tenant.",
+                     *       "error": "community_not_found",
+                     *       "message": "community_not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -8578,6 +11656,652 @@ export interface operations {
                      *       "detail": "No resource type with this id (or slug in this community) in this tenant.",
                      *       "error": "resource_type_not_found",
                      *       "message": "resource_type_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    listSchedules: {
+        parameters: {
+            query: {
+                communityId: string;
+                /** @description Items per page (default 20, at most 100). */
+                limit?: number;
+                /** @description Page number, starting at 1. */
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaginatedSeasonSchedule"];
+                };
+            };
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
+                     *       "error": "generic_client_error",
+                     *       "message": "generic_client_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `community_not_found` (20001): No community with this id or slug in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 20001,
+                     *       "detail": "No community with this id or slug in this tenant.",
+                     *       "error": "community_not_found",
+                     *       "message": "community_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    createSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateSeasonScheduleDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeasonScheduleDto"];
+                };
+            };
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             *
+             *     `invalid_season` (10002, message `generic_client_error`): The season is inconsistent: a window that starts in the past or ends before it starts, a reward without a rank range, an unknown resource, item, prize or quest, an invalid cron expression or time zone.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
+                     *       "error": "generic_client_error",
+                     *       "message": "generic_client_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description `community_not_found` (20001): No community with this id or slug in this tenant.
+             *
+             *     `resource_type_not_found` (20101): No resource type with this id (or slug in this community) in this tenant.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 20001,
+                     *       "detail": "No community with this id or slug in this tenant.",
+                     *       "error": "community_not_found",
+                     *       "message": "community_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    updateSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                scheduleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateSeasonScheduleDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeasonScheduleDto"];
+                };
+            };
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             *
+             *     `invalid_season` (10002, message `generic_client_error`): The season is inconsistent: a window that starts in the past or ends before it starts, a reward without a rank range, an unknown resource, item, prize or quest, an invalid cron expression or time zone.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
+                     *       "error": "generic_client_error",
+                     *       "message": "generic_client_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `season_schedule_not_found` (20202): No such season schedule in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 20202,
+                     *       "detail": "No such season schedule in this tenant.",
+                     *       "error": "season_schedule_not_found",
+                     *       "message": "season_schedule_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    adminListSeasons: {
+        parameters: {
+            query: {
+                /** @description The community (id or slug). */
+                communityId: string;
+                /** @description Items per page (default 20, at most 100). */
+                limit?: number;
+                /** @description Page number, starting at 1. */
+                page?: number;
+                /** @description Only seasons of this resource type (slug or id). */
+                resource?: string;
+                /** @description Only seasons in this status (absent: all, latest first). */
+                status?: "upcoming" | "live" | "closing" | "closed";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaginatedSeason"];
+                };
+            };
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
+                     *       "error": "generic_client_error",
+                     *       "message": "generic_client_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description `community_not_found` (20001): No community with this id or slug in this tenant.
+             *
+             *     `resource_type_not_found` (20101): No resource type with this id (or slug in this community) in this tenant.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 20001,
+                     *       "detail": "No community with this id or slug in this tenant.",
+                     *       "error": "community_not_found",
+                     *       "message": "community_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    createSeason: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateSeasonDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminSeasonDto"];
+                };
+            };
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             *
+             *     `invalid_season` (10002, message `generic_client_error`): The season is inconsistent: a window that starts in the past or ends before it starts, a reward without a rank range, an unknown resource, item, prize or quest, an invalid cron expression or time zone.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
+                     *       "error": "generic_client_error",
+                     *       "message": "generic_client_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description `community_not_found` (20001): No community with this id or slug in this tenant.
+             *
+             *     `resource_type_not_found` (20101): No resource type with this id (or slug in this community) in this tenant.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 20001,
+                     *       "detail": "No community with this id or slug in this tenant.",
+                     *       "error": "community_not_found",
+                     *       "message": "community_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    adminGetSeason: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                seasonId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminSeasonDto"];
+                };
+            };
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
+                     *       "error": "generic_client_error",
+                     *       "message": "generic_client_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `season_not_found` (20105): No such season of this resource in this community (or, for `current`, none is running now). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 20105,
+                     *       "detail": "No such season of this resource in this community (or, for `current`, none is running now).",
+                     *       "error": "season_not_found",
+                     *       "message": "season_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    listSeasonPayouts: {
+        parameters: {
+            query?: {
+                /** @description Items per page (default 20, at most 100). */
+                limit?: number;
+                /** @description Page number, starting at 1. */
+                page?: number;
+            };
+            header?: never;
+            path: {
+                seasonId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaginatedSeasonPayout"];
+                };
+            };
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
+                     *       "error": "generic_client_error",
+                     *       "message": "generic_client_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `season_not_found` (20105): No such season of this resource in this community (or, for `current`, none is running now). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 20105,
+                     *       "detail": "No such season of this resource in this community (or, for `current`, none is running now).",
+                     *       "error": "season_not_found",
+                     *       "message": "season_not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -9416,6 +13140,1327 @@ export interface operations {
                      *       "detail": "A domain is already assigned to another tenant; nothing changed.",
                      *       "error": "domain_taken",
                      *       "message": "domain_taken"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    getAdminUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminUserDto"];
+                };
+            };
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
+                     *       "error": "generic_client_error",
+                     *       "message": "generic_client_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `user_not_found` (11004): No such user in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 11004,
+                     *       "detail": "No such user in this tenant.",
+                     *       "error": "user_not_found",
+                     *       "message": "user_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    listAdminUserInventory: {
+        parameters: {
+            query?: {
+                /** @description Items per page (default 20, at most 100). */
+                limit?: number;
+                /** @description Page number, starting at 1. */
+                page?: number;
+            };
+            header?: never;
+            path: {
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaginatedAdminHolding"];
+                };
+            };
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
+                     *       "error": "generic_client_error",
+                     *       "message": "generic_client_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `user_not_found` (11004): No such user in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 11004,
+                     *       "detail": "No such user in this tenant.",
+                     *       "error": "user_not_found",
+                     *       "message": "user_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    listAdminUserNotifications: {
+        parameters: {
+            query?: {
+                /** @description Items per page (default 20, at most 100). */
+                limit?: number;
+                /** @description Page number, starting at 1. */
+                page?: number;
+            };
+            header?: never;
+            path: {
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationPageDto"];
+                };
+            };
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
+                     *       "error": "generic_client_error",
+                     *       "message": "generic_client_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `user_not_found` (11004): No such user in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 11004,
+                     *       "detail": "No such user in this tenant.",
+                     *       "error": "user_not_found",
+                     *       "message": "user_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    listAdminUserParticipations: {
+        parameters: {
+            query?: {
+                /** @description Items per page (default 20, at most 100). */
+                limit?: number;
+                /** @description Page number, starting at 1. */
+                page?: number;
+            };
+            header?: never;
+            path: {
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaginatedAdminUserParticipation"];
+                };
+            };
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
+                     *       "error": "generic_client_error",
+                     *       "message": "generic_client_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `user_not_found` (11004): No such user in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 11004,
+                     *       "detail": "No such user in this tenant.",
+                     *       "error": "user_not_found",
+                     *       "message": "user_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    listAdminUserSocials: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminSocialDto"][];
+                };
+            };
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
+                     *       "error": "generic_client_error",
+                     *       "message": "generic_client_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `user_not_found` (11004): No such user in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 11004,
+                     *       "detail": "No such user in this tenant.",
+                     *       "error": "user_not_found",
+                     *       "message": "user_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    listAdminUserWallets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WalletDto"][];
+                };
+            };
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
+                     *       "error": "generic_client_error",
+                     *       "message": "generic_client_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `user_not_found` (11004): No such user in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 11004,
+                     *       "detail": "No such user in this tenant.",
+                     *       "error": "user_not_found",
+                     *       "message": "user_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                eventId?: string;
+                /** @description Deliveries created at or after. */
+                from?: string;
+                /** @description Items per page (default 20, at most 100). */
+                limit?: number;
+                /** @description Page number, starting at 1. */
+                page?: number;
+                status?: "pending" | "delivering" | "delivered" | "dead";
+                subscriptionId?: string;
+                /** @description Deliveries created before. */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaginatedDelivery"];
+                };
+            };
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
+                     *       "error": "generic_client_error",
+                     *       "message": "generic_client_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    redeliverWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RedeliveredDto"];
+                };
+            };
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
+                     *       "error": "generic_client_error",
+                     *       "message": "generic_client_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `delivery_not_found` (70002): No webhook delivery with this id in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 70002,
+                     *       "detail": "No webhook delivery with this id in this tenant.",
+                     *       "error": "delivery_not_found",
+                     *       "message": "delivery_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    listWebhookEventTypes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventTypeListDto"];
+                };
+            };
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    listWebhookSubscriptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionListDto"];
+                };
+            };
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    createWebhookSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateSubscriptionDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionWithSecretDto"];
+                };
+            };
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             *
+             *     `webhook_url_refused` (10002, message `generic_client_error`): The webhook URL is not an absolute http(s) URL without credentials, or its host resolves to a private, loopback, link-local or otherwise non-public address (refused against server-side request forgery).
+             *
+             *     `unknown_event_type` (10002, message `generic_client_error`): An event type is not in the catalogue (GET /v1/admin/webhooks/event-types).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
+                     *       "error": "generic_client_error",
+                     *       "message": "generic_client_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `too_many_subscriptions` (70003): The tenant has the most webhook subscriptions allowed (50). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 70003,
+                     *       "detail": "The tenant has the most webhook subscriptions allowed (50).",
+                     *       "error": "too_many_subscriptions",
+                     *       "message": "too_many_subscriptions"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    getWebhookSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                subscriptionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionDto"];
+                };
+            };
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
+                     *       "error": "generic_client_error",
+                     *       "message": "generic_client_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `subscription_not_found` (70001): No webhook subscription with this id in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 70001,
+                     *       "detail": "No webhook subscription with this id in this tenant.",
+                     *       "error": "subscription_not_found",
+                     *       "message": "subscription_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    deleteWebhookSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                subscriptionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
+                     *       "error": "generic_client_error",
+                     *       "message": "generic_client_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `subscription_not_found` (70001): No webhook subscription with this id in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 70001,
+                     *       "detail": "No webhook subscription with this id in this tenant.",
+                     *       "error": "subscription_not_found",
+                     *       "message": "subscription_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    updateWebhookSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                subscriptionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateSubscriptionDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionDto"];
+                };
+            };
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             *
+             *     `webhook_url_refused` (10002, message `generic_client_error`): The webhook URL is not an absolute http(s) URL without credentials, or its host resolves to a private, loopback, link-local or otherwise non-public address (refused against server-side request forgery).
+             *
+             *     `unknown_event_type` (10002, message `generic_client_error`): An event type is not in the catalogue (GET /v1/admin/webhooks/event-types).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
+                     *       "error": "generic_client_error",
+                     *       "message": "generic_client_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `subscription_not_found` (70001): No webhook subscription with this id in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 70001,
+                     *       "detail": "No webhook subscription with this id in this tenant.",
+                     *       "error": "subscription_not_found",
+                     *       "message": "subscription_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    redeliverFailedWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                subscriptionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RedeliverWindowDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RedeliveredDto"];
+                };
+            };
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
+                     *       "error": "generic_client_error",
+                     *       "message": "generic_client_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `subscription_not_found` (70001): No webhook subscription with this id in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 70001,
+                     *       "detail": "No webhook subscription with this id in this tenant.",
+                     *       "error": "subscription_not_found",
+                     *       "message": "subscription_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                subscriptionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RotateSecretDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionWithSecretDto"];
+                };
+            };
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
+                     *       "error": "generic_client_error",
+                     *       "message": "generic_client_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `subscription_not_found` (70001): No webhook subscription with this id in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 70001,
+                     *       "detail": "No webhook subscription with this id in this tenant.",
+                     *       "error": "subscription_not_found",
+                     *       "message": "subscription_not_found"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -10877,6 +15922,8 @@ export interface operations {
                 limit?: number;
                 /** @description Page number, starting at 1. */
                 page?: number;
+                /** @description Extension: `current` (the running season of this resource that ends first) or a season id. Absent: the all-time board, as before. A live season ranks what was earned inside its window (equal amounts share a rank); a closed one shows its frozen final standings, where `rank` is the final place (ties went to who reached the score first). */
+                season?: string;
             };
             header?: {
                 /** @description Tenant id or slug. Needed only when nothing else names the tenant. The tenant of a request is, in this order: the session token's (when one is sent; this header naming another tenant is then 401), this header, the tenant an operator assigned the host name to, the DEFAULT_TENANT setting, the only tenant. */
@@ -10929,6 +15976,8 @@ export interface operations {
              * @description `community_not_found` (20001): No community with this id or slug in this tenant.
              *
              *     `resource_type_not_found` (20101): No resource type with this id (or slug in this community) in this tenant.
+             *
+             *     `season_not_found` (20105): No such season of this resource in this community (or, for `current`, none is running now).
              */
             404: {
                 headers: {
@@ -10970,6 +16019,8 @@ export interface operations {
             query?: {
                 /** @description Neighbours shown on each side of the user (default 2, at most 10). */
                 neighbours?: number;
+                /** @description Extension: `current` (the running season of this resource that ends first) or a season id. Absent: the all-time board, as before. A live season ranks what was earned inside its window (equal amounts share a rank); a closed one shows its frozen final standings, where `rank` is the final place (ties went to who reached the score first). */
+                season?: string;
             };
             header?: never;
             path: {
@@ -11044,6 +16095,196 @@ export interface operations {
              * @description `community_not_found` (20001): No community with this id or slug in this tenant.
              *
              *     `resource_type_not_found` (20101): No resource type with this id (or slug in this community) in this tenant.
+             *
+             *     `season_not_found` (20105): No such season of this resource in this community (or, for `current`, none is running now).
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 20001,
+                     *       "detail": "No community with this id or slug in this tenant.",
+                     *       "error": "community_not_found",
+                     *       "message": "community_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `internal_error` (10001): An unexpected error. Details are logged under the request id, never returned. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10001,
+                     *       "detail": "An unexpected error. Details are logged under the request id, never returned.",
+                     *       "error": "internal_error",
+                     *       "message": "internal_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    listSeasons: {
+        parameters: {
+            query?: {
+                /** @description Items per page (default 20, at most 100). */
+                limit?: number;
+                /** @description Page number, starting at 1. */
+                page?: number;
+                /** @description Only seasons of this resource type (slug or id). */
+                resource?: string;
+                /** @description Only seasons in this status (absent: all, latest first). */
+                status?: "upcoming" | "live" | "closing" | "closed";
+            };
+            header?: {
+                /** @description Tenant id or slug. Needed only when nothing else names the tenant. The tenant of a request is, in this order: the session token's (when one is sent; this header naming another tenant is then 401), this header, the tenant an operator assigned the host name to, the DEFAULT_TENANT setting, the only tenant. */
+                "X-Tenant-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaginatedSeason"];
+                };
+            };
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             *
+             *     `tenant_required` (10002, message `generic_client_error`): Nothing names the tenant of this request: several tenants exist, and there is no session token, no X-Tenant-Id, no domain of a tenant in the host name and no DEFAULT_TENANT.
+             *
+             *     `unknown_tenant` (10002, message `generic_client_error`): X-Tenant-Id (or the tenant in the path) names no tenant.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
+                     *       "error": "generic_client_error",
+                     *       "message": "generic_client_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description `community_not_found` (20001): No community with this id or slug in this tenant.
+             *
+             *     `resource_type_not_found` (20101): No resource type with this id (or slug in this community) in this tenant.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 20001,
+                     *       "detail": "No community with this id or slug in this tenant.",
+                     *       "error": "community_not_found",
+                     *       "message": "community_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `internal_error` (10001): An unexpected error. Details are logged under the request id, never returned. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10001,
+                     *       "detail": "An unexpected error. Details are logged under the request id, never returned.",
+                     *       "error": "internal_error",
+                     *       "message": "internal_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    getSeason: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id or slug. Needed only when nothing else names the tenant. The tenant of a request is, in this order: the session token's (when one is sent; this header naming another tenant is then 401), this header, the tenant an operator assigned the host name to, the DEFAULT_TENANT setting, the only tenant. */
+                "X-Tenant-Id"?: string;
+            };
+            path: {
+                id: string;
+                seasonId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeasonDto"];
+                };
+            };
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             *
+             *     `tenant_required` (10002, message `generic_client_error`): Nothing names the tenant of this request: several tenants exist, and there is no session token, no X-Tenant-Id, no domain of a tenant in the host name and no DEFAULT_TENANT.
+             *
+             *     `unknown_tenant` (10002, message `generic_client_error`): X-Tenant-Id (or the tenant in the path) names no tenant.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
+                     *       "error": "generic_client_error",
+                     *       "message": "generic_client_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description `community_not_found` (20001): No community with this id or slug in this tenant.
+             *
+             *     `season_not_found` (20105): No such season of this resource in this community (or, for `current`, none is running now).
              */
             404: {
                 headers: {
@@ -14692,6 +19933,194 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `session_token_missing` (10411, message `GENERIC_UNAUTHORIZED`): The route needs a session token: send `Authorization: Bearer <sessionToken>`.
+             *
+             *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
+             *
+             *     `session_ended` (10416, message `GENERIC_UNAUTHORIZED`): The session was ended: logged out, or its user no longer exists. Log in again.
+             *
+             *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10411,
+                     *       "detail": "The route needs a session token: send `Authorization: Bearer <sessionToken>`.",
+                     *       "error": "session_token_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    stream: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The id of the last event received, when the `Last-Event-ID` header cannot be sent (a new
+                 *     `EventSource` after a fresh ticket). The header wins when both are sent.
+                 */
+                lastEventId?: string;
+                /**
+                 * @description A stream ticket from `POST /v1/user/notifications/stream-ticket`, for browsers (an
+                 *     `EventSource` cannot send `Authorization`). Used once; never put the session token here.
+                 */
+                ticket?: string;
+            };
+            header?: {
+                /** @description The `id` of the last event received: resume after it. */
+                "Last-Event-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An event stream (see above); each `notification` event's `data` is a `NotificationDto`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example event: notification
+                     *     id: 1203:1207:1205
+                     *     data: {"id":"0d3c1e8a-7c43-4a8e-9a36-2f4f7d6f2b10","type":"purchase_completed","title":"You bought Golden Sword","data":{"purchaseId":"…","listingId":"…"},"communityId":"…","read":false,"readAt":null,"createdAt":"2026-05-01T12:00:00.000Z"}
+                     *
+                     *     event: ready
+                     *     id: 1207:1207:
+                     *     retry: 3000
+                     *     data: {"replayed":1}
+                     *
+                     *     : heartbeat
+                     */
+                    "text/event-stream": string;
+                };
+            };
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             *
+             *     `last_event_id_invalid` (10002, message `generic_client_error`): `Last-Event-ID` (or `lastEventId`) is not an id this service sent on the notification stream (malformed, or from another database); reconnect without it and list what was missed with GET /v1/user/notifications.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
+                     *       "error": "generic_client_error",
+                     *       "message": "generic_client_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `session_token_missing` (10411, message `GENERIC_UNAUTHORIZED`): The route needs a session token: send `Authorization: Bearer <sessionToken>`.
+             *
+             *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
+             *
+             *     `session_ended` (10416, message `GENERIC_UNAUTHORIZED`): The session was ended: logged out, or its user no longer exists. Log in again.
+             *
+             *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             *
+             *     `stream_ticket_invalid` (71001, message `GENERIC_UNAUTHORIZED`): The stream ticket is unknown, already used or expired (a ticket is valid about a minute, once); ask for a new one with POST /v1/user/notifications/stream-ticket.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10411,
+                     *       "detail": "The route needs a session token: send `Authorization: Bearer <sessionToken>`.",
+                     *       "error": "session_token_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `stream_limit_reached` (71002): The user already has the most notification streams an instance keeps open for one user; close one first. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 71002,
+                     *       "detail": "The user already has the most notification streams an instance keeps open for one user; close one first.",
+                     *       "error": "stream_limit_reached",
+                     *       "message": "stream_limit_reached"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description `stream_capacity_reached` (71003): The instance keeps as many notification streams open as it is configured for; retry later (another instance may take it).
+             *
+             *     `service_unavailable` (10503): A dependency (the database) is unavailable; retry later.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 71003,
+                     *       "detail": "The instance keeps as many notification streams open as it is configured for; retry later (another instance may take it).",
+                     *       "error": "stream_capacity_reached",
+                     *       "message": "stream_capacity_reached"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    streamTicket: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StreamTicketDto"];
+                };
             };
             /**
              * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.

@@ -7,6 +7,7 @@ import { DomainError } from '../common/errors/domain-error.js';
 import { CommonErrors } from '../common/errors/error-catalog.js';
 import { AUTH_MODE_KEY, type AuthMode } from '../common/auth/auth.decorators.js';
 import type { AuthenticatedRequest, AuthUser } from '../common/auth/request-context.js';
+import { URL_CREDENTIAL_KEY, UrlCredentials } from './url-credentials.js';
 
 const header = (req: AuthenticatedRequest, name: string): string | undefined => {
   const v = req.headers[name];
@@ -45,6 +46,7 @@ export class AccessGuard extends AuthGuard('jwt') {
   constructor(
     private readonly reflector: Reflector,
     private readonly tenants: TenantsService,
+    private readonly urlCredentials: UrlCredentials,
   ) {
     super();
   }
@@ -71,10 +73,16 @@ export class AccessGuard extends AuthGuard('jwt') {
           throw new DomainError(CommonErrors.tenant_mismatch, 'The API key does not belong to the tenant in X-Tenant-Id');
         }
         req.tenantId = tenant.id;
+        req.actor = `api-key:${tenant.apiKeyHash.slice(0, 12)}`;
         return true;
       }
       case 'user': {
-        await super.canActivate(context);
+        // A route that also takes a single-use credential in its URL (`@AcceptsUrlCredential`), for
+        // clients that cannot set headers (a browser's EventSource); the header wins when both come.
+        const param = this.reflector.get<string | undefined>(URL_CREDENTIAL_KEY, context.getHandler());
+        const value: unknown = param ? (req.query as Record<string, unknown> | undefined)?.[param] : undefined;
+        if (param && value !== undefined && !header(req, 'authorization')) req.user = await this.urlCredentials.verify(param, value);
+        else await super.canActivate(context);
         req.tenantId = await this.tenants.resolveForRequest(this.tenantClues(req, (req.user as AuthUser).tenantId));
         return true;
       }

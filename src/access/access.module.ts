@@ -8,6 +8,7 @@ import { SessionRevocation } from './entities/session-revocation.entity.js';
 import { JwtStrategy } from './jwt.strategy.js';
 import { SessionRevocations } from './session-revocations.js';
 import { SessionRevocationsRepository } from './session-revocations.repository.js';
+import { UrlCredentials } from './url-credentials.js';
 
 /** The tables this module owns (each module registers its own; src/app.entities.ts lists them all). */
 export const ACCESS_ENTITIES = [SessionRevocation];
@@ -19,7 +20,7 @@ export const ACCESS_ENTITIES = [SessionRevocation];
  */
 @Module({
   imports: [PassportModule, TenantsModule, TypeOrmModule.forFeature(ACCESS_ENTITIES)],
-  providers: [SessionRevocations, SessionRevocationsRepository, JwtStrategy, { provide: APP_GUARD, useClass: AccessGuard }],
-  exports: [SessionRevocations],
+  providers: [SessionRevocations, SessionRevocationsRepository, JwtStrategy, UrlCredentials, { provide: APP_GUARD, useClass: AccessGuard }],
+  exports: [SessionRevocations, UrlCredentials],
 })
 export class AccessModule {}

@@ -48,6 +48,8 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
     if (this.revocations.isRevoked(payload.sub, payload.sid)) {
       throw new DomainError(CommonErrors.session_ended, 'The session has ended (logged out, or its user no longer exists); log in again');
     }
-    return { id: payload.sub, tenantId: payload.tid };
+    return payload.sid === undefined
+      ? { id: payload.sub, tenantId: payload.tid }
+      : { id: payload.sub, tenantId: payload.tid, sessionId: payload.sid };
   }
 }

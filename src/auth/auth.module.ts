@@ -16,6 +16,7 @@ import { ProviderACredentialService } from './provider-a-credential.service.js';
 import { SessionTokenService } from './session-token.service.js';
 import { SiweLoginService } from './siwe-login.service.js';
 import { TokenLoginService } from './token-login.service.js';
+import { IntegrationsModule } from '../integrations/integrations.module.js';
 import { TenantsModule } from '../tenants/tenants.module.js';
 import { UsersModule } from '../users/users.module.js';
 
@@ -23,7 +24,15 @@ import { UsersModule } from '../users/users.module.js';
 export const AUTH_ENTITIES = [RefreshToken, Identity, UsedNonce];
 
 @Module({
-  imports: [TypeOrmModule.forFeature(AUTH_ENTITIES), ThrottlingModule, WalletsModule, AccessModule, TenantsModule, UsersModule],
+  imports: [
+    TypeOrmModule.forFeature(AUTH_ENTITIES),
+    ThrottlingModule,
+    WalletsModule,
+    AccessModule,
+    TenantsModule,
+    UsersModule,
+    IntegrationsModule,
+  ],
   controllers: [AuthController, LoginController],
   providers: [
     PasswordAuthService,

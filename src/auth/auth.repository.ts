@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { BaseRepository, DUMMY, GenerateSql } from '../database/repository.js';
+import { EXAMPLE_OUTBOX_RECORD, OutboxRepository, PIECE_DELIVERIES, type OutboxRecord } from '../integrations/outbox.repository.js';
 import { Identity } from './entities/identity.entity.js';
 import { RefreshToken } from './entities/refresh-token.entity.js';
 
@@ -48,7 +49,10 @@ const nonceParams = (nonce: NonceClaim | null): unknown[] => (nonce ? [nonce.kin
  */
 @Injectable()
 export class AuthRepository extends BaseRepository {
-  constructor(@InjectDataSource() dataSource: DataSource) {
+  constructor(
+    @InjectDataSource() dataSource: DataSource,
+    private readonly outbox: OutboxRepository,
+  ) {
     super(dataSource);
   }
 
@@ -134,6 +138,7 @@ export class AuthRepository extends BaseRepository {
         {},
         { kind: 'login_token', value: 'n', expiresAt: DUMMY.date },
         { id: DUMMY.uuid, tokenHash: 'h', expiresAt: DUMMY.date },
+        [{ ...EXAMPLE_OUTBOX_RECORD, type: 'user.logged_in', payload: { method: 'providerB' } }],
       ],
     },
     {
@@ -153,11 +158,21 @@ export class AuthRepository extends BaseRepository {
     enc: { idToken?: string | null; accessToken?: string | null; refreshToken?: string | null },
     nonce: NonceClaim | null,
     refresh: { id: string; tokenHash: string; expiresAt: Date },
+    events: OutboxRecord[] = [],
     em?: EntityManager,
-  ): Promise<{ known: boolean; fresh: boolean; userId: string | null }> {
+  ): Promise<{ known: boolean; fresh: boolean; userId: string | null; deliveries: number }> {
+    const params = [...identityParams(id, now, enc), refresh.id, refresh.tokenHash, refresh.expiresAt, ...nonceParams(nonce)];
+    // The login's events (the outbox's piece) in the same statement, only when a session was
+    // stored, with the user id the statement found: still one round trip, one commit.
+    const outbox = events.length
+      ? this.outbox.insertPiece(events, params.length + 1, {
+          payloadMerge: "jsonb_build_object('userId', (SELECT user_id FROM r))",
+          onlyIf: 'EXISTS (SELECT 1 FROM r)',
+        })
+      : null;
     const claim = `INSERT INTO used_nonces (tenant_id, kind, nonce, expires_at) SELECT $1, $11, $12, $13 WHERE EXISTS (SELECT 1 FROM i)
        ${CLAIM_EXPIRED_ONLY}`;
-    const [step]: { known: boolean; fresh: boolean; user_id: string | null }[] = await this.manager(em).query(
+    const [step]: { known: boolean; fresh: boolean; user_id: string | null; deliveries: number }[] = await this.manager(em).query(
       `WITH i AS (SELECT user_id FROM identities WHERE tenant_id = $1 AND provider = $2 AND subject_id = $3),
        n AS (${nonce ? claim : 'SELECT 1 FROM i'}),
        u AS (
@@ -165,11 +180,12 @@ export class AuthRepository extends BaseRepository {
        r AS (
          INSERT INTO refresh_tokens (id, token_hash, user_id, tenant_id, expires_at)
          SELECT $8, $9, u.user_id, $1, $10 FROM u
-         RETURNING user_id)
-       SELECT EXISTS (SELECT 1 FROM i) AS known, EXISTS (SELECT 1 FROM n) AS fresh, (SELECT user_id FROM r) AS user_id`,
-      [...identityParams(id, now, enc), refresh.id, refresh.tokenHash, refresh.expiresAt, ...nonceParams(nonce)],
+         RETURNING user_id)${outbox ? `,\n       ${outbox.ctes}` : ''}
+       SELECT EXISTS (SELECT 1 FROM i) AS known, EXISTS (SELECT 1 FROM n) AS fresh, (SELECT user_id FROM r) AS user_id,
+         ${outbox ? PIECE_DELIVERIES : '0'} AS deliveries`,
+      [...params, ...(outbox?.params ?? [])],
     );
-    return { known: step.known, fresh: step.fresh, userId: step.user_id };
+    return { known: step.known, fresh: step.fresh, userId: step.user_id, deliveries: step.deliveries };
   }
 
   /** Links a new identity to its user; false when another login created it meanwhile. */

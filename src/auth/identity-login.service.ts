@@ -1,3 +1,4 @@
+import { OutboxWriter } from '../integrations/outbox.writer.js';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
@@ -11,6 +12,7 @@ import { AuthRepository } from './auth.repository.js';
 import type { Identity } from './entities/identity.entity.js';
 import { NonceService, type NonceKind } from './nonce.service.js';
 import { SessionTokenService, type SessionResult } from './session-token.service.js';
+import { DomainEvents } from '../common/events/domain-events.js';
 
 export type IdentityProvider = 'providerA' | 'providerB' | 'providerC' | 'providerD' | 'siwe';
 type TokenField = 'idToken' | 'accessToken' | 'refreshToken';
@@ -49,6 +51,8 @@ export class IdentityLoginService {
     private readonly nonces: NonceService,
     private readonly sessions: SessionTokenService,
     private readonly repo: AuthRepository,
+    private readonly domainEvents: DomainEvents,
+    private readonly outbox: OutboxWriter,
   ) {}
 
   async login(input: IdentityLogin): Promise<SessionResult> {
@@ -79,10 +83,15 @@ export class IdentityLoginService {
   private async returningLogin(input: IdentityLogin, enc: Record<TokenField, string | null>): Promise<SessionResult | null> {
     const now = this.clock.now();
     const session = this.sessions.prepareSession();
-    const step = await this.repo.returningLogin(identityKey(input), now, enc, nonceClaim(input), session);
+    // Its event is written by the login's one statement (the user id filled in there).
+    const event = this.outbox.build('user.logged_in', { tenantId: input.tenantId, userId: '', method: input.provider });
+    const events = this.outbox.enabled ? [event] : [];
+    const step = await this.repo.returningLogin(identityKey(input), now, enc, nonceClaim(input), session, events);
     if (!step.known) return null;
     if (!step.fresh) throw replayed(input);
     if (!step.userId) throw new Error('returning login stored no session');
+    if (events.length)
+      this.outbox.committed([{ ...event, payload: { ...event.payload, userId: step.userId } }], { deliveries: step.deliveries });
     if (input.nonce) await this.nonces.purgeSometimes(this.dataSource.manager, now);
     return this.sessions.issue(step.userId, input.tenantId, session);
   }
@@ -120,6 +129,7 @@ export class IdentityLoginService {
     }
 
     await input.afterUser?.(em, { id: userId, created });
+    await this.domainEvents.publish(em, 'user.logged_in', { tenantId: input.tenantId, userId, method: input.provider });
     return this.sessions.startSession(userId, input.tenantId, em);
   }
 

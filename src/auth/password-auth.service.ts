@@ -8,6 +8,7 @@ import { LoginRateLimiter } from './throttling/login-rate-limiter.service.js';
 import { UsersService } from '../users/users.service.js';
 import { AuthErrors } from './auth.errors.js';
 import { SessionTokenService, type SessionResult } from './session-token.service.js';
+import { DomainEvents } from '../common/events/domain-events.js';
 
 @Injectable()
 export class PasswordAuthService {
@@ -20,6 +21,7 @@ export class PasswordAuthService {
     private readonly sessions: SessionTokenService,
     private readonly limiter: LoginRateLimiter,
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly domainEvents: DomainEvents,
   ) {}
 
   async register(tenantId: string, username: string, password: string, client: string): Promise<SessionResult> {
@@ -27,6 +29,7 @@ export class PasswordAuthService {
     const passwordHash = await hashPassword(password, this.config.PASSWORD_SCRYPT_COST);
     const session = await this.dataSource.transaction(async (em) => {
       const user = await this.users.create(em, { tenantId, username, handle: username, passwordHash });
+      await this.domainEvents.publish(em, 'user.logged_in', { tenantId, userId: user.id, method: 'password' });
       return this.sessions.startSession(user.id, tenantId, em);
     });
     await this.limiter.succeeded(tenantId, 'username', username, client);
@@ -41,7 +44,11 @@ export class PasswordAuthService {
     if (!user?.passwordHash || !ok) {
       throw new DomainError(AuthErrors.invalid_credentials, 'Invalid username or password');
     }
-    const session = await this.sessions.startSession(user.id, tenantId);
+    // The session and its event in one transaction (the login is bound by the password hash, not by this).
+    const session = await this.dataSource.transaction(async (em) => {
+      await this.domainEvents.publish(em, 'user.logged_in', { tenantId, userId: user.id, method: 'password' });
+      return this.sessions.startSession(user.id, tenantId, em);
+    });
     await this.limiter.succeeded(tenantId, 'username', username, client);
     return session;
   }

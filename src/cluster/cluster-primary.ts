@@ -31,7 +31,13 @@ export async function runClusterPrimary(config: AppConfig): Promise<void> {
 
   if (!config.REDIS_URL)
     say(`no REDIS_URL: each of the ${config.WEB_CONCURRENCY} workers counts the login rate limits on its own; set REDIS_URL to share them`);
-  const follower = { MIGRATIONS_RUN: 'false', STARTUP_TASKS: 'false', MINT_WORKER_ENABLED: 'false', QUEST_EVENT_WORKER_ENABLED: 'false' };
+  const follower = {
+    MIGRATIONS_RUN: 'false',
+    STARTUP_TASKS: 'false',
+    MINT_WORKER_ENABLED: 'false',
+    QUEST_EVENT_WORKER_ENABLED: 'false',
+    SEASON_WORKER_ENABLED: 'false',
+  };
   const roles = new Map<Worker, number>();
   let stopping = false;
 

@@ -7,6 +7,7 @@ import { Paginated, PageQueryDto, pageRequest, type Page } from '../common/pagin
 import { CommunitiesService } from './communities.service.js';
 import { CommunityErrors } from './communities.errors.js';
 import { CommunityDto, CreateCommunityDto, UpdateCommunityDto } from './dto/community.dto.js';
+import { CommunityMemberDto, CommunityMembersQueryDto } from './dto/membership.dto.js';
 
 const adminErrors = [...INPUT_ERRORS, ...API_KEY_ERRORS];
 
@@ -58,5 +59,21 @@ export class CommunitiesAdminController {
     @Body() dto: UpdateCommunityDto,
   ): Promise<CommunityDto> {
     return this.communities.update(tenantId, communityId, dto);
+  }
+
+  @Get(':communityId/members')
+  @ApiKeyAuth()
+  @ApiOperation({
+    summary: 'The members of a community',
+    description: 'Newest first; `query` keeps those whose handle or display name contains it (any case). Paginated.',
+  })
+  @ApiOkResponse({ type: Paginated(CommunityMemberDto) })
+  @ApiErrors(...adminErrors, CommunityErrors.community_not_found)
+  listCommunityMembers(
+    @TenantId() tenantId: string,
+    @Param('communityId') communityId: string,
+    @Query() q: CommunityMembersQueryDto,
+  ): Promise<Page<CommunityMemberDto>> {
+    return this.communities.members(tenantId, communityId, q.query ?? '', pageRequest(q));
   }
 }

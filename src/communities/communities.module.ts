@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { CommunitiesAdminController } from './communities.admin.controller.js';
 import { CommunitiesController } from './communities.controller.js';
 import { CommunitiesRepository } from './communities.repository.js';
+import { CommunityMembersReadModel } from './community-members.read-model.js';
 import { CommunityReferralsReadModel } from './community-referrals.read-model.js';
 import { CommunitiesService } from './communities.service.js';
 import { CommunityMember } from './entities/community-member.entity.js';
@@ -19,7 +20,7 @@ export const COMMUNITIES_ENTITIES = [Community, CommunityMember];
 @Module({
   imports: [TypeOrmModule.forFeature(COMMUNITIES_ENTITIES), UsersModule],
   controllers: [CommunitiesController, CommunitiesAdminController],
-  providers: [CommunitiesService, CommunitiesRepository, CommunityReferralsReadModel],
+  providers: [CommunitiesService, CommunitiesRepository, CommunityReferralsReadModel, CommunityMembersReadModel],
   exports: [CommunitiesService],
 })
 export class CommunitiesModule {}

@@ -13,11 +13,12 @@ import { ReferralsService } from '../users/referrals.service.js';
 import { UsersService } from '../users/users.service.js';
 import { UserErrors } from '../users/users.errors.js';
 import type { CommunityDto, CreateCommunityDto, UpdateCommunityDto } from './dto/community.dto.js';
-import type { CommunityReferralDto, MembershipDto } from './dto/membership.dto.js';
+import type { CommunityMemberDto, CommunityReferralDto, MembershipDto } from './dto/membership.dto.js';
 import { CommunityErrors } from './communities.errors.js';
 import './communities.events.js';
 import type { Community } from './entities/community.entity.js';
 import { CommunitiesRepository } from './communities.repository.js';
+import { CommunityMembersReadModel } from './community-members.read-model.js';
 import { CommunityReferralsReadModel } from './community-referrals.read-model.js';
 
 export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -44,6 +45,7 @@ export class CommunitiesService {
   constructor(
     private readonly repo: CommunitiesRepository,
     private readonly referralPages: CommunityReferralsReadModel,
+    private readonly memberPages: CommunityMembersReadModel,
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly users: UsersService,
     private readonly referrals: ReferralsService,
@@ -139,6 +141,13 @@ export class CommunitiesService {
   async referralsOf(tenantId: string, communityRef: string, referrerId: string, page: PageRequest): Promise<Page<CommunityReferralDto>> {
     const community = await this.resolve(tenantId, communityRef);
     const { rows, total } = await this.referralPages.page(tenantId, community.id, referrerId, page);
+    return toPage(rows, total, page);
+  }
+
+  /** The members of a community, newest first, optionally those whose handle or name contains `query` (management). */
+  async members(tenantId: string, communityRef: string, query: string, page: PageRequest): Promise<Page<CommunityMemberDto>> {
+    const community = await this.resolve(tenantId, communityRef);
+    const { rows, total } = await this.memberPages.page(tenantId, community.id, query.trim(), page);
     return toPage(rows, total, page);
   }
 

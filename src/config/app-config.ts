@@ -234,6 +234,59 @@ export class AppConfig {
   @Max(600000)
   MINT_POLL_INTERVAL_MS = 2000;
 
+  /** Run the season worker in this instance: it opens the seasons of schedules and closes ended seasons (frozen standings, rewards). */
+  @Transform(toBool)
+  @IsBoolean()
+  SEASON_WORKER_ENABLED = true;
+
+  /** How often the season worker looks for schedules to extend and seasons to close, in milliseconds. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(10)
+  @Max(600000)
+  SEASON_POLL_INTERVAL_MS = 5000;
+
+  /**
+   * How long a claim on closing a season lasts without being renewed (renewed after every batch of
+   * winners): an instance killed mid-close leaves it to another one after this, in milliseconds.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(500)
+  @Max(3600000)
+  SEASON_CLOSE_LEASE_MS = 30000;
+
+  /**
+   * Final places paid per transaction when a season closes (one bulk ledger credit, notification
+   * and payout statement per batch): the balance rows of a batch stay locked until it commits.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(5000)
+  SEASON_PAYOUT_BATCH = 250;
+
+  /**
+   * Final places frozen per statement when a season closes (each its own short transaction, so the
+   * close takes no long hold on the database).
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(1000000)
+  SEASON_FREEZE_CHUNK = 10000;
+
+  /**
+   * How long the season close rests after each step (a frozen chunk, a paid batch), in percent of
+   * the time the step took: 50 gives live requests a third of the close's time back (100: half);
+   * 0 runs the close flat out.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(1000)
+  SEASON_CLOSE_REST_PERCENT = 50;
+
   /** Attempts of a mint job before it is marked failed (transient RPC errors are retried with exponential backoff). */
   @Transform(toInt)
   @IsInt()
@@ -261,6 +314,79 @@ export class AppConfig {
   QUEST_EVENT_COMPLETION_INTERVAL_MS = 5000;
 
   /**
+   * Write domain events to the outbox (webhooks, the NATS sink). `false` writes none (every write
+   * saves the outbox's round trip), for a deployment that integrates nothing and to measure what the
+   * outbox costs; events of that time are never written, so never delivered. Same value on every instance.
+   */
+  @Transform(toBool)
+  @IsBoolean()
+  OUTBOX_ENABLED = true;
+
+  /**
+   * Run the webhook delivery worker in this instance. Every instance may: they share the due
+   * deliveries through leases.
+   */
+  @Transform(toBool)
+  @IsBoolean()
+  WEBHOOK_WORKER_ENABLED = true;
+
+  /** How often the webhook worker looks for due deliveries written by other instances, in milliseconds. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(10)
+  @Max(600000)
+  WEBHOOK_POLL_INTERVAL_MS = 1000;
+
+  /** The first retry's delay after a failed delivery, in milliseconds; each next one doubles (with jitter), at most 4 hours. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(3600000)
+  WEBHOOK_RETRY_BASE_MS = 30000;
+
+  /** How long a delivery is retried before it is dead-lettered, in milliseconds (default 24 hours). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(7 * 24 * 3600 * 1000)
+  WEBHOOK_RETRY_WINDOW_MS = 24 * 3600 * 1000;
+
+  /** A receiver's time to answer one delivery, in milliseconds (connection included). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(60000)
+  WEBHOOK_TIMEOUT_MS = 5000;
+
+  /** Deliveries a worker claims at once and sends concurrently. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  WEBHOOK_BATCH_SIZE = 100;
+
+  /**
+   * Accept webhook URLs whose host resolves to a private, loopback, link-local or otherwise
+   * non-public address (off: such URLs are refused when a subscription is saved and again at every
+   * delivery, against server-side request forgery). For tests and closed networks.
+   */
+  @Transform(toBool)
+  @IsBoolean()
+  WEBHOOK_ALLOW_PRIVATE_URLS = false;
+
+  /**
+   * NATS server(s) with JetStream (`nats://host:4222`, comma-separated for a cluster). When set,
+   * every event is also published to the subject `cgs.<tenant>.<type>`. Absent: no NATS.
+   */
+  @IsOptional()
+  @Matches(/^(nats|tls):\/\/[^\s,]+(,(nats|tls):\/\/[^\s,]+)*$/, { message: 'NATS_URL must be nats:// URLs, comma-separated' })
+  NATS_URL?: string;
+
+  /** The JetStream stream the events go to (created for `cgs.>` when missing). */
+  @Matches(/^[A-Za-z0-9_-]{1,64}$/, { message: 'NATS_STREAM must be 1-64 letters, digits, _ and -' })
+  NATS_STREAM = 'CGS_EVENTS';
+
+  /**
    * How long results that are the same for every caller are served from this process's memory, in
    * milliseconds (0: never): leaderboard pages, pages of filtered quest and event lists (the caller's
    * own state is read fresh), which community or resource type a URL names. Writes through this process show at
@@ -282,6 +408,31 @@ export class AppConfig {
     message: 'DEFAULT_TENANT must be a tenant slug or id',
   })
   DEFAULT_TENANT?: string;
+
+  /**
+   * Live notification stream (`GET /v1/user/notifications/stream`): a comment is written on a
+   * stream after this many milliseconds without an event, so proxies keep it open and both ends
+   * notice a dead connection.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(300000)
+  NOTIFICATION_STREAM_HEARTBEAT_MS = 15000;
+
+  /** Notification streams one user may hold open on one instance (a browser tab each). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  NOTIFICATION_STREAMS_PER_USER = 5;
+
+  /** Notification streams one instance (one process) holds open at most. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(1000000)
+  NOTIFICATION_STREAMS_MAX = 10000;
 
   /** Run pending migrations when the service starts. */
   @Transform(toBool)

@@ -1,12 +1,14 @@
-import { Body, Controller, Param, Patch, Post } from '@nestjs/common';
+import { Body, Controller, Get, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiKeyAuth, TenantId } from '../common/auth/auth.decorators.js';
 import { ApiErrors } from '../common/errors/api-errors.decorator.js';
 import { INPUT_ERRORS, API_KEY_ERRORS } from '../common/errors/error-catalog.js';
 import { CommunityErrors } from '../communities/communities.errors.js';
 import { UserErrors } from '../users/users.errors.js';
-import { CreateItemDto, GrantItemDto, ItemDto, ItemGrantResultDto, UpdateItemDto } from './dto/item.dto.js';
-import { CreateSlotDto, SlotDto, UpdateSlotDto } from './dto/slot.dto.js';
+import { PageQueryDto, Paginated, pageRequest, type Page } from '../common/pagination/pagination.js';
+import { AdminUserIdParamDto } from '../users/dto/admin-user.dto.js';
+import { AdminHoldingDto, CreateItemDto, GrantItemDto, ItemDto, ItemGrantResultDto, UpdateItemDto } from './dto/item.dto.js';
+import { AdminItemsQueryDto, AdminSlotsQueryDto, CreateSlotDto, SlotDto, UpdateSlotDto } from './dto/slot.dto.js';
 import { InventoryErrors } from './inventory.errors.js';
 import { InventoryService } from './inventory.service.js';
 
@@ -16,6 +18,31 @@ const adminErrors = [...INPUT_ERRORS, ...API_KEY_ERRORS];
 @Controller('admin/inventory')
 export class InventoryAdminController {
   constructor(private readonly inventory: InventoryService) {}
+
+  @Get('slots')
+  @ApiKeyAuth()
+  @ApiOperation({
+    summary: "A community's inventory slots (extension)",
+    description: 'Every slot of the community (`communityId`: id or slug), by position and key. A community has a few.',
+  })
+  @ApiOkResponse({ type: [SlotDto] })
+  @ApiErrors(...adminErrors, CommunityErrors.community_not_found)
+  listAdminInventorySlots(@TenantId() tenantId: string, @Query() q: AdminSlotsQueryDto): Promise<SlotDto[]> {
+    return this.inventory.adminSlots(tenantId, q.communityId);
+  }
+
+  @Get('items')
+  @ApiKeyAuth()
+  @ApiOperation({
+    summary: "A community's inventory items (extension)",
+    description:
+      'The items of the community (`communityId`: id or slug), optionally of one slot (`slotId`: id or key), with their supply and units granted, by slot and name. Paginated.',
+  })
+  @ApiOkResponse({ type: Paginated(ItemDto) })
+  @ApiErrors(...adminErrors, CommunityErrors.community_not_found, InventoryErrors.slot_not_found)
+  listAdminInventoryItems(@TenantId() tenantId: string, @Query() q: AdminItemsQueryDto): Promise<Page<ItemDto>> {
+    return this.inventory.adminItems(tenantId, q.communityId, q.slotId, pageRequest(q));
+  }
 
   @Post('slots')
   @ApiKeyAuth()
@@ -80,5 +107,28 @@ export class InventoryAdminController {
   )
   grantInventoryItem(@TenantId() tenantId: string, @Body() dto: GrantItemDto): Promise<ItemGrantResultDto> {
     return this.inventory.adminGrant(tenantId, dto);
+  }
+}
+
+@ApiTags('Management')
+@Controller('admin/users')
+export class InventoryUsersAdminController {
+  constructor(private readonly inventory: InventoryService) {}
+
+  @Get(':userId/inventory')
+  @ApiKeyAuth()
+  @ApiOperation({
+    summary: "A player's inventory (extension)",
+    description:
+      'What the player holds in every community of the tenant (quantity above 0), by community, slot and item name: whether each item is on the avatar and the avatar mint status. Paginated.',
+  })
+  @ApiOkResponse({ type: Paginated(AdminHoldingDto) })
+  @ApiErrors(...adminErrors, UserErrors.user_not_found)
+  listAdminUserInventory(
+    @TenantId() tenantId: string,
+    @Param() p: AdminUserIdParamDto,
+    @Query() q: PageQueryDto,
+  ): Promise<Page<AdminHoldingDto>> {
+    return this.inventory.adminHoldings(tenantId, p.userId, pageRequest(q));
   }
 }

@@ -9,7 +9,8 @@ import { InventoryItemShard } from './entities/inventory-item-shard.entity.js';
 import { InventorySlot } from './entities/inventory-slot.entity.js';
 import { ItemGrant } from './entities/item-grant.entity.js';
 import { UserItem } from './entities/user-item.entity.js';
-import { InventoryAdminController } from './inventory.admin.controller.js';
+import { HoldingsReadModel } from './holdings.read-model.js';
+import { InventoryAdminController, InventoryUsersAdminController } from './inventory.admin.controller.js';
 import { InventoryController } from './inventory.controller.js';
 import { InventoryService } from './inventory.service.js';
 import { InventoryRepository } from './inventory.repository.js';
@@ -32,10 +33,11 @@ export const INVENTORY_ENTITIES = [InventorySlot, InventoryItem, InventoryItemSh
  */
 @Module({
   imports: [TypeOrmModule.forFeature(INVENTORY_ENTITIES), WalletsModule, CommunitiesModule, NotificationsModule, UsersModule],
-  controllers: [InventoryController, InventoryAdminController],
+  controllers: [InventoryController, InventoryAdminController, InventoryUsersAdminController],
   providers: [
     InventoryService,
     InventoryRepository,
+    HoldingsReadModel,
     AvatarRepository,
     AvatarMintRepository,
     AvatarMintService,

@@ -390,6 +390,28 @@ export class InventoryRepository extends BaseRepository {
     return rows[0] ?? null;
   }
 
+  /** A page of the community's items (optionally of one slot), by slot position, slot key, name and id (management). */
+  @GenerateSql(
+    { params: [DUMMY.tenant, DUMMY.uuid, undefined, DUMMY.page] },
+    { name: 'ofSlot', params: [DUMMY.tenant, DUMMY.uuid, DUMMY.uuid2, DUMMY.page] },
+  )
+  async itemsPage(
+    tenantId: string,
+    communityId: string,
+    slotId: string | undefined,
+    page: PageRequest,
+    em?: EntityManager,
+  ): Promise<{ rows: ItemRow[]; total: number }> {
+    const manager = this.manager(em);
+    const params: unknown[] = [tenantId, communityId];
+    let where = 'i.tenant_id = $1 AND i.community_id = $2';
+    if (slotId !== undefined) {
+      params.push(slotId);
+      where += ` AND i.slot_id = $${params.length}`;
+    }
+    return itemPage(manager, ITEM_SELECT, `FROM inventory_items i JOIN inventory_slots s ON s.id = i.slot_id WHERE ${where}`, params, page);
+  }
+
   /**
    * A page of the community's items (optionally of one slot) with what the user owns of each and
    * whether it is allocated; with `onlyOwned`, only those the user owns.
@@ -418,15 +440,13 @@ export class InventoryRepository extends BaseRepository {
       LEFT JOIN user_items ui ON ui.item_id = i.id AND ui.user_id = $3
       LEFT JOIN avatar_slots a ON a.user_id = $3 AND a.slot_id = i.slot_id AND a.item_id = i.id
       WHERE ${where}`;
-    const [rows, count] = await Promise.all([
-      manager.query<ItemRow[]>(
-        `SELECT ${ITEM_SELECT}, COALESCE(ui.quantity, 0)::int AS owned, (a.item_id IS NOT NULL) AS allocated ${from}
-         ORDER BY s.position, s.key, i.name, i.id OFFSET $${params.length + 1} LIMIT $${params.length + 2}`,
-        [...params, page.offset, page.limit],
-      ),
-      manager.query<{ n: number }[]>(`SELECT COUNT(*)::int AS n ${from}`, params),
-    ]);
-    return { rows, total: count[0].n };
+    return itemPage(
+      manager,
+      `${ITEM_SELECT}, COALESCE(ui.quantity, 0)::int AS owned, (a.item_id IS NOT NULL) AS allocated`,
+      from,
+      params,
+      page,
+    );
   }
 
   /** The listed items of the community with what the user owns of each (the allocation checks them). */
@@ -455,4 +475,23 @@ export class InventoryRepository extends BaseRepository {
     );
     return rows.length > 0;
   }
+}
+
+/** A page of items `from` (slots aliased `s`, items `i`) in the inventory's order, with the total. */
+async function itemPage(
+  manager: EntityManager,
+  select: string,
+  from: string,
+  params: unknown[],
+  page: PageRequest,
+): Promise<{ rows: ItemRow[]; total: number }> {
+  const [rows, count] = await Promise.all([
+    manager.query<ItemRow[]>(
+      `SELECT ${select} ${from}
+         ORDER BY s.position, s.key, i.name, i.id OFFSET $${params.length + 1} LIMIT $${params.length + 2}`,
+      [...params, page.offset, page.limit],
+    ),
+    manager.query<{ n: number }[]>(`SELECT COUNT(*)::int AS n ${from}`, params),
+  ]);
+  return { rows, total: count[0].n };
 }

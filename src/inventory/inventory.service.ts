@@ -2,26 +2,28 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { Clock } from '../common/clock/clock.js';
-import { DomainEvents } from '../common/events/domain-events.js';
+import { DomainEvents, type PublishOptions } from '../common/events/domain-events.js';
 import { SummaryFolds } from '../database/summary-folds.js';
 import { DomainError } from '../common/errors/domain-error.js';
 import { type Page, type PageRequest, toPage } from '../common/pagination/pagination.js';
 import { CommunitiesService, UUID_RE } from '../communities/communities.service.js';
 import type { Community } from '../communities/entities/community.entity.js';
-import { NotificationsService } from '../notifications/notifications.service.js';
+import { NotificationsService, type NotifyInput } from '../notifications/notifications.service.js';
 import { NotificationType } from '../notifications/notification-types.js';
 import { UsersService } from '../users/users.service.js';
 import { UserErrors } from '../users/users.errors.js';
 import { planAllocation, type PlanItem } from './allocation.js';
 import type { AllocateSlotsDto, InventoryDto } from './dto/inventory.dto.js';
-import type { CreateItemDto, ItemDto, ItemGrantResultDto, UpdateItemDto, UserItemDto } from './dto/item.dto.js';
+import type { AdminHoldingDto, CreateItemDto, ItemDto, ItemGrantResultDto, UpdateItemDto, UserItemDto } from './dto/item.dto.js';
 import type { CreateSlotDto, SlotDto, UpdateSlotDto, UserSlotDto } from './dto/slot.dto.js';
 import type { InventoryItem } from './entities/inventory-item.entity.js';
 import type { InventorySlot } from './entities/inventory-slot.entity.js';
 import { AvatarRepository } from './avatar.repository.js';
 import { InventoryErrors } from './inventory.errors.js';
 import { rowToItemDto, rowToUserItemDto, toItemDto, toSlotDto } from './inventory.mappers.js';
+import { HoldingsReadModel } from './holdings.read-model.js';
 import { InventoryRepository } from './inventory.repository.js';
+import type { ItemGranted } from './inventory.events.js';
 import './inventory.events.js';
 
 /** What `InventoryService.grantItem` needs. */
@@ -69,6 +71,7 @@ export class InventoryService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly repo: InventoryRepository,
     private readonly avatars: AvatarRepository,
+    private readonly holdings: HoldingsReadModel,
     private readonly communities: CommunitiesService,
     private readonly users: UsersService,
     private readonly notifications: NotificationsService,
@@ -143,16 +146,27 @@ export class InventoryService {
       throw new DomainError(InventoryErrors.supply_exhausted, `Not enough supply left of "${item.name}" for ${input.quantity} more`);
     }
     await this.events.publish(em, 'inventory.supply_taken', { itemId: item.id });
+    await this.events.publish(em, 'inventory.item_granted', {
+      tenantId,
+      grantId,
+      itemId: item.id,
+      communityId: item.community_id,
+      userId,
+      quantity: input.quantity,
+      reason: input.reason,
+      reference: input.reference ?? null,
+    });
 
     const owned = await this.repo.addUserItems(tenantId, userId, item.id, item.community_id, input.quantity, now, em);
-    await this.notifications.notify(em, {
-      tenantId,
-      userId,
-      communityId: item.community_id,
-      type: NotificationType.ItemGranted,
-      title: input.quantity === 1 ? `You received ${item.name}` : `You received ${input.quantity} × ${item.name}`,
-      data: { itemId: item.id, slotId: item.slot_id, quantity: input.quantity },
-    });
+    await this.notifications.notify(
+      em,
+      this.grantNotification(
+        tenantId,
+        userId,
+        { id: item.id, communityId: item.community_id, slotId: item.slot_id, name: item.name },
+        input.quantity,
+      ),
+    );
     return {
       grantId,
       userId,
@@ -162,6 +176,37 @@ export class InventoryService {
       ownedQuantity: owned,
       replayed: false,
     };
+  }
+
+  /** The `item_granted` notification of a grant (written by `grantItem`, or by a caller that writes the grant itself). */
+  grantNotification(
+    tenantId: string,
+    userId: string,
+    item: { id: string; communityId: string; slotId: string; name: string },
+    quantity: number,
+  ): NotifyInput {
+    return {
+      tenantId,
+      userId,
+      communityId: item.communityId,
+      type: NotificationType.ItemGranted,
+      title: quantity === 1 ? `You received ${item.name}` : `You received ${quantity} × ${item.name}`,
+      data: { itemId: item.id, slotId: item.slotId, quantity },
+    };
+  }
+
+  /** The domain event types `grantedByCaller` publishes. */
+  readonly callerGrantEvents = ['inventory.supply_taken', 'inventory.item_granted'] as const;
+
+  /**
+   * For a caller that wrote a grant of a store purchase in its own statement (the store's
+   * `store_purchase_item` function: the grant's record, the holding, the supply shards and its
+   * notification): publishes what `grantItem` publishes, in `em`'s transaction, or, outside one,
+   * once that statement committed.
+   */
+  async grantedByCaller(em: EntityManager, grant: ItemGranted, options?: PublishOptions): Promise<void> {
+    await this.events.publish(em, 'inventory.supply_taken', { itemId: grant.itemId }, options);
+    await this.events.publish(em, 'inventory.item_granted', grant, options);
   }
 
   /** Management grant: `grantItem` in its own transaction. */
@@ -332,6 +377,43 @@ export class InventoryService {
       page,
     );
     return toPage(rows.map(rowToUserItemDto), total, page);
+  }
+
+  /** The community's slots by position and key (management). */
+  async adminSlots(tenantId: string, communityRef: string): Promise<SlotDto[]> {
+    const community = await this.communities.resolve(tenantId, communityRef);
+    return (await this.repo.slotsOf(tenantId, community.id)).map(toSlotDto);
+  }
+
+  /** The community's items (optionally of one slot: id or key) with their supply and units granted (management), paged. */
+  async adminItems(tenantId: string, communityRef: string, slotRef: string | undefined, page: PageRequest): Promise<Page<ItemDto>> {
+    const community = await this.communities.resolve(tenantId, communityRef);
+    const slotId = slotRef !== undefined ? (await this.resolveSlot(tenantId, community.id, slotRef)).id : undefined;
+    const { rows, total } = await this.repo.itemsPage(tenantId, community.id, slotId, page);
+    return toPage(rows.map(rowToItemDto), total, page);
+  }
+
+  /** What a player holds in every community of the tenant (management), paged. 404 for an unknown user. */
+  async adminHoldings(tenantId: string, userId: string, page: PageRequest): Promise<Page<AdminHoldingDto>> {
+    await this.users.getById(tenantId, userId);
+    const { rows, total } = await this.holdings.holdingsPage(tenantId, userId, page);
+    return toPage(
+      rows.map((r) => ({
+        communityId: r.community_id,
+        communitySlug: r.community_slug,
+        itemId: r.item_id,
+        name: r.name,
+        slotKey: r.slot_key,
+        rarity: r.rarity,
+        imageUrl: r.image_url,
+        quantity: r.quantity,
+        allocated: r.allocated,
+        avatarMintStatus: r.allocated ? r.avatar_mint_status : null,
+        acquiredAt: new Date(r.acquired_at).toISOString(),
+      })),
+      total,
+      page,
+    );
   }
 
   // ---------------------------------------------------------------- allocation

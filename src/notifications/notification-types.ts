@@ -10,6 +10,7 @@
  * - `mint_finished`: `{mintId, status, txDigest?}`
  * - `referral_joined`: `{referredUserId, referredHandle, communityId}`
  * - `prize_awarded`: `{prizeId}`
+ * - `season_reward`: `{seasonId, seasonName, rank, score, rewards: [{type, refId, amount, status}]}`
  * - `system`: free-form, `{}` allowed
  */
 export const NotificationType = {
@@ -22,6 +23,7 @@ export const NotificationType = {
   MintFinished: 'mint_finished',
   ReferralJoined: 'referral_joined',
   PrizeAwarded: 'prize_awarded',
+  SeasonReward: 'season_reward',
   System: 'system',
 } as const;
 

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../common/clock/clock.js';
-import { pageRequest, toPage } from '../common/pagination/pagination.js';
+import { type PageRequest, pageRequest, toPage } from '../common/pagination/pagination.js';
+import { UsersService } from '../users/users.service.js';
 import { CommunitiesService } from '../communities/communities.service.js';
 import type { ListNotificationsQueryDto, NotificationDto, NotificationPageDto } from './dto/notification.dto.js';
 import type { Notification } from './entities/notification.entity.js';
@@ -14,12 +15,20 @@ export class NotificationsInboxService {
     private readonly repo: NotificationsRepository,
     private readonly communities: CommunitiesService,
     private readonly clock: Clock,
+    private readonly users: UsersService,
   ) {}
 
   async list(tenantId: string, userId: string, q: ListNotificationsQueryDto): Promise<NotificationPageDto> {
     const community = await this.communities.resolve(tenantId, q.containerId);
     const req = pageRequest(q);
     const { rows, total, unread: unreadCount } = await this.repo.page(tenantId, userId, community.id, req);
+    return { ...toPage(rows.map(toDto), total, req), unreadCount };
+  }
+
+  /** Every notification of a player (all communities), newest first (management). 404 for an unknown user. */
+  async listOfUser(tenantId: string, userId: string, req: PageRequest): Promise<NotificationPageDto> {
+    await this.users.getById(tenantId, userId);
+    const { rows, total, unread: unreadCount } = await this.repo.pageOfUser(tenantId, userId, req);
     return { ...toPage(rows.map(toDto), total, req), unreadCount };
   }
 

@@ -4,6 +4,7 @@ import { Brackets, type DataSource, type EntityManager, IsNull } from 'typeorm';
 import type { PageRequest } from '../common/pagination/pagination.js';
 import { BaseRepository, DUMMY, GenerateSql } from '../database/repository.js';
 import { Notification } from './entities/notification.entity.js';
+import type { PreparedNotification } from './notifications.service.js';
 
 /** Users' notifications. */
 @Injectable()
@@ -31,6 +32,44 @@ export class NotificationsRepository extends BaseRepository {
     return m.save(m.create(Notification, n));
   }
 
+  /** Unread notifications (`NotificationsService.prepare`d) for many users in one statement; each row's id and user. */
+  @GenerateSql({
+    params: [
+      [
+        {
+          tenantId: DUMMY.tenant,
+          userId: DUMMY.uuid,
+          communityId: null,
+          type: 'season_reward',
+          title: 'Hi',
+          data: {},
+          createdAt: DUMMY.date,
+        },
+      ],
+    ],
+  })
+  insertMany(rows: PreparedNotification[], em?: EntityManager): Promise<{ id: string; tenant_id: string; user_id: string }[]> {
+    return this.manager(em).query(
+      `INSERT INTO notifications (tenant_id, user_id, community_id, type, title, data, read_at, created_at)
+       SELECT x.tenant_id, x.user_id, x.community_id, x.type, x.title, x.data, NULL, x.created_at
+       FROM jsonb_to_recordset($1::jsonb) AS x(tenant_id uuid, user_id uuid, community_id uuid, type varchar, title varchar, data jsonb, created_at timestamptz)
+       RETURNING id, tenant_id, user_id`,
+      [
+        JSON.stringify(
+          rows.map((r) => ({
+            tenant_id: r.tenantId,
+            user_id: r.userId,
+            community_id: r.communityId,
+            type: r.type,
+            title: r.title,
+            data: r.data,
+            created_at: r.createdAt.toISOString(),
+          })),
+        ),
+      ],
+    );
+  }
+
   /**
    * A page of the user's notifications of one community and the account-wide ones, newest first,
    * their total and how many are unread.
@@ -49,6 +88,26 @@ export class NotificationsRepository extends BaseRepository {
         .createQueryBuilder('n')
         .where('n.tenant_id = :tenantId AND n.user_id = :userId', { tenantId, userId })
         .andWhere(new Brackets((b) => b.where('n.community_id = :communityId', { communityId }).orWhere('n.community_id IS NULL')));
+    const [[rows, total], unread] = await Promise.all([
+      scoped().orderBy('n.created_at', 'DESC').addOrderBy('n.id', 'DESC').offset(page.offset).limit(page.limit).getManyAndCount(),
+      scoped().andWhere('n.read_at IS NULL').getCount(),
+    ]);
+    return { rows, total, unread };
+  }
+
+  /** A page of every notification of the user (all communities), newest first, their total and how many are unread (management). */
+  @GenerateSql({ params: [DUMMY.tenant, DUMMY.uuid, DUMMY.page] })
+  async pageOfUser(
+    tenantId: string,
+    userId: string,
+    page: PageRequest,
+    em?: EntityManager,
+  ): Promise<{ rows: Notification[]; total: number; unread: number }> {
+    const scoped = () =>
+      this.manager(em)
+        .getRepository(Notification)
+        .createQueryBuilder('n')
+        .where('n.tenant_id = :tenantId AND n.user_id = :userId', { tenantId, userId });
     const [[rows, total], unread] = await Promise.all([
       scoped().orderBy('n.created_at', 'DESC').addOrderBy('n.id', 'DESC').offset(page.offset).limit(page.limit).getManyAndCount(),
       scoped().andWhere('n.read_at IS NULL').getCount(),

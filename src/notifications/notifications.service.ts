@@ -3,6 +3,7 @@ import type { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock/clock.js';
 import { DomainEvents } from '../common/events/domain-events.js';
 import '../users/users.events.js';
+import './notifications.events.js';
 import type { Notification } from './entities/notification.entity.js';
 import { NotificationsRepository } from './notifications.repository.js';
 import { NOTIFICATION_DATA_MAX_BYTES, NOTIFICATION_TITLE_MAX, NOTIFICATION_TYPES, NotificationType } from './notification-types.js';
@@ -18,6 +19,17 @@ export interface NotifyInput {
   data?: Record<string, unknown>;
 }
 
+/** A notification row ready to be written (`NotificationsService.prepare`). */
+export interface PreparedNotification {
+  tenantId: string;
+  userId: string;
+  communityId: string | null;
+  type: NotificationType;
+  title: string;
+  data: Record<string, unknown>;
+  createdAt: Date;
+}
+
 /**
  * The one way other modules tell a user something happened. `notify` writes with the CALLER's
  * entity manager, i.e. inside the caller's transaction: the notification exists if and only if
@@ -30,7 +42,7 @@ export class NotificationsService {
   constructor(
     private readonly clock: Clock,
     private readonly repo: NotificationsRepository,
-    events: DomainEvents,
+    private readonly events: DomainEvents,
   ) {
     events.inTransaction('referral.recorded', async (r, em) => {
       await this.notify(em, {
@@ -45,6 +57,38 @@ export class NotificationsService {
   }
 
   async notify(em: EntityManager, input: NotifyInput): Promise<Notification> {
+    const notification = await this.repo.insert({ ...this.prepare(input), readAt: null }, em);
+    await this.written(em, notification.tenantId, notification.userId, notification.id);
+    return notification;
+  }
+
+  /**
+   * `notify` for many notifications at once (a batch of season winners): one statement, in the
+   * caller's transaction, however many there are.
+   */
+  async notifyMany(em: EntityManager, inputs: NotifyInput[]): Promise<void> {
+    if (inputs.length === 0) return;
+    const rows = await this.repo.insertMany(
+      inputs.map((i) => this.prepare(i)),
+      em,
+    );
+    for (const r of rows) await this.written(em, r.tenant_id, r.user_id, r.id);
+  }
+
+  /**
+   * Notifications of `userId` were written in the transaction of `em` (by `notify`, or by a
+   * statement of another module that wrote `prepare`d rows itself: `notificationId` null). After
+   * the commit the user's live streams on every instance read them (src/notifications/stream).
+   */
+  async written(em: EntityManager, tenantId: string, userId: string, notificationId: string | null): Promise<void> {
+    await this.events.publish(em, 'notification.created', { tenantId, userId, notificationId });
+  }
+
+  /**
+   * The row `notify` would write, checked and shaped the same way, for a caller that writes it in
+   * its own statement (the store's one-statement purchase), inside its own transaction.
+   */
+  prepare(input: NotifyInput): PreparedNotification {
     if (!NOTIFICATION_TYPES.includes(input.type)) throw new Error(`unknown notification type "${input.type}"`);
     const data = input.data ?? {};
     if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new Error('notification data must be a JSON object');
@@ -52,18 +96,14 @@ export class NotificationsService {
     if (Buffer.byteLength(json) > NOTIFICATION_DATA_MAX_BYTES)
       throw new Error(`notification data exceeds ${NOTIFICATION_DATA_MAX_BYTES} bytes`);
     const title = input.title.length > NOTIFICATION_TITLE_MAX ? `${input.title.slice(0, NOTIFICATION_TITLE_MAX - 1)}…` : input.title;
-    return this.repo.insert(
-      {
-        tenantId: input.tenantId,
-        userId: input.userId,
-        communityId: input.communityId ?? null,
-        type: input.type,
-        title,
-        data: JSON.parse(json) as Record<string, unknown>,
-        readAt: null,
-        createdAt: this.clock.now(),
-      },
-      em,
-    );
+    return {
+      tenantId: input.tenantId,
+      userId: input.userId,
+      communityId: input.communityId ?? null,
+      type: input.type,
+      title,
+      data: JSON.parse(json) as Record<string, unknown>,
+      createdAt: this.clock.now(),
+    };
   }
 }

@@ -1,3 +1,4 @@
+import type { ParticipantStatusName } from './participation.events.js';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
@@ -16,12 +17,20 @@ import { QuestEventsRepository } from '../quest-events/quest-events.repository.j
 import { QuestEventsService } from '../quest-events/quest-events.service.js';
 import { LedgerService } from '../resources/ledger.service.js';
 import { RankingService } from '../resources/ranking.service.js';
-import type { ParticipantDto, ParticipantListItemDto, ParticipantRankDto } from './dto/participant.dto.js';
+import { UsersService } from '../users/users.service.js';
+import type {
+  AdminParticipantDto,
+  AdminUserParticipationDto,
+  ParticipantDto,
+  ParticipantListItemDto,
+  ParticipantRankDto,
+} from './dto/participant.dto.js';
 import type { Participant } from './entities/participant.entity.js';
 import { ParticipantListReadModel } from './participant-list.read-model.js';
 import { ParticipantsRepository, rankedRegisteredSql } from './participants.repository.js';
 import {
   fromStatuses,
+  PARTICIPANT_STATUS_NAMES,
   nextStatus,
   type ParticipantAction,
   ParticipantStatus,
@@ -67,7 +76,8 @@ export class ParticipationService {
     private readonly repo: ParticipantsRepository,
     private readonly listing: ParticipantListReadModel,
     private readonly eventRows: QuestEventsRepository,
-    domainEvents: DomainEvents,
+    private readonly domainEvents: DomainEvents,
+    private readonly users: UsersService,
     completion: EventCompletionService,
   ) {
     // The final scores of a completing event, in its transaction, before its tickets are allocated.
@@ -89,6 +99,55 @@ export class ParticipationService {
     const { rows, total } = await this.listing.listRegistered(event.id, page);
     return toPage(
       rows.map((r) => ({ ...r, score: Number(r.score) })),
+      total,
+      page,
+    );
+  }
+
+  /** Participants in any status, or in `status` (management; drafts included). */
+  async listAdmin(
+    tenantId: string,
+    eventRef: string,
+    status: ParticipantStatus | null,
+    page: PageRequest,
+  ): Promise<Page<AdminParticipantDto>> {
+    const event = await this.events.resolve(tenantId, eventRef, { includeDrafts: true });
+    const { rows, total } = await this.listing.listAll(event.id, status, page);
+    return toPage(
+      rows.map((r) => ({ ...r, score: Number(r.score), status: r.status, statusName: statusName(r.status as ParticipantStatus) })),
+      total,
+      page,
+    );
+  }
+
+  /** A player's participations in the tenant's events (management), latest registration first. 404 for an unknown user. */
+  async listOfUser(tenantId: string, userId: string, page: PageRequest): Promise<Page<AdminUserParticipationDto>> {
+    await this.users.getById(tenantId, userId);
+    const now = this.clock.now();
+    const { rows, total } = await this.listing.ofUserPage(tenantId, userId, page);
+    return toPage(
+      rows.map((r) => ({
+        eventId: r.event_id,
+        eventSlug: r.event_slug,
+        eventName: r.event_name,
+        communityId: r.community_id,
+        eventStatus: eventStatus(
+          {
+            state: r.state,
+            registrationStartsAt: r.registration_starts_at,
+            registrationEndsAt: r.registration_ends_at,
+            startsAt: r.starts_at,
+            endsAt: r.ends_at,
+          },
+          now,
+        ),
+        status: r.status,
+        statusName: statusName(r.status),
+        score: Number(r.score),
+        registeredAt: r.registered_at,
+        statusChangedAt: r.status_changed_at,
+        dropReason: r.drop_reason,
+      })),
       total,
       page,
     );
@@ -131,6 +190,7 @@ export class ParticipationService {
         em,
       );
       if (!registered) await this.refuse(em, event.id, userId, 'register');
+      await this.statusChanged(em, event, userId, current?.status ?? null, ParticipantStatus.REGISTERED, 'register');
       await this.notifications.notify(em, {
         tenantId,
         userId,
@@ -229,6 +289,7 @@ export class ParticipationService {
         em,
       );
       if (!changed) await this.refuse(em, event.id, userId, action);
+      await this.statusChanged(em, event, userId, current!.status, to, action);
       await this.eventRows.freeSeat(event.id, em);
       if (action !== 'unregister') await this.revokeScore(em, event, userId, current!.id, action);
       return toParticipantDto(await this.find(em, event.id, userId, true));
@@ -254,6 +315,25 @@ export class ParticipationService {
       reason: `event_${action}`,
       reference: event.id,
       idempotencyKey: `event-${action}:${participantId}`,
+    });
+  }
+
+  private statusChanged(
+    em: EntityManager,
+    event: QuestEvent,
+    userId: string,
+    from: ParticipantState,
+    to: ParticipantStatus,
+    action: ParticipantAction,
+  ): Promise<void> {
+    return this.domainEvents.publish(em, 'participant.status_changed', {
+      tenantId: event.tenantId,
+      eventId: event.id,
+      communityId: event.communityId,
+      userId,
+      from: from === null ? null : (PARTICIPANT_STATUS_NAMES[from] as ParticipantStatusName),
+      to: PARTICIPANT_STATUS_NAMES[to] as ParticipantStatusName,
+      action,
     });
   }
 

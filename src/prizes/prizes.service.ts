@@ -1,3 +1,4 @@
+import { DomainEvents } from '../common/events/domain-events.js';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager, QueryFailedError } from 'typeorm';
@@ -35,7 +36,7 @@ export interface AwardPrizeInput {
   prizeId: string;
   /** Units (a positive integer). */
   quantity: number;
-  /** `store` (a purchase), `event` (an event reward) or `admin`. */
+  /** `store` (a purchase), `event` (an event reward), `season` (a season's rank reward) or `admin`. */
   source: PrizeSource;
   /** Why, 1-64 characters. */
   reason: string;
@@ -90,6 +91,7 @@ export class PrizesService {
     private readonly repo: PrizesRepository,
     private readonly views: PrizeViewsReadModel,
     private readonly users: UsersService,
+    private readonly domainEvents: DomainEvents,
   ) {}
 
   // ------------------------------------------------------------------ awarding (used by other modules)
@@ -143,6 +145,16 @@ export class PrizesService {
     }
     const after = await this.repo.takeSupply(prize.id, quantity, em);
     if (!after) throw new DomainError(PrizeErrors.prize_supply_exhausted, `Not enough of "${prize.name}" left for ${quantity} more`);
+    await this.domainEvents.publish(em, 'prize.awarded', {
+      tenantId,
+      awardId: inserted.id,
+      prizeId: prize.id,
+      userId,
+      quantity,
+      source: input.source,
+      reason: input.reason,
+      reference: input.reference ?? null,
+    });
     await this.notifications.notify(em, {
       tenantId,
       userId,

@@ -168,7 +168,8 @@ SELECT
       user_id
     FROM
       r
-  ) AS user_id;
+  ) AS user_id,
+  0 AS deliveries;
 
 -- AuthRepository.returningLogin (nonce)
 WITH
@@ -240,6 +241,87 @@ WITH
       u
     RETURNING
       user_id
+  ),
+  outbox_rows AS (
+    INSERT INTO
+      outbox_events (
+        id,
+        tenant_id,
+        type,
+        version,
+        occurred_at,
+        payload,
+        nats_pending
+      )
+    SELECT
+      e.id,
+      e.tenant_id,
+      e.type,
+      e.version,
+      e.occurred_at,
+      e.payload || jsonb_build_object(
+        'userId',
+        (
+          SELECT
+            user_id
+          FROM
+            r
+        )
+      ),
+      $15
+    FROM
+      jsonb_to_recordset($14::jsonb) AS e (
+        id uuid,
+        tenant_id uuid,
+        type varchar,
+        version smallint,
+        occurred_at timestamptz,
+        payload jsonb
+      )
+    WHERE
+      EXISTS (
+        SELECT
+          1
+        FROM
+          r
+      )
+    RETURNING
+      id,
+      tenant_id,
+      type,
+      occurred_at
+  ),
+  outbox_deliveries AS (
+    INSERT INTO
+      webhook_deliveries (
+        tenant_id,
+        subscription_id,
+        event_id,
+        status,
+        attempts,
+        next_attempt_at,
+        created_at,
+        updated_at
+      )
+    SELECT
+      o.tenant_id,
+      s.id,
+      o.id,
+      'pending',
+      0,
+      o.occurred_at,
+      o.occurred_at,
+      o.occurred_at
+    FROM
+      outbox_rows o
+      JOIN webhook_subscriptions s ON s.tenant_id = o.tenant_id
+      AND s.active
+      AND (
+        o.type = ANY (s.event_types)
+        OR '*' = ANY (s.event_types)
+      )
+    RETURNING
+      1
   )
 SELECT
   EXISTS (
@@ -259,7 +341,13 @@ SELECT
       user_id
     FROM
       r
-  ) AS user_id;
+  ) AS user_id,
+  (
+    SELECT
+      count(*)
+    FROM
+      outbox_deliveries
+  )::int AS deliveries;
 
 -- AuthRepository.revokeRefreshTokens (all)
 UPDATE refresh_tokens

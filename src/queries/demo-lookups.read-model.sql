@@ -144,6 +144,32 @@ WHERE
 LIMIT
   1;
 
+-- DemoLookupsReadModel.seasonScheduleByName
+SELECT
+  "SeasonSchedule"."id" AS "SeasonSchedule_id",
+  "SeasonSchedule"."tenant_id" AS "SeasonSchedule_tenant_id",
+  "SeasonSchedule"."community_id" AS "SeasonSchedule_community_id",
+  "SeasonSchedule"."resource_type_id" AS "SeasonSchedule_resource_type_id",
+  "SeasonSchedule"."name" AS "SeasonSchedule_name",
+  "SeasonSchedule"."cron" AS "SeasonSchedule_cron",
+  "SeasonSchedule"."time_zone" AS "SeasonSchedule_time_zone",
+  "SeasonSchedule"."reasons" AS "SeasonSchedule_reasons",
+  "SeasonSchedule"."quest_ids" AS "SeasonSchedule_quest_ids",
+  "SeasonSchedule"."rewards" AS "SeasonSchedule_rewards",
+  "SeasonSchedule"."active" AS "SeasonSchedule_active",
+  "SeasonSchedule"."created_at" AS "SeasonSchedule_created_at",
+  "SeasonSchedule"."updated_at" AS "SeasonSchedule_updated_at"
+FROM
+  "season_schedules" "SeasonSchedule"
+WHERE
+  (
+    ("SeasonSchedule"."tenant_id" = $1)
+    AND ("SeasonSchedule"."community_id" = $2)
+    AND ("SeasonSchedule"."name" = $3)
+  )
+LIMIT
+  1;
+
 -- DemoLookupsReadModel.storeListingByName
 SELECT
   "StoreListing"."id" AS "StoreListing_id",

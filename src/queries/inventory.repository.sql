@@ -424,6 +424,96 @@ WHERE
   AND i.community_id = $2
   AND i.id = ANY ($4::UUID[]);
 
+-- InventoryRepository.itemsPage
+SELECT
+  i.id,
+  i.community_id,
+  i.slot_id,
+  s.key AS slot_key,
+  i.name,
+  i.description,
+  i.image_url,
+  i.rarity,
+  i.attributes,
+  i.supply,
+  (
+    SELECT
+      COALESCE(SUM(sh.granted), 0)::int
+    FROM
+      inventory_item_shards sh
+    WHERE
+      sh.item_id = i.id
+  ) AS granted
+FROM
+  inventory_items i
+  JOIN inventory_slots s ON s.id = i.slot_id
+WHERE
+  i.tenant_id = $1
+  AND i.community_id = $2
+ORDER BY
+  s.position,
+  s.key,
+  i.name,
+  i.id
+OFFSET
+  $3
+LIMIT
+  $4;
+SELECT
+  COUNT(*)::int AS n
+FROM
+  inventory_items i
+  JOIN inventory_slots s ON s.id = i.slot_id
+WHERE
+  i.tenant_id = $1
+  AND i.community_id = $2;
+
+-- InventoryRepository.itemsPage (ofSlot)
+SELECT
+  i.id,
+  i.community_id,
+  i.slot_id,
+  s.key AS slot_key,
+  i.name,
+  i.description,
+  i.image_url,
+  i.rarity,
+  i.attributes,
+  i.supply,
+  (
+    SELECT
+      COALESCE(SUM(sh.granted), 0)::int
+    FROM
+      inventory_item_shards sh
+    WHERE
+      sh.item_id = i.id
+  ) AS granted
+FROM
+  inventory_items i
+  JOIN inventory_slots s ON s.id = i.slot_id
+WHERE
+  i.tenant_id = $1
+  AND i.community_id = $2
+  AND i.slot_id = $3
+ORDER BY
+  s.position,
+  s.key,
+  i.name,
+  i.id
+OFFSET
+  $4
+LIMIT
+  $5;
+SELECT
+  COUNT(*)::int AS n
+FROM
+  inventory_items i
+  JOIN inventory_slots s ON s.id = i.slot_id
+WHERE
+  i.tenant_id = $1
+  AND i.community_id = $2
+  AND i.slot_id = $3;
+
 -- InventoryRepository.lockItem
 SELECT
   1

@@ -585,3 +585,590 @@ ORDER BY
   b.user_id
 LIMIT
   $3;
+
+-- LeaderboardReadModel.seasonAround
+WITH
+  lv AS (
+    SELECT
+      (
+        SELECT
+          COUNT(*)
+        FROM
+          generate_series(1, 13) k
+        WHERE
+          (top.s >> (4 * k)) > 0
+      )::int AS lmax,
+      EXISTS (
+        SELECT
+          1
+        FROM
+          resource_rank_bucket_deltas d
+        WHERE
+          d.resource_type_id = $1
+      ) AS has_deltas
+    FROM
+      (
+        SELECT
+          COALESCE(
+            (
+              SELECT
+                b.score
+              FROM
+                season_scores b
+              WHERE
+                b.season_id = $1
+                AND b.score > 0
+              ORDER BY
+                b.score DESC,
+                b.reached_at ASC,
+                b.user_id ASC
+              LIMIT
+                1
+            ),
+            0
+          ) AS s
+      ) top
+  ),
+  mine AS (
+    SELECT
+      COALESCE(s.score, 0) AS earned,
+      COALESCE(rb.balance, 0) AS balance,
+      s.reached_at AS earned_at
+    FROM
+      (
+        SELECT
+          1
+      ) one
+      LEFT JOIN season_scores s ON s.season_id = $1
+      AND s.user_id = $2
+      LEFT JOIN resource_balances rb ON rb.resource_type_id = $3
+      AND rb.user_id = $2
+  ),
+  m AS (
+    SELECT
+      earned,
+      earned_at
+    FROM
+      mine
+    WHERE
+      earned > 0
+  ),
+  nb AS (
+    SELECT
+      x.side,
+      x.user_id,
+      u.handle,
+      u.display_name,
+      x.earned,
+      x.earned_at
+    FROM
+      m
+      CROSS JOIN LATERAL (
+        (
+          SELECT
+            'above' AS side,
+            b.user_id,
+            b.score AS earned,
+            b.reached_at AS earned_at
+          FROM
+            season_scores b
+          WHERE
+            b.season_id = $1
+            AND b.score > 0
+            AND b.score = m.earned
+            AND (b.reached_at, b.user_id) < (m.earned_at, $2::uuid)
+          ORDER BY
+            b.reached_at DESC,
+            b.user_id DESC
+          LIMIT
+            2
+        )
+        UNION ALL
+        (
+          SELECT
+            'above',
+            b.user_id,
+            b.score,
+            b.reached_at
+          FROM
+            season_scores b
+          WHERE
+            b.season_id = $1
+            AND b.score > 0
+            AND b.score > m.earned
+          ORDER BY
+            b.score ASC,
+            b.reached_at DESC,
+            b.user_id DESC
+          LIMIT
+            2
+        )
+        UNION ALL
+        (
+          SELECT
+            'below',
+            b.user_id,
+            b.score,
+            b.reached_at
+          FROM
+            season_scores b
+          WHERE
+            b.season_id = $1
+            AND b.score > 0
+            AND b.score = m.earned
+            AND (b.reached_at, b.user_id) > (m.earned_at, $2::uuid)
+          ORDER BY
+            b.reached_at ASC,
+            b.user_id ASC
+          LIMIT
+            2
+        )
+        UNION ALL
+        (
+          SELECT
+            'below',
+            b.user_id,
+            b.score,
+            b.reached_at
+          FROM
+            season_scores b
+          WHERE
+            b.season_id = $1
+            AND b.score > 0
+            AND b.score < m.earned
+          ORDER BY
+            b.score DESC,
+            b.reached_at ASC,
+            b.user_id ASC
+          LIMIT
+            2
+        )
+      ) x
+      JOIN users u ON u.id = x.user_id
+  ),
+  scores AS (
+    SELECT DISTINCT
+      s
+    FROM
+      (
+        SELECT
+          0::bigint
+        UNION ALL
+        SELECT
+          earned
+        FROM
+          m
+        UNION ALL
+        SELECT
+          earned
+        FROM
+          nb
+      ) z (s)
+  ),
+  counted AS (
+    SELECT
+      s,
+      (
+        (
+          SELECT
+            COALESCE(SUM(x.c), 0)
+          FROM
+            generate_series(
+              0,
+              (
+                SELECT
+                  lmax
+                FROM
+                  lv
+              )
+            ) AS l (lvl)
+            CROSS JOIN LATERAL (
+              SELECT
+                SUM(t.count) AS c
+              FROM
+                resource_rank_buckets t
+              WHERE
+                t.resource_type_id = $1
+                AND t.level = l.lvl
+                AND t.bucket > (scores.s >> (4 * l.lvl))
+                AND t.bucket <= (((scores.s >> (4 * (l.lvl + 1))) << 4) + 15)
+            ) x
+        ) + CASE
+          WHEN (
+            SELECT
+              has_deltas
+            FROM
+              lv
+          ) THEN (
+            SELECT
+              COALESCE(SUM(x.c), 0)
+            FROM
+              generate_series(
+                0,
+                (
+                  SELECT
+                    lmax
+                  FROM
+                    lv
+                )
+              ) AS l (lvl)
+              CROSS JOIN LATERAL (
+                SELECT
+                  SUM(t.delta) AS c
+                FROM
+                  resource_rank_bucket_deltas t
+                WHERE
+                  t.resource_type_id = $1
+                  AND t.level = l.lvl
+                  AND t.bucket > (scores.s >> (4 * l.lvl))
+                  AND t.bucket <= (((scores.s >> (4 * (l.lvl + 1))) << 4) + 15)
+              ) x
+          )
+          ELSE 0
+        END
+      ) AS above
+    FROM
+      scores
+  )
+SELECT
+  json_build_object(
+    'mine',
+    (
+      SELECT
+        json_build_object('earned', earned::text, 'balance', balance::text)
+      FROM
+        mine
+    ),
+    'rows',
+    (
+      SELECT
+        json_agg(
+          json_build_object(
+            'side',
+            side,
+            'user_id',
+            user_id,
+            'handle',
+            handle,
+            'display_name',
+            display_name,
+            'earned',
+            earned::text
+          )
+          ORDER BY
+            earned DESC,
+            earned_at ASC,
+            user_id ASC
+        )
+      FROM
+        nb
+    ),
+    'counts',
+    (
+      SELECT
+        json_object_agg(s::text, above::text)
+      FROM
+        counted
+    )
+  ) AS r;
+
+-- LeaderboardReadModel.seasonPage
+WITH
+  lv AS (
+    SELECT
+      (
+        SELECT
+          COUNT(*)
+        FROM
+          generate_series(1, 13) k
+        WHERE
+          (top.s >> (4 * k)) > 0
+      )::int AS lmax,
+      EXISTS (
+        SELECT
+          1
+        FROM
+          resource_rank_bucket_deltas d
+        WHERE
+          d.resource_type_id = $1
+      ) AS has_deltas
+    FROM
+      (
+        SELECT
+          COALESCE(
+            (
+              SELECT
+                b.score
+              FROM
+                season_scores b
+              WHERE
+                b.season_id = $1
+                AND b.score > 0
+              ORDER BY
+                b.score DESC,
+                b.reached_at ASC,
+                b.user_id ASC
+              LIMIT
+                1
+            ),
+            0
+          ) AS s
+      ) top
+  ),
+  pg AS (
+    SELECT
+      b.user_id,
+      b.score,
+      b.reached_at
+    FROM
+      season_scores b
+    WHERE
+      b.season_id = $1
+      AND b.score > 0
+    ORDER BY
+      b.score DESC,
+      b.reached_at ASC,
+      b.user_id ASC
+    OFFSET
+      $2
+    LIMIT
+      $3
+  ),
+  first AS (
+    SELECT
+      max(score) AS s
+    FROM
+      pg
+  )
+SELECT
+  json_build_object(
+    'rows',
+    (
+      SELECT
+        json_agg(
+          json_build_object(
+            'user_id',
+            pg.user_id,
+            'handle',
+            u.handle,
+            'display_name',
+            u.display_name,
+            'earned',
+            pg.score::text
+          )
+          ORDER BY
+            pg.score DESC,
+            pg.reached_at ASC,
+            pg.user_id ASC
+        )
+      FROM
+        pg
+        JOIN users u ON u.id = pg.user_id
+    ),
+    'first',
+    (
+      SELECT
+        (
+          (
+            SELECT
+              COALESCE(SUM(x.c), 0)
+            FROM
+              generate_series(
+                0,
+                (
+                  SELECT
+                    lmax
+                  FROM
+                    lv
+                )
+              ) AS l (lvl)
+              CROSS JOIN LATERAL (
+                SELECT
+                  SUM(t.count) AS c
+                FROM
+                  resource_rank_buckets t
+                WHERE
+                  t.resource_type_id = $1
+                  AND t.level = l.lvl
+                  AND t.bucket > (first.s >> (4 * l.lvl))
+                  AND t.bucket <= (((first.s >> (4 * (l.lvl + 1))) << 4) + 15)
+              ) x
+          ) + CASE
+            WHEN (
+              SELECT
+                has_deltas
+              FROM
+                lv
+            ) THEN (
+              SELECT
+                COALESCE(SUM(x.c), 0)
+              FROM
+                generate_series(
+                  0,
+                  (
+                    SELECT
+                      lmax
+                    FROM
+                      lv
+                  )
+                ) AS l (lvl)
+                CROSS JOIN LATERAL (
+                  SELECT
+                    SUM(t.delta) AS c
+                  FROM
+                    resource_rank_bucket_deltas t
+                  WHERE
+                    t.resource_type_id = $1
+                    AND t.level = l.lvl
+                    AND t.bucket > (first.s >> (4 * l.lvl))
+                    AND t.bucket <= (((first.s >> (4 * (l.lvl + 1))) << 4) + 15)
+                ) x
+            )
+            ELSE 0
+          END
+        )::text
+      FROM
+        first
+      WHERE
+        first.s IS NOT NULL
+    ),
+    'total',
+    (
+      SELECT
+        (
+          (
+            SELECT
+              COALESCE(SUM(x.c), 0)
+            FROM
+              generate_series(
+                0,
+                (
+                  SELECT
+                    lmax
+                  FROM
+                    lv
+                )
+              ) AS l (lvl)
+              CROSS JOIN LATERAL (
+                SELECT
+                  SUM(t.count) AS c
+                FROM
+                  resource_rank_buckets t
+                WHERE
+                  t.resource_type_id = $1
+                  AND t.level = l.lvl
+                  AND t.bucket > (0::bigint >> (4 * l.lvl))
+                  AND t.bucket <= (((0::bigint >> (4 * (l.lvl + 1))) << 4) + 15)
+              ) x
+          ) + CASE
+            WHEN (
+              SELECT
+                has_deltas
+              FROM
+                lv
+            ) THEN (
+              SELECT
+                COALESCE(SUM(x.c), 0)
+              FROM
+                generate_series(
+                  0,
+                  (
+                    SELECT
+                      lmax
+                    FROM
+                      lv
+                  )
+                ) AS l (lvl)
+                CROSS JOIN LATERAL (
+                  SELECT
+                    SUM(t.delta) AS c
+                  FROM
+                    resource_rank_bucket_deltas t
+                  WHERE
+                    t.resource_type_id = $1
+                    AND t.level = l.lvl
+                    AND t.bucket > (0::bigint >> (4 * l.lvl))
+                    AND t.bucket <= (((0::bigint >> (4 * (l.lvl + 1))) << 4) + 15)
+                ) x
+            )
+            ELSE 0
+          END
+        )::text
+    )
+  ) AS r;
+
+-- LeaderboardReadModel.standingsAround
+WITH
+  me AS (
+    SELECT
+      position,
+      score
+    FROM
+      season_standings
+    WHERE
+      season_id = $1
+      AND user_id = $2
+  )
+SELECT
+  json_build_object(
+    'mine',
+    (
+      SELECT
+        json_build_object('position', position, 'score', score::text)
+      FROM
+        me
+    ),
+    'balance',
+    (
+      SELECT
+        balance::text
+      FROM
+        resource_balances
+      WHERE
+        resource_type_id = $3
+        AND user_id = $2
+    ),
+    'rows',
+    (
+      SELECT
+        json_agg(
+          json_build_object(
+            'position',
+            s.position,
+            'user_id',
+            s.user_id,
+            'handle',
+            u.handle,
+            'display_name',
+            u.display_name,
+            'score',
+            s.score::text
+          )
+          ORDER BY
+            s.position
+        )
+      FROM
+        me
+        JOIN season_standings s ON s.season_id = $1
+        AND s.position BETWEEN me.position - 2 AND me.position + 2
+        AND s.position <> me.position
+        JOIN users u ON u.id = s.user_id
+    )
+  ) AS r;
+
+-- LeaderboardReadModel.standingsPage
+SELECT
+  s.position,
+  s.user_id,
+  u.handle,
+  u.display_name,
+  s.score::text AS score
+FROM
+  season_standings s
+  JOIN users u ON u.id = s.user_id
+WHERE
+  s.season_id = $1
+  AND s.position > $2::int
+  AND s.position <= $2::int + $3::int
+ORDER BY
+  s.position;

@@ -20,3 +20,110 @@ SELECT
       id = $2
       AND tenant_id = $3
   ) AS type_kind;
+
+-- LedgerTargetsReadModel.exist (existWithSeasons)
+SELECT
+  EXISTS (
+    SELECT
+      1
+    FROM
+      users
+    WHERE
+      id = $1
+      AND tenant_id = $3
+  ) AS user_ok,
+  (
+    SELECT
+      kind
+    FROM
+      resource_types
+    WHERE
+      id = $2
+      AND tenant_id = $3
+  ) AS type_kind,
+  (
+    SELECT
+      array_agg(
+        s.id
+        ORDER BY
+          s.id
+      )
+    FROM
+      seasons s
+    WHERE
+      s.resource_type_id = $2
+      AND s.ends_at > $4
+      AND s.starts_at <= $4
+      AND s.tenant_id = $3
+      AND (
+        (
+          s.reasons IS NULL
+          AND $5 <> 'season_reward'
+        )
+        OR $5 = ANY (s.reasons)
+      )
+      AND (
+        s.quest_ids IS NULL
+        OR (
+          $5 = 'quest_completion'
+          AND $6 = ANY (s.quest_ids::TEXT[])
+        )
+      )
+  ) AS season_ids;
+
+-- LedgerTargetsReadModel.existMany
+SELECT
+  (
+    SELECT
+      array_agg(x.id)
+    FROM
+      unnest($1::UUID[]) AS x (id)
+    WHERE
+      NOT EXISTS (
+        SELECT
+          1
+        FROM
+          users u
+        WHERE
+          u.id = x.id
+          AND u.tenant_id = $3
+      )
+  ) AS missing,
+  (
+    SELECT
+      kind
+    FROM
+      resource_types
+    WHERE
+      id = $2
+      AND tenant_id = $3
+  ) AS type_kind,
+  (
+    SELECT
+      array_agg(
+        s.id
+        ORDER BY
+          s.id
+      )
+    FROM
+      seasons s
+    WHERE
+      s.resource_type_id = $2
+      AND s.ends_at > $4
+      AND s.starts_at <= $4
+      AND s.tenant_id = $3
+      AND (
+        (
+          s.reasons IS NULL
+          AND $5 <> 'season_reward'
+        )
+        OR $5 = ANY (s.reasons)
+      )
+      AND (
+        s.quest_ids IS NULL
+        OR (
+          $5 = 'quest_completion'
+          AND $6 = ANY (s.quest_ids::TEXT[])
+        )
+      )
+  ) AS season_ids;

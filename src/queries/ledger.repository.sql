@@ -11,6 +11,51 @@ SELECT
 FROM
   unnest($2::SMALLINT[], $3::BIGINT[], $4::INT[]) AS c (l, b, d);
 
+-- LedgerRepository.addSeasonScores
+INSERT INTO
+  season_scores (season_id, user_id, tenant_id, score, reached_at)
+SELECT
+  s,
+  $2,
+  $3,
+  $4,
+  $5
+FROM
+  unnest($1::UUID[]) AS s
+ORDER BY
+  s
+ON CONFLICT (season_id, user_id) DO UPDATE
+SET
+  score = season_scores.score + EXCLUDED.score,
+  reached_at = EXCLUDED.reached_at
+RETURNING
+  season_id,
+  score::text AS score;
+
+-- LedgerRepository.addSeasonScoresMany
+INSERT INTO
+  season_scores (season_id, user_id, tenant_id, score, reached_at)
+SELECT
+  s,
+  c.u,
+  $2,
+  c.d,
+  $5
+FROM
+  unnest($1::UUID[]) AS s,
+  unnest($3::UUID[], $4::BIGINT[]) AS c (u, d)
+ORDER BY
+  s,
+  c.u
+ON CONFLICT (season_id, user_id) DO UPDATE
+SET
+  score = season_scores.score + EXCLUDED.score,
+  reached_at = EXCLUDED.reached_at
+RETURNING
+  season_id,
+  user_id,
+  score::text AS score;
+
 -- LedgerRepository.append
 INSERT INTO
   resource_ledger (
@@ -31,6 +76,39 @@ WHERE
   idempotency_key IS NOT NULL DO NOTHING
 RETURNING
   id,
+  created_at;
+
+-- LedgerRepository.appendCredits
+INSERT INTO
+  resource_ledger (
+    tenant_id,
+    resource_type_id,
+    user_id,
+    delta,
+    earned_delta,
+    reason,
+    reference,
+    idempotency_key,
+    created_at
+  )
+SELECT
+  $1,
+  $2,
+  c.u,
+  c.a,
+  c.a,
+  $3,
+  $4,
+  c.k,
+  $5
+FROM
+  unnest($6::UUID[], $7::BIGINT[], $8::VARCHAR[]) AS c (u, a, k)
+ON CONFLICT (tenant_id, idempotency_key)
+WHERE
+  idempotency_key IS NOT NULL DO NOTHING
+RETURNING
+  id,
+  idempotency_key,
   created_at;
 
 -- LedgerRepository.balance
@@ -84,6 +162,40 @@ RETURNING
   balance,
   earned;
 
+-- LedgerRepository.creditMany
+INSERT INTO
+  resource_balances (
+    resource_type_id,
+    user_id,
+    tenant_id,
+    balance,
+    earned,
+    earned_at,
+    updated_at
+  )
+SELECT
+  $1,
+  c.u,
+  $2,
+  c.a,
+  c.a,
+  $5,
+  $5
+FROM
+  unnest($3::UUID[], $4::BIGINT[]) AS c (u, a)
+ORDER BY
+  c.u
+ON CONFLICT (resource_type_id, user_id) DO UPDATE
+SET
+  balance = resource_balances.balance + EXCLUDED.balance,
+  earned = resource_balances.earned + EXCLUDED.earned,
+  earned_at = EXCLUDED.earned_at,
+  updated_at = EXCLUDED.updated_at
+RETURNING
+  user_id,
+  balance,
+  earned;
+
 -- LedgerRepository.debit
 UPDATE resource_balances
 SET
@@ -101,6 +213,38 @@ WHERE
 RETURNING
   balance,
   earned;
+
+-- LedgerRepository.earnedPerDay
+SELECT
+  to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS DAY,
+  SUM(earned_delta)::text AS earned,
+  COUNT(DISTINCT user_id)::int AS players
+FROM
+  resource_ledger
+WHERE
+  tenant_id = $1
+  AND resource_type_id = $2
+  AND created_at >= $3
+  AND earned_delta > 0
+GROUP BY
+  1
+ORDER BY
+  1;
+
+-- LedgerRepository.entriesByKeys
+SELECT
+  id,
+  user_id,
+  resource_type_id,
+  delta,
+  earned_delta,
+  created_at,
+  idempotency_key
+FROM
+  resource_ledger
+WHERE
+  tenant_id = $1
+  AND idempotency_key = ANY ($2::VARCHAR[]);
 
 -- LedgerRepository.entriesPage
 SELECT

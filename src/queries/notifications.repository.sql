@@ -17,7 +17,44 @@ VALUES
   (DEFAULT, $1, $2, $3, $4, $5, $6, $7, $8)
 RETURNING
   "id",
-  "data";
+  "data",
+  "xid";
+
+-- NotificationsRepository.insertMany
+INSERT INTO
+  notifications (
+    tenant_id,
+    user_id,
+    community_id,
+    type,
+    title,
+    data,
+    read_at,
+    created_at
+  )
+SELECT
+  x.tenant_id,
+  x.user_id,
+  x.community_id,
+  x.type,
+  x.title,
+  x.data,
+  NULL,
+  x.created_at
+FROM
+  jsonb_to_recordset($1::jsonb) AS x (
+    tenant_id uuid,
+    user_id uuid,
+    community_id uuid,
+    type varchar,
+    title varchar,
+    data jsonb,
+    created_at timestamptz
+  )
+RETURNING
+  id,
+  tenant_id,
+  user_id;
 
 -- NotificationsRepository.markAllRead
 UPDATE "notifications"
@@ -68,4 +105,36 @@ WHERE
     "n"."community_id" = $3
     OR "n"."community_id" IS NULL
   )
+  AND "n"."read_at" IS NULL;
+
+-- NotificationsRepository.pageOfUser
+SELECT
+  "n"."id" AS "n_id",
+  "n"."tenant_id" AS "n_tenant_id",
+  "n"."user_id" AS "n_user_id",
+  "n"."community_id" AS "n_community_id",
+  "n"."type" AS "n_type",
+  "n"."title" AS "n_title",
+  "n"."data" AS "n_data",
+  "n"."read_at" AS "n_read_at",
+  "n"."created_at" AS "n_created_at"
+FROM
+  "notifications" "n"
+WHERE
+  "n"."tenant_id" = $1
+  AND "n"."user_id" = $2
+ORDER BY
+  "n"."created_at" DESC,
+  "n"."id" DESC
+LIMIT
+  20
+OFFSET
+  0;
+SELECT
+  COUNT(1) AS "cnt"
+FROM
+  "notifications" "n"
+WHERE
+  "n"."tenant_id" = $1
+  AND "n"."user_id" = $2
   AND "n"."read_at" IS NULL;

@@ -19,6 +19,27 @@ WHERE
 RETURNING
   id;
 
+-- QuestEventsRepository.findAdminPage
+SELECT
+  e.id
+FROM
+  quest_events e
+WHERE
+  e.tenant_id = $1
+ORDER BY
+  e.starts_at DESC,
+  e.id ASC
+OFFSET
+  0
+LIMIT
+  20;
+SELECT
+  COUNT(*)::int AS n
+FROM
+  quest_events e
+WHERE
+  e.tenant_id = $1;
+
 -- QuestEventsRepository.findById
 SELECT
   "id",

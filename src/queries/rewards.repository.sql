@@ -50,6 +50,8 @@ WHERE
   )
 ON CONFLICT (reward_id, user_id) DO NOTHING
 RETURNING
+  id,
+  reward_id,
   user_id,
   tickets;
 
@@ -152,6 +154,65 @@ ORDER BY
   "RewardAllocation"."created_at" ASC,
   "RewardAllocation__RewardAllocation_reward"."created_at" ASC,
   "RewardAllocation"."id" ASC;
+
+-- RewardsRepository.findEventAllocations
+SELECT DISTINCT
+  "distinctAlias"."RewardAllocation_id" AS "ids_RewardAllocation_id",
+  "distinctAlias"."RewardAllocation_rank",
+  "distinctAlias"."RewardAllocation_created_at",
+  "distinctAlias"."RewardAllocation_id"
+FROM
+  (
+    SELECT
+      "RewardAllocation"."id" AS "RewardAllocation_id",
+      "RewardAllocation"."tenant_id" AS "RewardAllocation_tenant_id",
+      "RewardAllocation"."event_id" AS "RewardAllocation_event_id",
+      "RewardAllocation"."reward_id" AS "RewardAllocation_reward_id",
+      "RewardAllocation"."user_id" AS "RewardAllocation_user_id",
+      "RewardAllocation"."tickets" AS "RewardAllocation_tickets",
+      "RewardAllocation"."tickets_spent" AS "RewardAllocation_tickets_spent",
+      "RewardAllocation"."rank" AS "RewardAllocation_rank",
+      "RewardAllocation"."score" AS "RewardAllocation_score",
+      "RewardAllocation"."requirement_data" AS "RewardAllocation_requirement_data",
+      "RewardAllocation"."created_at" AS "RewardAllocation_created_at",
+      "RewardAllocation__RewardAllocation_reward"."id" AS "RewardAllocation__RewardAllocation_reward_id",
+      "RewardAllocation__RewardAllocation_reward"."created_at" AS "RewardAllocation__RewardAllocation_reward_created_at",
+      "RewardAllocation__RewardAllocation_reward"."updated_at" AS "RewardAllocation__RewardAllocation_reward_updated_at",
+      "RewardAllocation__RewardAllocation_reward"."tenant_id" AS "RewardAllocation__RewardAllocation_reward_tenant_id",
+      "RewardAllocation__RewardAllocation_reward"."event_id" AS "RewardAllocation__RewardAllocation_reward_event_id",
+      "RewardAllocation__RewardAllocation_reward"."name" AS "RewardAllocation__RewardAllocation_reward_name",
+      "RewardAllocation__RewardAllocation_reward"."description" AS "RewardAllocation__RewardAllocation_reward_description",
+      "RewardAllocation__RewardAllocation_reward"."kind" AS "RewardAllocation__RewardAllocation_reward_kind",
+      "RewardAllocation__RewardAllocation_reward"."resource_type_id" AS "RewardAllocation__RewardAllocation_reward_resource_type_id",
+      "RewardAllocation__RewardAllocation_reward"."item_id" AS "RewardAllocation__RewardAllocation_reward_item_id",
+      "RewardAllocation__RewardAllocation_reward"."amount" AS "RewardAllocation__RewardAllocation_reward_amount",
+      "RewardAllocation__RewardAllocation_reward"."tickets" AS "RewardAllocation__RewardAllocation_reward_tickets",
+      "RewardAllocation__RewardAllocation_reward"."ticket_cost" AS "RewardAllocation__RewardAllocation_reward_ticket_cost",
+      "RewardAllocation__RewardAllocation_reward"."supply" AS "RewardAllocation__RewardAllocation_reward_supply",
+      "RewardAllocation__RewardAllocation_reward"."claimed" AS "RewardAllocation__RewardAllocation_reward_claimed",
+      "RewardAllocation__RewardAllocation_reward"."rank_from" AS "RewardAllocation__RewardAllocation_reward_rank_from",
+      "RewardAllocation__RewardAllocation_reward"."rank_to" AS "RewardAllocation__RewardAllocation_reward_rank_to",
+      "RewardAllocation__RewardAllocation_reward"."requires_email" AS "RewardAllocation__RewardAllocation_reward_requires_email",
+      "RewardAllocation__RewardAllocation_reward"."requires_wallet_address" AS "d40cfd72497a22b6f9bc58cbf8b51b78c1113893",
+      "RewardAllocation__RewardAllocation_reward"."requires_address" AS "RewardAllocation__RewardAllocation_reward_requires_address"
+    FROM
+      "quest_event_reward_allocations" "RewardAllocation"
+      LEFT JOIN "quest_event_rewards" "RewardAllocation__RewardAllocation_reward" ON "RewardAllocation__RewardAllocation_reward"."id" = "RewardAllocation"."reward_id"
+    WHERE
+      (
+        ("RewardAllocation"."tenant_id" = $1)
+        AND ("RewardAllocation"."event_id" = $2)
+      )
+  ) "distinctAlias"
+ORDER BY
+  "distinctAlias"."RewardAllocation_rank" ASC NULLS LAST,
+  "distinctAlias"."RewardAllocation_created_at" ASC,
+  "distinctAlias"."RewardAllocation_id" ASC,
+  "RewardAllocation_id" ASC
+LIMIT
+  20
+OFFSET
+  0;
 
 -- RewardsRepository.findRewardByName
 SELECT

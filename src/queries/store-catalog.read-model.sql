@@ -75,6 +75,49 @@ WHERE
   "p"."tenant_id" = $1
   AND "p"."id" IN ($2, $3);
 
+-- StoreCatalogReadModel.purchaseTarget
+SELECT
+  l.id,
+  l.created_at,
+  l.updated_at,
+  l.tenant_id,
+  l.community_id,
+  l.name,
+  l.description,
+  l.image_url,
+  l.kind,
+  l.item_id,
+  l.prize_id,
+  l.resource_type_id,
+  l.quantity,
+  l.price,
+  l.total_supply,
+  l.sold,
+  l.per_user_limit,
+  l.starts_at,
+  l.ends_at,
+  l.requirement_ids,
+  l.active,
+  l.position,
+  (
+    SELECT
+      COALESCE(SUM(h.sold), 0)::int
+    FROM
+      store_listing_shards h
+    WHERE
+      h.listing_id = l.id
+  ) AS sold_total,
+  i.name AS item_name,
+  i.slot_id AS item_slot_id,
+  i.community_id AS item_community_id
+FROM
+  store_listings l
+  LEFT JOIN inventory_items i ON i.id = l.item_id
+  AND i.tenant_id = l.tenant_id
+WHERE
+  l.id = $1
+  AND l.tenant_id = $2;
+
 -- StoreCatalogReadModel.resourceTypeInCommunity
 SELECT
   1

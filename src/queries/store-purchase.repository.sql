@@ -220,6 +220,143 @@ WHERE
   AND "p"."user_id" = $2
   AND "p"."nonce" = $3;
 
+-- StorePurchaseRepository.purchaseItem
+WITH
+  r AS (
+    SELECT
+      created_at,
+      community_id,
+      item_id,
+      quantity,
+      price,
+      grant_id,
+      debits
+    FROM
+      store_purchase_item ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+  ),
+  outbox_rows AS (
+    INSERT INTO
+      outbox_events (
+        id,
+        tenant_id,
+        type,
+        version,
+        occurred_at,
+        payload,
+        nats_pending
+      )
+    SELECT
+      e.id,
+      e.tenant_id,
+      e.type,
+      e.version,
+      e.occurred_at,
+      e.payload || CASE e.type
+        WHEN 'inventory.item_granted' THEN jsonb_build_object(
+          'grantId',
+          (
+            SELECT
+              grant_id
+            FROM
+              r
+          )
+        )
+        WHEN 'resource.debited' THEN COALESCE(
+          (
+            SELECT
+              d
+            FROM
+              r,
+              jsonb_array_elements(r.debits) AS d
+            WHERE
+              lower(d ->> 'resourceTypeId') = lower(e.payload ->> 'resourceTypeId')
+            LIMIT
+              1
+          ),
+          '{}'::jsonb
+        )
+        ELSE '{}'::jsonb
+      END,
+      $12
+    FROM
+      jsonb_to_recordset($11::jsonb) AS e (
+        id uuid,
+        tenant_id uuid,
+        type varchar,
+        version smallint,
+        occurred_at timestamptz,
+        payload jsonb
+      )
+    WHERE
+      (
+        SELECT
+          created_at
+        FROM
+          r
+      ) IS NOT NULL
+      AND (
+        SELECT
+          COALESCE(
+            array_agg(
+              lower(d ->> 'resourceTypeId')
+              ORDER BY
+                lower(d ->> 'resourceTypeId') COLLATE "C"
+            ),
+            '{}'
+          )
+        FROM
+          r,
+          jsonb_array_elements(r.debits) AS d
+      ) = $13::TEXT[]
+    RETURNING
+      id,
+      tenant_id,
+      type,
+      occurred_at
+  ),
+  outbox_deliveries AS (
+    INSERT INTO
+      webhook_deliveries (
+        tenant_id,
+        subscription_id,
+        event_id,
+        status,
+        attempts,
+        next_attempt_at,
+        created_at,
+        updated_at
+      )
+    SELECT
+      o.tenant_id,
+      s.id,
+      o.id,
+      'pending',
+      0,
+      o.occurred_at,
+      o.occurred_at,
+      o.occurred_at
+    FROM
+      outbox_rows o
+      JOIN webhook_subscriptions s ON s.tenant_id = o.tenant_id
+      AND s.active
+      AND (
+        o.type = ANY (s.event_types)
+        OR '*' = ANY (s.event_types)
+      )
+    RETURNING
+      1
+  )
+SELECT
+  r.*,
+  (
+    SELECT
+      count(*)
+    FROM
+      outbox_deliveries
+  )::int AS deliveries
+FROM
+  r;
+
 -- StorePurchaseRepository.sell
 WITH
   item AS (

@@ -121,6 +121,23 @@ export class EventCompletionService implements OnApplicationBootstrap, OnModuleD
       if (!this.rankedSql) throw new Error('no participant ranking registered (ParticipationModule)');
       const allocated = await this.rewards.allocate(tenantId, eventId, now, event.minScore, event.maxRank, this.rankedSql('$1'), em);
 
+      await this.domainEvents.publish(em, 'quest_event.status_changed', {
+        tenantId,
+        eventId,
+        communityId: event.communityId,
+        from: eventStatus({ ...event, state: 'published' }, now),
+        to: 'completed',
+      });
+      for (const a of allocated)
+        await this.domainEvents.publish(em, 'reward.allocated', {
+          tenantId,
+          eventId,
+          allocationId: a.id,
+          rewardId: a.reward_id,
+          userId: a.user_id,
+          tickets: a.tickets,
+        });
+
       const tickets = new Map<string, number>();
       for (const a of allocated) tickets.set(a.user_id, (tickets.get(a.user_id) ?? 0) + a.tickets);
       const registered = await this.participants.registeredUserIds(eventId, em);

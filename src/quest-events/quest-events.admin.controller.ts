@@ -1,11 +1,18 @@
-import { Body, Controller, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiKeyAuth, TenantId } from '../common/auth/auth.decorators.js';
 import { ApiErrors } from '../common/errors/api-errors.decorator.js';
 import { INPUT_ERRORS, API_KEY_ERRORS } from '../common/errors/error-catalog.js';
 import { CommunityErrors } from '../communities/communities.errors.js';
-import { CloseQuestEventResultDto, CreateQuestEventDto, QuestEventDto, UpdateQuestEventDto } from './dto/quest-event.dto.js';
-import { CreateRewardDto, RewardDto } from './dto/reward.dto.js';
+import { Paginated, PageQueryDto, pageRequest, type Page } from '../common/pagination/pagination.js';
+import {
+  AdminQuestEventsQueryDto,
+  CloseQuestEventResultDto,
+  CreateQuestEventDto,
+  QuestEventDto,
+  UpdateQuestEventDto,
+} from './dto/quest-event.dto.js';
+import { AdminRewardAllocationDto, CreateRewardDto, RewardDto } from './dto/reward.dto.js';
 import { EventCompletionService } from './event-completion.service.js';
 import { QuestEventErrors } from './quest-events.errors.js';
 import { QuestEventsService } from './quest-events.service.js';
@@ -38,6 +45,18 @@ export class QuestEventsAdminController {
   )
   createQuestEvent(@TenantId() tenantId: string, @Body() dto: CreateQuestEventDto): Promise<QuestEventDto> {
     return this.events.create(tenantId, dto);
+  }
+
+  @Get()
+  @ApiKeyAuth()
+  @ApiOperation({
+    summary: 'List the quest events of the tenant',
+    description: 'Drafts included, latest start first; optionally of one community and in one status. Paginated.',
+  })
+  @ApiOkResponse({ type: Paginated(QuestEventDto) })
+  @ApiErrors(...adminErrors, CommunityErrors.community_not_found)
+  listAdminQuestEvents(@TenantId() tenantId: string, @Query() q: AdminQuestEventsQueryDto): Promise<Page<QuestEventDto>> {
+    return this.events.listAdmin(tenantId, q);
   }
 
   @Get(':eventId')
@@ -116,5 +135,21 @@ export class QuestEventsAdminController {
   @ApiErrors(...adminErrors, QuestEventErrors.quest_event_not_found)
   listQuestEventRewards(@TenantId() tenantId: string, @Param('eventId') eventId: string): Promise<RewardDto[]> {
     return this.rewards.listRewards(tenantId, eventId);
+  }
+
+  @Get(':eventId/allocations')
+  @ApiKeyAuth()
+  @ApiOperation({
+    summary: 'The reward allocations of a quest event',
+    description: "Every participant's tickets, made when the event completed; best rank first. Paginated.",
+  })
+  @ApiOkResponse({ type: Paginated(AdminRewardAllocationDto) })
+  @ApiErrors(...adminErrors, QuestEventErrors.quest_event_not_found)
+  listQuestEventAllocations(
+    @TenantId() tenantId: string,
+    @Param('eventId') eventId: string,
+    @Query() q: PageQueryDto,
+  ): Promise<Page<AdminRewardAllocationDto>> {
+    return this.rewards.eventAllocations(tenantId, eventId, pageRequest(q));
   }
 }

@@ -1,9 +1,40 @@
+import type { EventStatus } from './event-status.js';
+
 /** What the quest-events module publishes (see DomainEvents). */
 export interface QuestEventCompleting {
   tenantId: string;
   eventId: string;
   scoreResourceTypeId: string | null;
   now: Date;
+}
+
+export interface QuestEventStatusChanged {
+  tenantId: string;
+  eventId: string;
+  communityId: string;
+  /** null: the event was created. */
+  from: EventStatus | null;
+  to: EventStatus;
+}
+
+export interface RewardAllocated {
+  tenantId: string;
+  eventId: string;
+  allocationId: string;
+  rewardId: string;
+  userId: string;
+  tickets: number;
+}
+
+export interface RewardClaimed {
+  tenantId: string;
+  eventId: string;
+  allocationId: string;
+  rewardId: string;
+  claimId: string;
+  userId: string;
+  ticketsSpent: number;
+  status: 'processed' | 'pending_fulfilment';
 }
 
 declare module '../common/events/domain-events.js' {
@@ -13,5 +44,11 @@ declare module '../common/events/domain-events.js' {
      * the participation module brings the REGISTERED participants' final scores up to date.
      */
     'quest-event.completing': QuestEventCompleting;
+    /** An event's stored state changed: created, published, cancelled or completed. */
+    'quest_event.status_changed': QuestEventStatusChanged;
+    /** A participant was allocated tickets of a reward (the event completed). */
+    'reward.allocated': RewardAllocated;
+    /** A participant spent tickets on a reward. */
+    'reward.claimed': RewardClaimed;
   }
 }

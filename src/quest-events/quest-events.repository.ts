@@ -26,6 +26,8 @@ export interface EventListFilter {
   statuses: string[];
   itemId?: string;
   resourceId?: string;
+  /** Drafts too (the management list); users never see them. */
+  includeDrafts?: boolean;
 }
 
 /** One page's query of the event list: the FROM/WHERE text and its parameters (what the list cache keys on). */
@@ -43,7 +45,7 @@ export function eventListQuery(tenantId: string, f: EventListFilter, now: Date):
   const param = (v: unknown) => `$${params.push(v)}`;
   let nowP: string | undefined;
   const at = () => (nowP ??= `${param(now)}::timestamptz`);
-  const where = [`e.tenant_id = $1`, `e.state <> 'draft'`];
+  const where = f.includeDrafts ? [`e.tenant_id = $1`] : [`e.tenant_id = $1`, `e.state <> 'draft'`];
   if (f.participating) {
     const ids = param(f.participating.eventIds);
     where.push(f.participating.value ? `e.id = ANY(${ids}::uuid[])` : `NOT (e.id = ANY(${ids}::uuid[]))`);
@@ -98,6 +100,12 @@ export class QuestEventsRepository extends BaseRepository {
   @GenerateSql({ params: [eventListQuery(DUMMY.tenant, { features: [], statuses: [] }, DUMMY.date), DUMMY.page] })
   async findListPage(q: EventListQuery, page: PageRequest, em?: EntityManager): Promise<{ rows: QuestEvent[]; total: number }> {
     return findPageFast(this.manager(em), QuestEvent, { alias: 'e', order: 'e.starts_at ASC, e.id ASC', ...q, page });
+  }
+
+  /** One page of the management list (`eventListQuery` with drafts), latest start first, and the total. */
+  @GenerateSql({ params: [eventListQuery(DUMMY.tenant, { features: [], statuses: [], includeDrafts: true }, DUMMY.date), DUMMY.page] })
+  async findAdminPage(q: EventListQuery, page: PageRequest, em?: EntityManager): Promise<{ rows: QuestEvent[]; total: number }> {
+    return findPageFast(this.manager(em), QuestEvent, { alias: 'e', order: 'e.starts_at DESC, e.id ASC', ...q, page });
   }
 
   /** Published events whose end has passed, oldest end first (the completion worker's batch). */

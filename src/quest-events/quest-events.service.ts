@@ -10,13 +10,20 @@ import { CommunitiesService, UUID_RE } from '../communities/communities.service.
 import type { LeaderboardEntryDto } from '../resources/dto/ranking.dto.js';
 import { onUniqueViolation } from '../database/repository.js';
 import { RankingService } from '../resources/ranking.service.js';
-import type { CreateQuestEventDto, ListQuestEventsQueryDto, QuestEventDto, UpdateQuestEventDto } from './dto/quest-event.dto.js';
+import type {
+  AdminQuestEventsQueryDto,
+  CreateQuestEventDto,
+  ListQuestEventsQueryDto,
+  QuestEventDto,
+  UpdateQuestEventDto,
+} from './dto/quest-event.dto.js';
 import type { QuestEvent } from './entities/quest-event.entity.js';
 import { EventParticipantsReadModel } from './event-participants.read-model.js';
 import { EventReferencesReadModel } from './event-references.read-model.js';
-import { eventStatus, isRegistrationOpen, timesProblem } from './event-status.js';
+import { eventStatus, isRegistrationOpen, timesProblem, type EventStatus } from './event-status.js';
 import { QuestEventErrors } from './quest-events.errors.js';
 import { type EventListQuery, eventListQuery, QuestEventsRepository } from './quest-events.repository.js';
+import { DomainEvents } from '../common/events/domain-events.js';
 
 /** Quest events: reading (users), managing (API key), and resolving them for the other modules. */
 @Injectable()
@@ -30,6 +37,7 @@ export class QuestEventsService {
     private readonly rankings: RankingService,
     private readonly clock: Clock,
     caches: CacheFactory,
+    private readonly domainEvents: DomainEvents,
   ) {
     this.lists = caches.create({
       name: 'quest event list pages',
@@ -170,6 +178,23 @@ export class QuestEventsService {
 
   // ------------------------------------------------------------------ management
 
+  /** Every event of the tenant, drafts included, latest start first (management; read fresh, not cached). */
+  async listAdmin(tenantId: string, q: AdminQuestEventsQueryDto): Promise<Page<QuestEventDto>> {
+    const page = pageRequest(q);
+    const communityId = q.communityId !== undefined ? (await this.communities.resolveShared(tenantId, q.communityId)).id : undefined;
+    const query = eventListQuery(
+      tenantId,
+      { communityId, features: [], statuses: q.status ? [q.status] : [], includeDrafts: true },
+      this.clock.now(),
+    );
+    const { rows, total } = await this.repo.findAdminPage(query, page);
+    return toPage(
+      rows.map((e) => this.toDto(e)),
+      total,
+      page,
+    );
+  }
+
   async getAdmin(tenantId: string, ref: string): Promise<QuestEventDto> {
     return this.toDto(await this.resolve(tenantId, ref, { includeDrafts: true }));
   }
@@ -217,6 +242,7 @@ export class QuestEventsService {
         saved.scoreResourceTypeId = dto.scoreResourceTypeId.toLowerCase();
         await this.repo.update(tenantId, saved.id, { scoreResourceTypeId: saved.scoreResourceTypeId }, em);
       }
+      await this.statusChanged(em, saved, null);
       return this.toDto(saved);
     });
   }
@@ -291,7 +317,19 @@ export class QuestEventsService {
         },
         em,
       );
+      if (eventStatus(e, this.clock.now()) !== status) await this.statusChanged(em, e, status);
       return this.toDto(e);
+    });
+  }
+
+  /** Publishes `quest_event.status_changed` (in `em`'s transaction) from `from` to the event's status now. */
+  async statusChanged(em: EntityManager, e: QuestEvent, from: EventStatus | null): Promise<void> {
+    await this.domainEvents.publish(em, 'quest_event.status_changed', {
+      tenantId: e.tenantId,
+      eventId: e.id,
+      communityId: e.communityId,
+      from,
+      to: eventStatus(e, this.clock.now()),
     });
   }
 
@@ -302,9 +340,11 @@ export class QuestEventsService {
       const e = await this.resolve(tenantId, ref, { includeDrafts: true, em, lock: true });
       if (e.state === 'completed' || e.state === 'cancelled')
         throw new DomainError(QuestEventErrors.quest_event_state, `The event is ${e.state}: it cannot be cancelled`);
+      const from = eventStatus(e, this.clock.now());
       e.state = 'cancelled';
       e.cancelledAt = this.clock.now();
       await this.repo.update(tenantId, e.id, { state: e.state, cancelledAt: e.cancelledAt }, em);
+      await this.statusChanged(em, e, from);
       return this.toDto(e);
     });
   }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
+import type { PageRequest } from '../common/pagination/pagination.js';
 import { BaseRepository, DUMMY, GenerateSql } from '../database/repository.js';
 import { QuestEventReward } from './entities/quest-event-reward.entity.js';
 import { RewardAllocation } from './entities/reward-allocation.entity.js';
@@ -46,6 +47,26 @@ export class RewardsRepository extends BaseRepository {
       });
   }
 
+  /** One page of the event's allocations with their rewards, best rank first, and the total. */
+  @GenerateSql({ params: [DUMMY.tenant, DUMMY.uuid, DUMMY.page] })
+  async findEventAllocations(
+    tenantId: string,
+    eventId: string,
+    page: PageRequest,
+    em?: EntityManager,
+  ): Promise<{ rows: RewardAllocation[]; total: number }> {
+    const [rows, total] = await this.manager(em)
+      .getRepository(RewardAllocation)
+      .findAndCount({
+        where: { tenantId, eventId },
+        relations: { reward: true },
+        order: { rank: { direction: 'ASC', nulls: 'LAST' }, createdAt: 'ASC', id: 'ASC' },
+        skip: page.offset,
+        take: page.limit,
+      });
+    return { rows, total };
+  }
+
   /** One allocation of the user in the event, with its reward. */
   @GenerateSql({ params: [DUMMY.tenant, DUMMY.uuid, DUMMY.uuid2, DUMMY.uuid3] })
   async findAllocation(
@@ -84,7 +105,7 @@ export class RewardsRepository extends BaseRepository {
     maxRank: number | null,
     rankedSql: string,
     em?: EntityManager,
-  ): Promise<{ user_id: string; tickets: number }[]> {
+  ): Promise<{ id: string; reward_id: string; user_id: string; tickets: number }[]> {
     return this.manager(em).query(
       `WITH ranked AS (
            ${rankedSql})
@@ -94,7 +115,7 @@ export class RewardsRepository extends BaseRepository {
          WHERE r.event_id = $1 AND x.score >= $4 AND ($5::int IS NULL OR x.rank <= $5)
            AND (r.rank_from IS NULL OR x.rank >= r.rank_from) AND (r.rank_to IS NULL OR x.rank <= r.rank_to)
          ON CONFLICT (reward_id, user_id) DO NOTHING
-         RETURNING user_id, tickets`,
+         RETURNING id, reward_id, user_id, tickets`,
       [eventId, tenantId, now, minScore, maxRank],
     );
   }

@@ -9,13 +9,22 @@ import { InventoryService } from '../inventory/inventory.service.js';
 import { NotificationsService } from '../notifications/notifications.service.js';
 import { NotificationType } from '../notifications/notification-types.js';
 import { LedgerService } from '../resources/ledger.service.js';
-import type { ClaimRewardDto, CreateRewardDto, RewardAllocationDto, RewardClaimDto, RewardDto } from './dto/reward.dto.js';
+import type {
+  AdminRewardAllocationDto,
+  ClaimRewardDto,
+  CreateRewardDto,
+  RewardAllocationDto,
+  RewardClaimDto,
+  RewardDto,
+} from './dto/reward.dto.js';
+import { type Page, type PageRequest, toPage } from '../common/pagination/pagination.js';
 import type { QuestEventReward } from './entities/quest-event-reward.entity.js';
 import type { RewardAllocation } from './entities/reward-allocation.entity.js';
 import { EventReferencesReadModel } from './event-references.read-model.js';
 import { QuestEventErrors } from './quest-events.errors.js';
 import { QuestEventsService } from './quest-events.service.js';
 import { RewardsRepository } from './rewards.repository.js';
+import { DomainEvents } from '../common/events/domain-events.js';
 
 export function toRewardDto(r: QuestEventReward): RewardDto {
   return {
@@ -66,6 +75,7 @@ export class RewardsService {
     private readonly inventory: InventoryService,
     private readonly notifications: NotificationsService,
     private readonly clock: Clock,
+    private readonly domainEvents: DomainEvents,
   ) {}
 
   async createReward(tenantId: string, eventRef: string, dto: CreateRewardDto): Promise<RewardDto> {
@@ -109,6 +119,17 @@ export class RewardsService {
     const event = await this.events.resolve(tenantId, eventRef, { includeDrafts: true });
     const rows = await this.repo.findRewards(event.id);
     return rows.map(toRewardDto);
+  }
+
+  /** Every allocation of the event, best rank first (management; drafts included, which have none). */
+  async eventAllocations(tenantId: string, eventRef: string, page: PageRequest): Promise<Page<AdminRewardAllocationDto>> {
+    const event = await this.events.resolve(tenantId, eventRef, { includeDrafts: true });
+    const { rows, total } = await this.repo.findEventAllocations(tenantId, event.id, page);
+    return toPage(
+      rows.map((a) => ({ ...toAllocationDto(a, a.reward!), userId: a.userId })),
+      total,
+      page,
+    );
   }
 
   /** The user's allocations in the event, oldest first, with the data of their last claim. */
@@ -169,6 +190,16 @@ export class RewardsService {
         type: NotificationType.ClaimProcessed,
         title: `Your claim of ${reward.name} was ${status === 'processed' ? 'processed' : 'received'}`,
         data: { eventId: event.id, rewardId: reward.id, claimId: claim.id, status },
+      });
+      await this.domainEvents.publish(em, 'reward.claimed', {
+        tenantId,
+        eventId: event.id,
+        allocationId: allocation.id,
+        rewardId: reward.id,
+        claimId: claim.id,
+        userId,
+        ticketsSpent: reward.ticketCost,
+        status,
       });
       allocation.ticketsSpent = spent;
       allocation.requirementData = data;

@@ -1,3 +1,4 @@
+import { DomainEvents } from '../common/events/domain-events.js';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
@@ -45,6 +46,7 @@ export class QuestsService {
     private readonly inventory: InventoryService,
     private readonly clock: Clock,
     caches: CacheFactory,
+    private readonly domainEvents: DomainEvents,
   ) {
     this.lists = caches.create({
       name: 'quest list pages',
@@ -229,6 +231,14 @@ export class QuestsService {
         return { questId: quest.id, userId, completedAt, created: false, rewards: quest.rewards.map(toRewardDto) };
       }
       const completionId = inserted.id;
+      await this.domainEvents.publish(em, 'quest.completed', {
+        tenantId,
+        questId: quest.id,
+        completionId,
+        userId,
+        communityId: quest.communityId,
+        questEventId: quest.questEventId ?? null,
+      });
       for (const [i, r] of quest.rewards.entries()) {
         const key = `quest:${completionId}:${i}`;
         if (r.type === 'resource') {

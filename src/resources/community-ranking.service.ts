@@ -3,25 +3,47 @@ import type { Page, PageRequest } from '../common/pagination/pagination.js';
 import { toPage } from '../common/pagination/pagination.js';
 import { RankingService } from './ranking.service.js';
 import { ResourcesService } from './resources.service.js';
+import { SeasonBoardsService } from './season-boards.service.js';
 import type { LeaderboardEntryDto, RankingDto } from './dto/ranking.dto.js';
 
-/** The community-facing ranking and leaderboard of a resource type (see RankingService for how). */
+/**
+ * The community-facing ranking and leaderboard of a resource type (see RankingService for how),
+ * or, with `season` (`current` or a season id), of one of its seasons (SeasonBoardsService).
+ */
 @Injectable()
 export class CommunityRankingService {
   constructor(
     private readonly resources: ResourcesService,
     private readonly ranking: RankingService,
+    private readonly seasons: SeasonBoardsService,
   ) {}
 
-  async leaderboard(tenantId: string, communityRef: string, slug: string, page: PageRequest): Promise<Page<LeaderboardEntryDto>> {
+  async leaderboard(
+    tenantId: string,
+    communityRef: string,
+    slug: string,
+    page: PageRequest,
+    season?: string,
+  ): Promise<Page<LeaderboardEntryDto>> {
     const type = await this.resources.typeInCommunityShared(tenantId, communityRef, slug);
-    const { items, total } = await this.ranking.leaderboard(type.id, page);
+    const { items, total } = season
+      ? await this.seasons.leaderboard(await this.seasons.resolve(tenantId, type.id, season), page)
+      : await this.ranking.leaderboard(type.id, page);
     return toPage(items, total, page);
   }
 
-  async userRanking(tenantId: string, communityRef: string, slug: string, userId: string, neighbours: number): Promise<RankingDto> {
+  async userRanking(
+    tenantId: string,
+    communityRef: string,
+    slug: string,
+    userId: string,
+    neighbours: number,
+    season?: string,
+  ): Promise<RankingDto> {
     const type = await this.resources.typeInCommunityShared(tenantId, communityRef, slug);
-    const r = await this.ranking.userRanking(type.id, userId, neighbours);
+    const r = season
+      ? await this.seasons.ranking(await this.seasons.resolve(tenantId, type.id, season), type.id, userId, neighbours)
+      : await this.ranking.userRanking(type.id, userId, neighbours);
     return { resourceTypeId: type.id, slug: type.slug, userId, ...r };
   }
 }

@@ -33,6 +33,18 @@ export interface RankSourceRow {
   earned: string;
   at: string;
 }
+export interface StandingRow {
+  position: number;
+  user_id: string;
+  handle: string;
+  display_name: string | null;
+  score: string;
+}
+export interface StandingsAroundRow {
+  mine: { position: number; score: string } | null;
+  balance: string | null;
+  rows: StandingRow[] | null;
+}
 export interface PeopleRow {
   users: { id: string; handle: string; display_name: string | null }[] | null;
   mine: { earned: string; balance: string } | null;
@@ -40,6 +52,16 @@ export interface PeopleRow {
 
 /** `earned_at` in whole microseconds since the epoch (exact: extract() is numeric). */
 const AT_MICROS = `(extract(epoch FROM b.earned_at) * 1000000)::bigint::text`;
+
+/** Where a board's scores are: the all-time board (`resource_balances`) or a season's (`season_scores`). */
+interface BoardSource {
+  table: string;
+  board: string;
+  score: string;
+  at: string;
+}
+const BALANCES: BoardSource = { table: 'resource_balances', board: 'resource_type_id', score: 'earned', at: 'earned_at' };
+const SEASON: BoardSource = { table: 'season_scores', board: 'season_id', score: 'score', at: 'reached_at' };
 
 /**
  * SQL of "the number of ranked users with a score strictly above `score`" (an SQL expression;
@@ -60,14 +82,15 @@ const aboveSql = (score: string) => {
  * above the top score's are empty, counters and deltas alike: 4 levels instead of 14 for scores
  * up to a million) and whether any delta is pending (most of the time none is).
  */
-const LV_CTE = `lv AS (
+const lvCte = (src: BoardSource) => `lv AS (
   SELECT (SELECT COUNT(*) FROM generate_series(1, ${RANK_LEVELS - 1}) k WHERE (top.s >> (${RANK_BITS} * k)) > 0)::int AS lmax,
          EXISTS (SELECT 1 FROM resource_rank_bucket_deltas d WHERE d.resource_type_id = $1) AS has_deltas
-  FROM (SELECT COALESCE((SELECT b.earned FROM resource_balances b WHERE b.resource_type_id = $1 AND b.earned > 0
-                         ORDER BY b.earned DESC, b.earned_at ASC, b.user_id ASC LIMIT 1), 0) AS s) top)`;
+  FROM (SELECT COALESCE((SELECT b.${src.score} FROM ${src.table} b WHERE b.${src.board} = $1 AND b.${src.score} > 0
+                         ORDER BY b.${src.score} DESC, b.${src.at} ASC, b.user_id ASC LIMIT 1), 0) AS s) top)`;
+const LV_CTE = lvCte(BALANCES);
 
 /**
- * The leaderboard reads: ranks from the prefix counters (`resource_rank_buckets` and their pending
+ * The leaderboard reads (the all-time boards, and the live and frozen season boards): ranks from the prefix counters (`resource_rank_buckets` and their pending
  * `resource_rank_bucket_deltas`) with `resource_balances` (this module) and the handles of `users`
  * (users module), each read one statement, so one snapshot and one round trip.
  */
@@ -191,6 +214,106 @@ export class LeaderboardReadModel extends BaseRepository {
          'mine', (SELECT json_build_object('earned', b.earned::text, 'balance', b.balance::text) FROM resource_balances b
                   WHERE b.resource_type_id = $1 AND b.user_id = $3::uuid)) AS r`,
       [resourceTypeId, userIds, me],
+    );
+    return r;
+  }
+  // ---------------------------------------------------------------- season boards
+
+  /** A page of a live season's board (`page`'s statement on `season_scores`; `$1` is the season). */
+  @GenerateSql({ params: [DUMMY.uuid, DUMMY.page] })
+  async seasonPage(seasonId: string, page: PageRequest, em?: EntityManager): Promise<LeaderboardPageRow> {
+    const [{ r }]: { r: LeaderboardPageRow }[] = await this.manager(em).query(
+      `WITH ${lvCte(SEASON)},
+       pg AS (
+         SELECT b.user_id, b.score, b.reached_at FROM season_scores b
+         WHERE b.season_id = $1 AND b.score > 0
+         ORDER BY b.score DESC, b.reached_at ASC, b.user_id ASC OFFSET $2 LIMIT $3),
+       first AS (SELECT max(score) AS s FROM pg)
+       SELECT json_build_object(
+         'rows', (SELECT json_agg(json_build_object('user_id', pg.user_id, 'handle', u.handle, 'display_name', u.display_name, 'earned', pg.score::text)
+                    ORDER BY pg.score DESC, pg.reached_at ASC, pg.user_id ASC) FROM pg JOIN users u ON u.id = pg.user_id),
+         'first', (SELECT ${aboveSql('first.s')}::text FROM first WHERE first.s IS NOT NULL),
+         'total', (SELECT ${aboveSql('0::bigint')}::text)) AS r`,
+      [seasonId, page.offset, page.limit],
+    );
+    return r;
+  }
+
+  /**
+   * The user's row of a live season's board and up to `around` neighbours (`around`'s statement on
+   * `season_scores`); `balance` is the user's spendable balance of the season's resource type `$3`.
+   */
+  @GenerateSql({ params: [DUMMY.uuid, DUMMY.uuid2, DUMMY.uuid3, 2] })
+  async seasonAround(seasonId: string, userId: string, resourceTypeId: string, around: number): Promise<AroundRow> {
+    const limit = Math.max(0, Math.min(100, Math.trunc(around)));
+    const [{ r }] = await preparedQuery<{ r: AroundRow }>(
+      this.dataSource,
+      `WITH ${lvCte(SEASON)},
+       mine AS (
+         SELECT COALESCE(s.score, 0) AS earned, COALESCE(rb.balance, 0) AS balance, s.reached_at AS earned_at
+         FROM (SELECT 1) one
+         LEFT JOIN season_scores s ON s.season_id = $1 AND s.user_id = $2
+         LEFT JOIN resource_balances rb ON rb.resource_type_id = $3 AND rb.user_id = $2),
+       m AS (SELECT earned, earned_at FROM mine WHERE earned > 0),
+       nb AS (
+         SELECT x.side, x.user_id, u.handle, u.display_name, x.earned, x.earned_at FROM m CROSS JOIN LATERAL (
+           (SELECT 'above' AS side, b.user_id, b.score AS earned, b.reached_at AS earned_at FROM season_scores b
+              WHERE b.season_id = $1 AND b.score > 0 AND b.score = m.earned AND (b.reached_at, b.user_id) < (m.earned_at, $2::uuid)
+              ORDER BY b.reached_at DESC, b.user_id DESC LIMIT ${limit})
+           UNION ALL
+           (SELECT 'above', b.user_id, b.score, b.reached_at FROM season_scores b
+              WHERE b.season_id = $1 AND b.score > 0 AND b.score > m.earned
+              ORDER BY b.score ASC, b.reached_at DESC, b.user_id DESC LIMIT ${limit})
+           UNION ALL
+           (SELECT 'below', b.user_id, b.score, b.reached_at FROM season_scores b
+              WHERE b.season_id = $1 AND b.score > 0 AND b.score = m.earned AND (b.reached_at, b.user_id) > (m.earned_at, $2::uuid)
+              ORDER BY b.reached_at ASC, b.user_id ASC LIMIT ${limit})
+           UNION ALL
+           (SELECT 'below', b.user_id, b.score, b.reached_at FROM season_scores b
+              WHERE b.season_id = $1 AND b.score > 0 AND b.score < m.earned
+              ORDER BY b.score DESC, b.reached_at ASC, b.user_id ASC LIMIT ${limit})) x
+         JOIN users u ON u.id = x.user_id),
+       scores AS (SELECT DISTINCT s FROM (SELECT 0::bigint UNION ALL SELECT earned FROM m UNION ALL SELECT earned FROM nb) z(s)),
+       counted AS (SELECT s, ${aboveSql('scores.s')} AS above FROM scores)
+       SELECT json_build_object(
+         'mine', (SELECT json_build_object('earned', earned::text, 'balance', balance::text) FROM mine),
+         'rows', (SELECT json_agg(json_build_object('side', side, 'user_id', user_id, 'handle', handle, 'display_name', display_name, 'earned', earned::text)
+                    ORDER BY earned DESC, earned_at ASC, user_id ASC) FROM nb),
+         'counts', (SELECT json_object_agg(s::text, above::text) FROM counted)) AS r`,
+      [seasonId, userId, resourceTypeId],
+    );
+    return r;
+  }
+
+  /** A page of a closed season's frozen standings (a primary key range: `position` is the final place). */
+  @GenerateSql({ params: [DUMMY.uuid, DUMMY.page] })
+  standingsPage(seasonId: string, page: PageRequest, em?: EntityManager): Promise<StandingRow[]> {
+    return this.manager(em).query(
+      `SELECT s.position, s.user_id, u.handle, u.display_name, s.score::text AS score FROM season_standings s
+       JOIN users u ON u.id = s.user_id
+       WHERE s.season_id = $1 AND s.position > $2::int AND s.position <= $2::int + $3::int ORDER BY s.position`,
+      [seasonId, page.offset, page.limit],
+    );
+  }
+
+  /**
+   * The user's final place in a closed season and up to `around` places on each side, and the
+   * user's spendable balance of the season's resource type `$3`. One statement.
+   */
+  @GenerateSql({ params: [DUMMY.uuid, DUMMY.uuid2, DUMMY.uuid3, 2] })
+  async standingsAround(seasonId: string, userId: string, resourceTypeId: string, around: number): Promise<StandingsAroundRow> {
+    const limit = Math.max(0, Math.min(100, Math.trunc(around)));
+    const [{ r }] = await preparedQuery<{ r: StandingsAroundRow }>(
+      this.dataSource,
+      `WITH me AS (SELECT position, score FROM season_standings WHERE season_id = $1 AND user_id = $2)
+       SELECT json_build_object(
+         'mine', (SELECT json_build_object('position', position, 'score', score::text) FROM me),
+         'balance', (SELECT balance::text FROM resource_balances WHERE resource_type_id = $3 AND user_id = $2),
+         'rows', (SELECT json_agg(json_build_object('position', s.position, 'user_id', s.user_id, 'handle', u.handle, 'display_name', u.display_name, 'score', s.score::text)
+                    ORDER BY s.position)
+                  FROM me JOIN season_standings s ON s.season_id = $1 AND s.position BETWEEN me.position - ${limit} AND me.position + ${limit} AND s.position <> me.position
+                  JOIN users u ON u.id = s.user_id)) AS r`,
+      [seasonId, userId, resourceTypeId],
     );
     return r;
   }

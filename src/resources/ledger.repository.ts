@@ -159,6 +159,130 @@ export class LedgerRepository extends BaseRepository {
     );
   }
 
+  /**
+   * Adds `delta` to the user's score on each of these season boards (creating the rows, in season
+   * id order); the scores after.
+   */
+  @GenerateSql({ params: [DUMMY.tenant, DUMMY.uuid, [DUMMY.uuid2, DUMMY.uuid3], 5, DUMMY.date] })
+  addSeasonScores(
+    tenantId: string,
+    userId: string,
+    seasonIds: string[],
+    delta: number,
+    now: Date,
+    em?: EntityManager,
+  ): Promise<{ season_id: string; score: string }[]> {
+    return this.manager(em).query(
+      `INSERT INTO season_scores (season_id, user_id, tenant_id, score, reached_at)
+       SELECT s, $2, $3, $4, $5 FROM unnest($1::uuid[]) AS s ORDER BY s
+       ON CONFLICT (season_id, user_id) DO UPDATE SET score = season_scores.score + EXCLUDED.score, reached_at = EXCLUDED.reached_at
+       RETURNING season_id, score::text AS score`,
+      [seasonIds, userId, tenantId, delta, now],
+    );
+  }
+
+  // ---------------------------------------------------------------- batches (LedgerService.creditMany)
+
+  /**
+   * `append` for a batch of credits of one resource type, reason and reference, in one statement;
+   * the entries inserted (a credit whose idempotency key was taken is not among them).
+   */
+  @GenerateSql({
+    params: [
+      {
+        tenantId: DUMMY.tenant,
+        resourceTypeId: DUMMY.uuid,
+        reason: 'season_reward',
+        reference: DUMMY.uuid3,
+        createdAt: DUMMY.date,
+        credits: [{ userId: DUMMY.uuid2, amount: 5, idempotencyKey: 'k' }],
+      },
+    ],
+  })
+  appendCredits(
+    e: {
+      tenantId: string;
+      resourceTypeId: string;
+      reason: string;
+      reference: string | null;
+      createdAt: Date;
+      credits: { userId: string; amount: number; idempotencyKey: string }[];
+    },
+    em?: EntityManager,
+  ): Promise<{ id: string; idempotency_key: string; created_at: Date }[]> {
+    return this.manager(em).query(
+      `INSERT INTO resource_ledger (tenant_id, resource_type_id, user_id, delta, earned_delta, reason, reference, idempotency_key, created_at)
+       SELECT $1, $2, c.u, c.a, c.a, $3, $4, c.k, $5 FROM unnest($6::uuid[], $7::bigint[], $8::varchar[]) AS c(u, a, k)
+       ON CONFLICT (tenant_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
+       RETURNING id, idempotency_key, created_at`,
+      [
+        e.tenantId,
+        e.resourceTypeId,
+        e.reason,
+        e.reference,
+        e.createdAt,
+        e.credits.map((c) => c.userId),
+        e.credits.map((c) => c.amount),
+        e.credits.map((c) => c.idempotencyKey),
+      ],
+    );
+  }
+
+  /** The entries of these idempotency keys (those that exist). */
+  @GenerateSql({ params: [DUMMY.tenant, ['k', 'k2']] })
+  entriesByKeys(tenantId: string, keys: string[], em?: EntityManager): Promise<(EntryRow & { idempotency_key: string })[]> {
+    return this.manager(em).query(
+      `SELECT id, user_id, resource_type_id, delta, earned_delta, created_at, idempotency_key FROM resource_ledger
+       WHERE tenant_id = $1 AND idempotency_key = ANY ($2::varchar[])`,
+      [tenantId, keys],
+    );
+  }
+
+  /**
+   * `credit` for many users of one resource type (one amount per user), in one statement: the
+   * balance rows are created or raised, and locked, in user id order; the totals after.
+   */
+  @GenerateSql({ params: [DUMMY.tenant, DUMMY.uuid, [{ userId: DUMMY.uuid2, amount: 5 }], DUMMY.date] })
+  creditMany(
+    tenantId: string,
+    resourceTypeId: string,
+    credits: { userId: string; amount: number }[],
+    now: Date,
+    em?: EntityManager,
+  ): Promise<{ user_id: string; balance: string; earned: string }[]> {
+    return this.manager(em).query(
+      `INSERT INTO resource_balances (resource_type_id, user_id, tenant_id, balance, earned, earned_at, updated_at)
+       SELECT $1, c.u, $2, c.a, c.a, $5, $5 FROM unnest($3::uuid[], $4::bigint[]) AS c(u, a) ORDER BY c.u
+       ON CONFLICT (resource_type_id, user_id) DO UPDATE SET
+         balance = resource_balances.balance + EXCLUDED.balance,
+         earned = resource_balances.earned + EXCLUDED.earned,
+         earned_at = EXCLUDED.earned_at, updated_at = EXCLUDED.updated_at
+       RETURNING user_id, balance, earned`,
+      [resourceTypeId, tenantId, credits.map((c) => c.userId), credits.map((c) => c.amount), now],
+    );
+  }
+
+  /**
+   * `addSeasonScores` for many users (one delta per user) on each of these season boards, in one
+   * statement (rows in season, then user id order); the scores after.
+   */
+  @GenerateSql({ params: [DUMMY.tenant, [DUMMY.uuid2], [{ userId: DUMMY.uuid, delta: 5 }], DUMMY.date] })
+  addSeasonScoresMany(
+    tenantId: string,
+    seasonIds: string[],
+    scores: { userId: string; delta: number }[],
+    now: Date,
+    em?: EntityManager,
+  ): Promise<{ season_id: string; user_id: string; score: string }[]> {
+    return this.manager(em).query(
+      `INSERT INTO season_scores (season_id, user_id, tenant_id, score, reached_at)
+       SELECT s, c.u, $2, c.d, $5 FROM unnest($1::uuid[]) AS s, unnest($3::uuid[], $4::bigint[]) AS c(u, d) ORDER BY s, c.u
+       ON CONFLICT (season_id, user_id) DO UPDATE SET score = season_scores.score + EXCLUDED.score, reached_at = EXCLUDED.reached_at
+       RETURNING season_id, user_id, score::text AS score`,
+      [seasonIds, tenantId, scores.map((c) => c.userId), scores.map((c) => c.delta), now],
+    );
+  }
+
   /** Every balance of the user, with its type's slug and community. */
   @GenerateSql({ params: [DUMMY.tenant, DUMMY.uuid] })
   balancesOf(
@@ -199,5 +323,25 @@ export class LedgerRepository extends BaseRepository {
       [tenantId, idempotencyKey],
     );
     return rows[0] ?? null;
+  }
+  /**
+   * What was earned of a resource type per UTC day from `from` (a UTC midnight) on: the sum of the
+   * positive earned changes and the number of players behind them, days without any left out.
+   */
+  @GenerateSql({ params: [DUMMY.tenant, DUMMY.uuid, DUMMY.date] })
+  earnedPerDay(
+    tenantId: string,
+    resourceTypeId: string,
+    from: Date,
+    em?: EntityManager,
+  ): Promise<{ day: string; earned: string; players: number }[]> {
+    return this.manager(em).query(
+      `SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, SUM(earned_delta)::text AS earned,
+              COUNT(DISTINCT user_id)::int AS players
+       FROM resource_ledger
+       WHERE tenant_id = $1 AND resource_type_id = $2 AND created_at >= $3 AND earned_delta > 0
+       GROUP BY 1 ORDER BY 1`,
+      [tenantId, resourceTypeId, from],
+    );
   }
 }

@@ -2,13 +2,15 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock/clock.js';
 import { DomainError } from '../common/errors/domain-error.js';
-import { DomainEvents } from '../common/events/domain-events.js';
+import { DomainEvents, type PublishOptions } from '../common/events/domain-events.js';
 import { UserErrors } from '../users/users.errors.js';
-import { bucketChanges, MAX_AMOUNT_TOTAL } from './rank-buckets.js';
+import { bucketChanges, MAX_AMOUNT_TOTAL, type BucketChange } from './rank-buckets.js';
 import { LedgerTargetsReadModel } from './ledger-targets.read-model.js';
 import { LedgerRepository } from './ledger.repository.js';
 import { RankingService } from './ranking.service.js';
 import { ResourceErrors } from './resources.errors.js';
+import { SeasonBoardsService } from './season-boards.service.js';
+import type { ResourceDebited } from './resources.events.js';
 import './resources.events.js';
 
 export interface LedgerOperation {
@@ -54,6 +56,16 @@ export interface LedgerResult {
   replayed: boolean;
 }
 
+/** Credits of one resource type for one reason to many users (`LedgerService.creditMany`). */
+export interface CreditBatch {
+  tenantId: string;
+  resourceTypeId: string;
+  reason: string;
+  reference?: string | null;
+  /** A user may appear several times (several rewards); every credit has its own idempotency key. */
+  credits: { userId: string; amount: number; idempotencyKey: string }[];
+}
+
 /**
  * The only writer of resource balances. Each operation runs in the caller's `EntityManager`
  * (inside a savepoint when the caller has a transaction, in its own transaction otherwise), and
@@ -76,7 +88,22 @@ export class LedgerService {
     private readonly repo: LedgerRepository,
     private readonly targets: LedgerTargetsReadModel,
     private readonly events: DomainEvents,
+    private readonly seasons: SeasonBoardsService,
   ) {}
+
+  /**
+   * For a caller that debited the ledger in its own statement (the store's `store_purchase_item`
+   * function: the same ledger row, balance never below zero, earned untouched): publishes what a
+   * `debit` publishes and forgets what is cached of the balance, in `em`'s transaction, or,
+   * outside one, once that statement committed.
+   */
+  async debitedByCaller(em: EntityManager, debit: ResourceDebited, options?: PublishOptions): Promise<void> {
+    this.ranking.amountsChangedIn(em, debit.resourceTypeId, debit.userId);
+    await this.events.publish(em, 'resource.debited', debit, options);
+  }
+
+  /** The domain event types `debitedByCaller` publishes. */
+  readonly callerDebitEvents = ['resource.debited'] as const;
 
   /** Adds `amount` to the user's balance and earned total. */
   credit(em: EntityManager, op: LedgerOperation): Promise<LedgerResult> {
@@ -89,6 +116,108 @@ export class LedgerService {
    */
   debit(em: EntityManager, op: DebitOperation): Promise<LedgerResult> {
     return this.apply(em, op, 'debit', op.lowerEarned ?? false);
+  }
+
+  /**
+   * `credit` for a batch (e.g. a season's winners), in a handful of statements whatever its size:
+   * the entries in one, the balance rows in one (raised and locked in user id order: take them as
+   * late in the transaction as the caller can), the rank counter deltas in one. The same rows and
+   * events as one `credit` per element. All or nothing, in a savepoint: a 404 (a user or the type
+   * not in the tenant), a 409 `idempotency_key_reused` or `amount_too_large` for any element
+   * writes nothing, so a caller can fall back to `credit` one by one and learn which. A credit
+   * whose key was used by the same operation is a replay (nothing changes for it).
+   */
+  creditMany(em: EntityManager, batch: CreditBatch): Promise<{ credited: number; replayed: number }> {
+    for (const c of batch.credits)
+      if (!Number.isSafeInteger(c.amount) || c.amount <= 0)
+        throw new Error(`ledger amount must be a positive safe integer, got ${c.amount}`);
+    if (new Set(batch.credits.map((c) => c.idempotencyKey)).size !== batch.credits.length)
+      throw new Error('creditMany: every credit needs an idempotency key of its own');
+    if (batch.credits.length === 0) return Promise.resolve({ credited: 0, replayed: 0 });
+    const now = this.clock.now();
+    // Ids as the database answers them (the rows it returns are matched to the credits by user).
+    const credits = batch.credits.map((c) => ({ ...c, userId: c.userId.toLowerCase() }));
+    const { tenantId } = batch;
+    const resourceTypeId = batch.resourceTypeId.toLowerCase();
+    const reference = batch.reference ?? null;
+    return em.transaction(async (tx) => {
+      const userIds = [...new Set(credits.map((c) => c.userId))].sort();
+      const found = await this.targets.existMany(tenantId, userIds, resourceTypeId, { at: now, reason: batch.reason, reference }, tx);
+      if (!found.type) throw new DomainError(ResourceErrors.resource_type_not_found, `No resource type ${resourceTypeId} in this tenant`);
+      if (found.missingUsers.length > 0)
+        throw new DomainError(UserErrors.user_not_found, `No user ${found.missingUsers[0]} in this tenant`);
+
+      const inserted = await this.repo.appendCredits(
+        { tenantId, resourceTypeId, reason: batch.reason, reference, createdAt: now, credits: credits },
+        tx,
+      );
+      const isNew = new Set(inserted.map((e) => e.idempotency_key));
+      const taken = credits.filter((c) => !isNew.has(c.idempotencyKey));
+      if (taken.length > 0) {
+        // Keys used before: a replay of the same credit changes nothing; another operation is a 409.
+        const firsts = new Map(
+          (
+            await this.repo.entriesByKeys(
+              tenantId,
+              taken.map((c) => c.idempotencyKey),
+              tx,
+            )
+          ).map((e) => [e.idempotency_key, e]),
+        );
+        for (const c of taken) {
+          const e = firsts.get(c.idempotencyKey);
+          if (
+            !e ||
+            e.user_id !== c.userId ||
+            e.resource_type_id !== resourceTypeId ||
+            Number(e.delta) !== c.amount ||
+            Number(e.earned_delta) !== c.amount
+          )
+            throw new DomainError(
+              ResourceErrors.idempotency_key_reused,
+              `Idempotency key "${c.idempotencyKey}" was used for another operation`,
+            );
+        }
+      }
+      const fresh = credits.filter((c) => isNew.has(c.idempotencyKey));
+      if (fresh.length === 0) return { credited: 0, replayed: taken.length };
+
+      const totals = new Map<string, number>();
+      for (const c of fresh) totals.set(c.userId, (totals.get(c.userId) ?? 0) + c.amount);
+      const perUser = [...totals].sort(([a], [b]) => (a < b ? -1 : 1)).map(([userId, amount]) => ({ userId, amount }));
+      const after = await this.repo.creditMany(tenantId, resourceTypeId, perUser, now, tx);
+      const changes: BucketChange[] = [];
+      const balanceBefore = new Map<string, number>();
+      for (const row of after) {
+        if (Number(row.earned) > MAX_AMOUNT_TOTAL) throw new DomainError(ResourceErrors.amount_too_large);
+        const total = totals.get(row.user_id)!;
+        const earned = BigInt(row.earned);
+        changes.push(...bucketChanges(earned - BigInt(total), earned));
+        balanceBefore.set(row.user_id, Number(row.balance) - total);
+      }
+      if (changes.length > 0) await this.repo.addBucketDeltas(resourceTypeId, changes, tx);
+      for (const { userId } of perUser) {
+        this.ranking.amountsChangedIn(tx, resourceTypeId, userId);
+        await this.ranking.changedIn(tx, resourceTypeId, userId);
+      }
+      if (found.seasonIds.length > 0) await this.countManyInSeasons(tx, tenantId, found.seasonIds, perUser, now);
+      // One event per credit, with the balance after it (several credits of a user: in their order).
+      for (const c of fresh) {
+        const balance = balanceBefore.get(c.userId)! + c.amount;
+        balanceBefore.set(c.userId, balance);
+        await this.events.publish(tx, 'resource.credited', {
+          tenantId,
+          userId: c.userId,
+          resourceTypeId,
+          kind: found.type,
+          amount: c.amount,
+          reason: batch.reason,
+          reference,
+          balance,
+        });
+      }
+      return { credited: fresh.length, replayed: taken.length };
+    });
   }
 
   /** Balance and earned total of one user for one resource type (zeros when never credited). */
@@ -122,7 +251,8 @@ export class LedgerService {
     const now = this.clock.now();
     // A savepoint inside the caller's transaction (or a transaction of its own).
     return em.transaction(async (tx) => {
-      const found = await this.targets.exist(op.tenantId, op.userId, op.resourceTypeId, tx);
+      const season = earnedDelta !== 0 ? { at: now, reason: op.reason, reference: op.reference ?? null } : null;
+      const found = await this.targets.exist(op.tenantId, op.userId, op.resourceTypeId, season, tx);
       if (!found.user) throw new DomainError(UserErrors.user_not_found, `No user ${op.userId} in this tenant`);
       if (!found.type)
         throw new DomainError(ResourceErrors.resource_type_not_found, `No resource type ${op.resourceTypeId} in this tenant`);
@@ -161,17 +291,20 @@ export class LedgerService {
       const earned = BigInt(after.earned);
       const changes = bucketChanges(earned - BigInt(earnedDelta), earned);
       if (changes.length > 0) await this.repo.addBucketDeltas(op.resourceTypeId, changes, tx);
+      this.ranking.amountsChangedIn(tx, op.resourceTypeId, op.userId);
       if (earnedDelta !== 0) await this.ranking.changedIn(tx, op.resourceTypeId, op.userId);
+      if (found.seasonIds.length > 0) await this.countInSeasons(tx, op, found.seasonIds, earnedDelta, now);
       // Counted once the outermost transaction commits (the metrics), never for a rolled-back one.
-      if (direction === 'credit')
-        await this.events.publish(tx, 'resource.credited', {
-          tenantId: op.tenantId,
-          userId: op.userId,
-          resourceTypeId: op.resourceTypeId,
-          kind: found.type,
-          amount: op.amount,
-          reason: op.reason,
-        });
+      await this.events.publish(tx, direction === 'credit' ? 'resource.credited' : 'resource.debited', {
+        tenantId: op.tenantId,
+        userId: op.userId,
+        resourceTypeId: op.resourceTypeId,
+        kind: found.type,
+        amount: op.amount,
+        reason: op.reason,
+        reference: op.reference ?? null,
+        balance: Number(after.balance),
+      });
       return {
         entryId: inserted.id,
         userId: op.userId,
@@ -184,6 +317,52 @@ export class LedgerService {
         replayed: false,
       };
     });
+  }
+
+  /**
+   * The entry also counts on the boards of the live seasons that take it (their window holds `now`,
+   * the entry's time): the season scores and their rank counters change in this transaction.
+   */
+  private async countInSeasons(tx: EntityManager, op: LedgerOperation, seasonIds: string[], earnedDelta: number, now: Date): Promise<void> {
+    const after = await this.repo.addSeasonScores(op.tenantId, op.userId, seasonIds, earnedDelta, now, tx);
+    for (const { season_id, score } of after) {
+      const to = BigInt(score);
+      const from = to - BigInt(earnedDelta);
+      // Only a positive score is ranked (a revoke may take a season score below zero).
+      const changes = bucketChanges(from > 0n ? from : 0n, to > 0n ? to : 0n);
+      if (changes.length > 0) await this.repo.addBucketDeltas(season_id, changes, tx);
+      this.seasons.changedIn(tx, season_id);
+    }
+  }
+
+  /** `countInSeasons` for a batch: every user's credits (their total) on the boards of these live seasons. */
+  private async countManyInSeasons(
+    tx: EntityManager,
+    tenantId: string,
+    seasonIds: string[],
+    perUser: { userId: string; amount: number }[],
+    now: Date,
+  ): Promise<void> {
+    const total = new Map(perUser.map((u) => [u.userId, u.amount]));
+    const rows = await this.repo.addSeasonScoresMany(
+      tenantId,
+      seasonIds,
+      perUser.map((u) => ({ userId: u.userId, delta: u.amount })),
+      now,
+      tx,
+    );
+    const bySeason = new Map<string, BucketChange[]>();
+    for (const { season_id, user_id, score } of rows) {
+      const to = BigInt(score);
+      const from = to - BigInt(total.get(user_id)!);
+      const changes = bySeason.get(season_id) ?? [];
+      changes.push(...bucketChanges(from > 0n ? from : 0n, to > 0n ? to : 0n));
+      bySeason.set(season_id, changes);
+    }
+    for (const [seasonId, changes] of bySeason) {
+      if (changes.length > 0) await this.repo.addBucketDeltas(seasonId, changes, tx);
+      this.seasons.changedIn(tx, seasonId);
+    }
   }
 
   private async replay(tx: EntityManager, op: LedgerOperation, delta: number, earnedDelta: number): Promise<LedgerResult> {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { PageRequest } from '../common/pagination/pagination.js';
-import { LeaderboardReadModel, type NeighbourRow } from './leaderboard.read-model.js';
+import { LeaderboardReadModel, type AroundRow, type LeaderboardPageRow, type NeighbourRow } from './leaderboard.read-model.js';
 import { RankStore, type LeaderboardPage, type RankedUser, type UserRanking } from './rank-store.js';
 
 /**
@@ -21,7 +21,19 @@ export class PostgresRankStore extends RankStore {
    * are joined to users.
    */
   async leaderboard(resourceTypeId: string, page: PageRequest): Promise<LeaderboardPage> {
-    const r = await this.leaderboards.page(resourceTypeId, page);
+    return PostgresRankStore.toPage(await this.leaderboards.page(resourceTypeId, page), page);
+  }
+
+  /**
+   * One statement: the user's row, the neighbours by index range scans (same score first, then the
+   * next scores), and the prefix-counter rank of every score involved.
+   */
+  async userRanking(resourceTypeId: string, userId: string, around: number): Promise<UserRanking> {
+    return PostgresRankStore.toRanking(await this.leaderboards.around(resourceTypeId, userId, around), around);
+  }
+
+  /** A page of any board read by `LeaderboardReadModel` (all-time or a live season's). */
+  static toPage(r: LeaderboardPageRow, page: PageRequest): LeaderboardPage {
     const rows = r.rows ?? [];
     const total = Number(r.total);
     let rank = 0;
@@ -34,17 +46,13 @@ export class PostgresRankStore extends RankStore {
     return { items, total };
   }
 
-  /**
-   * One statement: the user's row, the neighbours by index range scans (same score first, then the
-   * next scores), and the prefix-counter rank of every score involved.
-   */
-  async userRanking(resourceTypeId: string, userId: string, around: number): Promise<UserRanking> {
-    const r = await this.leaderboards.around(resourceTypeId, userId, around);
+  /** A user's ranking on any board read by `LeaderboardReadModel`. */
+  static toRanking(r: AroundRow, around: number): UserRanking {
     const amount = r.mine ? Number(r.mine.earned) : 0;
     const balance = r.mine ? Number(r.mine.balance) : 0;
     const above = (score: number | string) => Number(r.counts[String(score)]);
     const totalRanked = above(0);
-    if (amount === 0) return { rank: null, amount, balance, totalRanked, above: [], below: [] };
+    if (amount <= 0) return { rank: null, amount: Math.max(0, amount), balance, totalRanked, above: [], below: [] };
     const rows = r.rows ?? [];
     const toRanked = (n: NeighbourRow): RankedUser => ({
       rank: above(n.earned) + 1,

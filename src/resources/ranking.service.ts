@@ -2,12 +2,14 @@ import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShut
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { CacheFactory } from '../common/cache/cache-factory.js';
-import type { ReadCache } from '../common/cache/read-cache.js';
+import { EVERY_SCOPE, type ReadCache } from '../common/cache/read-cache.js';
 import { DomainEvents } from '../common/events/domain-events.js';
 import type { PageRequest } from '../common/pagination/pagination.js';
 import { RankBucketsRepository } from './rank-buckets.repository.js';
+import { RankPeople } from './rank-people.js';
 import { RankStore, type LeaderboardPage, type UserRanking } from './rank-store.js';
 import './resources.events.js';
+import '../users/users.events.js';
 
 export type { RankedUser, UserRanking } from './rank-store.js';
 
@@ -41,6 +43,7 @@ export class RankingService implements OnApplicationBootstrap, OnApplicationShut
     private readonly buckets: RankBucketsRepository,
     private readonly store: RankStore,
     private readonly events: DomainEvents,
+    private readonly people: RankPeople,
     caches: CacheFactory,
   ) {
     this.pages = caches.create<{ resourceTypeId: string; page: PageRequest }, LeaderboardPage>({
@@ -49,6 +52,8 @@ export class RankingService implements OnApplicationBootstrap, OnApplicationShut
       load: ({ resourceTypeId, page }) => this.store.leaderboard(resourceTypeId, page),
     });
     store.onBoardChanged((resourceTypeId) => this.pages.drop(resourceTypeId));
+    // Pages show handles and display names: a change of one may concern any board (rare).
+    events.afterCommit('user.identity-changed', () => this.pages.drop(EVERY_SCOPE));
   }
 
   /**
@@ -59,6 +64,11 @@ export class RankingService implements OnApplicationBootstrap, OnApplicationShut
   async changedIn(em: EntityManager, resourceTypeId: string, userId: string): Promise<void> {
     this.pages.dropAfterCommit(em, resourceTypeId);
     await this.events.publish(em, 'resource.earned-changed', { resourceTypeId, userId });
+  }
+
+  /** The user's balance or earned amount of `resourceTypeId` changes in the transaction of `em` (credits and debits alike). */
+  amountsChangedIn(em: EntityManager, resourceTypeId: string, userId: string): void {
+    this.people.ownChangedIn(em, resourceTypeId, userId);
   }
 
   onApplicationBootstrap(): void {

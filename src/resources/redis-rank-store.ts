@@ -1,5 +1,6 @@
 import { Logger, type OnApplicationShutdown, type OnModuleDestroy } from '@nestjs/common';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { newRedis } from '../common/redis/new-redis.js';
 import { AsyncResource } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { setImmediate as yieldToRequests } from 'node:timers/promises';
@@ -7,6 +8,7 @@ import type { DomainEvents } from '../common/events/domain-events.js';
 import type { PageRequest } from '../common/pagination/pagination.js';
 import type { LeaderboardReadModel, PeopleRow, RankSourceRow } from './leaderboard.read-model.js';
 import type { PostgresRankStore } from './pg-rank-store.js';
+import type { RankPeople } from './rank-people.js';
 import { earnedOfScore, memberOf, scoreOf, userOfMember } from './rank-member.js';
 import { RankStore, type LeaderboardPage, type RankedUser, type UserRanking } from './rank-store.js';
 import './resources.events.js';
@@ -203,8 +205,9 @@ function deferred(): Deferred {
  * - Writes: after each commit that changed a user's `earned` (`resource.earned-changed`), this
  *   process queues the user; a flush reads the users' rows from PostgreSQL (so Redis gets what
  *   committed, whatever order commits and flushes run in) and writes them with compare-and-set.
- * - A read of this process waits (up to SETTLE_MS) until its own queued writes of that board are
- *   in Redis, so a player sees their own grant at once; other instances see it a flush later.
+ * - A player's own ranking waits (up to SETTLE_MS) until this process's queued write of that
+ *   player is in Redis, so a player sees their own grant at once; everything else (pages, other
+ *   instances) sees a write a flush later.
  * - A board that is missing, of another format, or being rebuilt is read from PostgreSQL while one
  *   instance rebuilds it in batches. When a write to Redis fails, the board is marked here and read
  *   from PostgreSQL, and invalidated (rebuilt) as soon as Redis answers again.
@@ -216,7 +219,8 @@ export class RedisRankStore extends RankStore implements OnModuleDestroy, OnAppl
   private readonly owner = randomUUID();
   private pending = new Map<string, Set<string>>();
   private pendingDone = deferred();
-  private inFlight = new Set<string>();
+  /** The round being flushed: board -> its users. */
+  private inFlight = new Map<string, Set<string>>();
   private inFlightDone: Promise<void> = Promise.resolve();
   private flushing?: Promise<void>;
   /** Boards whose Redis copy may have missed a write of this process: read from PostgreSQL until invalidated. */
@@ -239,11 +243,12 @@ export class RedisRankStore extends RankStore implements OnModuleDestroy, OnAppl
     url: string,
     private readonly pg: PostgresRankStore,
     private readonly rows: LeaderboardReadModel,
+    private readonly people: RankPeople,
     events: DomainEvents,
   ) {
     super();
     // Fail fast rather than queue: a read that cannot reach Redis at once is served by PostgreSQL.
-    this.redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 1_000, connectTimeout: 2_000 });
+    this.redis = newRedis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 1_000, connectTimeout: 2_000 });
     this.redis.on('error', (err: Error) => this.logError('redis', err));
     this.redis.on('ready', () => void this.repair());
     const define = (name: keyof Scripts, keys: number, lua: string) => this.redis.defineCommand(name, { numberOfKeys: keys, lua });
@@ -308,7 +313,7 @@ export class RedisRankStore extends RankStore implements OnModuleDestroy, OnAppl
    */
   private async fromRedis<T>(boardId: string, read: () => Promise<T | Miss>, who?: string): Promise<T | null> {
     if (this.redis.status !== 'ready' || this.dirty.has(boardId)) return null;
-    if (!(await this.settled(boardId)) || this.dirty.has(boardId)) return null;
+    if (!(await this.settled(boardId, who)) || this.dirty.has(boardId)) return null;
     try {
       const r = await read();
       if (r === 'inconsistent') {
@@ -367,7 +372,7 @@ export class RedisRankStore extends RankStore implements OnModuleDestroy, OnAppl
     const [total, first, flat] = r;
     const entries = pairs(flat);
     const people = entries.length
-      ? await this.rows.people(
+      ? await this.people.people(
           boardId,
           entries.map((e) => e.userId),
           null,
@@ -395,7 +400,7 @@ export class RedisRankStore extends RankStore implements OnModuleDestroy, OnAppl
     if (r[0] === -1) return 'inconsistent';
     const totalRanked = Number(r[0]);
     if (r.length === 1) {
-      const people = await this.rows.people(boardId, [], userId);
+      const people = await this.people.people(boardId, [], userId);
       // Redis says unranked while PostgreSQL has a score: a write not flushed yet (or lost: then a
       // rebuild repairs it), so PostgreSQL answers.
       if (people.mine && people.mine.earned !== '0') return 'behind';
@@ -407,7 +412,7 @@ export class RedisRankStore extends RankStore implements OnModuleDestroy, OnAppl
     for (let i = 0; i < countsFlat.length; i += 2) above.set(String(countsFlat[i]), Number(countsFlat[i + 1]));
     const aboveRows = pairs(aboveFlat);
     const belowRows = pairs(belowFlat);
-    const people = await this.rows.people(
+    const people = await this.people.people(
       boardId,
       [...aboveRows, ...belowRows].map((e) => e.userId),
       userId,
@@ -462,12 +467,12 @@ export class RedisRankStore extends RankStore implements OnModuleDestroy, OnAppl
       const done = this.pendingDone;
       this.pending = new Map();
       this.pendingDone = deferred();
-      this.inFlight = new Set(round.keys());
+      this.inFlight = round;
       this.inFlightDone = done.promise;
       try {
         await Promise.all([...round].map(([boardId, users]) => this.flushBoard(boardId, [...users])));
       } finally {
-        this.inFlight = new Set();
+        this.inFlight = new Map();
         done.resolve();
       }
     }
@@ -505,9 +510,22 @@ export class RedisRankStore extends RankStore implements OnModuleDestroy, OnAppl
     }
   }
 
-  /** Resolves true once this process's queued writes of the board are in Redis; false after SETTLE_MS. */
-  private async settled(boardId: string): Promise<boolean> {
-    const wait = this.pending.has(boardId) ? this.pendingDone.promise : this.inFlight.has(boardId) ? this.inFlightDone : null;
+  /**
+   * Resolves true once this process's queued write of `userId` on the board is in Redis; false
+   * after SETTLE_MS. Only a player's own ranking waits, and only for their own write: a page (or
+   * another player's ranking) is served as Redis has it, a flush behind like on any other instance,
+   * and a page cached meanwhile is dropped when the flush lands (`boardChanged`). Waiting for every
+   * queued write of the board made every read wait under a steady stream of writes, and fall back
+   * to PostgreSQL's rank queries whenever a flush took longer than SETTLE_MS.
+   */
+  private async settled(boardId: string, userId?: string): Promise<boolean> {
+    if (userId === undefined) return true;
+    const user = userId.toLowerCase();
+    const wait = this.pending.get(boardId)?.has(user)
+      ? this.pendingDone.promise
+      : this.inFlight.get(boardId)?.has(user)
+        ? this.inFlightDone
+        : null;
     if (!wait) return true;
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), SETTLE_MS)));

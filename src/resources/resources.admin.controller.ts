@@ -17,7 +17,16 @@ import {
   LedgerQueryDto,
   LedgerResultDto,
 } from './dto/ledger.dto.js';
+import {
+  AdminEarnedPerDayQueryDto,
+  AdminLeaderboardQueryDto,
+  AdminRankingQueryDto,
+  AdminResourceTypesQueryDto,
+  EarnedPerDayDto,
+} from './dto/admin-ranking.dto.js';
+import { LeaderboardEntryDto, RankingDto } from './dto/ranking.dto.js';
 import { CreateResourceTypeDto, ResourceTypeDto, UpdateResourceTypeDto } from './dto/resource-type.dto.js';
+import { CommunityRankingService } from './community-ranking.service.js';
 import { LedgerService } from './ledger.service.js';
 import { ResourceErrors } from './resources.errors.js';
 import { ResourcesService } from './resources.service.js';
@@ -30,6 +39,7 @@ export class ResourcesAdminController {
   constructor(
     private readonly resources: ResourcesService,
     private readonly ledger: LedgerService,
+    private readonly rankings: CommunityRankingService,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
@@ -48,6 +58,53 @@ export class ResourcesAdminController {
   )
   createResourceType(@TenantId() tenantId: string, @Body() dto: CreateResourceTypeDto): Promise<ResourceTypeDto> {
     return this.resources.createType(tenantId, dto);
+  }
+
+  @Get('types')
+  @ApiKeyAuth()
+  @ApiOperation({ summary: 'The resource types of a community', description: 'Community by id or slug. Oldest first. Paginated.' })
+  @ApiOkResponse({ type: Paginated(ResourceTypeDto) })
+  @ApiErrors(...adminErrors, CommunityErrors.community_not_found)
+  listAdminResourceTypes(@TenantId() tenantId: string, @Query() q: AdminResourceTypesQueryDto): Promise<Page<ResourceTypeDto>> {
+    return this.resources.listTypes(tenantId, q.communityId, pageRequest(q));
+  }
+
+  @Get('leaderboard')
+  @ApiKeyAuth()
+  @ApiOperation({
+    summary: 'The leaderboard of a resource of a community',
+    description:
+      'The same ranking as the public leaderboard (`/v1/community/{id}/leaderboard/{slug}`), with `season` too (a closed season: its final standings). Paginated.',
+  })
+  @ApiOkResponse({ type: Paginated(LeaderboardEntryDto) })
+  @ApiErrors(...adminErrors, CommunityErrors.community_not_found, ResourceErrors.resource_type_not_found, ResourceErrors.season_not_found)
+  getAdminLeaderboard(@TenantId() tenantId: string, @Query() q: AdminLeaderboardQueryDto): Promise<Page<LeaderboardEntryDto>> {
+    return this.rankings.leaderboard(tenantId, q.communityId, q.resourceType, pageRequest(q), q.season);
+  }
+
+  @Get('earned-per-day')
+  @ApiKeyAuth()
+  @ApiOperation({
+    summary: "A community's earnings of a resource per day (extension)",
+    description:
+      'For each UTC day of the last `days` (today included, the oldest first): what players earned of the resource (the positive changes of their earned totals, from every reason) and how many earned some.',
+  })
+  @ApiOkResponse({ type: EarnedPerDayDto })
+  @ApiErrors(...adminErrors, CommunityErrors.community_not_found, ResourceErrors.resource_type_not_found)
+  getEarnedPerDay(@TenantId() tenantId: string, @Query() q: AdminEarnedPerDayQueryDto): Promise<EarnedPerDayDto> {
+    return this.resources.earnedPerDay(tenantId, q.communityId, q.resourceType, q.days ?? 30);
+  }
+
+  @Get('ranking')
+  @ApiKeyAuth()
+  @ApiOperation({
+    summary: "A user's ranking for a resource of a community",
+    description: 'Rank, earned amount, balance and neighbours, as the user sees them (`/v1/community/{id}/ranking/{slug}`).',
+  })
+  @ApiOkResponse({ type: RankingDto })
+  @ApiErrors(...adminErrors, CommunityErrors.community_not_found, ResourceErrors.resource_type_not_found)
+  getAdminRanking(@TenantId() tenantId: string, @Query() q: AdminRankingQueryDto): Promise<RankingDto> {
+    return this.rankings.userRanking(tenantId, q.communityId, q.resourceType, q.userId.toLowerCase(), q.neighbours ?? 2);
   }
 
   @Patch('types/:resourceTypeId')

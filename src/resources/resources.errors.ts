@@ -13,6 +13,11 @@ export const ResourceErrors = defineErrors({
     code: 20104,
     description: 'The idempotency key was already used for a different operation (another user, resource type or amount).',
   },
+  season_not_found: {
+    status: 404,
+    code: 20105,
+    description: 'No such season of this resource in this community (or, for `current`, none is running now).',
+  },
   invalid_resource_type: { status: 400, description: 'A global resource type cannot name a quest event.' },
   amount_too_large: { status: 400, description: 'The resulting amount would exceed the largest supported value (2^53 - 1).' },
 });

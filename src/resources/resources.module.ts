@@ -4,6 +4,9 @@ import { RankBucket, RankBucketDelta } from './entities/rank-bucket.entity.js';
 import { ResourceBalance } from './entities/resource-balance.entity.js';
 import { ResourceLedgerEntry } from './entities/resource-ledger-entry.entity.js';
 import { ResourceType } from './entities/resource-type.entity.js';
+import { SeasonScore, SeasonStanding } from './entities/season-board.entity.js';
+import { SeasonBoardsRepository } from './season-boards.repository.js';
+import { SeasonBoardsService } from './season-boards.service.js';
 import { LedgerService } from './ledger.service.js';
 import { LedgerRepository } from './ledger.repository.js';
 import { LedgerTargetsReadModel } from './ledger-targets.read-model.js';
@@ -12,6 +15,7 @@ import { RankBucketsRepository } from './rank-buckets.repository.js';
 import { ResourceTypesRepository } from './resource-types.repository.js';
 import { RankingService } from './ranking.service.js';
 import { PostgresRankStore } from './pg-rank-store.js';
+import { RankPeople } from './rank-people.js';
 import { RankStore } from './rank-store.js';
 import { RedisRankStore } from './redis-rank-store.js';
 import { AppConfig } from '../config/app-config.js';
@@ -25,7 +29,15 @@ import { CommunitiesModule } from '../communities/communities.module.js';
 import { UsersModule } from '../users/users.module.js';
 
 /** The tables this module owns (each module registers its own; src/app.entities.ts lists them all). */
-export const RESOURCES_ENTITIES = [ResourceType, ResourceBalance, ResourceLedgerEntry, RankBucket, RankBucketDelta];
+export const RESOURCES_ENTITIES = [
+  ResourceType,
+  ResourceBalance,
+  ResourceLedgerEntry,
+  RankBucket,
+  RankBucketDelta,
+  SeasonScore,
+  SeasonStanding,
+];
 
 /**
  * Resource types, the ledger and rankings. Global: the store, quests and events modules call
@@ -42,17 +54,20 @@ export const RESOURCES_ENTITIES = [ResourceType, ResourceBalance, ResourceLedger
     {
       // Redis sorted sets shared by every instance when REDIS_URL is set, else PostgreSQL alone.
       provide: RankStore,
-      inject: [AppConfig, PostgresRankStore, LeaderboardReadModel, DomainEvents],
-      useFactory: (config: AppConfig, pg: PostgresRankStore, rows: LeaderboardReadModel, events: DomainEvents) =>
-        config.REDIS_URL ? new RedisRankStore(config.REDIS_URL, pg, rows, events) : pg,
+      inject: [AppConfig, PostgresRankStore, LeaderboardReadModel, RankPeople, DomainEvents],
+      useFactory: (config: AppConfig, pg: PostgresRankStore, rows: LeaderboardReadModel, people: RankPeople, events: DomainEvents) =>
+        config.REDIS_URL ? new RedisRankStore(config.REDIS_URL, pg, rows, people, events) : pg,
     },
     CommunityRankingService,
     LedgerRepository,
     LedgerTargetsReadModel,
     LeaderboardReadModel,
     RankBucketsRepository,
+    RankPeople,
     ResourceTypesRepository,
+    SeasonBoardsRepository,
+    SeasonBoardsService,
   ],
-  exports: [ResourcesService, LedgerService, RankingService, ResourceTypesRepository],
+  exports: [ResourcesService, LedgerService, RankingService, ResourceTypesRepository, SeasonBoardsService],
 })
 export class ResourcesModule {}

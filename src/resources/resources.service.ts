@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { CacheFactory } from '../common/cache/cache-factory.js';
+import { Clock } from '../common/clock/clock.js';
 import type { ReadCache } from '../common/cache/read-cache.js';
 import { DomainEvents } from '../common/events/domain-events.js';
 import '../communities/communities.events.js';
@@ -10,6 +11,7 @@ import { ResourceTypesRepository } from './resource-types.repository.js';
 import { type Page, type PageRequest, toPage } from '../common/pagination/pagination.js';
 import { CommunitiesService, UUID_RE } from '../communities/communities.service.js';
 import { UsersService } from '../users/users.service.js';
+import type { EarnedPerDayDto } from './dto/admin-ranking.dto.js';
 import type { BalanceDto, LedgerEntryDto } from './dto/ledger.dto.js';
 import type { CreateResourceTypeDto, ResourceTypeDto, UpdateResourceTypeDto } from './dto/resource-type.dto.js';
 import type { ResourceType } from './entities/resource-type.entity.js';
@@ -29,6 +31,8 @@ export function toResourceTypeDto(t: ResourceType): ResourceTypeDto {
   };
 }
 
+const DAY_MS = 86_400_000;
+
 /** Resource types (created by the management API) and reads of balances and the ledger. */
 @Injectable()
 export class ResourcesService {
@@ -37,6 +41,7 @@ export class ResourcesService {
     private readonly ledger: LedgerRepository,
     private readonly communities: CommunitiesService,
     private readonly users: UsersService,
+    private readonly clock: Clock,
     events: DomainEvents,
     caches: CacheFactory,
   ) {
@@ -159,5 +164,22 @@ export class ResourcesService {
       total,
       page,
     );
+  }
+  /**
+   * A community's earnings of a resource per UTC day over the last `days` days (today included),
+   * every day listed (0 when nothing was earned): the console's chart.
+   */
+  async earnedPerDay(tenantId: string, communityRef: string, slug: string, days: number): Promise<EarnedPerDayDto> {
+    const now = this.clock.now();
+    const type = await this.typeInCommunityShared(tenantId, communityRef, slug);
+    const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+    const from = new Date(today - (days - 1) * DAY_MS);
+    const rows = new Map((await this.ledger.earnedPerDay(tenantId, type.id, from)).map((r) => [r.day, r]));
+    const list = Array.from({ length: days }, (_, i) => {
+      const day = new Date(from.getTime() + i * DAY_MS).toISOString().slice(0, 10);
+      const r = rows.get(day);
+      return { day, earned: r ? Number(r.earned) : 0, players: r?.players ?? 0 };
+    });
+    return { resourceTypeId: type.id, slug: type.slug, days: list };
   }
 }

@@ -8,13 +8,15 @@ import { InventorySlot } from '../inventory/entities/inventory-slot.entity.js';
 import { Prize } from '../prizes/entities/prize.entity.js';
 import { StoreRequirement } from '../requirements/entities/store-requirement.entity.js';
 import { ResourceType } from '../resources/entities/resource-type.entity.js';
+import { SeasonSchedule } from '../seasons/entities/season.entity.js';
 import { StoreListing } from '../store/entities/store-listing.entity.js';
 
 /**
  * What the demo seed looks up before it makes something (by the natural key it gives it), to be
  * idempotent; it makes everything through the modules' services. Reads only: `communities`
  * (communities), `resource_types` (resources), `inventory_slots` and `inventory_items`
- * (inventory), `store_requirements` (requirements), `prizes` (prizes), `store_listings` (store).
+ * (inventory), `store_requirements` (requirements), `prizes` (prizes), `store_listings` (store),
+ * `season_schedules` (seasons).
  * The seed's own modules' rows (quests, events, rewards, participants) come from their repositories.
  */
 @Injectable()
@@ -31,6 +33,11 @@ export class DemoLookupsReadModel extends BaseRepository {
   @GenerateSql({ params: [DUMMY.tenant, DUMMY.uuid, 'xp'] })
   resourceTypeBySlug(tenantId: string, communityId: string, slug: string, em?: EntityManager): Promise<string | null> {
     return this.idOf(ResourceType, { tenantId, communityId, slug }, em);
+  }
+
+  @GenerateSql({ params: [DUMMY.tenant, DUMMY.uuid, 'Weekly XP'] })
+  seasonScheduleByName(tenantId: string, communityId: string, name: string, em?: EntityManager): Promise<string | null> {
+    return this.idOf(SeasonSchedule, { tenantId, communityId, name }, em);
   }
 
   @GenerateSql({ params: [DUMMY.tenant, DUMMY.uuid, 'head'] })

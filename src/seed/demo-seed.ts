@@ -21,6 +21,8 @@ import { QuestsRepository } from '../quests/quests.repository.js';
 import { QuestsService } from '../quests/quests.service.js';
 import { LedgerService } from '../resources/ledger.service.js';
 import { ResourcesService } from '../resources/resources.service.js';
+import { SeasonCloser } from '../seasons/season-closer.js';
+import { SeasonsService } from '../seasons/seasons.service.js';
 import type { CreateListingDto } from '../store/dto/listing.dto.js';
 import type { CreateRequirementDto } from '../requirements/dto/requirement.dto.js';
 import { RequirementsService } from '../requirements/requirements.service.js';
@@ -28,6 +30,8 @@ import { StorePurchaseService } from '../store/store-purchase.service.js';
 import { StoreService } from '../store/store.service.js';
 import { TenantsService } from '../tenants/tenants.service.js';
 import { UsersService } from '../users/users.service.js';
+import { SocialsService } from '../socials/socials.service.js';
+import { evmChain, WalletsService } from '../wallets/wallets.service.js';
 import { withAdvisoryLock } from '../database/advisory-lock.js';
 import { DemoLookupsReadModel } from './demo-lookups.read-model.js';
 
@@ -181,6 +185,29 @@ class DemoSeeder {
         this.note(`${name} joined`);
       }
     }
+
+    // ---- what support looks up on the demo player: a linked Discord account (with a token, which
+    // the management read never shows) and a SIWE wallet
+    const socials = this.get(SocialsService);
+    if ((await socials.listSocials(tenantId, users.demo)).length === 0) {
+      await socials.linkSocial(tenantId, users.demo, {
+        accountType: 'discord',
+        subjectId: '80351110224678912',
+        handle: 'demo_pirate',
+        public: true,
+        userToken: 'demo-discord-access-token',
+      });
+      this.note('demo linked discord');
+    }
+    await this.ds.transaction((em) =>
+      this.get(WalletsService).ensure(em, {
+        tenantId,
+        userId: users.demo,
+        provider: 'siwe',
+        chain: evmChain(1),
+        address: '0x71C7656EC7ab88b098defB751B7401B5f6d8976F',
+      }),
+    );
 
     this.progress('users and memberships');
 
@@ -410,6 +437,10 @@ class DemoSeeder {
 
     this.progress('prizes and store');
 
+    // ---- a weekly XP season: last week's, finished with its winners paid, and this week's
+    await this.seedSeasons(communityId, users, xp);
+    this.progress('weekly XP seasons');
+
     // ---- quest events in every state
     await this.seedEvents(communityId, users, { xp, crown, resourceType, quest });
     this.progress('quest events in every state');
@@ -432,6 +463,81 @@ class DemoSeeder {
       password: DEMO.password,
       created: this.created,
     };
+  }
+
+  /**
+   * A "Weekly XP" schedule (Mondays 00:00, Europe/Berlin): last week's season imported with its
+   * final scores (Alice first; Demo and Bob tie, Demo reached it first) and closed here, so its
+   * winners hold their rewards and notifications; this week's season opens at once and counts a
+   * little XP.
+   */
+  private async seedSeasons(communityId: string, users: Record<UserName, string>, xp: string): Promise<void> {
+    const tenantId = this.tenantId;
+    const seasons = this.get(SeasonsService);
+    const found = await this.lookups.seasonScheduleByName(tenantId, communityId, 'Weekly XP');
+    if (found) return;
+    const champion = await this.ensure(
+      (t) => this.lookups.prizeByName(t, 'Weekly champion'),
+      'prize "Weekly champion"',
+      () =>
+        this.get(PrizesService).create(tenantId, {
+          communityId,
+          name: 'Weekly champion',
+          kind: 'achievement',
+          description: 'Won a weekly XP season.',
+        }),
+    );
+    const schedule = await seasons.createSchedule(
+      tenantId,
+      {
+        communityId,
+        resourceTypeId: xp,
+        name: 'Weekly XP',
+        cron: '0 0 * * 1',
+        timeZone: 'Europe/Berlin',
+        rewards: [
+          { fromRank: 1, toRank: 1, type: 'prize', refId: champion, amount: 1 },
+          { fromRank: 1, toRank: 3, type: 'resource', refId: xp, amount: 50 },
+        ],
+      },
+      { open: false },
+    );
+    this.note('season schedule "Weekly XP"');
+    // Last week: the two Mondays before the next one.
+    const next = new Date(schedule.nextStartsAt!);
+    const endsAt = new Date(next.getTime() - 7 * DAY);
+    const startsAt = new Date(endsAt.getTime() - 7 * DAY);
+    const at = (h: number) => new Date(startsAt.getTime() + h * 3_600_000);
+    await seasons.importFinished(tenantId, schedule.id, {
+      number: 1,
+      name: 'Weekly XP #1',
+      startsAt,
+      endsAt,
+      scores: [
+        { userId: users.alice, score: 420, reachedAt: at(60) },
+        { userId: users.demo, score: 380, reachedAt: at(30) },
+        { userId: users.bob, score: 380, reachedAt: at(90) },
+        { userId: users.carol, score: 150, reachedAt: at(20) },
+      ],
+    });
+    this.note('finished season "Weekly XP #1"');
+    await seasons.openNext(schedule.id, tenantId, 0);
+    this.note('season "Weekly XP #2"');
+    // Freezes last week's standings and pays its winners (the worker would, within seconds).
+    await this.get(SeasonCloser).runOnce();
+    const ledger = this.get(LedgerService);
+    const week: Partial<Record<UserName, number>> = { carol: 60, dave: 40, demo: 25 };
+    for (const [name, amount] of Object.entries(week) as [UserName, number][]) {
+      await ledger.credit(this.ds.manager, {
+        tenantId,
+        userId: users[name],
+        resourceTypeId: xp,
+        amount,
+        reason: 'demo_seed',
+        idempotencyKey: `demo-seed:week-xp:${name}`,
+      });
+      this.note(`credited ${amount} XP this week to ${name}`);
+    }
   }
 
   private sectionMade: string[] = [];

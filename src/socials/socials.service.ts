@@ -5,12 +5,14 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { EncryptionService } from '../crypto/encryption.service.js';
 import { DomainError } from '../common/errors/domain-error.js';
 import { AppConfig } from '../config/app-config.js';
-import type { LinkSocialDto, PublicSocialDto, SocialDto, UpdateSocialDto } from './dto/social.dto.js';
+import type { AdminSocialDto, LinkSocialDto, PublicSocialDto, SocialDto, UpdateSocialDto } from './dto/social.dto.js';
+import { UsersService } from '../users/users.service.js';
 import { uniqueViolation } from '../database/repository.js';
 import type { SocialAccount } from './entities/social-account.entity.js';
 import { SocialsRepository } from './socials.repository.js';
 import { allowedSocialAccountTypes } from './social-account-types.js';
 import { SocialErrors } from './socials.errors.js';
+import { DomainEvents } from '../common/events/domain-events.js';
 
 type TokenColumn = 'userToken' | 'refreshToken';
 type Changes = Omit<UpdateSocialDto, 'socialId'>;
@@ -25,6 +27,8 @@ export class SocialsService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly encryption: EncryptionService,
     config: AppConfig,
+    private readonly domainEvents: DomainEvents,
+    private readonly users: UsersService,
   ) {
     this.accountTypes = allowedSocialAccountTypes(config.SOCIAL_ACCOUNT_TYPES);
   }
@@ -37,6 +41,21 @@ export class SocialsService {
   async listSocials(tenantId: string, userId: string): Promise<SocialDto[]> {
     const rows = await this.repo.ofUser(tenantId, userId, {});
     return rows.map(toDto);
+  }
+
+  /** The player's accounts for support (management): no token, nor whether one is stored. 404 for an unknown user. */
+  async adminSocials(tenantId: string, userId: string): Promise<AdminSocialDto[]> {
+    await this.users.getById(tenantId, userId);
+    const rows = await this.repo.ofUser(tenantId, userId, {});
+    return rows.map((s) => ({
+      id: s.id,
+      accountType: s.accountType,
+      subjectId: s.subjectId,
+      handle: s.handle,
+      server: s.server,
+      public: s.isPublic,
+      linkedAt: s.createdAt.toISOString(),
+    }));
   }
 
   async listSocialsOfType(tenantId: string, userId: string, type: string): Promise<SocialDto[]> {
@@ -69,8 +88,18 @@ export class SocialsService {
         isPublic: dto.public,
       });
       await this.apply(row, dto);
+      const linked = (s: { id: string }) =>
+        this.domainEvents.publish(em, 'social.linked', {
+          tenantId,
+          socialId: s.id,
+          userId,
+          accountType: dto.accountType,
+          subjectId: dto.subjectId,
+        });
       try {
-        return toDto(await this.repo.insert(row, em));
+        const inserted = await this.repo.insert(row, em);
+        await linked(inserted);
+        return toDto(inserted);
       } catch (e) {
         if (uniqueViolation(e) !== 'uq_social_accounts_subject') throw e;
       }
@@ -80,6 +109,7 @@ export class SocialsService {
         throw new DomainError(SocialErrors.social_account_taken, `This ${dto.accountType} account is already linked to another user`);
       }
       existing.isPublic = dto.public;
+      await linked(existing);
       return this.saveChanges(em, existing, dto);
     });
   }

@@ -1,8 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
+import { preparedQuery } from '../database/prepared-query.js';
 import { DUMMY, GenerateSql } from '../database/repository.js';
 import { Prize } from '../prizes/entities/prize.entity.js';
+import { StoreListing } from './entities/store-listing.entity.js';
 
 /** A resource type of the community with the user's balance (null: none yet). */
 export interface StoreBalanceRow {
@@ -13,12 +15,49 @@ export interface StoreBalanceRow {
   balance: string | null;
 }
 
+/** What a purchase reads first: the listing (with its units sold) and, for an item listing, the item. */
+export interface PurchaseTarget {
+  listing: StoreListing;
+  /** The listing's item (null: not an item listing, or the item is gone). */
+  item: { id: string; name: string; slotId: string; communityId: string } | null;
+}
+
+interface PurchaseTargetRow {
+  id: string;
+  created_at: Date;
+  updated_at: Date;
+  tenant_id: string;
+  community_id: string;
+  name: string;
+  description: string;
+  image_url: string | null;
+  kind: StoreListing['kind'];
+  item_id: string | null;
+  prize_id: string | null;
+  resource_type_id: string | null;
+  quantity: number;
+  price: StoreListing['price'];
+  total_supply: number | null;
+  sold: number;
+  sold_total: number;
+  per_user_limit: number | null;
+  starts_at: Date | null;
+  ends_at: Date | null;
+  requirement_ids: string[];
+  active: boolean;
+  position: number;
+  item_name: string | null;
+  item_slot_id: string | null;
+  item_community_id: string | null;
+}
+
 /**
  * What the store reads of the things it sells and charges for: resource types and balances (to
  * show balances, check prices and targets), and prizes (their requirements, whether a listing's
  * prize is of the community).
  *
- * Reads: `resource_types`, `resource_balances` (resources module); `prizes` (prizes module).
+ * Reads: `resource_types`, `resource_balances` (resources module); `prizes` (prizes module);
+ * `inventory_items` (inventory module: the item a purchase grants, for its notification).
  */
 @Injectable()
 export class StoreCatalogReadModel {
@@ -26,6 +65,56 @@ export class StoreCatalogReadModel {
 
   private manager(em?: EntityManager): EntityManager {
     return em ?? this.dataSource.manager;
+  }
+
+  /**
+   * The listing a purchase is for, as `StoreListing` (units sold summed from its shards, as the
+   * entity's virtual column), with its item's name and slot: one prepared statement, the first of
+   * a purchase's two round trips (the second is `StorePurchaseRepository.purchaseItem`).
+   */
+  @GenerateSql({ params: [DUMMY.tenant, DUMMY.uuid] })
+  async purchaseTarget(tenantId: string, listingId: string, em?: EntityManager): Promise<PurchaseTarget | null> {
+    const sql = `SELECT l.id, l.created_at, l.updated_at, l.tenant_id, l.community_id, l.name, l.description, l.image_url, l.kind,
+         l.item_id, l.prize_id, l.resource_type_id, l.quantity, l.price, l.total_supply, l.sold, l.per_user_limit, l.starts_at,
+         l.ends_at, l.requirement_ids, l.active, l.position,
+         (SELECT COALESCE(SUM(h.sold), 0)::int FROM store_listing_shards h WHERE h.listing_id = l.id) AS sold_total,
+         i.name AS item_name, i.slot_id AS item_slot_id, i.community_id AS item_community_id
+       FROM store_listings l LEFT JOIN inventory_items i ON i.id = l.item_id AND i.tenant_id = l.tenant_id
+       WHERE l.id = $1 AND l.tenant_id = $2`;
+    const [r] = em?.queryRunner
+      ? await em.query<PurchaseTargetRow[]>(sql, [listingId, tenantId])
+      : await preparedQuery<PurchaseTargetRow>(this.dataSource, sql, [listingId, tenantId]);
+    if (!r) return null;
+    const listing = Object.assign(new StoreListing(), {
+      id: r.id,
+      createdAt: r.created_at,
+      updatedAt: r.updated_at,
+      tenantId: r.tenant_id,
+      communityId: r.community_id,
+      name: r.name,
+      description: r.description,
+      imageUrl: r.image_url,
+      kind: r.kind,
+      itemId: r.item_id,
+      prizeId: r.prize_id,
+      resourceTypeId: r.resource_type_id,
+      quantity: r.quantity,
+      price: r.price,
+      totalSupply: r.total_supply,
+      soldFolded: r.sold,
+      soldTotal: r.sold_total,
+      perUserLimit: r.per_user_limit,
+      startsAt: r.starts_at,
+      endsAt: r.ends_at,
+      requirementIds: r.requirement_ids,
+      active: r.active,
+      position: r.position,
+    });
+    const item =
+      r.item_id && r.item_name !== null
+        ? { id: r.item_id, name: r.item_name, slotId: r.item_slot_id!, communityId: r.item_community_id! }
+        : null;
+    return { listing, item };
   }
 
   /** The community's resource types with the user's balances, global ones first, by slug. */

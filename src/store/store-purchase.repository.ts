@@ -2,10 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { PageRequest } from '../common/pagination/pagination.js';
+import { preparedQuery } from '../database/prepared-query.js';
 import { BaseRepository, DUMMY, GenerateSql } from '../database/repository.js';
-import { InventoryRepository } from '../inventory/inventory.repository.js';
+import { InventoryRepository, ITEM_SHARDS } from '../inventory/inventory.repository.js';
 import type { ListingKind, PriceComponent } from './entities/store-listing.entity.js';
+import type { ResourceKind } from '../resources/entities/resource-type.entity.js';
 import { StorePurchase } from './entities/store-purchase.entity.js';
+import { EXAMPLE_OUTBOX_RECORD, OutboxRepository, PIECE_DELIVERIES, type OutboxRecord } from '../integrations/outbox.repository.js';
 import { LISTING_SHARDS } from './store-listing.repository.js';
 
 /** What the purchase row records (the nonce claim). */
@@ -36,6 +39,71 @@ export interface SaleResult {
   sold: boolean;
 }
 
+/** What `purchaseItem` writes besides what the listing says: the caller's ids, clock and notifications. */
+export interface ItemPurchase {
+  purchaseId: string;
+  userId: string;
+  listingId: string;
+  nonce: string;
+  fingerprint: string;
+  now: Date;
+  /** Rows for `notifications` (NotificationsService.prepare), written in the same statement. */
+  notifications: { communityId: string | null; type: string; title: string; data: Record<string, unknown>; createdAt: Date }[];
+  /**
+   * The purchase's outbox events, written by the same statement when it buys (none for a replay;
+   * a refusal writes nothing): `inventory.item_granted` gets the grant's id, each `resource.debited`
+   * its debit (`kind`, `amount`, `balance`) from the function's result.
+   */
+  events?: OutboxRecord[];
+}
+
+/** One debit of the price as the function made it (what `resource.debited` carries). */
+export interface ItemPurchaseDebit {
+  resourceTypeId: string;
+  kind: ResourceKind;
+  amount: number;
+  /** The balance after the debit. */
+  balance: number;
+}
+
+/** Why `purchaseItem` refused (everything it wrote was rolled back); the store maps each to its error. */
+export type ItemPurchaseRefusal =
+  | 'listing_not_found'
+  | 'changed'
+  | 'closed'
+  | 'insufficient_balance'
+  | 'resource_type_not_found'
+  | 'purchase_limit_reached'
+  | 'item_not_found'
+  | 'item_sold_out'
+  | 'sold_out';
+
+export type ItemPurchaseOutcome =
+  | {
+      status: 'bought';
+      createdAt: Date;
+      communityId: string;
+      itemId: string;
+      quantity: number;
+      price: PriceComponent[];
+      grantId: string;
+      debits: ItemPurchaseDebit[];
+      /** Webhook deliveries the statement's events made (0 when it wrote none). */
+      deliveries: number;
+    }
+  /** The nonce was taken: nothing written; the caller answers the purchase that took it. */
+  | { status: 'replay' }
+  | { status: 'refused'; refusal: ItemPurchaseRefusal; details: Record<string, unknown> };
+
+const REFUSAL = /^store_purchase_item: ([a-z_]+)$/;
+
+/** Resource type ids as the statement's guard compares them: lower case, sorted. */
+export const typeIdSet = (ids: string[]): string[] => ids.map((id) => id.toLowerCase()).sort();
+
+/** The resource types the `resource.debited` events name (`typeIdSet`). */
+export const debitedTypes = (events: OutboxRecord[]): string[] =>
+  typeIdSet(events.filter((e) => e.type === 'resource.debited').map((e) => String(e.payload.resourceTypeId)));
+
 /** Where a take starts looking (then in shard order, wrapping): spreads concurrent purchases over the shards. */
 const randomShard = () => Math.floor(Math.random() * LISTING_SHARDS);
 
@@ -45,6 +113,7 @@ export class StorePurchaseRepository extends BaseRepository {
   constructor(
     @InjectDataSource() dataSource: DataSource,
     private readonly inventory: InventoryRepository,
+    private readonly outbox: OutboxRepository,
   ) {
     super(dataSource);
   }
@@ -194,6 +263,107 @@ export class StorePurchaseRepository extends BaseRepository {
       [listingId, randomShard()],
     );
     return taken > 0;
+  }
+
+  /**
+   * The whole purchase of an item listing without requirements in ONE statement: the database
+   * function `store_purchase_item` (migrations/1795603758601-StorePurchaseFunction.ts; its source
+   * as PostgreSQL holds it: src/queries/database-functions.sql). It does what the general path's
+   * transaction does (nonce, ledger debits, per-user limit, notifications, grant, supply shards), in
+   * the same lock order, with the listing's price, limit and window read under its key-share lock.
+   * Outside a transaction (`em` omitted) it commits on its own: one round trip, prepared.
+   */
+  @GenerateSql({
+    params: [
+      DUMMY.tenant,
+      {
+        purchaseId: DUMMY.uuid,
+        userId: DUMMY.uuid2,
+        listingId: DUMMY.uuid3,
+        nonce: 'nonce-1',
+        fingerprint: 'f',
+        now: DUMMY.date,
+        notifications: [],
+        events: [{ ...EXAMPLE_OUTBOX_RECORD, type: 'resource.debited', payload: { resourceTypeId: DUMMY.uuid } }],
+      },
+    ],
+  })
+  async purchaseItem(tenantId: string, p: ItemPurchase, em?: EntityManager): Promise<ItemPurchaseOutcome> {
+    const call = `SELECT created_at, community_id, item_id, quantity, price, grant_id, debits
+       FROM store_purchase_item($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`;
+    // The events in the same statement: the function's row is read once (a CTE calling a volatile
+    // function is materialised), the outbox CTEs merge what only it knows into the payloads.
+    const piece = p.events?.length
+      ? this.outbox.insertPiece(p.events, 11, {
+          payloadMerge: `CASE e.type
+              WHEN 'inventory.item_granted' THEN jsonb_build_object('grantId', (SELECT grant_id FROM r))
+              WHEN 'resource.debited' THEN COALESCE((SELECT d FROM r, jsonb_array_elements(r.debits) AS d
+                                                    WHERE lower(d->>'resourceTypeId') = lower(e.payload->>'resourceTypeId') LIMIT 1), '{}'::jsonb)
+              ELSE '{}'::jsonb END`,
+          // Only as built: bought, and debited the resource types the events name (a price changed
+          // since the caller read the listing writes none here; the caller publishes them then).
+          onlyIf: `(SELECT created_at FROM r) IS NOT NULL
+             AND (SELECT COALESCE(array_agg(lower(d->>'resourceTypeId') ORDER BY lower(d->>'resourceTypeId') COLLATE "C"), '{}')
+                    FROM r, jsonb_array_elements(r.debits) AS d) = $13::text[]`,
+        })
+      : null;
+    const sql = piece
+      ? `WITH r AS (${call}),
+       ${piece.ctes}
+     SELECT r.*, ${PIECE_DELIVERIES} AS deliveries FROM r`
+      : call;
+    const params = [
+      tenantId,
+      p.userId,
+      p.listingId,
+      p.purchaseId,
+      p.nonce,
+      p.fingerprint,
+      p.now,
+      Math.floor(Math.random() * ITEM_SHARDS),
+      randomShard(),
+      // The function's row shape (snake_case, as its jsonb_to_recordset names the columns).
+      JSON.stringify(
+        p.notifications.map((n) => ({ community_id: n.communityId, type: n.type, title: n.title, data: n.data, created_at: n.createdAt })),
+      ),
+      ...(piece ? [...piece.params, debitedTypes(p.events!)] : []),
+    ];
+    type Row = {
+      created_at: Date | null;
+      community_id: string;
+      item_id: string;
+      quantity: number;
+      price: PriceComponent[];
+      grant_id: string;
+      debits: ItemPurchaseDebit[];
+      deliveries?: number;
+    };
+    let row: Row;
+    try {
+      [row] = em?.queryRunner ? await em.query<Row[]>(sql, params) : await preparedQuery<Row>(this.dataSource, sql, params);
+    } catch (err) {
+      const e = err as { message?: string; detail?: string; driverError?: { message?: string; detail?: string } };
+      const m = REFUSAL.exec(e.driverError?.message ?? e.message ?? '');
+      if (!m) throw err;
+      const detail = e.driverError?.detail ?? e.detail;
+      return {
+        status: 'refused',
+        refusal: m[1] as ItemPurchaseRefusal,
+        details: detail ? (JSON.parse(detail) as Record<string, unknown>) : {},
+      };
+    }
+    if (row.created_at === null) return { status: 'replay' };
+    return {
+      status: 'bought',
+      createdAt: row.created_at,
+      communityId: row.community_id,
+      itemId: row.item_id,
+      quantity: row.quantity,
+      price: row.price,
+      grantId: row.grant_id,
+      debits: row.debits.map((d) => ({ ...d, amount: Number(d.amount), balance: Number(d.balance) })),
+      deliveries: row.deliveries ?? 0,
+    };
   }
 
   /** A page of the user's purchases in the community (with their listings), newest first. */

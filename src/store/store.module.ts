@@ -17,6 +17,7 @@ import { CommunitiesModule } from '../communities/communities.module.js';
 import { InventoryModule } from '../inventory/inventory.module.js';
 import { ResourcesModule } from '../resources/resources.module.js';
 import { NotificationsModule } from '../notifications/notifications.module.js';
+import { IntegrationsModule } from '../integrations/integrations.module.js';
 
 /** The tables this module owns (each module registers its own; src/app.entities.ts lists them all). */
 export const STORE_ENTITIES = [StoreListing, StoreListingShard, StorePurchase, StorePurchaseCount];
@@ -31,6 +32,7 @@ export const STORE_ENTITIES = [StoreListing, StoreListingShard, StorePurchase, S
     InventoryModule,
     ResourcesModule,
     NotificationsModule,
+    IntegrationsModule,
   ],
   controllers: [StoreController, StoreAdminController],
   providers: [StoreService, StorePurchaseService, StoreListingRepository, StorePurchaseRepository, StoreCatalogReadModel],

@@ -9,9 +9,24 @@ export interface ReferralRecorded {
   communityId: string | null;
 }
 
+export interface IdentityChanged {
+  tenantId: string;
+  userId: string;
+}
+
+export interface UserRegistered {
+  tenantId: string;
+  userId: string;
+  handle: string;
+}
+
 declare module '../common/events/domain-events.js' {
   interface DomainEventMap {
     /** A user's first referrer in a scope was recorded (at sign-up or on joining a community). */
     'referral.recorded': ReferralRecorded;
+    /** A user's handle and/or display name changed (what leaderboards show next to a score). */
+    'user.identity-changed': IdentityChanged;
+    /** A user was created (in the creating transaction). */
+    'user.registered': UserRegistered;
   }
 }

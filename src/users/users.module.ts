@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { Referral } from './entities/referral.entity.js';
 import { User } from './entities/user.entity.js';
 import { ReferralsService } from './referrals.service.js';
+import { UsersAdminController } from './users.admin.controller.js';
 import { UsersRepository } from './users.repository.js';
 import { UsersService } from './users.service.js';
 
@@ -11,6 +12,7 @@ export const USERS_ENTITIES = [User, Referral];
 
 @Module({
   imports: [TypeOrmModule.forFeature(USERS_ENTITIES)],
+  controllers: [UsersAdminController],
   providers: [UsersService, ReferralsService, UsersRepository],
   exports: [UsersService, ReferralsService],
 })

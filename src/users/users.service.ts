@@ -1,13 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { randomInt } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
+import { DomainEvents } from '../common/events/domain-events.js';
 import { DomainError } from '../common/errors/domain-error.js';
 import { onUniqueViolation, uniqueViolation } from '../database/repository.js';
+import type { AdminUserDto } from './dto/admin-user.dto.js';
 import type { User } from './entities/user.entity.js';
 import { UsersRepository } from './users.repository.js';
 import { UserErrors } from './users.errors.js';
+import './users.events.js';
 
 export const HANDLE_MAX = 32;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Turns any string into handle characters (letters, digits, `_`, `.`, `-`). */
 export function sanitizeHandle(raw: string): string {
@@ -21,7 +25,10 @@ export function sanitizeHandle(raw: string): string {
 
 @Injectable()
 export class UsersService {
-  constructor(private readonly repo: UsersRepository) {}
+  constructor(
+    private readonly repo: UsersRepository,
+    private readonly domainEvents: DomainEvents,
+  ) {}
 
   findById(tenantId: string, id: string, em?: EntityManager): Promise<User | null> {
     return this.repo.findById(tenantId, id, em);
@@ -36,6 +43,17 @@ export class UsersService {
     const user = await this.findById(tenantId, id);
     if (!user) throw new DomainError(UserErrors.user_not_found);
     return user;
+  }
+
+  /** A user by id or handle, as the management API shows it. */
+  async getAdmin(tenantId: string, ref: string): Promise<AdminUserDto> {
+    const user = UUID.test(ref)
+      ? await this.findById(tenantId, ref.toLowerCase())
+      : ref.length <= HANDLE_MAX
+        ? await this.findByHandle(tenantId, ref)
+        : null;
+    if (!user) throw new DomainError(UserErrors.user_not_found, `No user ${ref.slice(0, 64)} in this tenant`);
+    return { userId: user.id, handle: user.handle, displayName: user.displayName, username: user.username, createdAt: user.createdAt };
   }
 
   findByUsername(tenantId: string, username: string): Promise<User | null> {
@@ -64,6 +82,7 @@ export class UsersService {
       uq_users_tenant_handle: () => new DomainError(UserErrors.handle_taken, `Handle "${changes.handle}" is already taken`),
     });
     if (!affected) throw new DomainError(UserErrors.user_not_found);
+    await this.domainEvents.publish(em, 'user.identity-changed', { tenantId, userId });
   }
 
   /**
@@ -86,14 +105,18 @@ export class UsersService {
         handleNormalized: handle.toLowerCase(),
         displayName: input.displayName ?? null,
       };
+      let created: User;
       try {
-        return await this.repo.insert(user, em);
+        created = await this.repo.insert(user, em);
       } catch (e) {
         const constraint = uniqueViolation(e);
         if (constraint === 'uq_users_tenant_username')
           throw new DomainError(UserErrors.username_taken, `Username "${input.username}" is already taken`);
         if (constraint !== 'uq_users_tenant_handle') throw e;
+        continue;
       }
+      await this.domainEvents.publish(em, 'user.registered', { tenantId: input.tenantId, userId: created.id, handle: created.handle });
+      return created;
     }
     throw new DomainError(UserErrors.handle_taken, `Could not allocate a handle from "${input.handle}"`);
   }

@@ -8,6 +8,7 @@ import { DomainError } from '../common/errors/domain-error.js';
 import type { WalletDto } from './dto/wallet.dto.js';
 import type { Wallet } from './entities/wallet.entity.js';
 import { WalletsRepository } from './wallets.repository.js';
+import { UsersService } from '../users/users.service.js';
 import { WalletErrors } from './wallets.errors.js';
 import { deriveZkLoginSalt } from './zklogin-salt.js';
 
@@ -28,6 +29,7 @@ export class WalletsService {
     private readonly config: AppConfig,
     private readonly secrets: SecretsService,
     private readonly repo: WalletsRepository,
+    private readonly users: UsersService,
   ) {}
 
   private masterSeed(): Promise<Buffer> {
@@ -84,5 +86,12 @@ export class WalletsService {
   async getUserWalletDto(tenantId: string, userId: string): Promise<WalletDto> {
     const w = await this.getUserWallet(tenantId, userId);
     return { address: w.address, chain: w.chain, provider: w.provider, createdAt: w.createdAt.toISOString() };
+  }
+
+  /** Every wallet of a player, oldest first (management). 404 for an unknown user; none is an empty list. */
+  async adminWallets(tenantId: string, userId: string): Promise<WalletDto[]> {
+    await this.users.getById(tenantId, userId);
+    const rows = await this.listUserWallets(tenantId, userId);
+    return rows.map((w) => ({ address: w.address, chain: w.chain, provider: w.provider, createdAt: w.createdAt.toISOString() }));
   }
 }

@@ -12,6 +12,7 @@ import {
   type HardhatNode,
   type TestChain,
 } from '../helpers/chain.js';
+import { eventValidators } from '../helpers/event-schemas.js';
 import { mintCalldata } from '../../src/inventory/minting/avatar-contract.js';
 import { MintWorker } from '../../src/inventory/minting/mint-worker.js';
 import type { TenantCredentials } from '../../src/tenants/tenants.service.js';
@@ -233,6 +234,23 @@ describe('inventory: minting the avatar as an NFT on a local chain', () => {
     expect(notes.map((n) => n.data)).toEqual([
       expect.objectContaining({ mintId: done.mint.id, status: 'minted', txDigest: done.mint.txHash }),
     ]);
+
+    // The outbox's avatar.minted event (its payload against the published schema).
+    const events: { payload: Record<string, unknown> }[] = await t.dataSource.query(
+      `SELECT payload FROM outbox_events WHERE tenant_id = $1 AND type = 'avatar.minted'`,
+      [tenant.id],
+    );
+    expect(events.map((e) => e.payload)).toEqual([
+      {
+        mintId: done.mint.id,
+        communityId: community.id,
+        userId: alice.user.userId,
+        blockchain: 'local',
+        tokenId,
+        txHash: done.mint.txHash,
+      },
+    ]);
+    expect(eventValidators().payload['avatar.minted'](events[0].payload)).toBe(true);
   });
 
   it('mints one token per avatar version: the same version again is 409, a changed avatar mints a new token', async () => {

@@ -9,7 +9,7 @@ import { adminApi, givenCommunity, givenResourceType, grant, type TestCommunity 
 import { loginToken } from '../helpers/auth.js';
 import { givenUser, type TestUser } from '../helpers/factories.js';
 import { givenEvent, type TestEvent } from '../helpers/quests.js';
-import { givenListing, givenRequirement } from '../helpers/store.js';
+import { givenItem, givenListing, givenRequirement, purchase } from '../helpers/store.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 /**
@@ -192,6 +192,52 @@ describe('SQL statements per request on the list endpoints (no N+1)', () => {
       error: 'login_token_replayed',
       sql: [expect.stringMatching(/^WITH i AS/)],
     });
+  });
+
+  // The purchase's events are written by its own statement (the outbox's CTEs after the
+  // function's), so the purchase is one autocommit statement with its events.
+  it('a purchase of an item listing without requirements is the listing read and one statement of the function and its events; a replay and a refusal write no event', async () => {
+    const events = async () =>
+      Number((await t.dataSource.query('SELECT count(*) AS n FROM outbox_events WHERE tenant_id = $1', [tenant.id]))[0].n);
+    const buyer = users[1]; // holds 11 xp
+    const item = await givenItem(t, tenant, community.id);
+    const listing = await givenListing(t, tenant, {
+      communityId: community.id,
+      kind: 'item',
+      itemId: item.id,
+      price: [{ resourceTypeId: xp.id, amount: 2 }],
+      totalSupply: 100,
+    });
+    const buy = (body: Record<string, unknown>) => purchase(t, buyer, listing.id, body).set('X-Tenant-Id', tenant.id);
+    const first = await buy({ nonce: 'counted-1' });
+    expect({ status: first.status, replayed: first.body.replayed, sql: last.sql }).toEqual({
+      status: 201,
+      replayed: false,
+      sql: [
+        expect.stringMatching(/^SELECT l\.id, l\.created_at, /),
+        expect.stringMatching(/^WITH r AS \(SELECT .* FROM store_purchase_item\(/),
+      ],
+    });
+    const afterFirst = await events();
+    expect(afterFirst).toBeGreaterThanOrEqual(3); // the grant, the debit, the purchase
+    // A replay: the function finds the nonce taken (writes nothing), then the purchase is read.
+    const again = await buy({ nonce: 'counted-1' });
+    expect({ status: again.status, replayed: again.body.replayed, id: again.body.id }).toEqual({
+      status: 201,
+      replayed: true,
+      id: first.body.id,
+    });
+    expect(await events()).toBe(afterFirst);
+    // A refusal is one of the function's own (nothing written, no event), worded by the store.
+    const poor = users[0]; // holds 10 xp
+    await t.dataSource.query('UPDATE resource_balances SET balance = 1 WHERE user_id = $1 AND resource_type_id = $2', [poor.userId, xp.id]);
+    await t.dataSource.query(
+      'INSERT INTO resource_ledger (tenant_id, resource_type_id, user_id, delta, earned_delta, reason, created_at) VALUES ($1, $2, $3, -9, 0, $4, now())',
+      [tenant.id, xp.id, poor.userId, 'test_adjust'],
+    );
+    const refused = await purchase(t, poor, listing.id, { nonce: 'counted-2' }).set('X-Tenant-Id', tenant.id);
+    expect({ status: refused.status, error: refused.body.error }).toEqual({ status: 409, error: 'insufficient_balance' });
+    expect(await events()).toBe(afterFirst);
   });
 
   it('findOneFast reads the same entity as findOneBy', async () => {

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { Redis } from 'ioredis';
 import { DomainEvents } from '../../src/common/events/domain-events.js';
 import { LeaderboardReadModel } from '../../src/resources/leaderboard.read-model.js';
+import { RankPeople } from '../../src/resources/rank-people.js';
 import { PostgresRankStore } from '../../src/resources/pg-rank-store.js';
 import { RankStore } from '../../src/resources/rank-store.js';
 import { BEHIND_GRACE_MS, RANK_FORMAT, RedisRankStore } from '../../src/resources/redis-rank-store.js';
@@ -112,7 +113,9 @@ describe('the Redis rank store', () => {
     await redisAnswers(xp.id);
     await grant(t, tenant, users[0].userId, xp.id, 10).expect(201);
     await grant(t, tenant, users[1].userId, xp.id, 20).expect(201);
-    // The grant's own process reads its write at once (it waits for its flush).
+    // A player's own grant shows at once in their ranking on the process that made it: the read
+    // waits for that player's flush (and so for the flushes queued before it, users[0]'s).
+    expect(await ranking(xp.slug, users[1])).toMatchObject({ rank: 1, amount: 20, totalRanked: 2 });
     expect(await ranking(xp.slug, users[0])).toMatchObject({ rank: 2, amount: 10, totalRanked: 2 });
     // Prove the route reads Redis: a score changed behind the store's back shows (nobody else writes Redis).
     const k = keys(xp.id);
@@ -178,6 +181,8 @@ describe('the Redis rank store', () => {
     await grant(t, tenant, byId[4].userId, xp.id, 20).expect(201);
     expect((await revoke(byId[0], xp.id, 10)).status).toBe(201);
     t.clock.unfreeze();
+    // A page waits for no other player's flush (they show a flush later): ties are the point here.
+    await store.drain();
     const lb = await leaderboard(xp.slug);
     expect(lb.items.map((i) => [i.userId, i.rank, i.amount])).toEqual([
       [byId[3].userId, 1, 80],
@@ -306,7 +311,7 @@ describe('the Redis rank store', () => {
 
   it('lets two instances start a rebuild of the same board at once (the lock lets one build): both then read the same, exact board', async () => {
     // A second instance's store in this process: same Redis, same database, its own queue and rebuilds.
-    const other = new RedisRankStore(proxy.url, pg, t.app.get(LeaderboardReadModel), t.app.get(DomainEvents));
+    const other = new RedisRankStore(proxy.url, pg, t.app.get(LeaderboardReadModel), t.app.get(RankPeople), t.app.get(DomainEvents));
     try {
       for (let i = 0; i < 100 && other.redis.status !== 'ready'; i++) await sleep(20);
       const xp = await givenResourceType(t, tenant, c.id);

@@ -42,10 +42,32 @@ const expectations: [RegExp, (body: Json) => void][] = [
   [/registrationOpen=true/, (b) => expect(b.items!.map((e) => e.slug)).toEqual(expect.arrayContaining(['pirate-cup', 'autumn-regatta']))],
   [/participant\/register/, (b) => expect(b).toMatchObject({ status: 1, statusName: 'REGISTERED' })],
   [/pirate-cup\/leaderboard/, (b) => expect(b.items![0]).toMatchObject({ rank: 1, handle: 'alice' })],
-  [/leaderboard\/xp/, (b) => expect(b.items!.map((e) => e.handle)).toEqual(['demo', 'alice', 'bob', 'carol', 'dave'])],
+  [/leaderboard\/xp" -H/, (b) => expect(b.items!.map((e) => e.handle)).toEqual(['demo', 'alice', 'bob', 'carol', 'dave'])],
+  [
+    /season=current/,
+    (b) =>
+      expect(b.items!.map((e) => [e.handle, e.rank, e.amount])).toEqual([
+        ['carol', 1, 60],
+        ['dave', 2, 40],
+        ['demo', 3, 25],
+      ]),
+  ],
+  [/status=closed/, (b) => expect(b.items![0]).toMatchObject({ name: 'Weekly XP #1', status: 'closed', ranked: 4 })],
+  [
+    /season=\$PAST_ID/,
+    (b) =>
+      expect(b.items!.map((e) => [e.handle, e.rank, e.amount])).toEqual([
+        ['alice', 1, 420],
+        ['demo', 2, 380],
+        ['bob', 3, 380],
+        ['carol', 4, 150],
+      ]),
+  ],
   [/reward\/allocations/, (b) => expect(b).toEqual([expect.objectContaining({ tickets: 1, ticketsRemaining: 1 })])],
   [/store\/listings/, (b) => expect(b.items!.map((l) => typeof l.canBuy)).toEqual(['boolean', 'boolean', 'boolean', 'boolean'])],
   [/refresh-session/, (b) => expect(Object.keys(b)).toEqual(['sessionToken'])],
+  // The tour ends in the operator console, served by the service itself.
+  [/\/console\//, (b) => expect(b).toEqual({ console: 200 })],
 ];
 
 describe('the README on a fresh start', () => {
@@ -96,6 +118,7 @@ describe('the README on a fresh start', () => {
 
   it('prints the Swagger URL and the demo credentials on the first start', () => {
     expect(output).toContain(`Swagger UI: ${base}/docs`);
+    expect(output).toContain(`Console:    ${base}/console/`);
     expect(output).toMatch(/Seeding the demo tenant "demo"/);
     expect(output).toMatch(/tenant id: +[0-9a-f-]{36}/);
     expect(output).toMatch(/API key: +cgs_key_\S+/);

@@ -28,6 +28,10 @@ const TABLES = [
   'prizes',
   'prize_awards',
   'notifications',
+  'season_schedules',
+  'seasons',
+  'season_standings',
+  'season_payouts',
 ];
 
 describe('the demo seed', () => {
@@ -98,7 +102,30 @@ describe('the demo seed', () => {
     const listings = (await admin(`/v1/admin/store/listings?containerId=${DEMO.community}`)).body;
     expect(listings.total).toBe(4);
     expect(listings.items.some((l: { requirementIds: string[] }) => l.requirementIds.length > 0)).toBe(true);
-    expect((await admin('/v1/admin/prizes')).body.total).toBe(3);
+    expect((await admin('/v1/admin/prizes')).body.total).toBe(4);
+  });
+
+  it('runs a weekly XP season: last week closed with its winners paid, this week counting what was earned since it started', async () => {
+    const pub = (path: string) => t.http().get(path).set('X-Tenant-Id', 'demo').expect(200);
+    const closed = (await pub(`/v1/community/${DEMO.community}/seasons?resource=xp&status=closed`)).body.items;
+    expect(closed).toEqual([expect.objectContaining({ name: 'Weekly XP #1', number: 1, ranked: 4 })]);
+    const final = (await pub(`/v1/community/${DEMO.community}/leaderboard/xp?season=${closed[0].id}`)).body.items;
+    expect(final.map((e: { handle: string; rank: number }) => [e.handle, e.rank])).toEqual([
+      ['alice', 1],
+      ['demo', 2],
+      ['bob', 3],
+      ['carol', 4],
+    ]);
+    const paid = await t.dataSource.query(`SELECT status, COUNT(*)::int AS n FROM season_payouts WHERE season_id = $1 GROUP BY status`, [
+      closed[0].id,
+    ]);
+    expect(paid).toEqual([{ status: 'paid', n: 4 }]);
+    const live = (await pub(`/v1/community/${DEMO.community}/leaderboard/xp?season=current`)).body.items;
+    expect(live.map((e: { handle: string; amount: number }) => [e.handle, e.amount])).toEqual([
+      ['carol', 60],
+      ['dave', 40],
+      ['demo', 25],
+    ]);
   });
 
   it('lets a demo user log in and see the leaderboards, quests, inventory and allocations', async () => {

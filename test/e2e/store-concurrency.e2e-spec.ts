@@ -89,7 +89,7 @@ describe('the store under 1,000 concurrent purchase attempts at one listing', ()
         r.status === 201 ? (r.replayed ? 'replayed' : 'bought') : `${r.status}/${r.code}`,
         (outcomes.get(r.status === 201 ? (r.replayed ? 'replayed' : 'bought') : `${r.status}/${r.code}`) ?? 0) + 1,
       );
-    expect([...outcomes.keys()].every((k) => ['bought', 'replayed', '409/40002', '409/40003'].includes(k))).toBe(true);
+    expect([...outcomes.keys()].filter((k) => !['bought', 'replayed', '409/40002', '409/40003'].includes(k))).toEqual([]);
 
     // Responses: a nonce is bought at most once, and every 201 for it names the same purchase.
     const byNonce = new Map<string, typeof responses>();

@@ -216,7 +216,7 @@ describe('supply shards', () => {
           (ch.status === 503 && ch.error === 'database_timeout'),
       ).toBe(true);
     expect(changes.some((ch) => ch.status === 200)).toBe(true);
-    expect(Object.keys(outcomes(responses)).every((k) => ['bought', '409/listing_sold_out'].includes(k))).toBe(true);
+    expect(Object.keys(outcomes(responses)).filter((k) => !['bought', '409/listing_sold_out'].includes(k))).toEqual([]);
     const finalSupply = (await listingDto(listing.id)).totalSupply as number;
     const shards = await listingShards(listing.id);
     expect(shards).toMatchObject({ n: 16, cap: finalSupply, over: 0 });

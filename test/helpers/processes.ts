@@ -194,10 +194,14 @@ export async function startApp(opts: StartOptions): Promise<AppInstance> {
       }),
     );
     const deadline = Date.now() + (opts.readyTimeoutMs ?? 60_000);
+    // freePort's port may be taken meanwhile by a process of a parallel test, whose /health/ready
+    // would answer for ours: ours is ready once it said it listens there (its banner) and answers.
+    const from = out.length;
+    const banner = `listening on ${url}\n`;
     while (Date.now() < deadline) {
       if (p.exitCode !== null || p.signalCode !== null)
         throw new Error(`${name} exited during start-up (${p.exitCode ?? p.signalCode}):\n${out.slice(-3000)}`);
-      if (await portAccepts(port)) {
+      if (out.includes(banner, from) && (await portAccepts(port))) {
         const r = await httpCall(url, 'GET', '/health/ready', { timeoutMs: 3000 }).catch(() => undefined); // no agent: one-off
         if (r?.status === 200) return;
       }

@@ -168,4 +168,37 @@ describe('LedgerService (medium: ResourcesModule on PostgreSQL)', () => {
       n: 0,
     });
   });
+
+  it('creditMany writes the entries and balances of one credit each, replays a batch as a no-op, and refuses a batch as a whole', async () => {
+    const a = await given();
+    const b = { ...a, userId: await givenUser(t, tenantId) };
+    const key = uniqueName('k');
+    const batch = {
+      tenantId,
+      resourceTypeId: a.resourceTypeId,
+      reason: 'medium-test',
+      credits: [
+        { userId: a.userId, amount: 5, idempotencyKey: `${key}:1` },
+        { userId: b.userId, amount: 7, idempotencyKey: `${key}:2` },
+        { userId: a.userId, amount: 3, idempotencyKey: `${key}:3` },
+      ],
+    };
+    expect(await ledger.creditMany(t.dataSource.manager, batch)).toEqual({ credited: 3, replayed: 0 });
+    expect(await stored(a)).toEqual({ balance: 8, earned: 8, sumDelta: 8, sumEarned: 8, entries: 2 });
+    expect(await stored(b)).toEqual({ balance: 7, earned: 7, sumDelta: 7, sumEarned: 7, entries: 1 });
+    // Again: every key was used by the same credit, nothing changes.
+    expect(await ledger.creditMany(t.dataSource.manager, batch)).toEqual({ credited: 0, replayed: 3 });
+    expect(await stored(a)).toMatchObject({ balance: 8, entries: 2 });
+
+    // One key used for another amount, or one unknown user: the whole batch writes nothing.
+    const fresh = { userId: b.userId, amount: 1, idempotencyKey: `${key}:4` };
+    const reused = { ...batch, credits: [fresh, { ...batch.credits[0], amount: 6 }] };
+    expect(await domainErrorOf(ledger.creditMany(t.dataSource.manager, reused))).toBe('idempotency_key_reused');
+    const stranger = {
+      ...batch,
+      credits: [fresh, { userId: '00000000-0000-4000-8000-000000000000', amount: 1, idempotencyKey: `${key}:5` }],
+    };
+    expect(await domainErrorOf(ledger.creditMany(t.dataSource.manager, stranger))).toBe('user_not_found');
+    expect(await stored(b)).toEqual({ balance: 7, earned: 7, sumDelta: 7, sumEarned: 7, entries: 1 });
+  });
 });

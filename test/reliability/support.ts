@@ -6,6 +6,7 @@ import type pg from 'pg';
 import type { BaseWallet } from 'ethers';
 import { SiweMessage } from 'siwe';
 import type { TenantCredentials } from '../../src/tenants/tenants.service.js';
+import { ledgerInvariants } from '../helpers/ledger-invariants.js';
 import type { AppInstance, HttpResult } from '../helpers/processes.js';
 
 /** RELIABILITY_LONG=1 (npm run test:reliability) runs the long variants. */
@@ -198,19 +199,8 @@ export async function rowCounts(sql: pg.Pool): Promise<Record<string, number>> {
 }
 
 /** Σ ledger = balance, Σ earned = earned, 0 ≤ balance ≤ earned, for every (user, resource). */
-export async function ledgerInvariantViolations(sql: pg.Pool): Promise<{ mismatched: number; negative: number; balances: number }> {
-  const { rows } = await sql.query<{ mismatched: number; negative: number; balances: number }>(`
-    WITH sums AS (
-      SELECT tenant_id, user_id, resource_type_id, sum(delta)::numeric AS delta, sum(earned_delta)::numeric AS earned
-      FROM resource_ledger GROUP BY 1, 2, 3
-    )
-    SELECT
-      count(*) FILTER (WHERE s.delta IS DISTINCT FROM b.balance::numeric OR s.earned IS DISTINCT FROM b.earned::numeric)::int AS mismatched,
-      count(*) FILTER (WHERE b.balance < 0 OR b.earned < b.balance)::int AS negative,
-      count(*)::int AS balances
-    FROM resource_balances b
-    FULL JOIN sums s USING (tenant_id, user_id, resource_type_id)`);
-  return rows[0];
+export function ledgerInvariantViolations(sql: pg.Pool): Promise<{ mismatched: number; negative: number; balances: number }> {
+  return ledgerInvariants(async (text) => (await sql.query(text)).rows);
 }
 
 export async function givenItem(

@@ -1,5 +1,7 @@
 import { Logger, type OnModuleDestroy } from '@nestjs/common';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { upTo } from '../../common/cache/up-to.js';
+import { newRedis } from '../../common/redis/new-redis.js';
 import { LRUCache } from 'lru-cache';
 import type { Clock } from '../../common/clock/clock.js';
 
@@ -31,7 +33,7 @@ const secs = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 export class MemoryRateLimitStore extends RateLimitStore {
   private readonly entries = new Map<string, { hits: number; windowEnd: number; blockedUntil: number }>();
   /** Bounded: the least recently used marks go first. */
-  private readonly marks = new LRUCache<string, number>({ max: 200_000 });
+  private readonly marks = new LRUCache<string, number>(upTo(200_000));
 
   constructor(private readonly clock: Clock) {
     super();
@@ -90,7 +92,7 @@ export class RedisRateLimitStore extends RateLimitStore implements OnModuleDestr
 
   constructor(url: string) {
     super();
-    this.redis = new Redis(url, { keyPrefix: 'cgs:rl:', maxRetriesPerRequest: 2, lazyConnect: false });
+    this.redis = newRedis(url, { keyPrefix: 'cgs:rl:', maxRetriesPerRequest: 2, lazyConnect: false });
     this.redis.on('error', (err: Error) => this.logger.warn(`redis: ${err.message}`));
   }
 

@@ -10,7 +10,8 @@ export interface CacheSpec<C, V> {
   name: string;
   /** Values kept; the least recently used go first. Default 5,000. */
   max?: number;
-  load: (context: C) => Promise<V>;
+  /** How `get` loads a value; omitted for a cache read only through `ReadCache.lookup`. */
+  load?: (context: C) => Promise<V>;
 }
 
 /**

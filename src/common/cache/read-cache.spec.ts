@@ -1,6 +1,6 @@
 import type { DataSource, EntityManager, EntitySubscriberInterface, QueryRunner } from 'typeorm';
 import { Clock } from '../clock/clock.js';
-import { ReadCache } from './read-cache.js';
+import { EVERY_SCOPE, ReadCache } from './read-cache.js';
 
 class StoppedClock extends Clock {
   ms = 1_700_000_000_000;
@@ -138,5 +138,74 @@ describe('ReadCache', () => {
     await cache.get('s', 'a', { id: 'a' });
     expect(loads).toEqual(['a', 'a']);
     expect(db.dataSource.subscribers).toHaveLength(0);
+  });
+
+  it('lookup: returns what is cached and what is missing; values stored after a drop of their scope are never served', () => {
+    const cache = make();
+    const first = cache.lookup('s', ['a', 'b']);
+    expect(first.missing).toEqual(['a', 'b']);
+    first.store(
+      new Map([
+        ['a', { id: 'a', version: 1 }],
+        ['b', { id: 'b', version: 1 }],
+      ]),
+    );
+    const second = cache.lookup('s', ['a', 'b', 'c']);
+    expect([...second.found.keys()]).toEqual(['a', 'b']);
+    expect(second.missing).toEqual(['c']);
+    // A load that began before a drop: what it stores is filed under the old generation.
+    const racing = cache.lookup('s', ['c']);
+    cache.drop('s');
+    racing.store(new Map([['c', { id: 'c', version: 1 }]]));
+    expect(cache.lookup('s', ['a', 'c']).missing).toEqual(['a', 'c']);
+  });
+
+  it('drops every scope with EVERY_SCOPE, and tells the other processes so', async () => {
+    const dropped: string[] = [];
+    const cache = new ReadCache<{ id: string }, { id: string; version: number }>({
+      ttlMs: 1000,
+      max: 100,
+      clock,
+      dataSource: db.dataSource,
+      load: async ({ id }) => ({ id, version }),
+      onDrop: (scope) => dropped.push(scope),
+    });
+    await cache.get('s1', 'a', { id: 'a' });
+    await cache.get('s2', 'b', { id: 'b' });
+    version = 2;
+    cache.drop(EVERY_SCOPE);
+    expect((await cache.get('s1', 'a', { id: 'a' })).version).toBe(2);
+    expect((await cache.get('s2', 'b', { id: 'b' })).version).toBe(2);
+    expect(dropped).toEqual([EVERY_SCOPE]);
+  });
+
+  it('never serves a value older than a drop whose generation it had to forget (more scopes dropped than it remembers)', async () => {
+    const cache = new ReadCache<{ id: string }, { id: string; version: number }>({
+      ttlMs: 1000,
+      max: 100,
+      scopes: 3,
+      clock,
+      dataSource: db.dataSource,
+      load: async ({ id }) => ({ id, version }),
+    });
+    await cache.get('s1', 'a', { id: 'a' });
+    await cache.get('quiet', 'q', { id: 'q' });
+    version = 2;
+    cache.drop('s1');
+    for (const s of ['s2', 's3', 's4', 's5']) cache.drop(s); // s1's generation is evicted
+    expect((await cache.get('s1', 'a', { id: 'a' })).version).toBe(2);
+    // A scope never dropped may lose its values then (a miss), never get an old one after a drop.
+    expect((await cache.get('quiet', 'q', { id: 'q' })).version).toBe(2);
+  });
+
+  it('forgets a generation two TTLs after the last drop of its scope, when every older value has expired', async () => {
+    const cache = make();
+    expect((await cache.get('s', 'a', { id: 'a' })).version).toBe(1);
+    version = 2;
+    cache.drop('s');
+    expect((await cache.get('s', 'a', { id: 'a' })).version).toBe(2);
+    clock.ms += 2001;
+    version = 3;
+    expect((await cache.get('s', 'a', { id: 'a' })).version).toBe(3);
   });
 });

@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { Clock } from '../clock/clock.js';
+import { upTo } from './up-to.js';
 
 export interface ReadCacheOptions<C, V> {
   /** How long a value is served, in milliseconds. 0: never cached, every call loads. */
@@ -10,10 +11,21 @@ export interface ReadCacheOptions<C, V> {
   clock: Clock;
   /** Its commits drop the scopes that `dropAfterCommit` marked in their transactions. */
   dataSource: DataSource;
-  load: (context: C) => Promise<V>;
+  /** How `get` loads a value; a cache read only through `lookup` has none. */
+  load?: (context: C) => Promise<V>;
+  /** Scopes whose drops are remembered at once (default 100,000; see the class). */
+  scopes?: number;
   /** Told of every scope this process drops (to tell the other processes: CacheBus). */
   onDrop?: (scope: string) => void;
 }
+
+/** Scopes whose drops are remembered (each for two TTLs): enough for one scope per player. */
+const GENERATIONS = 100_000;
+/** Forgotten generations are swept after this many drops (expired entries are otherwise kept until evicted). */
+const SWEEP_EVERY = 1_000;
+
+/** The scope `drop` takes for "every scope" (scopes are ids and never this). */
+export const EVERY_SCOPE = '*';
 
 /** Key in `QueryRunner.data`: the scopes to drop at the transaction's commit, per cache. */
 const PENDING = 'readCachePendingDrops';
@@ -25,21 +37,42 @@ type Pending = Map<object, Set<string>>;
  * load; a scope (e.g. a resource type, a tenant) is dropped at once by writes through this process.
  * Writes through other processes show within `ttlMs`.
  *
- * A scope is dropped by bumping its generation, which is part of every key: a load that started
- * before the drop stores its value under the old generation, where nobody looks any more.
+ * A scope is dropped by giving it a new generation, which is part of every key: a load that
+ * started before the drop stores its value under the old generation, where nobody looks any more.
+ * Scopes may be as fine as one player: a scope's generation is forgotten two TTLs after its last
+ * drop (every value stored under the generation it had before has expired by then), and when one
+ * must be forgotten earlier (too many), every scope without a remembered generation moves to a
+ * new one (`floor`), so no value older than a drop can come back.
  */
 export class ReadCache<C, V extends object> {
   private readonly cache?: LRUCache<string, V, unknown>;
-  private readonly generations = new Map<string, number>();
+  private readonly generations?: LRUCache<string, number>;
+  private lastGeneration = 0;
+  /** The generation of every scope not in `generations`. */
+  private floor = 0;
+  private dropsSinceSweep = 0;
+  /** Part of every key: raised by a drop of EVERY_SCOPE. */
+  private epoch = 0;
 
   constructor(private readonly options: ReadCacheOptions<C, V>) {
     if (options.ttlMs <= 0) return;
+    const perf = { now: () => options.clock.now().getTime() };
+    const load = options.load;
     this.cache = new LRUCache<string, V, unknown>({
-      max: options.max,
+      ...upTo(options.max),
       ttl: options.ttlMs,
-      perf: { now: () => options.clock.now().getTime() },
+      perf,
       ttlResolution: 0, // read the clock on every check (the tests' clock moves by hand)
-      fetchMethod: (_key, _stale, { context }) => options.load(context as C),
+      fetchMethod: load ? (_key, _stale, { context }) => load(context as C) : undefined,
+    });
+    this.generations = new LRUCache<string, number>({
+      ...upTo(options.scopes ?? GENERATIONS),
+      ttl: 2 * options.ttlMs,
+      perf,
+      ttlResolution: 0,
+      dispose: (generation, _scope, reason) => {
+        if (reason === 'evict') this.floor = Math.max(this.floor, generation);
+      },
     });
     // Only the outermost commit counts (a savepoint release leaves the transaction active).
     options.dataSource.subscribers.push({
@@ -57,11 +90,44 @@ export class ReadCache<C, V extends object> {
 
   /** The value of `key` in `scope`, loaded with `context` when it is not cached (or not fresh). */
   async get(scope: string, key: string, context: C): Promise<V> {
-    if (!this.cache) return this.options.load(context);
-    return (await this.cache.fetch(`${scope}\u0000${this.generations.get(scope) ?? 0}\u0000${key}`, { context }))!;
+    const load = this.options.load;
+    if (!load) throw new Error('this read cache has no load function: use lookup()');
+    if (!this.cache) return load(context);
+    return (await this.cache.fetch(this.prefixOf(scope) + key, { context }))!;
   }
 
-  /** Forgets every value of `scope` now, here and (through `onDrop`) in the other processes. */
+  /**
+   * The cached values of `keys` in `scope`, the keys missing, and `store` for the values the
+   * caller then loads itself (several in one statement). `store` files them under the generation
+   * of the lookup: if the scope was dropped meanwhile, they are never served.
+   */
+  lookup(scope: string, keys: readonly string[]): { found: Map<string, V>; missing: string[]; store: (values: Map<string, V>) => void } {
+    const found = new Map<string, V>();
+    if (!this.cache) return { found, missing: [...keys], store: () => undefined };
+    const cache = this.cache;
+    // Taken now: values loaded after a drop that comes meanwhile go where nobody looks.
+    const prefix = this.prefixOf(scope);
+    const missing: string[] = [];
+    for (const key of keys) {
+      const v = cache.get(prefix + key);
+      if (v === undefined) missing.push(key);
+      else found.set(key, v);
+    }
+    return {
+      found,
+      missing,
+      store: (values) => {
+        for (const [key, v] of values) cache.set(prefix + key, v);
+      },
+    };
+  }
+
+  /** The start of the keys of `scope` now (a drop changes it). */
+  private prefixOf(scope: string): string {
+    return `${this.epoch}\u0000${scope}\u0000${this.generations?.get(scope) ?? this.floor}\u0000`;
+  }
+
+  /** Forgets every value of `scope` (EVERY_SCOPE: of all scopes) now, here and (through `onDrop`) in the other processes. */
   drop(scope: string): void {
     if (!this.cache) return;
     this.dropHere(scope);
@@ -70,7 +136,16 @@ export class ReadCache<C, V extends object> {
 
   /** Forgets every value of `scope` in this process only (another process dropped it). */
   dropHere(scope: string): void {
-    if (this.cache) this.generations.set(scope, (this.generations.get(scope) ?? 0) + 1);
+    if (!this.generations) return;
+    if (scope === EVERY_SCOPE) {
+      this.epoch++;
+      return;
+    }
+    this.generations.set(scope, ++this.lastGeneration);
+    if (++this.dropsSinceSweep >= SWEEP_EVERY) {
+      this.dropsSinceSweep = 0;
+      this.generations.purgeStale();
+    }
   }
 
   /** Forgets everything in this process (drops that may have been missed). */

@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import { sessionUserGone } from '../auth/session-user-gone.js';
 import { DomainError } from './domain-error.js';
 import { CommonErrors, type ErrorDefinition } from './error-catalog.js';
+import { isWriteConflict } from './write-conflict.js';
 
 const byStatus: Record<number, ErrorDefinition> = {
   400: CommonErrors.generic_client_error,
@@ -51,14 +52,6 @@ function isDatabaseTimeout(err: unknown): boolean {
   return code === '55P03' || code === '57014' || /^Query read timeout/.test(e.driverError?.message ?? e.message ?? '');
 }
 
-/** A deadlock or serialization failure: the request lost a race and may simply be retried. */
-function isWriteConflict(err: unknown): boolean {
-  const e = err as { code?: string; driverError?: { code?: string } } | undefined;
-  const code = e?.code ?? e?.driverError?.code;
-  return code === '40P01' || code === '40001';
-}
-
-/** PostgreSQL refused a value of the request (a NUL or an invalid byte sequence): the client's fault, 400. */
 function isUnstorableValue(err: unknown): boolean {
   const e = err as { code?: string; driverError?: { code?: string } } | undefined;
   const code = e?.code ?? e?.driverError?.code;

@@ -17,6 +17,14 @@ export type DomainEventType = Extract<keyof DomainEventMap, string>;
 type InTransaction<T extends DomainEventType> = (event: DomainEventMap[T], em: EntityManager) => Promise<void>;
 type AfterCommit<T extends DomainEventType> = (event: DomainEventMap[T]) => void;
 
+export interface PublishOptions {
+  /**
+   * Owners of `inTransaction` handlers whose work the publisher did itself, in its own statement
+   * (the store's one-statement purchase writes its outbox rows): those handlers do not run.
+   */
+  handledBy?: readonly string[];
+}
+
 /** Key in `QueryRunner.data`: the events published in the transaction, for after-commit handlers. */
 const PENDING = 'domainEventsPending';
 type Pending = { type: DomainEventType; event: unknown }[];
@@ -37,7 +45,7 @@ type Pending = { type: DomainEventType; event: unknown }[];
 @Injectable()
 export class DomainEvents {
   private readonly logger = new Logger(DomainEvents.name);
-  private readonly during = new Map<DomainEventType, InTransaction<DomainEventType>[]>();
+  private readonly during = new Map<DomainEventType, { handler: InTransaction<DomainEventType>; owner?: string }[]>();
   private readonly after = new Map<DomainEventType, AfterCommit<DomainEventType>[]>();
 
   constructor(@InjectDataSource() dataSource: DataSource) {
@@ -54,9 +62,10 @@ export class DomainEvents {
     });
   }
 
-  inTransaction<T extends DomainEventType>(type: T, handler: InTransaction<T>): void {
+  /** `owner` names the handler for publishers that do its work themselves (`PublishOptions.handledBy`). */
+  inTransaction<T extends DomainEventType>(type: T, handler: InTransaction<T>, owner?: string): void {
     const list = this.during.get(type) ?? [];
-    list.push(handler as unknown as InTransaction<DomainEventType>);
+    list.push({ handler: handler as unknown as InTransaction<DomainEventType>, owner });
     this.during.set(type, list);
   }
 
@@ -66,9 +75,24 @@ export class DomainEvents {
     this.after.set(type, list);
   }
 
+  /**
+   * Whether any of these types has `inTransaction` handlers: a publisher that writes its change in
+   * one statement outside a transaction must open one when so (the handlers write with the change),
+   * unless it does the work of every one of them itself (`besides`: their owners).
+   */
+  hasInTransactionHandlers(types: readonly DomainEventType[], besides: readonly string[] = []): boolean {
+    return types.some((t) => (this.during.get(t) ?? []).some((h) => h.owner === undefined || !besides.includes(h.owner)));
+  }
+
   /** Says that `event` happened in the transaction of `em` (outside a transaction: it has committed). */
-  async publish<T extends DomainEventType>(em: EntityManager, type: T, event: DomainEventMap[T]): Promise<void> {
-    for (const handler of this.during.get(type) ?? []) await handler(event, em);
+  async publish<T extends DomainEventType>(
+    em: EntityManager,
+    type: T,
+    event: DomainEventMap[T],
+    options: PublishOptions = {},
+  ): Promise<void> {
+    for (const { handler, owner } of this.during.get(type) ?? [])
+      if (owner === undefined || !options.handledBy?.includes(owner)) await handler(event, em);
     const qr = em.queryRunner;
     if (!qr?.isTransactionActive) return this.runAfterCommit(type, event);
     ((qr.data[PENDING] as Pending | undefined) ??= []).push({ type, event });

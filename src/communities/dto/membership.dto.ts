@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsString, MaxLength } from 'class-validator';
+import { IsOptional, IsString, MaxLength } from 'class-validator';
+import { PageQueryDto } from '../../common/pagination/pagination.js';
 
 export class JoinCommunityQueryDto {
   /**
@@ -43,6 +44,29 @@ export class CommunityReferralDto {
   displayName: string | null;
 
   /** When the referred user joined the community. */
+  @ApiProperty({ example: '2025-01-01T12:00:00.000Z' })
+  joinedAt: Date;
+}
+
+export class CommunityMembersQueryDto extends PageQueryDto {
+  /** A part of the handle or display name, any case (empty: every member). */
+  @ApiProperty({ required: false, maxLength: 64, example: 'ali' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  query?: string;
+}
+
+export class CommunityMemberDto {
+  @ApiProperty({ format: 'uuid', example: '3b241101-e2bb-4255-8caf-4136c566a962' })
+  userId: string;
+
+  @ApiProperty({ example: 'ada_l' })
+  handle: string;
+
+  @ApiProperty({ type: String, nullable: true, example: 'Ada' })
+  displayName: string | null;
+
   @ApiProperty({ example: '2025-01-01T12:00:00.000Z' })
   joinedAt: Date;
 }

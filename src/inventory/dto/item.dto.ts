@@ -222,3 +222,46 @@ export class ItemGrantResultDto {
   @ApiProperty({ example: false })
   replayed: boolean;
 }
+
+/** What a player holds of an item, in any community of the tenant (management). */
+export class AdminHoldingDto {
+  @ApiProperty({ format: 'uuid', example: '5e0c3c1e-2f7e-4f4a-9b7d-0f5e1a9d3c21' })
+  communityId: string;
+
+  @ApiProperty({ example: 'pixel-pirates' })
+  communitySlug: string;
+
+  @ApiProperty({ format: 'uuid', example: '0f9e8d7c-6b5a-4c3d-9e2f-1a0b9c8d7e6f' })
+  itemId: string;
+
+  @ApiProperty({ example: 'Pirate hat' })
+  name: string;
+
+  @ApiProperty({ example: 'head' })
+  slotKey: string;
+
+  @ApiProperty({ example: 'common' })
+  rarity: string;
+
+  @ApiProperty({ type: String, nullable: true, example: 'https://example.com/items/hat.png' })
+  imageUrl: string | null;
+
+  /** Units held. */
+  @ApiProperty({ example: 1 })
+  quantity: number;
+
+  /** Whether the item is on the player's avatar (in its slot). */
+  @ApiProperty({ example: true })
+  allocated: boolean;
+
+  /**
+   * The status of the player's latest avatar mint in the community, for an item on the avatar
+   * (a mint is of the avatar as it was when requested); null when not on the avatar or never minted.
+   */
+  @ApiProperty({ type: String, enum: ['pending', 'sending', 'minted', 'failed'], nullable: true, example: null })
+  avatarMintStatus: string | null;
+
+  /** When the player first received it. */
+  @ApiProperty({ format: 'date-time', example: '2026-11-20T10:00:00.000Z' })
+  acquiredAt: string;
+}

@@ -1,4 +1,5 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { PageQueryDto } from '../../common/pagination/pagination.js';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Length, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
 import { ItemDto } from './item.dto.js';
@@ -90,4 +91,29 @@ export class UpdateSlotDto {
   @Min(-1000000)
   @Max(1000000)
   position?: number;
+}
+
+/** `GET /v1/admin/inventory/slots` (management). */
+export class AdminSlotsQueryDto {
+  /** Community id or slug. */
+  @ApiProperty({ example: 'space-pirates' })
+  @IsString()
+  @Length(1, 64)
+  communityId: string;
+}
+
+/** `GET /v1/admin/inventory/items` (management). */
+export class AdminItemsQueryDto extends PageQueryDto {
+  /** Community id or slug. */
+  @ApiProperty({ example: 'space-pirates' })
+  @IsString()
+  @Length(1, 64)
+  communityId: string;
+
+  /** Only the items of this slot (id or key). */
+  @ApiPropertyOptional({ example: 'hat' })
+  @IsOptional()
+  @IsString()
+  @Length(1, 64)
+  slotId?: string;
 }

@@ -1,3 +1,4 @@
+import { BackgroundPass } from '../../common/background/background-pass.js';
 import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
@@ -10,6 +11,7 @@ import type { AvatarMint } from '../entities/avatar-mint.entity.js';
 import { AvatarMintRepository } from '../avatar-mint.repository.js';
 import { BlockchainsService } from './blockchains.service.js';
 import { isPermanent, MintSender, PermanentMintError } from './mint-sender.js';
+import { DomainEvents } from '../../common/events/domain-events.js';
 
 /** Backoff after the n-th failed attempt: 5 s, 10 s, 20 s ... at most 10 minutes. */
 export function mintBackoffMs(attempt: number): number {
@@ -27,9 +29,10 @@ export function mintBackoffMs(attempt: number): number {
 export class MintWorker implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly log = new Logger(MintWorker.name);
   private timer: NodeJS.Timeout | null = null;
-  private running: Promise<number> | null = null;
-  private again = false;
-  private stopped = false;
+  private readonly pass = new BackgroundPass(
+    () => this.runOnce(),
+    (e) => this.log.error(`mint pass failed: ${e.message}`),
+  );
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -40,6 +43,7 @@ export class MintWorker implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly sender: MintSender,
     private readonly notifications: NotificationsService,
     private readonly metrics: Metrics,
+    private readonly domainEvents: DomainEvents,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -49,37 +53,20 @@ export class MintWorker implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   async onModuleDestroy(): Promise<void> {
-    this.stopped = true;
     if (this.timer) clearInterval(this.timer);
-    await this.running?.catch(() => undefined);
+    await this.pass.stop();
   }
 
   /** Starts a pass in the background (no-op when the worker is disabled; coalesced when one is running). */
   kick(): void {
-    if (!this.config.MINT_WORKER_ENABLED || this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.runOnce()
-      .catch((e: unknown) => {
-        this.log.error(`mint pass failed: ${(e as Error).message}`);
-        return 0;
-      })
-      .finally(() => {
-        this.running = null;
-        if (this.again) {
-          this.again = false;
-          this.kick();
-        }
-      });
+    if (this.config.MINT_WORKER_ENABLED) this.pass.kick();
   }
 
   /** Processes due jobs one by one until none is due; returns how many were attempted. Tests call it directly. */
   async runOnce(): Promise<number> {
     let n = 0;
     for (;;) {
-      if (this.stopped) return n;
+      if (this.pass.stopped) return n;
       const job = await this.claim();
       if (!job) return n;
       this.metrics.mintJob('sending');
@@ -134,7 +121,18 @@ export class MintWorker implements OnApplicationBootstrap, OnModuleDestroy {
     const minted = await this.dataSource.transaction(async (em) => {
       const now = this.clock.now();
       const changed = await this.mints.markMinted(job.id, txHash, now, em);
-      if (changed) await this.notifyFinished(em, job, 'minted', txHash);
+      if (changed) {
+        await this.notifyFinished(em, job, 'minted', txHash);
+        await this.domainEvents.publish(em, 'avatar.minted', {
+          tenantId: job.tenantId,
+          mintId: job.id,
+          communityId: job.communityId,
+          userId: job.userId,
+          blockchain: job.blockchain,
+          tokenId: job.tokenId,
+          txHash: txHash ?? job.txHash ?? null,
+        });
+      }
       return changed;
     });
     if (minted) this.metrics.mintJob('minted');

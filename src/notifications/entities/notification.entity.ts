@@ -10,6 +10,7 @@ import { User } from '../../users/entities/user.entity.js';
 @Entity('notifications')
 @Index('ix_notifications_user_created', ['tenantId', 'userId', 'createdAt'])
 @Index('ix_notifications_user_unread', ['tenantId', 'userId'], { where: 'read_at IS NULL' })
+@Index('ix_notifications_user_xid', ['tenantId', 'userId', 'xid'])
 export class Notification {
   @PrimaryGeneratedColumn('uuid')
   id: string;
@@ -45,4 +46,13 @@ export class Notification {
 
   @Column({ type: 'timestamptz' })
   createdAt: Date;
+
+  /**
+   * The id of the transaction that wrote the row (`pg_current_xact_id()`, 64 bits, never reused):
+   * with a snapshot it says whether the row had committed when the snapshot was taken, which is
+   * the live stream's resume cursor (src/notifications/stream/stream-cursor.ts). Not read by the
+   * list routes.
+   */
+  @Column({ type: 'bigint', default: () => 'cgs_current_xid()', select: false, insert: false, update: false })
+  xid?: string;
 }

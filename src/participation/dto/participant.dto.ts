@@ -1,6 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
+import { IsIn, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
+import { Type } from 'class-transformer';
+import { PageQueryDto } from '../../common/pagination/pagination.js';
 import { LeaderboardEntryDto } from '../../resources/dto/ranking.dto.js';
+import { EVENT_STATUSES, type EventStatus } from '../../quest-events/event-status.js';
 import { ParticipantStatus } from '../participant-status.js';
 
 const STATUS_DOC = 'ParticipantStatus: 1 REGISTERED, 2 UNREGISTERED, 3 DROPPED, 4 CANCELLED.';
@@ -92,4 +95,66 @@ export class DropParticipantDto {
   @IsString()
   @MaxLength(500)
   reason?: string;
+}
+
+export class AdminParticipantsQueryDto extends PageQueryDto {
+  /** Only participants in this status (1 REGISTERED, 2 UNREGISTERED, 3 DROPPED, 4 CANCELLED); all by default. */
+  @ApiPropertyOptional({ enum: [1, 2, 3, 4], type: Number })
+  @IsOptional()
+  @Type(() => Number)
+  @IsIn([1, 2, 3, 4], { message: 'status must be 1, 2, 3 or 4' })
+  status?: ParticipantStatus;
+}
+
+/** A participant in any status, with who it is (management). */
+export class AdminParticipantDto extends ParticipantListItemDto {
+  @ApiProperty({ enum: [1, 2, 3, 4], example: 1, description: STATUS_DOC })
+  status: ParticipantStatus;
+
+  @ApiProperty({ enum: ['REGISTERED', 'UNREGISTERED', 'DROPPED', 'CANCELLED'], example: 'REGISTERED' })
+  statusName: string;
+
+  @ApiProperty({ format: 'date-time', example: '2025-06-12T12:00:00.000Z' })
+  statusChangedAt: Date;
+
+  @ApiProperty({ type: String, nullable: true, example: null })
+  dropReason: string | null;
+}
+
+/** A participation of one player, with its event (management). */
+export class AdminUserParticipationDto {
+  @ApiProperty({ format: 'uuid', example: '9d6b1f0e-1c2d-4e3f-8a9b-0c1d2e3f4a5b' })
+  eventId: string;
+
+  @ApiProperty({ example: 'spring-cup' })
+  eventSlug: string;
+
+  @ApiProperty({ example: 'Spring Cup' })
+  eventName: string;
+
+  @ApiProperty({ format: 'uuid', example: '5e0c3c1e-2f7e-4f4a-9b7d-0f5e1a9d3c21' })
+  communityId: string;
+
+  /** The event's lifecycle status now. */
+  @ApiProperty({ enum: EVENT_STATUSES, example: 'active' })
+  eventStatus: EventStatus;
+
+  @ApiProperty({ enum: [1, 2, 3, 4], example: 1, description: STATUS_DOC })
+  status: ParticipantStatus;
+
+  @ApiProperty({ enum: ['REGISTERED', 'UNREGISTERED', 'DROPPED', 'CANCELLED'], example: 'REGISTERED' })
+  statusName: string;
+
+  /** The score as last synced. */
+  @ApiProperty({ example: 420 })
+  score: number;
+
+  @ApiProperty({ format: 'date-time', example: '2025-06-12T12:00:00.000Z' })
+  registeredAt: Date;
+
+  @ApiProperty({ format: 'date-time', example: '2025-06-12T12:00:00.000Z' })
+  statusChangedAt: Date;
+
+  @ApiProperty({ type: String, nullable: true, example: null })
+  dropReason: string | null;
 }

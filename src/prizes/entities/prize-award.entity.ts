@@ -2,7 +2,7 @@ import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, t
 import { User } from '../../users/entities/user.entity.js';
 import { Prize } from './prize.entity.js';
 
-export const PRIZE_SOURCES = ['store', 'event', 'admin'] as const;
+export const PRIZE_SOURCES = ['store', 'event', 'admin', 'season'] as const;
 export type PrizeSource = (typeof PRIZE_SOURCES)[number];
 
 /** Append-only: one row per award. The owners of a prize are the users with awards. */

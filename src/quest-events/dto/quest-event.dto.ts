@@ -14,7 +14,7 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
-import { MAX_PAGE, MAX_PAGE_SIZE } from '../../common/pagination/pagination.js';
+import { MAX_PAGE, MAX_PAGE_SIZE, PageQueryDto } from '../../common/pagination/pagination.js';
 import { ToArray, ToBoolean } from '../../common/validation/transforms.js';
 import {
   OptionalDate,
@@ -285,6 +285,19 @@ export class ListQuestEventsQueryDto {
   @IsOptional()
   @IsUUID()
   resourceId?: string;
+}
+
+/** The management list of events: drafts included, optionally of one community and one status. */
+export class AdminQuestEventsQueryDto extends PageQueryDto {
+  /** The community (id or slug). */
+  @ApiPropertyOptional({ example: 'pixel-pirates' })
+  @OptionalText({ max: 64 })
+  communityId?: string;
+
+  @ApiPropertyOptional({ enum: EVENT_STATUSES, example: 'active' })
+  @IsOptional()
+  @IsIn(EVENT_STATUSES, { message: `status must be one of: ${EVENT_STATUSES.join(', ')}` })
+  status?: EventStatus;
 }
 
 export class CloseQuestEventResultDto {

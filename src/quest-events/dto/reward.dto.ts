@@ -223,3 +223,9 @@ export class RewardClaimDto {
   @ApiProperty({ enum: ['processed', 'pending_fulfilment'], example: 'processed' })
   status: 'processed' | 'pending_fulfilment';
 }
+
+/** An allocation with whose it is (management). */
+export class AdminRewardAllocationDto extends RewardAllocationDto {
+  @ApiProperty({ format: 'uuid', example: '3b241101-e2bb-4255-8caf-4136c566a962' })
+  userId: string;
+}

@@ -1,4 +1,29 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsOptional, Matches } from 'class-validator';
+import { PageQueryDto } from '../../common/pagination/pagination.js';
+import { NeighboursQueryDto } from './ledger.dto.js';
+
+export const SEASON_REF = /^(current|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/;
+export const SEASON_DOC = {
+  description:
+    'Extension: `current` (the running season of this resource that ends first) or a season id. Absent: the all-time board, as before. A live season ranks what was earned inside its window (equal amounts share a rank); a closed one shows its frozen final standings, where `rank` is the final place (ties went to who reached the score first).',
+  example: 'current',
+};
+
+/** `?season=` of the ranking routes (extension). */
+export class LeaderboardQueryDto extends PageQueryDto {
+  @ApiPropertyOptional(SEASON_DOC)
+  @IsOptional()
+  @Matches(SEASON_REF, { message: 'season must be "current" or a season id' })
+  season?: string;
+}
+
+export class RankingQueryDto extends NeighboursQueryDto {
+  @ApiPropertyOptional(SEASON_DOC)
+  @IsOptional()
+  @Matches(SEASON_REF, { message: 'season must be "current" or a season id' })
+  season?: string;
+}
 
 /** One line of a leaderboard. */
 export class LeaderboardEntryDto {

@@ -177,3 +177,33 @@ export class PublicSocialDto {
   @ApiProperty({ type: String, nullable: true, example: 'eu-west' })
   server: string | null;
 }
+
+/**
+ * A linked account as support sees it (management): who it is at the provider and when it was
+ * linked. Neither the tokens nor whether any is stored, nor the provider's free-form data.
+ */
+export class AdminSocialDto {
+  @ApiProperty({ format: 'uuid', example: '6f1d2c3b-4a59-4e68-9d7c-8b9a0f1e2d3c' })
+  id: string;
+
+  /** The provider (account type). */
+  @ApiProperty({ example: 'discord' })
+  accountType: string;
+
+  /** The account's id at the provider. */
+  @ApiProperty({ example: '80351110224678912' })
+  subjectId: string;
+
+  @ApiProperty({ type: String, nullable: true, example: 'ada_plays' })
+  handle: string | null;
+
+  @ApiProperty({ type: String, nullable: true, example: 'eu-west' })
+  server: string | null;
+
+  /** Whether it shows on the player's public profile. */
+  @ApiProperty({ example: true })
+  public: boolean;
+
+  @ApiProperty({ format: 'date-time', example: '2026-04-01T08:30:00.000Z' })
+  linkedAt: string;
+}

@@ -1,0 +1,430 @@
+import { useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { api, ok, type Schemas } from '../api.ts';
+import { formErrors } from '../errors.ts';
+import {
+  Empty,
+  Field,
+  FormFooter,
+  instant,
+  Loading,
+  localInput,
+  num,
+  numOrDefault,
+  Pager,
+  text,
+  useLoad,
+  raw,
+  usePaged,
+  useSubmit,
+  when,
+} from '../ui.tsx';
+import { EventTimes } from './Events.tsx';
+import { Lifecycle, PARTICIPANT_STATUS } from './lifecycle.tsx';
+
+type EventDto = Schemas['QuestEventDto'];
+
+export function Event() {
+  const { eventId = '' } = useParams();
+  const ev = useLoad(() => ok(api().GET('/v1/admin/quest-events/{eventId}', { params: { path: { eventId } } })), [eventId]);
+  const [tick, setTick] = useState(0);
+  const refresh = () => {
+    ev.reload();
+    setTick((t) => t + 1);
+  };
+  const e = ev.data;
+  return (
+    <section>
+      <p className="crumbs">
+        <Link to="/events">Quest events</Link> /
+      </p>
+      <h1>{e?.name ?? eventId}</h1>
+      <Loading loading={ev.loading && !e} error={ev.error} />
+      {e ? (
+        <>
+          <Lifecycle status={e.status} />
+          <p className="muted">
+            <code>{e.slug}</code> · registration {when(e.registrationStartsAt)} – {when(e.registrationEndsAt)} · runs {when(e.startsAt)} –{' '}
+            {when(e.endsAt)} · {e.registeredCount}
+            {e.capacity ? ` / ${e.capacity}` : ''} registered{e.completedAt ? ` · completed ${when(e.completedAt)}` : ''}
+          </p>
+          <Actions event={e} onChanged={refresh} />
+          <Participants event={e} tick={tick} onChanged={refresh} />
+          <Rewards event={e} />
+          <Allocations event={e} tick={tick} />
+          <EditEvent event={e} onSaved={refresh} />
+        </>
+      ) : null}
+    </section>
+  );
+}
+
+/** Publish, close (allocate now) and cancel, each where the lifecycle allows it. */
+function Actions({ event, onChanged }: { event: EventDto; onChanged: () => void }) {
+  const [busy, setBusy] = useState(false);
+  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  const run = async (what: string, call: () => Promise<string>) => {
+    if (!window.confirm(`${what} "${event.name}"?`)) return;
+    setBusy(true);
+    try {
+      setMessage({ ok: true, text: await call() });
+      onChanged();
+    } catch (err) {
+      setMessage({ ok: false, text: formErrors(err).form ?? 'Failed' });
+    } finally {
+      setBusy(false);
+    }
+  };
+  const path = { params: { path: { eventId: event.id } } };
+  const finished = event.status === 'completed' || event.status === 'cancelled';
+  return (
+    <div className="actions">
+      {event.status === 'draft' ? (
+        <button
+          type="button"
+          disabled={busy}
+          onClick={() =>
+            run(
+              'Publish',
+              async () => (await ok(api().PATCH('/v1/admin/quest-events/{eventId}', { ...path, body: { publish: true } })), 'Published'),
+            )
+          }
+        >
+          Publish
+        </button>
+      ) : null}
+      {event.status === 'active' || event.status === 'ended' ? (
+        <button
+          type="button"
+          disabled={busy}
+          onClick={() =>
+            run('Close and allocate the rewards of', async () => {
+              const r = await ok(api().POST('/v1/admin/quest-events/{eventId}/close', path));
+              return r.completedNow ? `Closed: ${r.allocationsCreated} allocations made` : 'It was already completed';
+            })
+          }
+        >
+          Close event
+        </button>
+      ) : null}
+      {!finished ? (
+        <button
+          type="button"
+          className="danger"
+          disabled={busy}
+          onClick={() => run('Cancel', async () => (await ok(api().POST('/v1/admin/quest-events/{eventId}/cancel', path)), 'Cancelled'))}
+        >
+          Cancel event
+        </button>
+      ) : null}
+      {busy ? <span className="muted">Working…</span> : null}
+      {message ? (
+        <span className={message.ok ? 'ok' : 'error'} role={message.ok ? 'status' : 'alert'}>
+          {message.text}
+        </span>
+      ) : null}
+    </div>
+  );
+}
+
+function Participants({ event, tick, onChanged }: { event: EventDto; tick: number; onChanged: () => void }) {
+  const [status, setStatus] = useState<'' | '1' | '2' | '3' | '4'>('');
+  const list = usePaged(
+    (page) =>
+      ok(
+        api().GET('/v1/admin/quest-events/{eventId}/participants', {
+          params: {
+            path: { eventId: event.id },
+            query: { status: status ? (Number(status) as 1 | 2 | 3 | 4) : undefined, page, limit: 20 },
+          },
+        }),
+      ),
+    [event.id, status, tick],
+  );
+  const [error, setError] = useState<string | null>(null);
+  const drop = async (p: Schemas['AdminParticipantDto']) => {
+    const reason = window.prompt(`Drop ${p.handle} from the event? Reason (kept with the participation):`, '');
+    if (reason === null) return;
+    try {
+      await ok(
+        api().POST('/v1/admin/quest-events/{eventId}/participants/drop', {
+          params: { path: { eventId: event.id } },
+          body: { userId: p.userId, reason: reason || undefined },
+        }),
+      );
+      setError(null);
+      onChanged();
+    } catch (err) {
+      setError(formErrors(err).form);
+    }
+  };
+  return (
+    <div className="panel">
+      <h2>Participants</h2>
+      <div className="toolbar">
+        <select value={status} onChange={(e) => setStatus(e.target.value as typeof status)} aria-label="participant status">
+          <option value="">Every status</option>
+          {Object.entries(PARTICIPANT_STATUS).map(([n, name]) => (
+            <option key={n} value={n}>
+              {name}
+            </option>
+          ))}
+        </select>
+        <button type="button" onClick={list.reload}>
+          Refresh
+        </button>
+      </div>
+      {error ? (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      <Loading loading={list.loading && !list.data} error={list.error} />
+      {list.data && list.data.items.length === 0 ? <Empty>No participants yet.</Empty> : null}
+      <table aria-label="participants">
+        <thead>
+          <tr>
+            <th>Player</th>
+            <th>Status</th>
+            <th className="num">Score</th>
+            <th>Registered</th>
+            <th>Status since</th>
+            <th />
+          </tr>
+        </thead>
+        <tbody>
+          {list.data?.items.map((p) => (
+            <tr key={p.userId}>
+              <td>
+                <Link to={`/players/${p.userId}`}>{p.handle}</Link>
+              </td>
+              <td>
+                <span className={`badge participant-${p.status}`}>
+                  {p.status} {p.statusName}
+                </span>
+                {p.dropReason ? <small className="muted"> {p.dropReason}</small> : null}
+              </td>
+              <td className="num">{p.score}</td>
+              <td>{when(p.registeredAt)}</td>
+              <td>{when(p.statusChangedAt)}</td>
+              <td>
+                {p.status === 1 && event.status !== 'completed' && event.status !== 'cancelled' ? (
+                  <button type="button" className="link danger" onClick={() => void drop(p)}>
+                    drop
+                  </button>
+                ) : null}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <Pager data={list.data} page={list.page} setPage={list.setPage} />
+    </div>
+  );
+}
+
+function Rewards({ event }: { event: EventDto }) {
+  const list = useLoad(
+    () => ok(api().GET('/v1/admin/quest-events/{eventId}/rewards', { params: { path: { eventId: event.id } } })),
+    [event.id],
+  );
+  const f = useSubmit(
+    async (d) => {
+      await ok(
+        api().POST('/v1/admin/quest-events/{eventId}/rewards', {
+          params: { path: { eventId: event.id } },
+          body: {
+            name: text(d, 'name') ?? '',
+            kind: (text(d, 'kind') ?? 'manual') as 'resource' | 'item' | 'manual',
+            resourceTypeId: text(d, 'resourceTypeId'),
+            itemId: text(d, 'itemId'),
+            amount: numOrDefault(d, 'amount'),
+            tickets: numOrDefault(d, 'tickets'),
+            ticketCost: numOrDefault(d, 'ticketCost'),
+            supply: num(d, 'supply'),
+            rankFrom: num(d, 'rankFrom'),
+            rankTo: num(d, 'rankTo'),
+          },
+        }),
+      );
+      list.reload();
+      return 'Reward added';
+    },
+    ['name', 'kind', 'resourceTypeId', 'itemId', 'amount', 'tickets', 'supply', 'rankFrom', 'rankTo'],
+  );
+  const open = event.status !== 'completed' && event.status !== 'cancelled';
+  return (
+    <div className="panel">
+      <h2>Rewards</h2>
+      <Loading loading={list.loading && !list.data} error={list.error} />
+      {list.data && list.data.length === 0 ? <Empty>No rewards.</Empty> : null}
+      <table aria-label="rewards">
+        <thead>
+          <tr>
+            <th>Reward</th>
+            <th>Kind</th>
+            <th>Ranks</th>
+            <th className="num">Tickets</th>
+            <th className="num">Claimed / supply</th>
+          </tr>
+        </thead>
+        <tbody>
+          {list.data?.map((r) => (
+            <tr key={r.id}>
+              <td>{r.name}</td>
+              <td>
+                {r.kind}
+                {r.amount ? ` × ${r.amount}` : ''}
+              </td>
+              <td>{r.rankFrom || r.rankTo ? `${r.rankFrom ?? 1} – ${r.rankTo ?? '∞'}` : 'all eligible'}</td>
+              <td className="num">
+                {r.tickets} (cost {r.ticketCost})
+              </td>
+              <td className="num">
+                {r.claimed} / {r.supply ?? '∞'}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {open ? (
+        <details>
+          <summary>Add a reward</summary>
+          <form onSubmit={f.onSubmit}>
+            <div className="row">
+              <Field label="Name" name="name" error={f.errors.fields.name}>
+                <input name="name" />
+              </Field>
+              <Field label="Kind" name="kind" error={f.errors.fields.kind}>
+                <select name="kind">
+                  <option value="resource">resource</option>
+                  <option value="item">item</option>
+                  <option value="manual">manual</option>
+                </select>
+              </Field>
+              <Field label="Resource type id" name="resourceTypeId" error={f.errors.fields.resourceTypeId}>
+                <input name="resourceTypeId" />
+              </Field>
+              <Field label="Item id" name="itemId" error={f.errors.fields.itemId}>
+                <input name="itemId" />
+              </Field>
+            </div>
+            <div className="row">
+              <Field label="Amount" name="amount" error={f.errors.fields.amount}>
+                <input name="amount" type="number" />
+              </Field>
+              <Field label="Tickets" name="tickets" error={f.errors.fields.tickets}>
+                <input name="tickets" type="number" />
+              </Field>
+              <Field label="Supply" name="supply" error={f.errors.fields.supply}>
+                <input name="supply" type="number" />
+              </Field>
+              <Field label="From rank" name="rankFrom" error={f.errors.fields.rankFrom}>
+                <input name="rankFrom" type="number" />
+              </Field>
+              <Field label="To rank" name="rankTo" error={f.errors.fields.rankTo}>
+                <input name="rankTo" type="number" />
+              </Field>
+            </div>
+            <FormFooter {...f} label="Add reward" />
+          </form>
+        </details>
+      ) : null}
+    </div>
+  );
+}
+
+function Allocations({ event, tick }: { event: EventDto; tick: number }) {
+  const list = usePaged(
+    (page) =>
+      ok(
+        api().GET('/v1/admin/quest-events/{eventId}/allocations', { params: { path: { eventId: event.id }, query: { page, limit: 20 } } }),
+      ),
+    [event.id, tick],
+  );
+  return (
+    <div className="panel">
+      <h2>Allocations</h2>
+      <Loading loading={list.loading && !list.data} error={list.error} />
+      {list.data && list.data.items.length === 0 ? <Empty>None yet: tickets are allocated when the event completes.</Empty> : null}
+      <table aria-label="allocations">
+        <thead>
+          <tr>
+            <th className="num">Rank</th>
+            <th>Player</th>
+            <th>Reward</th>
+            <th className="num">Score</th>
+            <th className="num">Tickets left</th>
+          </tr>
+        </thead>
+        <tbody>
+          {list.data?.items.map((a) => (
+            <tr key={a.id}>
+              <td className="num">{a.rank ?? '—'}</td>
+              <td>
+                <Link to={`/players/${a.userId}`}>{a.userId.slice(0, 8)}</Link>
+              </td>
+              <td>{a.reward.name}</td>
+              <td className="num">{a.score}</td>
+              <td className="num">
+                {a.ticketsRemaining} / {a.tickets}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <Pager data={list.data} page={list.page} setPage={list.setPage} />
+    </div>
+  );
+}
+
+function EditEvent({ event, onSaved }: { event: EventDto; onSaved: () => void }) {
+  const f = useSubmit(
+    async (d) => {
+      await ok(
+        api().PATCH('/v1/admin/quest-events/{eventId}', {
+          params: { path: { eventId: event.id } },
+          body: {
+            name: text(d, 'name'),
+            description: raw(d, 'description'),
+            registrationStartsAt: instant(d, 'registrationStartsAt'),
+            registrationEndsAt: instant(d, 'registrationEndsAt'),
+            startsAt: instant(d, 'startsAt'),
+            endsAt: instant(d, 'endsAt'),
+            capacity: num(d, 'capacity'),
+          },
+        }),
+      );
+      onSaved();
+      return 'Saved';
+    },
+    ['name', 'description', 'registrationStartsAt', 'registrationEndsAt', 'startsAt', 'endsAt', 'capacity'],
+  );
+  if (event.status === 'completed' || event.status === 'cancelled' || event.status === 'ended') return null;
+  return (
+    <details className="panel">
+      <summary>Edit the event</summary>
+      <form onSubmit={f.onSubmit} aria-label="edit event">
+        <Field label="Name" name="name" error={f.errors.fields.name}>
+          <input name="name" defaultValue={event.name} />
+        </Field>
+        <Field label="Description" name="description" error={f.errors.fields.description}>
+          <textarea name="description" rows={2} defaultValue={event.description ?? ''} />
+        </Field>
+        <EventTimes
+          errors={f.errors.fields}
+          values={{
+            registrationStartsAt: localInput(event.registrationStartsAt),
+            registrationEndsAt: localInput(event.registrationEndsAt),
+            startsAt: localInput(event.startsAt),
+            endsAt: localInput(event.endsAt),
+          }}
+        />
+        <Field label="Capacity" name="capacity" error={f.errors.fields.capacity}>
+          <input name="capacity" type="number" defaultValue={event.capacity ?? ''} />
+        </Field>
+        <FormFooter {...f} label="Save" />
+      </form>
+    </details>
+  );
+}

@@ -1,0 +1,75 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
+import type { PageRequest } from '../common/pagination/pagination.js';
+import { BaseRepository, DUMMY, GenerateSql } from '../database/repository.js';
+import { AdminAuditEntry } from './entities/admin-audit-entry.entity.js';
+
+export type NewAuditEntry = Omit<AdminAuditEntry, 'id'>;
+
+export interface AuditLogFilter {
+  /** Entries whose route template starts with this. */
+  route?: string;
+  method?: string;
+  actor?: string;
+  from?: Date;
+  to?: Date;
+}
+
+/** The management audit log (`admin_audit_log`). */
+@Injectable()
+export class AuditLogRepository extends BaseRepository {
+  constructor(@InjectDataSource() dataSource: DataSource) {
+    super(dataSource);
+  }
+
+  /** One multi-row INSERT for a batch of entries (of any tenants). */
+  @GenerateSql({
+    params: [
+      [
+        {
+          tenantId: DUMMY.tenant,
+          actor: 'api-key:0123456789ab',
+          method: 'POST',
+          route: '/v1/admin/communities',
+          target: {},
+          body: { name: 'Acme' },
+          statusCode: 201,
+          outcome: DUMMY.uuid,
+          createdAt: DUMMY.date,
+        },
+      ],
+    ],
+  })
+  async insertMany(entries: NewAuditEntry[], em?: EntityManager): Promise<void> {
+    await this.manager(em).getRepository(AdminAuditEntry).insert(entries);
+  }
+
+  /** A tenant's entries, newest first. */
+  @GenerateSql(
+    { params: [DUMMY.tenant, {}, DUMMY.page] },
+    {
+      name: 'filtered',
+      params: [
+        DUMMY.tenant,
+        { route: '/v1/admin/communities', method: 'POST', actor: 'api-key:0123456789ab', from: DUMMY.date, to: DUMMY.date },
+        DUMMY.page,
+      ],
+    },
+  )
+  async page(
+    tenantId: string,
+    filter: AuditLogFilter,
+    page: Pick<PageRequest, 'offset' | 'limit'>,
+    em?: EntityManager,
+  ): Promise<[AdminAuditEntry[], number]> {
+    const q = this.manager(em).getRepository(AdminAuditEntry).createQueryBuilder('a').where('a.tenant_id = :tenantId', { tenantId });
+    // LIKE wildcards in the prefix are matched literally.
+    if (filter.route) q.andWhere("a.route LIKE :route ESCAPE '\\'", { route: `${filter.route.replace(/[\\%_]/g, '\\$&')}%` });
+    if (filter.method) q.andWhere('a.method = :method', { method: filter.method });
+    if (filter.actor) q.andWhere('a.actor = :actor', { actor: filter.actor });
+    if (filter.from) q.andWhere('a.created_at >= :from', { from: filter.from });
+    if (filter.to) q.andWhere('a.created_at < :to', { to: filter.to });
+    return q.orderBy('a.created_at', 'DESC').addOrderBy('a.id', 'DESC').offset(page.offset).limit(page.limit).getManyAndCount();
+  }
+}

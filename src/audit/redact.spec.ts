@@ -1,0 +1,37 @@
+import { auditBody, MAX_BODY_CHARS, outcomeOf, REDACTED } from './redact.js';
+
+describe('audit log body', () => {
+  it('redacts secret-named fields at any depth and keeps the rest', () => {
+    expect(
+      auditBody({
+        name: 'Acme',
+        apiKey: 'cgs_key_x',
+        sharedSecret: 'abc',
+        nested: { password: 'p', refreshToken: 't', webhookKey: 'k', monkeys: 3, idempotencyKey: 'grant-1' },
+        list: [{ secret: 's', url: 'https://x' }],
+      }),
+    ).toEqual({
+      name: 'Acme',
+      apiKey: REDACTED,
+      sharedSecret: REDACTED,
+      nested: { password: REDACTED, refreshToken: REDACTED, webhookKey: REDACTED, monkeys: 3, idempotencyKey: 'grant-1' },
+      list: [{ secret: REDACTED, url: 'https://x' }],
+    });
+  });
+
+  it('is null for no body and truncates a large one', () => {
+    expect(auditBody(undefined)).toBeNull();
+    expect(auditBody({})).toBeNull();
+    const big = auditBody({ description: 'x'.repeat(20_000) }) as { truncated: boolean; preview: string };
+    expect(big.truncated).toBe(true);
+    expect(big.preview).toHaveLength(MAX_BODY_CHARS);
+  });
+
+  it("takes the response's id, or a nested resource's", () => {
+    expect(outcomeOf({ id: 'a', name: 'x' })).toBe('a');
+    expect(outcomeOf({ event: { id: 'b' }, completedNow: true })).toBe('b');
+    expect(outcomeOf({ entryId: 'e', userId: 'u' })).toBe('e');
+    expect(outcomeOf([{ id: 'c' }])).toBeNull();
+    expect(outcomeOf(undefined)).toBeNull();
+  });
+});

@@ -1,0 +1,61 @@
+/** Names of fields whose values the audit log never keeps. */
+const SECRET_KEY = /secret|password|token|apiKey|key$/i;
+/** Names that match SECRET_KEY but are no secret, and that an operator needs (to match a retry with its first try). */
+const NOT_SECRET = new Set(['idempotencykey']);
+const isSecret = (name: string) => SECRET_KEY.test(name) && !NOT_SECRET.has(name.toLowerCase());
+
+export const REDACTED = '[redacted]';
+
+/** The audit log keeps at most this many characters of a request body (its JSON). */
+export const MAX_BODY_CHARS = 8 * 1024;
+
+function redactValue(value: unknown, depth: number): unknown {
+  if (Array.isArray(value)) return depth > 20 ? REDACTED : value.map((v) => redactValue(v, depth + 1));
+  if (value && typeof value === 'object') {
+    if (depth > 20) return REDACTED;
+    return Object.fromEntries(
+      Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, isSecret(k) ? REDACTED : redactValue(v, depth + 1)]),
+    );
+  }
+  return value;
+}
+
+/**
+ * A request body as the audit log keeps it: secrets redacted (at any depth); over
+ * `MAX_BODY_CHARS` of JSON, `{ truncated: true, preview }` with the first characters; an absent
+ * or empty body is null.
+ */
+export function auditBody(body: unknown): object | null {
+  // The JSON parser takes objects and arrays only (strict), the form parser objects.
+  if (!body || typeof body !== 'object') return null;
+  if (!Array.isArray(body) && Object.keys(body).length === 0) return null;
+  const redacted = redactValue(body, 0) as object;
+  const json = JSON.stringify(redacted);
+  return json.length > MAX_BODY_CHARS ? { truncated: true, preview: json.slice(0, MAX_BODY_CHARS) } : redacted;
+}
+
+/** The fields that name the resource an answer is about: its id, or a ledger operation's entry. */
+const ID_FIELDS = ['id', 'entryId'] as const;
+
+const idIn = (value: unknown): string | null => {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return null;
+  for (const field of ID_FIELDS) {
+    const id = (value as Record<string, unknown>)[field];
+    if (typeof id === 'string' && id.length <= 128) return id;
+  }
+  return null;
+};
+
+/**
+ * The id of the resource a response names (`{ id }`, a ledger result's `{ entryId }`, or a nested
+ * resource's such as `{ event: { id } }`), if any.
+ */
+export function outcomeOf(value: unknown): string | null {
+  const own = idIn(value);
+  if (own !== null || !value || typeof value !== 'object' || Array.isArray(value)) return own;
+  for (const nested of Object.values(value as Record<string, unknown>)) {
+    const id = idIn(nested);
+    if (id !== null) return id;
+  }
+  return null;
+}

@@ -1,0 +1,125 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
+import { AppConfig } from '../config/app-config.js';
+import { BaseRepository, DUMMY, GenerateSql } from '../database/repository.js';
+import { OutboxEvent } from './entities/outbox-event.entity.js';
+
+/** An event as written to the outbox and sent to every sink. */
+export interface OutboxRecord {
+  id: string;
+  tenantId: string;
+  type: string;
+  version: number;
+  occurredAt: Date;
+  payload: Record<string, unknown>;
+}
+
+/** A piece of a statement (common table expressions) and its parameters, numbered from the caller's offset. */
+export interface StatementPiece {
+  ctes: string;
+  params: unknown[];
+}
+
+/** The SQL of how many deliveries an `insertPiece` made, for the host statement's select list. */
+export const PIECE_DELIVERIES = '(SELECT count(*) FROM outbox_deliveries)::int';
+
+export const EXAMPLE_OUTBOX_RECORD: OutboxRecord = {
+  id: DUMMY.uuid,
+  tenantId: DUMMY.tenant,
+  type: 'community.joined',
+  version: 1,
+  occurredAt: DUMMY.date,
+  payload: { communityId: DUMMY.uuid2, userId: DUMMY.uuid3 },
+};
+
+/**
+ * The outbox (outbox_events) and the fan-out of its rows to webhook deliveries. Both happen in
+ * ONE statement, in the transaction of the change: the rows travel as one JSON parameter, so a
+ * transaction's events cost one round trip however many there are.
+ */
+@Injectable()
+export class OutboxRepository extends BaseRepository {
+  constructor(
+    @InjectDataSource() dataSource: DataSource,
+    private readonly config: AppConfig,
+  ) {
+    super(dataSource);
+  }
+
+  /**
+   * The statement piece that writes `events` and their deliveries (one per active subscription of
+   * the tenant that takes the type), for a caller that folds it into a statement of its own (one
+   * round trip on a hot path: the returning login, a single-statement purchase). It defines the
+   * CTEs `outbox_rows` and `outbox_deliveries` (`PIECE_DELIVERIES` counts them for
+   * `OutboxWriter.committed`); `$first` is its first parameter's number.
+   *
+   * `payloadMerge` (SQL, optional): merged into every payload, for values only the host statement
+   * knows (e.g. `jsonb_build_object('userId', (SELECT user_id FROM r))`); `onlyIf` (SQL, optional):
+   * the events are written only when it holds.
+   */
+  insertPiece(events: OutboxRecord[], first: number, sql: { payloadMerge?: string; onlyIf?: string } = {}): StatementPiece {
+    const rows = events.map((e) => ({
+      id: e.id,
+      tenant_id: e.tenantId,
+      type: e.type,
+      version: e.version,
+      occurred_at: e.occurredAt.toISOString(),
+      payload: e.payload,
+    }));
+    const ctes = `outbox_rows AS (
+         INSERT INTO outbox_events (id, tenant_id, type, version, occurred_at, payload, nats_pending)
+         SELECT e.id, e.tenant_id, e.type, e.version, e.occurred_at, ${sql.payloadMerge ? `e.payload || ${sql.payloadMerge}` : 'e.payload'}, $${first + 1}
+         FROM jsonb_to_recordset($${first}::jsonb) AS e(id uuid, tenant_id uuid, type varchar, version smallint, occurred_at timestamptz, payload jsonb)
+         ${sql.onlyIf ? `WHERE ${sql.onlyIf}` : ''}
+         RETURNING id, tenant_id, type, occurred_at),
+       outbox_deliveries AS (
+         INSERT INTO webhook_deliveries (tenant_id, subscription_id, event_id, status, attempts, next_attempt_at, created_at, updated_at)
+         SELECT o.tenant_id, s.id, o.id, 'pending', 0, o.occurred_at, o.occurred_at, o.occurred_at
+         FROM outbox_rows o JOIN webhook_subscriptions s
+           ON s.tenant_id = o.tenant_id AND s.active AND (o.type = ANY (s.event_types) OR '*' = ANY (s.event_types))
+         RETURNING 1)`;
+    // With NATS_URL set, the NATS sink relays them (NatsSink).
+    return { ctes, params: [JSON.stringify(rows), !!this.config.NATS_URL] };
+  }
+
+  /** Writes the events and their deliveries (one statement); how many deliveries were created. */
+  @GenerateSql({ params: [[EXAMPLE_OUTBOX_RECORD]] })
+  async insert(events: OutboxRecord[], em?: EntityManager): Promise<number> {
+    const piece = this.insertPiece(events, 1);
+    const [row]: { deliveries: number }[] = await this.manager(em).query(
+      `WITH ${piece.ctes} SELECT ${PIECE_DELIVERIES} AS deliveries`,
+      piece.params,
+    );
+    return row.deliveries;
+  }
+
+  @GenerateSql({ params: [DUMMY.tenant, DUMMY.uuid] })
+  findById(tenantId: string, id: string, em?: EntityManager): Promise<OutboxEvent | null> {
+    return this.manager(em).getRepository(OutboxEvent).findOneBy({ tenantId, id });
+  }
+
+  // ---------------------------------------------------------------- the NATS sink (every tenant)
+
+  /**
+   * Locks up to `limit` events waiting for the NATS sink, oldest first (`SKIP LOCKED`: instances
+   * share them). Run inside a transaction that marks them published after the broker acknowledged.
+   */
+  @GenerateSql({ params: [100], inTransaction: true })
+  claimNatsPending(limit: number, em?: EntityManager): Promise<OutboxEvent[]> {
+    return this.manager(em)
+      .getRepository(OutboxEvent)
+      .createQueryBuilder('e')
+      .where('e.natsPending')
+      .orderBy('e.occurredAt')
+      .limit(limit)
+      .setLock('pessimistic_write')
+      .setOnLocked('skip_locked')
+      .getMany();
+  }
+
+  @GenerateSql({ params: [[DUMMY.uuid]] })
+  async markNatsPublished(ids: string[], em?: EntityManager): Promise<void> {
+    await this.manager(em).query('UPDATE outbox_events SET nats_pending = false WHERE id = ANY ($1::uuid[])', [ids]);
+  }
+}

@@ -1,0 +1,186 @@
+import { Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { Clock } from '../common/clock/clock.js';
+import { DomainError } from '../common/errors/domain-error.js';
+import { pageRequest, toPage, type Page } from '../common/pagination/pagination.js';
+import { AppConfig } from '../config/app-config.js';
+import type {
+  CreateSubscriptionDto,
+  DeliveryDto,
+  DeliveryQueryDto,
+  RedeliverWindowDto,
+  SubscriptionDto,
+  SubscriptionWithSecretDto,
+  UpdateSubscriptionDto,
+} from './dto/webhooks.dto.js';
+import type { WebhookSubscription } from './entities/webhook-subscription.entity.js';
+import { EVENT_CATALOG, isPublicEventType, PUBLIC_EVENT_TYPES } from './event-catalog.js';
+import { IntegrationErrors } from './integrations.errors.js';
+import { resolveAllowed, UrlRefused } from './url-guard.js';
+import { WebhookSecrets } from './webhook-secrets.js';
+import { newWebhookSecret } from './webhook-signature.js';
+import { WebhooksRepository } from './webhooks.repository.js';
+
+const MAX_SUBSCRIPTIONS = 50;
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const toDto = (s: WebhookSubscription): SubscriptionDto => ({
+  id: s.id,
+  url: s.url,
+  eventTypes: s.eventTypes,
+  active: s.active,
+  description: s.description,
+  previousSecretExpiresAt: s.previousSecretExpiresAt,
+  createdAt: s.createdAt,
+  updatedAt: s.updatedAt,
+});
+
+/** The management API of webhooks: subscriptions, their secrets, deliveries and redeliveries. */
+@Injectable()
+export class WebhooksService {
+  constructor(
+    private readonly repo: WebhooksRepository,
+    private readonly secrets: WebhookSecrets,
+    private readonly config: AppConfig,
+    private readonly clock: Clock,
+  ) {}
+
+  eventTypes() {
+    return { items: PUBLIC_EVENT_TYPES.map((type) => ({ type, ...EVENT_CATALOG[type] })) };
+  }
+
+  async create(tenantId: string, dto: CreateSubscriptionDto): Promise<SubscriptionWithSecretDto> {
+    const url = await this.checkUrl(dto.url);
+    const eventTypes = this.checkTypes(dto.eventTypes);
+    if ((await this.repo.countSubscriptions(tenantId)) >= MAX_SUBSCRIPTIONS)
+      throw new DomainError(IntegrationErrors.too_many_subscriptions, `A tenant has at most ${MAX_SUBSCRIPTIONS} webhook subscriptions`);
+    const id = randomUUID();
+    const secret = newWebhookSecret();
+    const saved = await this.repo.insertSubscription(tenantId, {
+      id,
+      url,
+      eventTypes,
+      active: dto.active ?? true,
+      description: dto.description ?? null,
+      secretEncrypted: await this.secrets.encrypt(id, secret),
+      now: this.clock.now(),
+    });
+    return { ...toDto(saved), secret };
+  }
+
+  async list(tenantId: string): Promise<{ items: SubscriptionDto[] }> {
+    return { items: (await this.repo.listSubscriptions(tenantId)).map(toDto) };
+  }
+
+  async get(tenantId: string, id: string): Promise<SubscriptionDto> {
+    return toDto(await this.find(tenantId, id));
+  }
+
+  async update(tenantId: string, id: string, dto: UpdateSubscriptionDto): Promise<SubscriptionDto> {
+    await this.find(tenantId, id);
+    const set: Parameters<WebhooksRepository['updateSubscription']>[2] = { updatedAt: this.clock.now() };
+    if (dto.url !== undefined) set.url = await this.checkUrl(dto.url);
+    if (dto.eventTypes !== undefined) set.eventTypes = this.checkTypes(dto.eventTypes);
+    if (dto.active !== undefined) set.active = dto.active;
+    if (dto.description !== undefined) set.description = dto.description;
+    await this.repo.updateSubscription(tenantId, id, set);
+    return this.get(tenantId, id);
+  }
+
+  async remove(tenantId: string, id: string): Promise<void> {
+    if (!UUID_RE.test(id) || !(await this.repo.deleteSubscription(tenantId, id.toLowerCase()))) throw this.notFound(id);
+  }
+
+  /** A new secret, shown once; the current one becomes the previous one and still signs for `overlapSeconds`. */
+  async rotateSecret(tenantId: string, id: string, overlapSeconds = 86400): Promise<SubscriptionWithSecretDto> {
+    const current = await this.find(tenantId, id);
+    const now = this.clock.now();
+    const secret = newWebhookSecret();
+    await this.repo.updateSubscription(tenantId, current.id, {
+      secretEncrypted: await this.secrets.encrypt(current.id, secret),
+      previousSecretEncrypted: overlapSeconds > 0 ? current.secretEncrypted : null,
+      previousSecretExpiresAt: overlapSeconds > 0 ? new Date(now.getTime() + overlapSeconds * 1000) : null,
+      updatedAt: now,
+    });
+    return { ...(await this.get(tenantId, current.id)), secret };
+  }
+
+  async deliveries(tenantId: string, q: DeliveryQueryDto): Promise<Page<DeliveryDto>> {
+    const page = pageRequest(q);
+    const [rows, total] = await this.repo.deliveryPage(
+      tenantId,
+      { subscriptionId: q.subscriptionId?.toLowerCase(), status: q.status, eventId: q.eventId?.toLowerCase(), from: q.from, to: q.to },
+      page,
+    );
+    const attempts = await this.repo.attemptsOf(rows.map((r) => r.id));
+    const items = rows.map((d) => ({
+      id: d.id,
+      subscriptionId: d.subscriptionId,
+      eventId: d.eventId,
+      eventType: d.eventType,
+      status: d.status,
+      attempts: d.attempts,
+      nextAttemptAt: d.nextAttemptAt,
+      lastStatusCode: d.lastStatusCode,
+      lastError: d.lastError,
+      createdAt: d.createdAt,
+      deliveredAt: d.deliveredAt,
+      history: attempts
+        .filter((a) => a.deliveryId === d.id)
+        .map((a) => ({ attemptedAt: a.attemptedAt, statusCode: a.statusCode, durationMs: a.durationMs, error: a.error })),
+    }));
+    return toPage(items, total, page);
+  }
+
+  async redeliver(tenantId: string, deliveryId: string): Promise<{ requeued: number }> {
+    const n = UUID_RE.test(deliveryId) ? await this.repo.requeue(tenantId, { deliveryId: deliveryId.toLowerCase() }, this.clock.now()) : 0;
+    if (n === 0)
+      throw new DomainError(
+        IntegrationErrors.delivery_not_found,
+        `No webhook delivery ${deliveryId.slice(0, 64)} (or an attempt is in flight)`,
+      );
+    return { requeued: n };
+  }
+
+  async redeliverFailed(tenantId: string, subscriptionId: string, dto: RedeliverWindowDto): Promise<{ requeued: number }> {
+    const s = await this.find(tenantId, subscriptionId);
+    return { requeued: await this.repo.requeue(tenantId, { subscriptionId: s.id, from: dto.from, to: dto.to }, this.clock.now()) };
+  }
+
+  private async find(tenantId: string, id: string): Promise<WebhookSubscription> {
+    const s = UUID_RE.test(id) ? await this.repo.findSubscription(tenantId, id.toLowerCase()) : null;
+    if (!s) throw this.notFound(id);
+    return s;
+  }
+
+  private notFound(id: string) {
+    return new DomainError(IntegrationErrors.subscription_not_found, `No webhook subscription ${id.slice(0, 64)}`);
+  }
+
+  private checkTypes(types: string[]): string[] {
+    const unknown = types.filter((t) => t !== '*' && !isPublicEventType(t));
+    if (unknown.length)
+      throw new DomainError(IntegrationErrors.unknown_event_type, `Unknown event type(s): ${unknown.join(', ').slice(0, 300)}`);
+    return [...new Set(types)].sort();
+  }
+
+  /** An absolute http(s) URL without credentials whose host resolves to public addresses only (unless allowed). */
+  private async checkUrl(raw: string): Promise<string> {
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      throw new DomainError(IntegrationErrors.webhook_url_refused, 'Not an absolute URL');
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:')
+      throw new DomainError(IntegrationErrors.webhook_url_refused, 'Only http and https URLs');
+    if (url.username || url.password) throw new DomainError(IntegrationErrors.webhook_url_refused, 'No credentials in the URL');
+    try {
+      await resolveAllowed(url.hostname, this.config.WEBHOOK_ALLOW_PRIVATE_URLS);
+    } catch (e) {
+      if (e instanceof UrlRefused) throw new DomainError(IntegrationErrors.webhook_url_refused, e.message);
+      throw e;
+    }
+    return url.toString();
+  }
+}

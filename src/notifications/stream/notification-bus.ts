@@ -1,0 +1,225 @@
+import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import { newRedis } from '../../common/redis/new-redis.js';
+import { randomUUID } from 'node:crypto';
+import { AppConfig } from '../../config/app-config.js';
+import { DATABASE_URL } from '../../database/database.tokens.js';
+import { DedicatedConnection } from '../../database/pg-connections.js';
+
+/** The PostgreSQL channel (and Redis channel) the wake-ups travel on. */
+export const NOTIFICATION_CHANNEL = 'cgs_notifications';
+/** Name of the LISTEN connection (`application_name` `cgs:notification-bus`). */
+export const NOTIFICATION_BUS_NAME = 'notification-bus';
+/** A NOTIFY payload stops at 8000 bytes: wake-ups go in payloads of at most this many characters. */
+const MAX_PAYLOAD = 7000;
+/** A LISTEN connection that died without a word (failover, network) is noticed by this heartbeat. */
+const HEARTBEAT_MS = 15_000;
+
+/** What one message carries: the sending process and the `tenantId:userId` keys to wake. */
+interface WakeNotice {
+  from: string;
+  users: string[];
+}
+
+/** How the wake-ups travel between processes. */
+interface Transport {
+  /** Resolves once messages are being received. */
+  ready(): Promise<void>;
+  publish(payload: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const userKey = (tenantId: string, userId: string): string => `${tenantId}:${userId}`;
+
+/**
+ * Tells every process (cluster workers, other instances) whose users have new notifications, so
+ * each wakes the streams it holds for them; the streams then read the rows from the database
+ * (only ids travel: nothing of a notification passes through PostgreSQL's queue or Redis).
+ *
+ * PostgreSQL LISTEN/NOTIFY by default, Redis pub/sub when REDIS_URL is set. Sent after the
+ * writer's commit (DomainEvents afterCommit), never inside its transaction: a NOTIFY there makes
+ * every commit of the database wait for the notification queue's lock. While one message is in
+ * flight the next wake-ups gather into one. The connection opens on first use, so an instance that
+ * neither writes notifications nor serves streams holds none.
+ *
+ * Delivery is at most once: a message lost with a connection is made good by waking every stream
+ * when the connection is back (each reads from its cursor, so nothing is lost or doubled).
+ */
+@Injectable()
+export class NotificationBus implements OnModuleDestroy {
+  private readonly logger = new Logger(NotificationBus.name);
+  private readonly id = randomUUID();
+  private readonly listeners = new Map<string, Set<() => void>>();
+  private readonly resyncs = new Set<() => void>();
+  private transport?: Transport;
+  private pending = new Set<string>();
+  private sending?: Promise<void>;
+  private closed = false;
+
+  constructor(
+    @Inject(DATABASE_URL) private readonly databaseUrl: string,
+    private readonly config: AppConfig,
+  ) {}
+
+  /** Which transport carries the wake-ups. */
+  get kind(): 'postgres' | 'redis' {
+    return this.config.REDIS_URL ? 'redis' : 'postgres';
+  }
+
+  /**
+   * Calls `wake` whenever `tenantId:userId` may have new notifications, and `resync` whenever
+   * messages may have been missed. Resolves once messages are being received; returns the
+   * unsubscribe function.
+   */
+  async subscribe(key: string, wake: () => void, resync: () => void): Promise<() => void> {
+    let set = this.listeners.get(key);
+    if (!set) this.listeners.set(key, (set = new Set()));
+    set.add(wake);
+    this.resyncs.add(resync);
+    const unsubscribe = () => {
+      set.delete(wake);
+      if (set.size === 0 && this.listeners.get(key) === set) this.listeners.delete(key);
+      this.resyncs.delete(resync);
+    };
+    try {
+      await this.connect().ready();
+    } catch (err) {
+      unsubscribe();
+      throw err;
+    }
+    return unsubscribe;
+  }
+
+  /** Wakes the streams of this user everywhere (this process at once). */
+  publish(key: string): void {
+    if (this.closed) return;
+    this.wakeHere(key);
+    this.pending.add(key);
+    this.sending ??= this.flush().finally(() => (this.sending = undefined));
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    this.closed = true;
+    await this.sending;
+    await this.transport?.close();
+  }
+
+  private wakeHere(key: string): void {
+    for (const wake of this.listeners.get(key) ?? []) wake();
+  }
+
+  private resyncHere(): void {
+    for (const resync of this.resyncs) resync();
+  }
+
+  private connect(): Transport {
+    this.transport ??= this.config.REDIS_URL ? this.redis(this.config.REDIS_URL) : this.postgres();
+    return this.transport;
+  }
+
+  /** Sends what gathered, then what gathered meanwhile, until nothing is left. */
+  private async flush(): Promise<void> {
+    while (this.pending.size > 0) {
+      const users = [...this.pending];
+      this.pending = new Set();
+      for (const payload of this.payloads(users)) {
+        try {
+          await this.connect().publish(payload);
+        } catch (err) {
+          // The other processes' streams get these notifications with the user's next one, or
+          // when their clients reconnect (the rows are in the database).
+          this.logger.warn(`notification wake-ups not sent: ${(err as Error).message}`);
+        }
+      }
+    }
+  }
+
+  private payloads(users: string[]): string[] {
+    const out: string[] = [];
+    let batch: string[] = [];
+    let size = 0;
+    for (const u of users) {
+      if (batch.length > 0 && size + u.length + 3 > MAX_PAYLOAD) {
+        out.push(JSON.stringify({ from: this.id, users: batch } satisfies WakeNotice));
+        batch = [];
+        size = 0;
+      }
+      batch.push(u);
+      size += u.length + 3;
+    }
+    if (batch.length > 0) out.push(JSON.stringify({ from: this.id, users: batch } satisfies WakeNotice));
+    return out;
+  }
+
+  private receive(payload: string | undefined): void {
+    let notice: unknown;
+    try {
+      notice = JSON.parse(payload ?? '');
+    } catch {
+      return;
+    }
+    if (typeof notice !== 'object' || notice === null) return;
+    const { from, users } = notice as Partial<WakeNotice>;
+    if (from === this.id || !Array.isArray(users)) return;
+    for (const u of users) if (typeof u === 'string') this.wakeHere(u);
+  }
+
+  private postgres(): Transport {
+    let everConnected = false;
+    let resolveReady!: () => void;
+    const ready = new Promise<void>((r) => (resolveReady = r));
+    const connection = new DedicatedConnection({
+      url: this.databaseUrl,
+      name: NOTIFICATION_BUS_NAME,
+      connectTimeoutMs: 5000,
+      keepConnected: true,
+      onConnect: async (client) => {
+        client.on('notification', (msg) => {
+          if (msg.channel === NOTIFICATION_CHANNEL) this.receive(msg.payload);
+        });
+        await client.query(`LISTEN ${NOTIFICATION_CHANNEL}`);
+        // Wake-ups sent while this process was not listening are lost: every stream reads again.
+        if (everConnected) setImmediate(() => this.resyncHere());
+        everConnected = true;
+        resolveReady();
+      },
+    });
+    connection.start();
+    const heartbeat = setInterval(() => void connection.query('SELECT 1', [], 5000).catch(() => undefined), HEARTBEAT_MS).unref();
+    return {
+      ready: () => ready,
+      publish: async (payload) => {
+        await connection.query('SELECT pg_notify($1, $2)', [NOTIFICATION_CHANNEL, payload], 5000);
+      },
+      close: async () => {
+        clearInterval(heartbeat);
+        await connection.close();
+      },
+    };
+  }
+
+  private redis(url: string): Transport {
+    const publisher = newRedis(url, { maxRetriesPerRequest: 2 });
+    const subscriber = newRedis(url, { maxRetriesPerRequest: null });
+    for (const r of [publisher, subscriber]) r.on('error', (err: Error) => this.logger.warn(`redis: ${err.message}`));
+    let everReady = false;
+    // ioredis subscribes again by itself after a reconnection; what was published meanwhile is lost.
+    subscriber.on('ready', () => {
+      if (everReady) this.resyncHere();
+      everReady = true;
+    });
+    subscriber.on('message', (channel: string, message: string) => {
+      if (channel === NOTIFICATION_CHANNEL) this.receive(message);
+    });
+    const ready = subscriber.subscribe(NOTIFICATION_CHANNEL).then(() => undefined);
+    ready.catch(() => undefined);
+    return {
+      ready: () => ready,
+      publish: async (payload) => {
+        await publisher.publish(NOTIFICATION_CHANNEL, payload);
+      },
+      close: async () => {
+        await Promise.all([publisher, subscriber].map((r) => r.quit().catch(() => r.disconnect())));
+      },
+    };
+  }
+}

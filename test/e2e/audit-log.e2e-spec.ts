@@ -1,0 +1,159 @@
+import { createHash } from 'node:crypto';
+import { AuditLogWriter } from '../../src/audit/audit-log.writer.js';
+import type { TenantCredentials } from '../../src/tenants/tenants.service.js';
+import { adminApi } from '../helpers/communities.js';
+import { createTestApp, type TestApp } from '../helpers/test-app.js';
+
+interface Entry {
+  id: string;
+  actor: string;
+  method: string;
+  route: string;
+  target: Record<string, string>;
+  body: Record<string, unknown> | null;
+  statusCode: number;
+  outcome: string | null;
+  createdAt: string;
+}
+
+describe('Management audit log', () => {
+  let t: TestApp;
+  let tenant: TenantCredentials;
+  let other: TenantCredentials;
+
+  beforeAll(async () => {
+    t = await createTestApp({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
+    tenant = await t.givenTenant();
+    other = await t.givenTenant();
+  });
+  afterAll(() => t.close());
+
+  const actorOf = (c: TenantCredentials) => `api-key:${createHash('sha256').update(c.apiKey).digest('hex').slice(0, 12)}`;
+
+  /** The entries, once the writes that came before are in the table (they are written after the response). */
+  async function log(c: TenantCredentials, query = ''): Promise<{ items: Entry[]; total: number; hasNextPage: boolean; status: number }> {
+    // 'close' of a response comes just after supertest has read it: let it pass, then write.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await t.app.get(AuditLogWriter).flush();
+    const res = await adminApi(t, c).get(`/v1/admin/audit-log${query}`);
+    return { ...(res.body as { items: Entry[]; total: number; hasNextPage: boolean }), status: res.status };
+  }
+
+  it('records a create, an update and a refused create with route templates, status codes and actor; GETs are not recorded', async () => {
+    const api = adminApi(t, tenant);
+    t.clock.advance(60_000);
+    const created = await api.post('/v1/admin/communities', { slug: 'audit-one', name: 'Audit One' }).expect(201);
+    t.clock.advance(60_000);
+    await api.patch(`/v1/admin/communities/${created.body.id}`, { name: 'Audit One bis' }).expect(200);
+    t.clock.advance(60_000);
+    // Refused by validation (unknown field), after the key check: recorded, its secret-named field redacted.
+    await api.post('/v1/admin/communities', { slug: 'audit-two', name: 'Audit Two', apiKey: tenant.apiKey }).expect(400);
+    await api.get('/v1/admin/communities').expect(200);
+    await api.get(`/v1/admin/communities/${created.body.id}`).expect(200);
+
+    const page = await log(tenant);
+    expect(page.status).toBe(200);
+    expect(page.total).toBe(3);
+    const [refused, updated, create] = page.items;
+    expect(create).toMatchObject({
+      actor: actorOf(tenant),
+      method: 'POST',
+      route: '/v1/admin/communities',
+      target: {},
+      body: { slug: 'audit-one', name: 'Audit One' },
+      statusCode: 201,
+      outcome: created.body.id,
+    });
+    expect(updated).toMatchObject({
+      method: 'PATCH',
+      route: '/v1/admin/communities/:communityId',
+      target: { communityId: created.body.id },
+      body: { name: 'Audit One bis' },
+      statusCode: 200,
+      outcome: created.body.id,
+    });
+    expect(refused).toMatchObject({
+      method: 'POST',
+      route: '/v1/admin/communities',
+      body: { slug: 'audit-two', name: 'Audit Two', apiKey: '[redacted]' },
+      statusCode: 400,
+      outcome: null,
+    });
+    expect(JSON.stringify(page.items)).not.toContain(tenant.apiKey);
+    expect(new Date(refused.createdAt).getTime()).toBeGreaterThan(new Date(updated.createdAt).getTime());
+  });
+
+  it('keeps no webhook secret: the one a subscription answers with is in no entry', async () => {
+    const sub = await adminApi(t, tenant)
+      .post('/v1/admin/webhooks/subscriptions', { url: 'http://127.0.0.1:9/hook', eventTypes: ['*'] })
+      .expect(201);
+    const page = await log(tenant, '?route=/v1/admin/webhooks');
+    expect(page.items).toEqual([
+      expect.objectContaining({ route: '/v1/admin/webhooks/subscriptions', statusCode: 201, outcome: sub.body.id }),
+    ]);
+    expect(JSON.stringify(page.items)).not.toContain(sub.body.secret as string);
+  });
+
+  it('pages and filters by route prefix, method, actor and time', async () => {
+    const all = await log(tenant, '?limit=2');
+    expect(all.total).toBe(4);
+    expect(all.items).toHaveLength(2);
+    expect(all.hasNextPage).toBe(true);
+    const second = await log(tenant, '?limit=2&page=2');
+    expect(second.items).toHaveLength(2);
+    expect(second.hasNextPage).toBe(false);
+    expect(new Set([...all.items, ...second.items].map((e) => e.id)).size).toBe(4);
+
+    expect((await log(tenant, '?method=PATCH')).items.map((e) => e.route)).toEqual(['/v1/admin/communities/:communityId']);
+    expect((await log(tenant, '?route=/v1/admin/communities/')).total).toBe(1);
+    expect((await log(tenant, '?route=/v1/admin/communities')).total).toBe(3);
+    // A LIKE wildcard in the prefix is taken literally.
+    expect((await log(tenant, '?route=/v1/admin/%25')).total).toBe(0);
+    expect((await log(tenant, `?actor=${actorOf(tenant)}`)).total).toBe(4);
+    expect((await log(tenant, '?actor=api-key:000000000000')).total).toBe(0);
+
+    const [, , , oldest] = [...all.items, ...second.items];
+    const from = new Date(new Date(oldest.createdAt).getTime() + 1).toISOString();
+    expect((await log(tenant, `?from=${from}`)).total).toBe(3);
+    expect((await log(tenant, `?to=${from}`)).items.map((e) => e.id)).toEqual([oldest.id]);
+  });
+
+  it('refuses bad filters with 400', async () => {
+    const api = adminApi(t, tenant);
+    for (const q of ['?method=GET', '?route=/v1/user/', '?from=yesterday', '?limit=101', '?nope=1']) {
+      const res = await api.get(`/v1/admin/audit-log${q}`);
+      expect(res.status).toBe(400);
+      expect(res.body.message).toBe('generic_client_error');
+    }
+  });
+
+  it('shows a tenant only its own entries; a request with a bad key is not recorded', async () => {
+    await t.http().post('/v1/admin/communities').set('X-Api-Key', 'cgs_key_wrong').send({ slug: 'x', name: 'x' }).expect(401);
+    expect((await log(other)).total).toBe(0);
+    await adminApi(t, other).post('/v1/admin/communities', { slug: 'audit-other', name: 'Other' }).expect(201);
+    const mine = await log(other);
+    expect(mine.items).toEqual([expect.objectContaining({ actor: actorOf(other), route: '/v1/admin/communities', statusCode: 201 })]);
+    expect((await log(tenant)).total).toBe(4);
+  });
+
+  it('keeps the entries of a failed write and writes them, once, when the database takes them again', async () => {
+    const c = await t.givenTenant();
+    const writer = t.app.get(AuditLogWriter);
+    await log(c); // nothing queued from the tests before
+    // The table away: every insert fails, as while the database restarts.
+    await t.dataSource.query('ALTER TABLE admin_audit_log RENAME TO admin_audit_log_away');
+    try {
+      await adminApi(t, c).post('/v1/admin/communities', { slug: 'audit-retry', name: 'Audit Retry' }).expect(201);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      await writer.flush();
+      expect(writer.pending).toBe(1);
+    } finally {
+      await t.dataSource.query('ALTER TABLE admin_audit_log_away RENAME TO admin_audit_log');
+    }
+    const page = await log(c);
+    expect(writer.pending).toBe(0);
+    expect(page.items).toEqual([expect.objectContaining({ method: 'POST', route: '/v1/admin/communities', statusCode: 201 })]);
+    // A later flush writes nothing twice.
+    expect((await log(c)).total).toBe(1);
+  });
+});
