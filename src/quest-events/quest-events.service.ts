@@ -24,6 +24,16 @@ import { eventStatus, isRegistrationOpen, timesProblem, type EventStatus } from 
 import { QuestEventErrors } from './quest-events.errors.js';
 import { type EventListQuery, eventListQuery, QuestEventsRepository } from './quest-events.repository.js';
 import { DomainEvents } from '../common/events/domain-events.js';
+import '../participation/participation.events.js';
+
+/** The caller's participant status on one event (null: never registered); shared, never mutated. */
+type OwnStatus = { readonly status: number | null };
+const OWN_STATUS = new Map<number | null, OwnStatus>();
+const ownStatus = (status: number | null): OwnStatus => {
+  let v = OWN_STATUS.get(status);
+  if (!v) OWN_STATUS.set(status, (v = Object.freeze({ status })));
+  return v;
+};
 
 /** Quest events: reading (users), managing (API key), and resolving them for the other modules. */
 @Injectable()
@@ -47,7 +57,24 @@ export class QuestEventsService {
       name: 'quest event score types',
       load: async (q) => ({ id: (await this.resolve(q.tenantId, q.ref)).scoreResourceTypeId }),
     });
+    this.ownStatuses = caches.create({ name: 'caller event statuses', max: 200_000 });
+    this.ownRegistered = caches.create({
+      name: 'caller registered events',
+      max: 50_000,
+      load: async ({ tenantId, userId }) => ({ ids: await this.participants.registeredEventIds(tenantId, userId) }),
+    });
+    // Every change of a participant status publishes this event (participation): the caller's
+    // cached state goes at the commit, here and, through the cache bus, in every process.
+    domainEvents.afterCommit('participant.status_changed', ({ userId }) => {
+      this.ownStatuses.drop(userId.toLowerCase());
+      this.ownRegistered.drop(userId.toLowerCase());
+    });
   }
+
+  /** The caller's status per event, one scope per user (READ_CACHE_MS; dropped when any of their statuses changes). */
+  private readonly ownStatuses: ReadCache<never, OwnStatus>;
+  /** The events the caller is REGISTERED in (the `participating` filter), one scope per user, dropped likewise. */
+  private readonly ownRegistered: ReadCache<{ tenantId: string; userId: string }, { ids: string[] }>;
 
   /** The score resource type of an event by reference, for its leaderboard (READ_CACHE_MS; event writes drop it). */
   private readonly scoreTypes: ReadCache<{ tenantId: string; ref: string }, { id: string | null }>;
@@ -128,7 +155,7 @@ export class QuestEventsService {
     // events share its cached answer.
     const participating =
       q.participating !== undefined
-        ? { value: q.participating, eventIds: await this.participants.registeredEventIds(tenantId, userId) }
+        ? { value: q.participating, eventIds: (await this.ownRegistered.get(userId.toLowerCase(), '', { tenantId, userId })).ids }
         : undefined;
     const communityId =
       q.filter?.containerId !== undefined ? (await this.communities.resolveShared(tenantId, q.filter.containerId)).id : undefined;
@@ -145,7 +172,8 @@ export class QuestEventsService {
       },
       this.clock.now(),
     );
-    // The page may be READ_CACHE_MS old (the time in its filters too); the caller's statuses are read fresh.
+    // The page may be READ_CACHE_MS old (the time in its filters too); the caller's statuses are
+    // as fresh as their last status change (cached per user, dropped by it).
     const key = JSON.stringify([query.from, query.params.map((v) => (v instanceof Date ? 'now' : v)), page.offset, page.limit]);
     const { rows, total } = await this.lists.get(tenantId, key, { query, page });
     const statuses = await this.participantStatuses(
@@ -172,8 +200,13 @@ export class QuestEventsService {
   }
 
   private async participantStatuses(eventIds: string[], userId: string): Promise<Map<string, number>> {
-    if (eventIds.length === 0) return new Map();
-    return this.participants.statuses(eventIds, userId);
+    const own = await this.ownStatuses.getMany(userId.toLowerCase(), eventIds, async (missing) => {
+      const found = await this.participants.statuses(missing, userId);
+      return new Map(missing.map((id) => [id, ownStatus(found.get(id) ?? null)]));
+    });
+    const statuses = new Map<string, number>();
+    for (const [id, { status }] of own) if (status !== null) statuses.set(id, status);
+    return statuses;
   }
 
   // ------------------------------------------------------------------ management

@@ -30,6 +30,9 @@ import { QuestReferencesReadModel } from './quest-references.read-model.js';
 import { QuestErrors } from './quests.errors.js';
 import { type QuestListQuery, questListQuery, QuestsRepository } from './quests.repository.js';
 
+const DONE = Object.freeze({ done: true });
+const NOT_DONE = Object.freeze({ done: false });
+
 const normTags = (tags: string[]) => [...new Set(tags.map((t) => t.trim().toLowerCase()).filter((t) => t !== ''))];
 
 /** Quests of a community, their tags with statistics, and completing them (rewards credited once). */
@@ -52,7 +55,14 @@ export class QuestsService {
       name: 'quest list pages',
       load: ({ query, page }) => this.repo.findListPage(query, page),
     });
+    this.completions = caches.create({ name: 'user quest completions', max: 200_000 });
+    // Completions are only ever added, each publishing quest.completed: the user's cached flags go
+    // at its commit, here and, through the cache bus, in every process.
+    domainEvents.afterCommit('quest.completed', ({ userId }) => this.completions.drop(userId.toLowerCase()));
   }
+
+  /** Whether a user completed a quest, per quest, one scope per user (READ_CACHE_MS; dropped by their next completion). */
+  private readonly completions: ReadCache<never, { readonly done: boolean }>;
 
   /** Pages of filtered quest lists (rows in order, total), per tenant (READ_CACHE_MS); every quest write of the tenant drops them. */
   private readonly lists: ReadCache<{ query: QuestListQuery; page: PageRequest }, { rows: Quest[]; total: number }>;
@@ -70,7 +80,7 @@ export class QuestsService {
       featured: q.featured !== '' ? q.featured : undefined,
       like: q.query.trim() !== '' ? `%${q.query.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined,
     });
-    // The page may be READ_CACHE_MS old; the user's completions are read fresh.
+    // The page may be READ_CACHE_MS old; the user's completions are as fresh as their last completion.
     const { rows, total } = await this.lists.get(tenantId, JSON.stringify([query.from, query.params, page.offset, page.limit]), {
       query,
       page,
@@ -269,8 +279,13 @@ export class QuestsService {
   }
 
   private async completedSet(userId: string, questIds: string[]): Promise<Set<string>> {
-    if (questIds.length === 0) return new Set();
-    return this.repo.completedAmong(userId, questIds);
+    const flags = await this.completions.getMany(userId.toLowerCase(), questIds, async (missing) => {
+      const done = await this.repo.completedAmong(userId, missing);
+      return new Map(missing.map((id) => [id, done.has(id) ? DONE : NOT_DONE]));
+    });
+    const done = new Set<string>();
+    for (const [id, { done: yes }] of flags) if (yes) done.add(id);
+    return done;
   }
 
   private async find(tenantId: string, id: string): Promise<Quest> {

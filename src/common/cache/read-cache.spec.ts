@@ -160,6 +160,27 @@ describe('ReadCache', () => {
     expect(cache.lookup('s', ['a', 'c']).missing).toEqual(['a', 'c']);
   });
 
+  it('getMany: loads only the missing keys, in one call, and serves them cached until their scope is dropped', async () => {
+    const cache = make();
+    const calls: string[][] = [];
+    const load = async (missing: string[]) => {
+      calls.push(missing);
+      return new Map(missing.map((id) => [id, { id, version }]));
+    };
+    expect([...(await cache.getMany('s', ['a', 'b'], load)).keys()]).toEqual(['a', 'b']);
+    const again = await cache.getMany('s', ['b', 'c', 'a'], load);
+    expect([...again.entries()].map(([k, v]) => [k, v.id])).toEqual([
+      ['b', 'b'],
+      ['a', 'a'],
+      ['c', 'c'],
+    ]);
+    expect(calls).toEqual([['a', 'b'], ['c']]);
+    version = 2;
+    cache.drop('s');
+    expect((await cache.getMany('s', ['a'], load)).get('a')).toEqual({ id: 'a', version: 2 });
+    expect(calls).toHaveLength(3);
+  });
+
   it('drops every scope with EVERY_SCOPE, and tells the other processes so', async () => {
     const dropped: string[] = [];
     const cache = new ReadCache<{ id: string }, { id: string; version: number }>({

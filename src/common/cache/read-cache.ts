@@ -122,6 +122,19 @@ export class ReadCache<C, V extends object> {
     };
   }
 
+  /**
+   * The values of `keys` in `scope`: the cached ones, and the rest from one call of `load` (which
+   * answers every key it is given), then cached under the generation of this call.
+   */
+  async getMany(scope: string, keys: readonly string[], load: (missing: string[]) => Promise<Map<string, V>>): Promise<Map<string, V>> {
+    const { found, missing, store } = this.lookup(scope, keys);
+    if (missing.length === 0) return found;
+    const loaded = await load(missing);
+    store(loaded);
+    for (const [key, v] of loaded) found.set(key, v);
+    return found;
+  }
+
   /** The start of the keys of `scope` now (a drop changes it). */
   private prefixOf(scope: string): string {
     return `${this.epoch}\u0000${scope}\u0000${this.generations?.get(scope) ?? this.floor}\u0000`;

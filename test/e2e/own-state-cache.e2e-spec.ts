@@ -1,0 +1,120 @@
+import { CacheBus } from '../../src/database/cache-bus.js';
+import type { TenantCredentials } from '../../src/tenants/tenants.service.js';
+import { adminApi, givenResourceType, type TestCommunity } from '../helpers/communities.js';
+import type { TestUser } from '../helpers/factories.js';
+import { eventApi, givenCommunity, givenEvent, givenMember, HOUR, type TestEvent } from '../helpers/quests.js';
+import { createTestApp, type TestApp } from '../helpers/test-app.js';
+
+/**
+ * The caller's own state in the lists (participant statuses, the events a `participating=`
+ * filter keeps, quest completions) is cached per user and process. Two instances on one database,
+ * read caches that never expire during the test: a row changed behind the service's back stays
+ * hidden (the value is cached), and a change made through either instance shows in the other's
+ * next list because the drop travels on the cache bus, not because the value aged out.
+ */
+describe("the caller's own state in lists, cached across instances", () => {
+  let a: TestApp;
+  let b: TestApp;
+  let tenant: TenantCredentials;
+  let c: TestCommunity;
+  let event: TestEvent;
+  let quest: { id: string };
+  let u: TestUser;
+
+  beforeAll(async () => {
+    const env = { READ_CACHE_MS: '60000', MINT_WORKER_ENABLED: 'false', QUEST_EVENT_WORKER_ENABLED: 'false' };
+    a = await createTestApp(env);
+    b = await createTestApp({ ...env, DATABASE_URL: a.config.DATABASE_URL! });
+    await until(
+      async () => a.app.get(CacheBus).listening && b.app.get(CacheBus).listening,
+      (v) => v,
+    );
+    tenant = await a.givenTenant();
+    c = await givenCommunity(a, tenant);
+    event = await givenEvent(a, tenant, c);
+    // Registration opens an hour after the event was created, on both instances' clocks.
+    for (const app of [a, b]) app.clock.advance(HOUR + 60_000);
+    const xp = await givenResourceType(a, tenant, c.id);
+    const res = await adminApi(a, tenant).post('/v1/admin/quests', {
+      communityId: c.id,
+      name: 'Say hello',
+      type: 'social',
+      rewards: [{ type: 'resource', resourceTypeId: xp.id, amount: 5 }],
+    });
+    expect(res.status).toBe(201);
+    quest = res.body;
+    u = await givenMember(a, tenant, c);
+  }, 60_000);
+  afterAll(async () => {
+    await b?.close();
+    await a?.close();
+  });
+
+  /** Polls `read` until `ok`: a drop travels between the instances. */
+  async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean): Promise<T> {
+    const t0 = Date.now();
+    for (;;) {
+      const v = await read();
+      if (ok(v)) return v;
+      if (Date.now() - t0 > 5000) throw new Error(`not seen after 5 s: ${JSON.stringify(v)}`);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  }
+
+  /** The caller's status on the event in the list, and whether `participating=true` keeps it. */
+  const eventState = async (app: TestApp) => {
+    const list = await app.http().get(`/v1/quest-event?limit=100`).set('Authorization', u.auth).expect(200);
+    const mine = await app.http().get(`/v1/quest-event?limit=100&participating=true`).set('Authorization', u.auth).expect(200);
+    const row = list.body.items.find((e: { id: string }) => e.id === event.id);
+    return { status: row.participantStatus as number | null, kept: mine.body.items.some((e: { id: string }) => e.id === event.id) };
+  };
+  const completed = async (app: TestApp) => {
+    const res = await app
+      .http()
+      .get(`/v1/community/${c.id}/quests?tags=&questTypes=&featured=&query=&page=1&limit=20`)
+      .set('Authorization', u.auth)
+      .expect(200);
+    return res.body.items.find((q: { id: string }) => q.id === quest.id).completed as boolean;
+  };
+
+  it('shows a registration and an unregistration made through the other instance', async () => {
+    expect(await eventState(a)).toEqual({ status: null, kept: false });
+    expect(await eventState(b)).toEqual({ status: null, kept: false });
+
+    // A row written behind the service's back: the cached answers stay (nothing dropped them).
+    await a.dataSource.query(
+      `INSERT INTO quest_event_participants (tenant_id, event_id, user_id, status, score, registered_at, status_changed_at)
+       VALUES ($1, $2, $3, 2, 0, now(), now())`,
+      [tenant.id, event.id, u.userId],
+    );
+    expect(await eventState(a)).toEqual({ status: null, kept: false });
+    await a.dataSource.query('DELETE FROM quest_event_participants WHERE event_id = $1 AND user_id = $2', [event.id, u.userId]);
+
+    await eventApi(b, event)(u, 'post', '/participant/register').expect(201);
+    expect(await eventState(b)).toEqual({ status: 1, kept: true }); // the writing instance: at its commit
+    await until(
+      () => eventState(a),
+      (s) => s.status === 1 && s.kept,
+    );
+
+    await eventApi(a, event)(u, 'put', '/participant/unregister').expect(200);
+    expect(await eventState(a)).toMatchObject({ kept: false });
+    const after = await until(
+      () => eventState(b),
+      (s) => !s.kept,
+    );
+    expect(after.status).toBe(2); // UNREGISTERED
+  });
+
+  it('shows a quest completion made through the other instance', async () => {
+    expect(await completed(a)).toBe(false);
+    expect(await completed(b)).toBe(false);
+    const res = await adminApi(b, tenant).post(`/v1/admin/quests/${quest.id}/completions`, { userId: u.userId });
+    expect(res.body.created).toBe(true);
+    expect(await completed(b)).toBe(true);
+    await until(
+      () => completed(a),
+      (v) => v,
+    );
+  });
+});
