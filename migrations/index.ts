@@ -19,6 +19,7 @@ import { Seasons1795603823150 } from './1795603823150-Seasons.js';
 import { NotificationStream1795603748081 } from './1795603748081-NotificationStream.js';
 import { Integrations1795604408344 } from './1795604408344-Integrations.js';
 import { AdminAuditLog1795610000000 } from './1795610000000-AdminAuditLog.js';
+import { OutboxRetention1795638188758 } from './1795638188758-OutboxRetention.js';
 // <imports above>
 
 export const migrations: (new () => MigrationInterface)[] = [
@@ -41,5 +42,6 @@ export const migrations: (new () => MigrationInterface)[] = [
   NotificationStream1795603748081,
   Integrations1795604408344,
   AdminAuditLog1795610000000,
+  OutboxRetention1795638188758,
   // <classes above>
 ];

@@ -366,6 +366,18 @@ export class AppConfig {
   WEBHOOK_BATCH_SIZE = 100;
 
   /**
+   * Days an outbox event and a finished webhook delivery (delivered or dead, with its attempts)
+   * are kept: afterwards a retention pass deletes them (hourly, in every instance), so the outbox
+   * does not grow with every write forever. Events still owed to a delivery or to NATS are kept.
+   * 0 keeps everything.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(3650)
+  OUTBOX_RETENTION_DAYS = 30;
+
+  /**
    * Accept webhook URLs whose host resolves to a private, loopback, link-local or otherwise
    * non-public address (off: such URLs are refused when a subscription is saved and again at every
    * delivery, against server-side request forgery). For tests and closed networks.

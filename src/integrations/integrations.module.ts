@@ -7,6 +7,7 @@ import { WebhookSubscription } from './entities/webhook-subscription.entity.js';
 import { IntegrationsAdminController } from './integrations.admin.controller.js';
 import { NatsSink } from './nats-sink.js';
 import { OutboxRepository } from './outbox.repository.js';
+import { OutboxRetention } from './outbox-retention.js';
 import { OutboxWriter } from './outbox.writer.js';
 import { WebhookSecrets } from './webhook-secrets.js';
 import { WebhookSender } from './webhook-sender.js';
@@ -20,14 +21,24 @@ export const INTEGRATIONS_ENTITIES = [OutboxEvent, WebhookSubscription, WebhookD
 /**
  * Domain events for the outside world: the outbox (every public domain event, written in its
  * transaction), webhooks (subscriptions, signed deliveries with retries, leased workers) and the
- * optional NATS JetStream sink. It imports no domain module: it hears them through DomainEvents.
+ * optional NATS JetStream sink, and the retention pass that deletes what is delivered and old. It imports no domain module: it hears them through DomainEvents.
  * `OutboxWriter` (records, listeners) and `OutboxRepository` (`insertPiece`) are exported for hot
  * paths that fold the outbox write into a statement of their own.
  */
 @Module({
   imports: [TypeOrmModule.forFeature(INTEGRATIONS_ENTITIES)],
   controllers: [IntegrationsAdminController],
-  providers: [OutboxRepository, OutboxWriter, WebhooksRepository, WebhooksService, WebhookSecrets, WebhookSender, WebhookWorker, NatsSink],
+  providers: [
+    OutboxRepository,
+    OutboxWriter,
+    WebhooksRepository,
+    WebhooksService,
+    WebhookSecrets,
+    WebhookSender,
+    WebhookWorker,
+    NatsSink,
+    OutboxRetention,
+  ],
   exports: [OutboxWriter, OutboxRepository],
 })
 export class IntegrationsModule {}

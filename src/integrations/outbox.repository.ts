@@ -118,6 +118,29 @@ export class OutboxRepository extends BaseRepository {
       .getMany();
   }
 
+  // ---------------------------------------------------------------- retention (every tenant)
+
+  /**
+   * Deletes up to `limit` of the oldest events that occurred before `before` and that nothing owes
+   * any more: published to NATS (or never due there) and without a delivery row (finished ones are
+   * deleted first, `WebhooksRepository.deleteFinishedBefore`). How many it deleted.
+   */
+  @GenerateSql({ params: [DUMMY.date, 1000] })
+  async deleteSettledBefore(before: Date, limit: number, em?: EntityManager): Promise<number> {
+    const [row]: { n: number }[] = await this.manager(em).query(
+      `WITH gone AS (
+         DELETE FROM outbox_events WHERE id IN (
+           SELECT e.id FROM outbox_events e
+            WHERE e.occurred_at < $1 AND NOT e.nats_pending
+              AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id)
+            ORDER BY e.occurred_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+         RETURNING 1)
+       SELECT count(*)::int AS n FROM gone`,
+      [before, limit],
+    );
+    return row.n;
+  }
+
   @GenerateSql({ params: [[DUMMY.uuid]] })
   async markNatsPublished(ids: string[], em?: EntityManager): Promise<void> {
     await this.manager(em).query('UPDATE outbox_events SET nats_pending = false WHERE id = ANY ($1::uuid[])', [ids]);

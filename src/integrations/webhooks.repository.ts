@@ -331,6 +331,25 @@ export class WebhooksRepository extends BaseRepository {
     return n;
   }
 
+  /**
+   * Deletes up to `limit` of the deliveries that finished (delivered or dead) before `before`, the
+   * oldest first, with their attempts (cascade). How many it deleted.
+   */
+  @GenerateSql({ params: [DUMMY.date, 1000] })
+  async deleteFinishedBefore(before: Date, limit: number, em?: EntityManager): Promise<number> {
+    const [row]: { n: number }[] = await this.manager(em).query(
+      `WITH gone AS (
+         DELETE FROM webhook_deliveries WHERE id IN (
+           SELECT id FROM webhook_deliveries
+            WHERE status IN ('delivered', 'dead') AND updated_at < $1
+            ORDER BY updated_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+         RETURNING 1)
+       SELECT count(*)::int AS n FROM gone`,
+      [before, limit],
+    );
+    return row.n;
+  }
+
   /** Deliveries by status (for the metrics and the tests). */
   @GenerateSql({ params: [DUMMY.tenant] })
   async countsByStatus(tenantId: string, em?: EntityManager): Promise<Record<string, number>> {

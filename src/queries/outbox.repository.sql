@@ -20,6 +20,42 @@ LIMIT
 FOR UPDATE
   SKIP LOCKED;
 
+-- OutboxRepository.deleteSettledBefore
+WITH
+  gone AS (
+    DELETE FROM outbox_events
+    WHERE
+      id IN (
+        SELECT
+          e.id
+        FROM
+          outbox_events e
+        WHERE
+          e.occurred_at < $1
+          AND NOT e.nats_pending
+          AND NOT EXISTS (
+            SELECT
+              1
+            FROM
+              webhook_deliveries d
+            WHERE
+              d.event_id = e.id
+          )
+        ORDER BY
+          e.occurred_at
+        LIMIT
+          $2
+        FOR UPDATE
+          SKIP LOCKED
+      )
+    RETURNING
+      1
+  )
+SELECT
+  count(*)::int AS n
+FROM
+  gone;
+
 -- OutboxRepository.findById
 SELECT
   "OutboxEvent"."id" AS "OutboxEvent_id",

@@ -83,6 +83,34 @@ FROM
 WHERE
   (("WebhookSubscription"."tenant_id" = $1));
 
+-- WebhooksRepository.deleteFinishedBefore
+WITH
+  gone AS (
+    DELETE FROM webhook_deliveries
+    WHERE
+      id IN (
+        SELECT
+          id
+        FROM
+          webhook_deliveries
+        WHERE
+          status IN ('delivered', 'dead')
+          AND updated_at < $1
+        ORDER BY
+          updated_at
+        LIMIT
+          $2
+        FOR UPDATE
+          SKIP LOCKED
+      )
+    RETURNING
+      1
+  )
+SELECT
+  count(*)::int AS n
+FROM
+  gone;
+
 -- WebhooksRepository.deleteSubscription
 DELETE FROM "webhook_subscriptions"
 WHERE

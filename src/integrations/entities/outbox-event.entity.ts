@@ -6,7 +6,7 @@ import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
  * the NATS sink and the live stream; never updated but for `natsPending`.
  */
 @Entity('outbox_events')
-@Index('ix_outbox_events_tenant_time', ['tenantId', 'occurredAt'])
+@Index('ix_outbox_events_time', ['occurredAt'])
 @Index('ix_outbox_events_nats_pending', ['occurredAt'], { where: 'nats_pending' })
 export class OutboxEvent {
   @PrimaryColumn({ type: 'uuid' })

@@ -12,6 +12,7 @@ export type DeliveryStatus = 'pending' | 'delivering' | 'delivered' | 'dead';
 @Index('ix_webhook_deliveries_due', ['nextAttemptAt'], { where: "status IN ('pending', 'delivering')" })
 @Index('ix_webhook_deliveries_subscription', ['subscriptionId', 'createdAt'])
 @Index('ix_webhook_deliveries_event', ['eventId'])
+@Index('ix_webhook_deliveries_finished', ['updatedAt'], { where: "status IN ('delivered', 'dead')" })
 export class WebhookDelivery {
   @PrimaryGeneratedColumn('uuid')
   id: string;
