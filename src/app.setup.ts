@@ -12,6 +12,7 @@ import { buildOpenApiDocument } from './openapi.js';
 import { assertSafeInput } from './common/validation/safe-input.js';
 import { parseQuery } from './common/validation/query-parser.js';
 import { checkRequestInput } from './common/validation/request-input.middleware.js';
+import { memoizeValidationMetadata } from './common/validation/validation-metadata-cache.js';
 import { requestId } from './common/logging/request-id.js';
 import { Metrics } from './observability/metrics.js';
 import { serveConsole } from './common/console/serve-console.js';
@@ -39,6 +40,8 @@ class SafeValidationPipe extends ValidationPipe {
     return super.transform(value, metadata);
   }
 }
+
+memoizeValidationMetadata();
 
 /** The validation pipe of every route: unknown fields are refused, values are transformed. */
 export const validationPipe = new SafeValidationPipe({
