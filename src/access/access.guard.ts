@@ -2,6 +2,8 @@ import { type ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import { decodeJwt } from 'jose';
+import { LRUCache } from 'lru-cache';
+import { upTo } from '../common/cache/up-to.js';
 import { type TenantClues, TenantsService } from '../tenants/tenants.service.js';
 import { DomainError } from '../common/errors/domain-error.js';
 import { CommonErrors } from '../common/errors/error-catalog.js';
@@ -26,8 +28,25 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 function sessionTenantHint(req: AuthenticatedRequest): string | undefined {
   const auth = header(req, 'authorization');
   if (!auth || !/^bearer\s/i.test(auth)) return undefined;
+  const token = auth.slice(7).trim();
+  if (token.length > HINT_TOKEN_MAX) return tenantOf(token);
+  let hint = hints.get(token);
+  if (!hint) hints.set(token, (hint = { tid: tenantOf(token) }));
+  return hint.tid;
+}
+
+/**
+ * The hints of recent tokens (a client sends the same token for its whole session): decoding one
+ * cost 3 % of a public read's CPU (docs/performance.md, P1). Bounded by count and by token length,
+ * so tokens made up to fill it cost at most HINT_TOKENS × HINT_TOKEN_MAX characters.
+ */
+const HINT_TOKENS = 5_000;
+const HINT_TOKEN_MAX = 2_048;
+const hints = new LRUCache<string, { tid: string | undefined }>(upTo(HINT_TOKENS));
+
+function tenantOf(token: string): string | undefined {
   try {
-    const tid = decodeJwt(auth.slice(7).trim()).tid;
+    const tid = decodeJwt(token).tid;
     return typeof tid === 'string' && UUID.test(tid) ? tid.toLowerCase() : undefined;
   } catch {
     return undefined;
