@@ -26,14 +26,8 @@ import { type EventListQuery, eventListQuery, QuestEventsRepository } from './qu
 import { DomainEvents } from '../common/events/domain-events.js';
 import '../participation/participation.events.js';
 
-/** The caller's participant status on one event (null: never registered); shared, never mutated. */
+/** The caller's participant status on one event (null: never registered). */
 type OwnStatus = { readonly status: number | null };
-const OWN_STATUS = new Map<number | null, OwnStatus>();
-const ownStatus = (status: number | null): OwnStatus => {
-  let v = OWN_STATUS.get(status);
-  if (!v) OWN_STATUS.set(status, (v = Object.freeze({ status })));
-  return v;
-};
 
 /** Quest events: reading (users), managing (API key), and resolving them for the other modules. */
 @Injectable()
@@ -202,7 +196,7 @@ export class QuestEventsService {
   private async participantStatuses(eventIds: string[], userId: string): Promise<Map<string, number>> {
     const own = await this.ownStatuses.getMany(userId.toLowerCase(), eventIds, async (missing) => {
       const found = await this.participants.statuses(missing, userId);
-      return new Map(missing.map((id) => [id, ownStatus(found.get(id) ?? null)]));
+      return new Map(missing.map((id) => [id, { status: found.get(id) ?? null }]));
     });
     const statuses = new Map<string, number>();
     for (const [id, { status }] of own) if (status !== null) statuses.set(id, status);
