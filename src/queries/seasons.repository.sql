@@ -368,26 +368,6 @@ FROM
 WHERE
   season_id = $1;
 
--- SeasonsRepository.payoutsOf
-SELECT
-  "SeasonPayout"."season_id" AS "SeasonPayout_season_id",
-  "SeasonPayout"."user_id" AS "SeasonPayout_user_id",
-  "SeasonPayout"."reward" AS "SeasonPayout_reward",
-  "SeasonPayout"."tenant_id" AS "SeasonPayout_tenant_id",
-  "SeasonPayout"."position" AS "SeasonPayout_position",
-  "SeasonPayout"."status" AS "SeasonPayout_status",
-  "SeasonPayout"."error" AS "SeasonPayout_error",
-  "SeasonPayout"."created_at" AS "SeasonPayout_created_at"
-FROM
-  "season_payouts" "SeasonPayout"
-WHERE
-  (
-    ("SeasonPayout"."season_id" = $1)
-    AND ("SeasonPayout"."user_id" = $2)
-  )
-ORDER BY
-  "SeasonPayout"."reward" ASC;
-
 -- SeasonsRepository.payoutsPage
 SELECT
   "SeasonPayout"."season_id" AS "SeasonPayout_season_id",

@@ -328,13 +328,6 @@ export class SeasonsRepository extends BaseRepository {
     return r;
   }
 
-  /** A player's payouts of a season. */
-  @GenerateSql({ params: [DUMMY.uuid, DUMMY.uuid2] })
-  payoutsOf(seasonId: string, userId: string, em?: EntityManager): Promise<SeasonPayout[]> {
-    return this.manager(em)
-      .getRepository(SeasonPayout)
-      .find({ where: { seasonId, userId }, order: { reward: 'ASC' } });
-  }
   /** A season's payouts in final-place order, and their count. */
   @GenerateSql({ params: [DUMMY.uuid, DUMMY.page] })
   payoutsPage(seasonId: string, page: PageRequest, em?: EntityManager): Promise<[SeasonPayout[], number]> {

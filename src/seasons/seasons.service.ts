@@ -1,4 +1,4 @@
-import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { CacheFactory } from '../common/cache/cache-factory.js';
@@ -6,7 +6,7 @@ import type { ReadCache } from '../common/cache/read-cache.js';
 import { Clock } from '../common/clock/clock.js';
 import { DomainError } from '../common/errors/domain-error.js';
 import { toPage, type Page, type PageRequest } from '../common/pagination/pagination.js';
-import { CommunitiesService } from '../communities/communities.service.js';
+import { CommunitiesService, UUID_RE } from '../communities/communities.service.js';
 import { InventoryRepository } from '../inventory/inventory.repository.js';
 import { PrizesService } from '../prizes/prizes.service.js';
 import { ResourceErrors } from '../resources/resources.errors.js';
@@ -30,7 +30,6 @@ import { SeasonsRepository, type SeasonStatus } from './seasons.repository.js';
 import { DomainEvents } from '../common/events/domain-events.js';
 import type { SeasonCreated } from './seasons.events.js';
 
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /**
  * A season opens at least this long after it is defined: the ledger counts an entry on the seasons
  * it sees when it writes the entry, so a season must exist before its window starts (no backfill;
@@ -54,6 +53,7 @@ export function rewardRange(r: SeasonReward, ranked: number): { from: number; to
 /** Seasons of resource leaderboards: definitions, schedules and what players and operators read. */
 @Injectable()
 export class SeasonsService implements OnModuleInit {
+  private readonly logger = new Logger(SeasonsService.name);
   /** `?season=` references, per tenant: read on every season board request; see `boardOf`. */
   private readonly refs: ReadCache<{ tenantId: string; resourceTypeId: string; ref: string }, SeasonBoardRef>;
 
@@ -173,16 +173,14 @@ export class SeasonsService implements OnModuleInit {
   }
 
   async adminGet(tenantId: string, id: string): Promise<AdminSeasonDto> {
-    const season = UUID_RE.test(id) ? await this.repo.findById(tenantId, id.toLowerCase()) : null;
-    if (!season) throw new DomainError(ResourceErrors.season_not_found, `No season ${id.slice(0, 64)} in this tenant`);
+    const season = await this.season(tenantId, id);
     const type = await this.resources.getType(tenantId, season.resourceTypeId);
     return this.adminView(season, type.slug);
   }
 
   /** The rewards paid (or refused) when the season closed, in final-place order. */
   async payouts(tenantId: string, id: string, page: PageRequest): Promise<Page<SeasonPayoutDto>> {
-    const season = UUID_RE.test(id) ? await this.repo.findById(tenantId, id.toLowerCase()) : null;
-    if (!season) throw new DomainError(ResourceErrors.season_not_found, `No season ${id.slice(0, 64)} in this tenant`);
+    const season = await this.season(tenantId, id);
     const [rows, total] = await this.repo.payoutsPage(season.id, page);
     return toPage(
       rows.map((p) => {
@@ -226,8 +224,8 @@ export class SeasonsService implements OnModuleInit {
 
   async get(tenantId: string, communityRef: string, id: string): Promise<SeasonDto> {
     const community = await this.communities.resolveShared(tenantId, communityRef);
-    const season = UUID_RE.test(id) ? await this.repo.findById(tenantId, id.toLowerCase()) : null;
-    if (!season || season.communityId !== community.id)
+    const season = await this.season(tenantId, id, 'in this community');
+    if (season.communityId !== community.id)
       throw new DomainError(ResourceErrors.season_not_found, `No season ${id.slice(0, 64)} in this community`);
     const type = await this.resources.getType(tenantId, season.resourceTypeId);
     return this.view(season, type.slug);
@@ -304,7 +302,14 @@ export class SeasonsService implements OnModuleInit {
   /** Opens the next season of every schedule that needs one (every tenant); how many were opened. */
   async openDueSeasons(): Promise<number> {
     let opened = 0;
-    for (const d of await this.repo.schedulesDue(this.clock.now(), 100)) if (await this.openNext(d.id, d.tenant_id)) opened++;
+    for (const d of await this.repo.schedulesDue(this.clock.now(), 100)) {
+      // One schedule that fails must not stop the others, nor the closes that follow in the pass.
+      try {
+        if (await this.openNext(d.id, d.tenant_id)) opened++;
+      } catch (err) {
+        this.logger.error({ err, scheduleId: d.id }, 'opening the next season of a schedule failed; the next pass tries again');
+      }
+    }
     return opened;
   }
 
@@ -356,6 +361,13 @@ export class SeasonsService implements OnModuleInit {
     }
   }
 
+  /** The tenant's season `id` (404 otherwise; `where` words the message). */
+  private async season(tenantId: string, id: string, where = 'in this tenant'): Promise<Season> {
+    const season = UUID_RE.test(id) ? await this.repo.findById(tenantId, id.toLowerCase()) : null;
+    if (!season) throw new DomainError(ResourceErrors.season_not_found, `No season ${id.slice(0, 64)} ${where}`);
+    return season;
+  }
+
   private async schedule(tenantId: string, id: string): Promise<SeasonSchedule> {
     const s = UUID_RE.test(id) ? await this.repo.findSchedule(tenantId, id.toLowerCase()) : null;
     if (!s) throw new DomainError(SeasonErrors.season_schedule_not_found, `No season schedule ${id.slice(0, 64)} in this tenant`);
@@ -381,7 +393,7 @@ export class SeasonsService implements OnModuleInit {
       if (ranks && (r.fromRank === undefined || r.toRank === undefined || r.toRank < r.fromRank))
         throw new DomainError(SeasonErrors.invalid_season, `rewards[${i}]: fromRank and toRank, with fromRank <= toRank`);
       const refId = r.refId.toLowerCase();
-      const inCommunity = await this.dataSource.transaction(async (em) => this.refInCommunity(em, tenantId, r.type, refId));
+      const inCommunity = await this.refInCommunity(this.dataSource.manager, tenantId, r.type, refId);
       if (inCommunity !== communityId)
         throw new DomainError(SeasonErrors.invalid_season, `rewards[${i}]: no ${r.type} ${refId} in this community`);
       out.push({
