@@ -27,6 +27,17 @@ describe('audit log body', () => {
     expect(big.preview).toHaveLength(MAX_BODY_CHARS);
   });
 
+  it('replaces lone surrogates, which jsonb refuses, in values, keys and a cut preview', () => {
+    expect(auditBody({ name: 'a\ud800b', ['k\udc00']: ['\ud83d'], ok: '😀' })).toEqual({
+      name: 'a\ufffdb',
+      ['k\ufffd']: ['\ufffd'],
+      ok: '😀',
+    });
+    const cut = auditBody({ d: 'x'.repeat(MAX_BODY_CHARS - 7) + '😀'.repeat(10) }) as { preview: string };
+    expect(cut.preview).toHaveLength(MAX_BODY_CHARS);
+    expect(cut.preview.endsWith('\ufffd')).toBe(true);
+  });
+
   it("takes the response's id, or a nested resource's", () => {
     expect(outcomeOf({ id: 'a', name: 'x' })).toBe('a');
     expect(outcomeOf({ event: { id: 'b' }, completedNow: true })).toBe('b');

@@ -9,12 +9,17 @@ export const REDACTED = '[redacted]';
 /** The audit log keeps at most this many characters of a request body (its JSON). */
 export const MAX_BODY_CHARS = 8 * 1024;
 
+// Lone surrogates (legal in JSON text, refused by PostgreSQL's jsonb) become U+FFFD: one such
+// string would otherwise fail the whole batch insert the entry goes in.
+const wellFormed = (s: string) => s.replace(/\p{Cs}/gu, '\uFFFD');
+
 function redactValue(value: unknown, depth: number): unknown {
+  if (typeof value === 'string') return wellFormed(value);
   if (Array.isArray(value)) return depth > 20 ? REDACTED : value.map((v) => redactValue(v, depth + 1));
   if (value && typeof value === 'object') {
     if (depth > 20) return REDACTED;
     return Object.fromEntries(
-      Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, isSecret(k) ? REDACTED : redactValue(v, depth + 1)]),
+      Object.entries(value as Record<string, unknown>).map(([k, v]) => [wellFormed(k), isSecret(k) ? REDACTED : redactValue(v, depth + 1)]),
     );
   }
   return value;
@@ -31,7 +36,7 @@ export function auditBody(body: unknown): object | null {
   if (!Array.isArray(body) && Object.keys(body).length === 0) return null;
   const redacted = redactValue(body, 0) as object;
   const json = JSON.stringify(redacted);
-  return json.length > MAX_BODY_CHARS ? { truncated: true, preview: json.slice(0, MAX_BODY_CHARS) } : redacted;
+  return json.length > MAX_BODY_CHARS ? { truncated: true, preview: wellFormed(json.slice(0, MAX_BODY_CHARS)) } : redacted;
 }
 
 /** The fields that name the resource an answer is about: its id, or a ledger operation's entry. */

@@ -122,7 +122,7 @@ export class IntegrationsAdminController {
     @Param('subscriptionId') id: string,
     @Body() dto: RotateSecretDto,
   ): Promise<SubscriptionWithSecretDto> {
-    return this.webhooks.rotateSecret(tenantId, id, dto.overlapSeconds);
+    return this.webhooks.rotateSecret(tenantId, id, dto.overlapSeconds ?? undefined); // null: the default, as absent
   }
 
   @Post('subscriptions/:subscriptionId/redeliver')

@@ -181,6 +181,10 @@ export class WebhooksService {
       if (e instanceof UrlRefused) throw new DomainError(IntegrationErrors.webhook_url_refused, e.message);
       throw e;
     }
-    return url.toString();
+    // Normalising (punycode, percent-encoding) can lengthen what passed the 2,048-character check.
+    const normalised = url.toString();
+    if (normalised.length > 2048)
+      throw new DomainError(IntegrationErrors.webhook_url_refused, 'The URL is longer than 2,048 characters once normalised');
+    return normalised;
   }
 }

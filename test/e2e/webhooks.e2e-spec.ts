@@ -252,6 +252,16 @@ describe('Integrations: outbox and webhooks', () => {
     const types = await api.get('/v1/admin/webhooks/event-types').expect(200);
     expect(types.body.items.map((i: { type: string }) => i.type)).toEqual(PUBLIC_EVENT_TYPES);
 
+    // null is no value for these fields: a 400, nothing changed.
+    for (const body of [{ active: null }, { eventTypes: null }, { url: null }])
+      expect((await api.patch(`/v1/admin/webhooks/subscriptions/${sub.id}`, body)).body).toMatchObject({ message: 'generic_client_error' });
+    const longUrl = `${receiver.url}/${'é'.repeat(2000)}`;
+    expect((await api.patch(`/v1/admin/webhooks/subscriptions/${sub.id}`, { url: longUrl })).body.error).toBe('webhook_url_refused');
+    expect((await api.get(`/v1/admin/webhooks/subscriptions/${sub.id}`).expect(200)).body).toMatchObject({
+      active: true,
+      url: receiver.url,
+    });
+
     await api.patch(`/v1/admin/webhooks/subscriptions/${sub.id}`, { active: false }).expect(200);
     const u = await givenUser(t, tenant);
     await t.http().post(`/v1/community/${c.id}/join?referrerHandle=`).set('Authorization', u.auth).expect(201);

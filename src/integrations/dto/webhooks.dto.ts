@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsIn, IsOptional, IsString, IsUUID, Matches } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsIn, IsOptional, IsString, IsUUID, Matches, ValidateIf } from 'class-validator';
 import { PageQueryDto } from '../../common/pagination/pagination.js';
 import { HttpUrl, OptionalDate, OptionalInt, OptionalText, RequiredDate } from '../../common/validation/decorators.js';
 import { PUBLIC_EVENT_TYPES } from '../event-catalog.js';
@@ -36,14 +36,15 @@ export class CreateSubscriptionDto {
   description?: string;
 }
 
+// null is refused (400), not taken for "absent" nor stored in a NOT NULL column.
 export class UpdateSubscriptionDto {
   @ApiPropertyOptional({ example: 'https://game.example.com/hooks/cgs' })
-  @IsOptional()
+  @ValidateIf((_, v) => v !== undefined)
   @HttpUrl()
   url?: string;
 
   @ApiPropertyOptional({ type: [String], description: TYPES_TEXT, maxItems: 50 })
-  @IsOptional()
+  @ValidateIf((_, v) => v !== undefined)
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(50)
@@ -52,7 +53,7 @@ export class UpdateSubscriptionDto {
   eventTypes?: string[];
 
   @ApiPropertyOptional()
-  @IsOptional()
+  @ValidateIf((_, v) => v !== undefined)
   @IsBoolean()
   active?: boolean;
 
