@@ -162,7 +162,7 @@ async function measure(c: Ctx, label: string, requests: LoadRequest[], warmup = 
   m.dbMs = (postgresCpuMs() - db0) / m.total;
   const own1 = backendCpuMs(await backends());
   m.dbOwnMs = [...own1].reduce((sum, [pid, ms]) => sum + ms - (own0.get(pid) ?? 0), 0) / m.total;
-  await profileMark(c, label);
+  await profileMark(c, `${label}${c.variant ? '-redis' : ''}`);
   const codes = Object.entries(m.statuses)
     .map(([k, v]) => `${k}×${v}`)
     .join(' ');
@@ -1167,7 +1167,7 @@ async function main(): Promise<void> {
     if (REDIS && chosen.some((s) => s.ranks)) {
       const redisPort = await freePort();
       log(`starting the service with REDIS_URL=${REDIS_URL}...`);
-      redisService = startChild(process.execPath, ['--enable-source-maps', 'dist/src/main.js'], {
+      redisService = startChild(process.execPath, [...nodeArgs, '--enable-source-maps', 'dist/src/main.js'], {
         ...serviceEnv,
         PORT: String(redisPort),
         REDIS_URL,

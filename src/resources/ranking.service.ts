@@ -16,6 +16,8 @@ export type { RankedUser, UserRanking } from './rank-store.js';
 const COMPACT_EVERY_MS = 1000;
 /** Leaderboard pages kept per process (the least recently used go first). */
 const CACHED_PAGES = 5_000;
+/** Players' rankings kept per process. */
+const CACHED_RANKINGS = 20_000;
 const COMPACT_BATCH = 50_000;
 const COMPACT_LOCK = 874_612;
 
@@ -37,6 +39,8 @@ export class RankingService implements OnApplicationBootstrap, OnApplicationShut
   private running?: Promise<unknown>;
   /** Leaderboard pages, scoped by resource type; see `leaderboard`. */
   private readonly pages: ReadCache<{ resourceTypeId: string; page: PageRequest }, LeaderboardPage>;
+  /** Players' rankings, scoped by resource type like the pages; see `userRanking`. */
+  private readonly rankings: ReadCache<{ resourceTypeId: string; userId: string; around: number }, UserRanking>;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -51,9 +55,14 @@ export class RankingService implements OnApplicationBootstrap, OnApplicationShut
       max: CACHED_PAGES,
       load: ({ resourceTypeId, page }) => this.store.leaderboard(resourceTypeId, page),
     });
-    store.onBoardChanged((resourceTypeId) => this.pages.drop(resourceTypeId));
-    // Pages show handles and display names: a change of one may concern any board (rare).
-    events.afterCommit('user.identity-changed', () => this.pages.drop(EVERY_SCOPE));
+    this.rankings = caches.create<{ resourceTypeId: string; userId: string; around: number }, UserRanking>({
+      name: 'user rankings',
+      max: CACHED_RANKINGS,
+      load: ({ resourceTypeId, userId, around }) => this.store.userRanking(resourceTypeId, userId, around),
+    });
+    store.onBoardChanged((resourceTypeId) => this.dropBoard(resourceTypeId));
+    // Pages and rankings show handles and display names: a change of one may concern any board (rare).
+    events.afterCommit('user.identity-changed', () => this.dropBoard(EVERY_SCOPE));
   }
 
   /**
@@ -63,12 +72,20 @@ export class RankingService implements OnApplicationBootstrap, OnApplicationShut
    */
   async changedIn(em: EntityManager, resourceTypeId: string, userId: string): Promise<void> {
     this.pages.dropAfterCommit(em, resourceTypeId);
+    this.rankings.dropAfterCommit(em, resourceTypeId);
     await this.events.publish(em, 'resource.earned-changed', { resourceTypeId, userId });
   }
 
   /** The user's balance or earned amount of `resourceTypeId` changes in the transaction of `em` (credits and debits alike). */
   amountsChangedIn(em: EntityManager, resourceTypeId: string, userId: string): void {
     this.people.ownChangedIn(em, resourceTypeId, userId);
+    // A ranking shows the player's spendable balance too, which a debit changes without the board.
+    this.rankings.dropAfterCommit(em, resourceTypeId);
+  }
+
+  private dropBoard(resourceTypeId: string): void {
+    this.pages.drop(resourceTypeId);
+    this.rankings.drop(resourceTypeId);
   }
 
   onApplicationBootstrap(): void {
@@ -107,8 +124,13 @@ export class RankingService implements OnApplicationBootstrap, OnApplicationShut
     return this.pages.get(resourceTypeId, `${page.offset}:${page.limit}`, { resourceTypeId, page });
   }
 
-  /** The user's rank, amounts and up to `around` neighbours on each side (never cached). */
+  /**
+   * The user's rank, amounts and up to `around` neighbours on each side, cached like the pages:
+   * any change of the board (or of a balance of its resource) drops every ranking of it, so a
+   * player sees their own grant or purchase at once through this process, and any write within
+   * READ_CACHE_MS (with the cache bus up: milliseconds). A busy board is read from the store.
+   */
   userRanking(resourceTypeId: string, userId: string, around: number): Promise<UserRanking> {
-    return this.store.userRanking(resourceTypeId, userId, around);
+    return this.rankings.get(resourceTypeId, `${userId.toLowerCase()}:${around}`, { resourceTypeId, userId, around });
   }
 }

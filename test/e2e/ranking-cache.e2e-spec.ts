@@ -1,0 +1,95 @@
+import { CacheBus } from '../../src/database/cache-bus.js';
+import type { TenantCredentials } from '../../src/tenants/tenants.service.js';
+import { adminApi, givenResourceType, grant, type TestCommunity } from '../helpers/communities.js';
+import type { TestUser } from '../helpers/factories.js';
+import { givenCommunity, givenMember } from '../helpers/quests.js';
+import { createTestApp, type TestApp } from '../helpers/test-app.js';
+
+/**
+ * A player's ranking is cached per process like the leaderboard pages. Two instances on one
+ * database, read caches that never expire during the test: a row changed behind the service's back
+ * stays hidden (the ranking is cached), while a grant or a deduction through either instance shows
+ * at once on the instance that made it and in the other's next read, because the drop travels on
+ * the cache bus, not because the value aged out.
+ */
+describe('rankings, cached across instances', () => {
+  let a: TestApp;
+  let b: TestApp;
+  let tenant: TenantCredentials;
+  let c: TestCommunity;
+  let xp: { id: string; slug: string };
+  let u: TestUser;
+  let other: TestUser;
+
+  beforeAll(async () => {
+    const env = { READ_CACHE_MS: '60000', MINT_WORKER_ENABLED: 'false', QUEST_EVENT_WORKER_ENABLED: 'false' };
+    a = await createTestApp(env);
+    b = await createTestApp({ ...env, DATABASE_URL: a.config.DATABASE_URL! });
+    await until(
+      async () => a.app.get(CacheBus).listening && b.app.get(CacheBus).listening,
+      (v) => v,
+    );
+    tenant = await a.givenTenant();
+    c = await givenCommunity(a, tenant);
+    xp = await givenResourceType(a, tenant, c.id);
+    u = await givenMember(a, tenant, c);
+    other = await givenMember(a, tenant, c);
+    expect((await grant(a, tenant, u.userId, xp.id, 10)).status).toBe(201);
+    expect((await grant(a, tenant, other.userId, xp.id, 20)).status).toBe(201);
+  }, 60_000);
+  afterAll(async () => {
+    await b?.close();
+    await a?.close();
+  });
+
+  /** Polls `read` until `ok`: a drop travels between the instances. */
+  async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean): Promise<T> {
+    const t0 = Date.now();
+    for (;;) {
+      const v = await read();
+      if (ok(v)) return v;
+      if (Date.now() - t0 > 5000) throw new Error(`not seen after 5 s: ${JSON.stringify(v)}`);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  }
+
+  const ranking = async (app: TestApp, who = u) => {
+    const res = await app.http().get(`/v1/community/${c.id}/ranking/${xp.slug}?neighbours=1`).set('Authorization', who.auth).expect(200);
+    return res.body as { rank: number; amount: number; balance: number; totalRanked: number; above: { userId: string; amount: number }[] };
+  };
+
+  it('keeps a ranking until a write drops it, on the writing instance and through the bus on the other', async () => {
+    expect(await ranking(a)).toMatchObject({ rank: 2, amount: 10, balance: 10, totalRanked: 2 });
+    expect(await ranking(b)).toMatchObject({ rank: 2, amount: 10, balance: 10 });
+
+    // Behind the service's back: the cached rankings stay (nothing dropped them).
+    await a.dataSource.query('UPDATE resource_balances SET balance = 999 WHERE user_id = $1 AND resource_type_id = $2', [u.userId, xp.id]);
+    expect(await ranking(a)).toMatchObject({ balance: 10 });
+    await a.dataSource.query('UPDATE resource_balances SET balance = 10 WHERE user_id = $1 AND resource_type_id = $2', [u.userId, xp.id]);
+
+    // The player overtakes the other one through b: b answers at its commit, a after the bus.
+    expect((await grant(b, tenant, u.userId, xp.id, 15)).status).toBe(201);
+    expect(await ranking(b)).toMatchObject({ rank: 1, amount: 25, balance: 25 });
+    await until(
+      () => ranking(a),
+      (r) => r.rank === 1 && r.amount === 25,
+    );
+    // Another player's ranking moved too (their neighbour and rank changed).
+    expect(await ranking(a, other)).toMatchObject({ rank: 2, above: [{ userId: u.userId, amount: 25 }] });
+
+    // A deduction lowers the balance, not the board: the ranking still shows it, on both.
+    const res = await adminApi(a, tenant).post('/v1/admin/resources/deductions', {
+      userId: u.userId,
+      resourceTypeId: xp.id,
+      amount: 5,
+      reason: 'test',
+      idempotencyKey: `ded-${Date.now()}`,
+    });
+    expect(res.status).toBe(201);
+    expect(await ranking(a)).toMatchObject({ rank: 1, amount: 25, balance: 20 });
+    await until(
+      () => ranking(b),
+      (r) => r.balance === 20,
+    );
+  });
+});
