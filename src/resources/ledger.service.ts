@@ -196,9 +196,10 @@ export class LedgerService {
         balanceBefore.set(row.user_id, Number(row.balance) - total);
       }
       if (changes.length > 0) await this.repo.addBucketDeltas(resourceTypeId, changes, tx);
-      for (const { userId } of perUser) {
-        this.ranking.amountsChangedIn(tx, resourceTypeId, userId);
-        await this.ranking.changedIn(tx, resourceTypeId, userId);
+      for (const row of after) {
+        const earned = Number(row.earned);
+        this.ranking.amountsChangedIn(tx, resourceTypeId, row.user_id);
+        await this.ranking.changedIn(tx, resourceTypeId, row.user_id, earned - totals.get(row.user_id)!, earned);
       }
       if (found.seasonIds.length > 0) await this.countManyInSeasons(tx, tenantId, found.seasonIds, perUser, now);
       // One event per credit, with the balance after it (several credits of a user: in their order).
@@ -292,7 +293,7 @@ export class LedgerService {
       const changes = bucketChanges(earned - BigInt(earnedDelta), earned);
       if (changes.length > 0) await this.repo.addBucketDeltas(op.resourceTypeId, changes, tx);
       this.ranking.amountsChangedIn(tx, op.resourceTypeId, op.userId);
-      if (earnedDelta !== 0) await this.ranking.changedIn(tx, op.resourceTypeId, op.userId);
+      if (earnedDelta !== 0) await this.ranking.changedIn(tx, op.resourceTypeId, op.userId, Number(earned) - earnedDelta, Number(earned));
       if (found.seasonIds.length > 0) await this.countInSeasons(tx, op, found.seasonIds, earnedDelta, now);
       // Counted once the outermost transaction commits (the metrics), never for a rolled-back one.
       await this.events.publish(tx, direction === 'credit' ? 'resource.credited' : 'resource.debited', {

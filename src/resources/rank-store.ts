@@ -18,6 +18,12 @@ export interface UserRanking {
   below: RankedUser[];
 }
 
+/** A player's `earned` moved from `from` to `to` (both > 0: they stayed ranked). */
+export interface ScoreChange {
+  from: number;
+  to: number;
+}
+
 export interface LeaderboardPage {
   items: RankedUser[];
   /** The number of ranked users. */
@@ -36,19 +42,20 @@ export interface LeaderboardPage {
  *   each commit and rebuilt from PostgreSQL; whenever they cannot answer exactly, it reads PostgreSQL.
  */
 export abstract class RankStore {
-  private readonly listeners: ((resourceTypeId: string) => void)[] = [];
+  private readonly listeners: ((resourceTypeId: string, change?: ScoreChange) => void)[] = [];
 
   /**
    * `listener` hears of every board whose ranks this store changed later than the commit that
-   * changed them (the Redis store, once its copy landed): the page caches in front drop it again,
-   * or a page read between the commit and that moment would be kept.
+   * changed them (the Redis store, once its copy landed): the caches in front drop it again, or a
+   * page read between the commit and that moment would be kept. `change`: only that player's
+   * move changed it (none: anything may have).
    */
-  onBoardChanged(listener: (resourceTypeId: string) => void): void {
+  onBoardChanged(listener: (resourceTypeId: string, change?: ScoreChange) => void): void {
     this.listeners.push(listener);
   }
 
-  protected boardChanged(resourceTypeId: string): void {
-    for (const listener of this.listeners) listener(resourceTypeId);
+  protected boardChanged(resourceTypeId: string, change?: ScoreChange): void {
+    for (const listener of this.listeners) listener(resourceTypeId, change);
   }
 
   abstract leaderboard(resourceTypeId: string, page: PageRequest): Promise<LeaderboardPage>;

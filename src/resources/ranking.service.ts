@@ -2,12 +2,13 @@ import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShut
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { CacheFactory } from '../common/cache/cache-factory.js';
-import { EVERY_SCOPE, type ReadCache } from '../common/cache/read-cache.js';
+import { RangeCache, rangeOf } from '../common/cache/range-cache.js';
+import { EVERY_SCOPE } from '../common/cache/read-cache.js';
 import { DomainEvents } from '../common/events/domain-events.js';
 import type { PageRequest } from '../common/pagination/pagination.js';
 import { RankBucketsRepository } from './rank-buckets.repository.js';
 import { RankPeople } from './rank-people.js';
-import { RankStore, type LeaderboardPage, type UserRanking } from './rank-store.js';
+import { RankStore, type LeaderboardPage, type ScoreChange, type UserRanking } from './rank-store.js';
 import './resources.events.js';
 import '../users/users.events.js';
 
@@ -37,10 +38,10 @@ export class RankingService implements OnApplicationBootstrap, OnApplicationShut
   private readonly logger = new Logger(RankingService.name);
   private timer?: NodeJS.Timeout;
   private running?: Promise<unknown>;
-  /** Leaderboard pages, scoped by resource type; see `leaderboard`. */
-  private readonly pages: ReadCache<{ resourceTypeId: string; page: PageRequest }, LeaderboardPage>;
-  /** Players' rankings, scoped by resource type like the pages; see `userRanking`. */
-  private readonly rankings: ReadCache<{ resourceTypeId: string; userId: string; around: number }, UserRanking>;
+  /** Leaderboard pages, by resource type and score range; see `leaderboard`. */
+  private readonly pages: RangeCache<LeaderboardPage>;
+  /** Players' rankings, like the pages; see `userRanking`. */
+  private readonly rankings: RangeCache<UserRanking>;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -50,42 +51,36 @@ export class RankingService implements OnApplicationBootstrap, OnApplicationShut
     private readonly people: RankPeople,
     caches: CacheFactory,
   ) {
-    this.pages = caches.create<{ resourceTypeId: string; page: PageRequest }, LeaderboardPage>({
-      name: 'leaderboard pages',
-      max: CACHED_PAGES,
-      load: ({ resourceTypeId, page }) => this.store.leaderboard(resourceTypeId, page),
-    });
-    this.rankings = caches.create<{ resourceTypeId: string; userId: string; around: number }, UserRanking>({
-      name: 'user rankings',
-      max: CACHED_RANKINGS,
-      load: ({ resourceTypeId, userId, around }) => this.store.userRanking(resourceTypeId, userId, around),
-    });
-    store.onBoardChanged((resourceTypeId) => this.dropBoard(resourceTypeId));
+    this.pages = caches.createRanged<LeaderboardPage>({ name: 'leaderboard pages', max: CACHED_PAGES });
+    this.rankings = caches.createRanged<UserRanking>({ name: 'user rankings', max: CACHED_RANKINGS });
+    store.onBoardChanged((resourceTypeId, change) => this.dropBoard(scopeOf(resourceTypeId, change)));
     // Pages and rankings show handles and display names: a change of one may concern any board (rare).
     events.afterCommit('user.identity-changed', () => this.dropBoard(EVERY_SCOPE));
   }
 
   /**
-   * The user's earned amount of `resourceTypeId` changes in the transaction of `em`
-   * (`LedgerService`): its cached leaderboard pages are dropped when that transaction commits,
-   * and `resource.earned-changed` is published (the Redis store follows it after the commit).
+   * The user's earned amount of `resourceTypeId` moves from `from` to `to` in the transaction of
+   * `em` (`LedgerService`): the cached pages and rankings it may change (those whose scores meet
+   * that move; all of the board when the player enters or leaves it) are dropped when that
+   * transaction commits, and `resource.earned-changed` is published (the Redis store follows it).
    */
-  async changedIn(em: EntityManager, resourceTypeId: string, userId: string): Promise<void> {
-    this.pages.dropAfterCommit(em, resourceTypeId);
-    this.rankings.dropAfterCommit(em, resourceTypeId);
-    await this.events.publish(em, 'resource.earned-changed', { resourceTypeId, userId });
+  async changedIn(em: EntityManager, resourceTypeId: string, userId: string, from: number, to: number): Promise<void> {
+    const scope = scopeOf(resourceTypeId, { from, to });
+    this.pages.dropAfterCommit(em, scope);
+    this.rankings.dropAfterCommit(em, scope);
+    await this.events.publish(em, 'resource.earned-changed', { resourceTypeId, userId, from, to });
   }
 
   /** The user's balance or earned amount of `resourceTypeId` changes in the transaction of `em` (credits and debits alike). */
   amountsChangedIn(em: EntityManager, resourceTypeId: string, userId: string): void {
     this.people.ownChangedIn(em, resourceTypeId, userId);
     // A ranking shows the player's spendable balance too, which a debit changes without the board.
-    this.rankings.dropAfterCommit(em, resourceTypeId);
+    this.rankings.dropAfterCommit(em, RangeCache.owner(resourceTypeId, userId.toLowerCase()));
   }
 
-  private dropBoard(resourceTypeId: string): void {
-    this.pages.drop(resourceTypeId);
-    this.rankings.drop(resourceTypeId);
+  private dropBoard(scope: string): void {
+    this.pages.drop(scope);
+    this.rankings.drop(scope);
   }
 
   onApplicationBootstrap(): void {
@@ -121,16 +116,29 @@ export class RankingService implements OnApplicationBootstrap, OnApplicationShut
    * (with the Redis store and READ_CACHE_MS=0: one flush after their commit).
    */
   async leaderboard(resourceTypeId: string, page: PageRequest): Promise<LeaderboardPage> {
-    return this.pages.get(resourceTypeId, `${page.offset}:${page.limit}`, { resourceTypeId, page });
+    return this.pages.get(resourceTypeId, `${page.offset}:${page.limit}`, null, async () => {
+      const value = await this.store.leaderboard(resourceTypeId, page);
+      return { value, ...rangeOf(value.items.map((i) => i.amount)) };
+    });
   }
 
   /**
-   * The user's rank, amounts and up to `around` neighbours on each side, cached like the pages:
-   * any change of the board (or of a balance of its resource) drops every ranking of it, so a
-   * player sees their own grant or purchase at once through this process, and any write within
-   * READ_CACHE_MS (with the cache bus up: milliseconds). A busy board is read from the store.
+   * The user's rank, amounts and up to `around` neighbours on each side, cached like the pages: a
+   * move of any player across the scores it shows (or a change of the player's own balance) drops
+   * it at the commit, so a player sees their own grant or purchase at once through this process,
+   * and any write within READ_CACHE_MS (with the cache bus up: milliseconds).
    */
   userRanking(resourceTypeId: string, userId: string, around: number): Promise<UserRanking> {
-    return this.rankings.get(resourceTypeId, `${userId.toLowerCase()}:${around}`, { resourceTypeId, userId, around });
+    const who = userId.toLowerCase();
+    return this.rankings.get(resourceTypeId, `${who}:${around}`, who, async () => {
+      const value = await this.store.userRanking(resourceTypeId, userId, around);
+      const shown = value.rank === null ? [] : [value.amount, ...value.above.map((u) => u.amount), ...value.below.map((u) => u.amount)];
+      return { value, ...rangeOf(shown) };
+    });
   }
+}
+
+/** The cache scope a change of the board drops: the move's range while the player stays ranked, else the whole board. */
+function scopeOf(resourceTypeId: string, change?: ScoreChange): string {
+  return change && change.from > 0 && change.to > 0 ? RangeCache.range(resourceTypeId, change.from, change.to) : resourceTypeId;
 }

@@ -1,5 +1,6 @@
 import { Logger, type OnApplicationShutdown, type OnModuleDestroy } from '@nestjs/common';
 import type { Redis } from 'ioredis';
+import { RANGES_PER_DROP } from '../common/cache/range-cache.js';
 import { newRedis } from '../common/redis/new-redis.js';
 import { AsyncResource } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
@@ -10,7 +11,7 @@ import type { LeaderboardReadModel, PeopleRow, RankSourceRow } from './leaderboa
 import type { PostgresRankStore } from './pg-rank-store.js';
 import type { RankPeople } from './rank-people.js';
 import { earnedOfScore, memberOf, scoreOf, userOfMember } from './rank-member.js';
-import { RankStore, type LeaderboardPage, type RankedUser, type UserRanking } from './rank-store.js';
+import { RankStore, type LeaderboardPage, type RankedUser, type ScoreChange, type UserRanking } from './rank-store.js';
 import './resources.events.js';
 
 /** Version of what a board holds (member encoding, hash values): a board of another version is rebuilt. */
@@ -217,10 +218,11 @@ export class RedisRankStore extends RankStore implements OnModuleDestroy, OnAppl
   readonly redis: Redis;
   private readonly scripts: Scripts;
   private readonly owner = randomUUID();
-  private pending = new Map<string, Set<string>>();
+  /** Board -> its users to flush -> the scores they moved between since the last flush (for the caches in front). */
+  private pending = new Map<string, Map<string, ScoreChange>>();
   private pendingDone = deferred();
-  /** The round being flushed: board -> its users. */
-  private inFlight = new Map<string, Set<string>>();
+  /** The round being flushed, the same way. */
+  private inFlight = new Map<string, Map<string, ScoreChange>>();
   private inFlightDone: Promise<void> = Promise.resolve();
   private flushing?: Promise<void>;
   /** Boards whose Redis copy may have missed a write of this process: read from PostgreSQL until invalidated. */
@@ -260,7 +262,9 @@ export class RedisRankStore extends RankStore implements OnModuleDestroy, OnAppl
     define('rankFinish', 7, FINISH);
     define('rankInvalidate', 2, INVALIDATE);
     this.scripts = this.redis as unknown as Scripts;
-    events.afterCommit('resource.earned-changed', ({ resourceTypeId, userId }) => this.enqueue(resourceTypeId, userId));
+    events.afterCommit('resource.earned-changed', ({ resourceTypeId, userId, from, to }) =>
+      this.enqueue(resourceTypeId, userId, { from, to }),
+    );
   }
 
   async leaderboard(resourceTypeId: string, page: PageRequest): Promise<LeaderboardPage> {
@@ -441,10 +445,14 @@ export class RedisRankStore extends RankStore implements OnModuleDestroy, OnAppl
 
   // ---- writes
 
-  private enqueue(boardId: string, userId: string): void {
+  private enqueue(boardId: string, userId: string, change: ScoreChange): void {
     let users = this.pending.get(boardId);
-    if (!users) this.pending.set(boardId, (users = new Set()));
-    users.add(userId.toLowerCase());
+    if (!users) this.pending.set(boardId, (users = new Map<string, ScoreChange>()));
+    const who = userId.toLowerCase();
+    const had = users.get(who);
+    const lo = Math.min(change.from, change.to, had ? Math.min(had.from, had.to) : Infinity);
+    const hi = Math.max(change.from, change.to, had ? Math.max(had.from, had.to) : -Infinity);
+    users.set(who, { from: lo, to: hi });
     this.kick();
   }
 
@@ -470,7 +478,7 @@ export class RedisRankStore extends RankStore implements OnModuleDestroy, OnAppl
       this.inFlight = round;
       this.inFlightDone = done.promise;
       try {
-        await Promise.all([...round].map(([boardId, users]) => this.flushBoard(boardId, [...users])));
+        await Promise.all([...round].map(([boardId, users]) => this.flushBoard(boardId, users)));
       } finally {
         this.inFlight = new Map();
         done.resolve();
@@ -478,8 +486,9 @@ export class RedisRankStore extends RankStore implements OnModuleDestroy, OnAppl
     }
   }
 
-  private async flushBoard(boardId: string, users: string[]): Promise<void> {
+  private async flushBoard(boardId: string, changes: Map<string, ScoreChange>): Promise<void> {
     const k = keysOf(boardId);
+    const users = [...changes.keys()];
     for (let i = 0; i < users.length; i += FLUSH_BATCH) {
       const chunk = users.slice(i, i + FLUSH_BATCH);
       try {
@@ -499,9 +508,11 @@ export class RedisRankStore extends RankStore implements OnModuleDestroy, OnAppl
           const ranked = row && row.earned !== '0';
           args.push(userId, live[j] ?? '', building[j] ?? '', ranked ? member(row) : '', ranked ? scoreOf(row.earned) : '0');
         });
-        const retry = await this.scripts.rankFlush(k.meta, k.z, k.h, k.zb, k.hb, k.seq, ...args);
-        for (const userId of retry) this.enqueue(boardId, userId);
-        if (retry.length < chunk.length) this.boardChanged(boardId);
+        const retry = new Set(await this.scripts.rankFlush(k.meta, k.z, k.h, k.zb, k.hb, k.seq, ...args));
+        const landed = chunk.filter((userId) => !retry.has(userId));
+        for (const userId of retry) this.enqueue(boardId, userId, changes.get(userId)!);
+        if (landed.length > RANGES_PER_DROP) this.boardChanged(boardId);
+        else for (const userId of landed) this.boardChanged(boardId, changes.get(userId));
       } catch (err) {
         this.logError('rank write', err);
         this.markDirty(boardId);

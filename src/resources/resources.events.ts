@@ -22,6 +22,9 @@ export type ResourceDebited = ResourceCredited;
 export interface EarnedChanged {
   resourceTypeId: string;
   userId: string;
+  /** `earned` before and after (0: unranked). */
+  from: number;
+  to: number;
 }
 
 declare module '../common/events/domain-events.js' {

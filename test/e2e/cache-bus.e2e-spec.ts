@@ -102,10 +102,15 @@ describe('read caches across instances (CacheBus: LISTEN/NOTIFY)', () => {
     await a.dataSource.query('UPDATE users SET display_name = $1 WHERE id = $2', ['Renamed behind', cached.userId]);
     await topOn(a);
     expect(await topOn(b)).toEqual(cached);
+    // A move below the page's scores (players[0]: 10 -> 11, the page shows 50) leaves it cached.
     await grant(a, tenant, players[0].userId, xp.id, 1).expect(201);
+    expect(await topOn(a)).toEqual({ ...cached, displayName: 'Renamed behind' });
+    expect(await topOn(b)).toEqual(cached);
+    // A move across them drops it: B reads the page again, with the name.
+    await grant(a, tenant, cached.userId, xp.id, 1).expect(201);
     await until(
       () => topOn(b),
-      (top) => top.displayName === 'Renamed behind',
+      (top) => top.displayName === 'Renamed behind' && top.amount === cached.amount + 1,
     );
   });
 });

@@ -8,7 +8,8 @@ import { createTestApp, type TestApp } from '../helpers/test-app.js';
 /**
  * A player's ranking is cached per process like the leaderboard pages. Two instances on one
  * database, read caches that never expire during the test: a row changed behind the service's back
- * stays hidden (the ranking is cached), while a grant or a deduction through either instance shows
+ * stays hidden (the ranking is cached), and so does a grant to a player far from the scores it shows;
+ * a grant across them or a deduction of the player's own balance, through either instance, shows
  * at once on the instance that made it and in the other's next read, because the drop travels on
  * the cache bus, not because the value aged out.
  */
@@ -20,6 +21,7 @@ describe('rankings, cached across instances', () => {
   let xp: { id: string; slug: string };
   let u: TestUser;
   let other: TestUser;
+  let far: TestUser;
 
   beforeAll(async () => {
     const env = { READ_CACHE_MS: '60000', MINT_WORKER_ENABLED: 'false', QUEST_EVENT_WORKER_ENABLED: 'false' };
@@ -34,8 +36,10 @@ describe('rankings, cached across instances', () => {
     xp = await givenResourceType(a, tenant, c.id);
     u = await givenMember(a, tenant, c);
     other = await givenMember(a, tenant, c);
+    far = await givenMember(a, tenant, c);
     expect((await grant(a, tenant, u.userId, xp.id, 10)).status).toBe(201);
     expect((await grant(a, tenant, other.userId, xp.id, 20)).status).toBe(201);
+    expect((await grant(a, tenant, far.userId, xp.id, 100)).status).toBe(201);
   }, 60_000);
   afterAll(async () => {
     await b?.close();
@@ -58,24 +62,28 @@ describe('rankings, cached across instances', () => {
     return res.body as { rank: number; amount: number; balance: number; totalRanked: number; above: { userId: string; amount: number }[] };
   };
 
-  it('keeps a ranking until a write drops it, on the writing instance and through the bus on the other', async () => {
-    expect(await ranking(a)).toMatchObject({ rank: 2, amount: 10, balance: 10, totalRanked: 2 });
-    expect(await ranking(b)).toMatchObject({ rank: 2, amount: 10, balance: 10 });
+  it('keeps a ranking until a write that concerns it drops it, on the writing instance and through the bus on the other', async () => {
+    expect(await ranking(a)).toMatchObject({ rank: 3, amount: 10, balance: 10, totalRanked: 3 });
+    expect(await ranking(b)).toMatchObject({ rank: 3, amount: 10, balance: 10 });
 
     // Behind the service's back: the cached rankings stay (nothing dropped them).
     await a.dataSource.query('UPDATE resource_balances SET balance = 999 WHERE user_id = $1 AND resource_type_id = $2', [u.userId, xp.id]);
     expect(await ranking(a)).toMatchObject({ balance: 10 });
+    // A move far above the scores this ranking shows (100 -> 150, it shows 10 and 20) does not drop it.
+    expect((await grant(a, tenant, far.userId, xp.id, 50)).status).toBe(201);
+    expect(await ranking(a)).toMatchObject({ rank: 3, balance: 10 });
+    expect(await ranking(a, far)).toMatchObject({ rank: 1, amount: 150 });
     await a.dataSource.query('UPDATE resource_balances SET balance = 10 WHERE user_id = $1 AND resource_type_id = $2', [u.userId, xp.id]);
 
     // The player overtakes the other one through b: b answers at its commit, a after the bus.
     expect((await grant(b, tenant, u.userId, xp.id, 15)).status).toBe(201);
-    expect(await ranking(b)).toMatchObject({ rank: 1, amount: 25, balance: 25 });
+    expect(await ranking(b)).toMatchObject({ rank: 2, amount: 25, balance: 25 });
     await until(
       () => ranking(a),
-      (r) => r.rank === 1 && r.amount === 25,
+      (r) => r.rank === 2 && r.amount === 25,
     );
     // Another player's ranking moved too (their neighbour and rank changed).
-    expect(await ranking(a, other)).toMatchObject({ rank: 2, above: [{ userId: u.userId, amount: 25 }] });
+    expect(await ranking(a, other)).toMatchObject({ rank: 3, above: [{ userId: u.userId, amount: 25 }] });
 
     // A deduction lowers the balance, not the board: the ranking still shows it, on both.
     const res = await adminApi(a, tenant).post('/v1/admin/resources/deductions', {
@@ -86,7 +94,7 @@ describe('rankings, cached across instances', () => {
       idempotencyKey: `ded-${Date.now()}`,
     });
     expect(res.status).toBe(201);
-    expect(await ranking(a)).toMatchObject({ rank: 1, amount: 25, balance: 20 });
+    expect(await ranking(a)).toMatchObject({ rank: 2, amount: 25, balance: 20 });
     await until(
       () => ranking(b),
       (r) => r.balance === 20,

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { AppConfig } from '../../config/app-config.js';
 import { Clock } from '../clock/clock.js';
+import { RangeCache } from './range-cache.js';
 import { ReadCache } from './read-cache.js';
 
 export interface CacheSpec<C, V> {
@@ -23,7 +24,7 @@ export interface CacheSpec<C, V> {
  */
 @Injectable()
 export class CacheFactory {
-  private readonly caches = new Map<string, ReadCache<unknown, object>>();
+  private readonly caches = new Map<string, { dropHere(scope: string): void; clearHere(): void }>();
   private readonly dropListeners: ((cache: string, scope: string) => void)[] = [];
 
   constructor(
@@ -33,19 +34,28 @@ export class CacheFactory {
   ) {}
 
   create<C, V extends object>(spec: CacheSpec<C, V>): ReadCache<C, V> {
-    if (this.caches.has(spec.name)) throw new Error(`a read cache named "${spec.name}" exists already`);
-    const cache = new ReadCache<C, V>({
+    const cache = new ReadCache<C, V>({ ...this.common(spec.name), max: spec.max ?? 5_000, load: spec.load });
+    this.caches.set(spec.name, cache);
+    return cache;
+  }
+
+  /** A cache of values read from boards of scores, dropped by score ranges (see RangeCache). */
+  createRanged<V extends object>(spec: { name: string; max: number }): RangeCache<V> {
+    const cache = new RangeCache<V>({ ...this.common(spec.name), max: spec.max });
+    this.caches.set(spec.name, cache);
+    return cache;
+  }
+
+  private common(name: string) {
+    if (this.caches.has(name)) throw new Error(`a read cache named "${name}" exists already`);
+    return {
       ttlMs: this.config.READ_CACHE_MS,
-      max: spec.max ?? 5_000,
       clock: this.clock,
       dataSource: this.dataSource,
-      load: spec.load,
-      onDrop: (scope) => {
-        for (const listener of this.dropListeners) listener(spec.name, scope);
+      onDrop: (scope: string) => {
+        for (const listener of this.dropListeners) listener(name, scope);
       },
-    });
-    this.caches.set(spec.name, cache as unknown as ReadCache<unknown, object>);
-    return cache;
+    };
   }
 
   /** Tells `listener` of every scope a cache of this process drops (CacheBus sends them on). */

@@ -1,34 +1,6 @@
-import type { DataSource, EntityManager, EntitySubscriberInterface, QueryRunner } from 'typeorm';
-import { Clock } from '../clock/clock.js';
+import type { EntityManager } from 'typeorm';
+import { fakeDataSource, StoppedClock } from './cache.spec-kit.js';
 import { EVERY_SCOPE, ReadCache } from './read-cache.js';
-
-class StoppedClock extends Clock {
-  ms = 1_700_000_000_000;
-  override now(): Date {
-    return new Date(this.ms);
-  }
-}
-
-/** A DataSource with what the cache uses (its subscribers), and transactions to commit by hand. */
-function fakeDataSource() {
-  const subscribers: EntitySubscriberInterface[] = [];
-  const dataSource = { subscribers } as unknown as DataSource;
-  const transaction = () => {
-    const qr = { isTransactionActive: true, data: {} } as unknown as QueryRunner & { isTransactionActive: boolean };
-    const em = { queryRunner: qr } as unknown as EntityManager;
-    const emit = (event: 'afterTransactionCommit' | 'afterTransactionRollback', outermost: boolean) => {
-      if (outermost) qr.isTransactionActive = false;
-      for (const s of subscribers) void s[event]?.({ queryRunner: qr } as never);
-    };
-    return {
-      em,
-      releaseSavepoint: () => emit('afterTransactionCommit', false),
-      commit: () => emit('afterTransactionCommit', true),
-      rollback: () => emit('afterTransactionRollback', true),
-    };
-  };
-  return { dataSource, transaction };
-}
 
 describe('ReadCache', () => {
   let clock: StoppedClock;

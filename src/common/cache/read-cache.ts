@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { Clock } from '../clock/clock.js';
+import { dropAtCommit, dropsAtCommit } from './commit-drops.js';
 import { upTo } from './up-to.js';
 
 export interface ReadCacheOptions<C, V> {
@@ -26,10 +27,6 @@ const SWEEP_EVERY = 1_000;
 
 /** The scope `drop` takes for "every scope" (scopes are ids and never this). */
 export const EVERY_SCOPE = '*';
-
-/** Key in `QueryRunner.data`: the scopes to drop at the transaction's commit, per cache. */
-const PENDING = 'readCachePendingDrops';
-type Pending = Map<object, Set<string>>;
 
 /**
  * A per-process read-through cache for data that is the same for every caller (a leaderboard page,
@@ -74,17 +71,8 @@ export class ReadCache<C, V extends object> {
         if (reason === 'evict') this.floor = Math.max(this.floor, generation);
       },
     });
-    // Only the outermost commit counts (a savepoint release leaves the transaction active).
-    options.dataSource.subscribers.push({
-      afterTransactionCommit: ({ queryRunner: qr }) => {
-        const pending = qr.data[PENDING] as Pending | undefined;
-        if (qr.isTransactionActive || !pending?.has(this)) return;
-        for (const scope of pending.get(this)!) this.drop(scope);
-        pending.delete(this);
-      },
-      afterTransactionRollback: ({ queryRunner: qr }) => {
-        if (!qr.isTransactionActive) (qr.data[PENDING] as Pending | undefined)?.delete(this);
-      },
+    dropsAtCommit(options.dataSource, this, (scopes) => {
+      for (const scope of scopes) this.drop(scope);
     });
   }
 
@@ -173,10 +161,6 @@ export class ReadCache<C, V extends object> {
    */
   dropAfterCommit(em: EntityManager, scope: string): void {
     if (!this.cache) return;
-    const qr = em.queryRunner;
-    if (!qr?.isTransactionActive) return this.drop(scope);
-    const pending = ((qr.data[PENDING] as Pending | undefined) ??= new Map()) as Pending;
-    const scopes = pending.get(this) ?? new Set<string>();
-    pending.set(this, scopes.add(scope));
+    dropAtCommit(em, this, scope, (sc) => this.drop(sc));
   }
 }
