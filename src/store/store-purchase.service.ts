@@ -231,7 +231,13 @@ export class StorePurchaseService {
       const written = new Map(ids.map((x) => [key(x), x]));
       return built.map((x) => ({ ...x, id: written.get(key(x))!.id, occurredAt: written.get(key(x))!.occurredAt }));
     };
-    const published = [...this.inventory.callerGrantEvents, ...this.ledger.callerDebitEvents, 'store.purchase_completed'] as const;
+    // Every event `announce` publishes: a handler of any of them in the transaction rules out the autocommit statement.
+    const published = [
+      ...this.inventory.callerGrantEvents,
+      ...this.ledger.callerDebitEvents,
+      'store.purchase_completed',
+      'notification.created',
+    ] as const;
     const handledBy = [OutboxWriter.HANDLER];
     // When the outbox is the only handler that writes in the purchase's transaction, the purchase's
     // one statement writes its rows too (OutboxRepository.insertPiece): the purchase stays one
