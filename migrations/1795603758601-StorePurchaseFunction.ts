@@ -13,7 +13,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 // Lock order and checks in the TypeScript path's order: the listing (key share, as the purchase
 // row's foreign key takes it), the purchase row (nonce), the buyer's balances in resource-type-id
 // order, the (listing, user) counter, the holding, then the supply shards, item first, last.
-const STORE_PURCHASE_ITEM = `
+export const STORE_PURCHASE_ITEM = `
 CREATE FUNCTION store_purchase_item(
   p_tenant uuid, p_user uuid, p_listing uuid, p_purchase uuid, p_nonce varchar, p_fingerprint varchar,
   p_now timestamptz, p_item_shard int, p_listing_shard int, p_notifications jsonb,

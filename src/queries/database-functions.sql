@@ -25,7 +25,7 @@ BEGIN
 END $function$;
 
 -- store_purchase_item
-CREATE OR REPLACE FUNCTION public.store_purchase_item(p_tenant uuid, p_user uuid, p_listing uuid, p_purchase uuid, p_nonce character varying, p_fingerprint character varying, p_now timestamp with time zone, p_item_shard integer, p_listing_shard integer, p_notifications jsonb, OUT created_at timestamp with time zone, OUT community_id uuid, OUT item_id uuid, OUT quantity integer, OUT price jsonb, OUT grant_id uuid, OUT debits jsonb)
+CREATE OR REPLACE FUNCTION public.store_purchase_item(p_tenant uuid, p_user uuid, p_listing uuid, p_purchase uuid, p_nonce character varying, p_fingerprint character varying, p_now timestamp with time zone, p_item_shard integer, p_listing_shard integer, p_notifications jsonb, p_price jsonb, OUT created_at timestamp with time zone, OUT community_id uuid, OUT item_id uuid, OUT quantity integer, OUT price jsonb, OUT grant_id uuid, OUT debits jsonb)
  RETURNS record
  LANGUAGE plpgsql
 AS $function$
@@ -46,9 +46,11 @@ BEGIN
   IF NOT FOUND THEN
     RAISE EXCEPTION USING MESSAGE = 'store_purchase_item: listing_not_found';
   END IF;
-  -- Changed since the caller read it into something this function does not sell: the caller
-  -- takes the general path.
-  IF l.kind <> 'item' OR l.item_id IS NULL OR l.requirement_ids <> '[]'::jsonb OR l.prize_id IS NOT NULL THEN
+  -- Changed since the caller read it into something this function does not sell, or to another
+  -- price than the one the caller read (its events, written by the same statement, say that one):
+  -- the caller takes the general path, which writes the purchase and its events in one transaction.
+  IF l.kind <> 'item' OR l.item_id IS NULL OR l.requirement_ids <> '[]'::jsonb OR l.prize_id IS NOT NULL
+     OR l.price IS DISTINCT FROM p_price THEN
     RAISE EXCEPTION USING MESSAGE = 'store_purchase_item: changed';
   END IF;
   community_id := l.community_id;

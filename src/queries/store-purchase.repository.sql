@@ -232,7 +232,7 @@ WITH
       grant_id,
       debits
     FROM
-      store_purchase_item ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+      store_purchase_item ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
   ),
   outbox_rows AS (
     INSERT INTO
@@ -277,9 +277,9 @@ WITH
         )
         ELSE '{}'::jsonb
       END,
-      $12
+      $13
     FROM
-      jsonb_to_recordset($11::jsonb) AS e (
+      jsonb_to_recordset($12::jsonb) AS e (
         id uuid,
         tenant_id uuid,
         type varchar,
@@ -294,20 +294,6 @@ WITH
         FROM
           r
       ) IS NOT NULL
-      AND (
-        SELECT
-          COALESCE(
-            array_agg(
-              lower(d ->> 'resourceTypeId')
-              ORDER BY
-                lower(d ->> 'resourceTypeId') COLLATE "C"
-            ),
-            '{}'
-          )
-        FROM
-          r,
-          jsonb_array_elements(r.debits) AS d
-      ) = $13::TEXT[]
     RETURNING
       id,
       tenant_id,

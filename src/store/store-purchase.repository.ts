@@ -47,6 +47,11 @@ export interface ItemPurchase {
   nonce: string;
   fingerprint: string;
   now: Date;
+  /**
+   * The listing's price as the caller read it, which its events say: the statement refuses
+   * (`changed`, nothing written) when the listing's is another by then.
+   */
+  price: PriceComponent[];
   /** Rows for `notifications` (NotificationsService.prepare), written in the same statement. */
   notifications: { communityId: string | null; type: string; title: string; data: Record<string, unknown>; createdAt: Date }[];
   /**
@@ -96,13 +101,6 @@ export type ItemPurchaseOutcome =
   | { status: 'refused'; refusal: ItemPurchaseRefusal; details: Record<string, unknown> };
 
 const REFUSAL = /^store_purchase_item: ([a-z_]+)$/;
-
-/** Resource type ids as the statement's guard compares them: lower case, sorted. */
-export const typeIdSet = (ids: string[]): string[] => ids.map((id) => id.toLowerCase()).sort();
-
-/** The resource types the `resource.debited` events name (`typeIdSet`). */
-export const debitedTypes = (events: OutboxRecord[]): string[] =>
-  typeIdSet(events.filter((e) => e.type === 'resource.debited').map((e) => String(e.payload.resourceTypeId)));
 
 /** Where a take starts looking (then in shard order, wrapping): spreads concurrent purchases over the shards. */
 const randomShard = () => Math.floor(Math.random() * LISTING_SHARDS);
@@ -267,10 +265,11 @@ export class StorePurchaseRepository extends BaseRepository {
 
   /**
    * The whole purchase of an item listing without requirements in ONE statement: the database
-   * function `store_purchase_item` (migrations/1795603758601-StorePurchaseFunction.ts; its source
+   * function `store_purchase_item` (migrations/1795649011420-StorePurchasePriceCheck.ts; its source
    * as PostgreSQL holds it: src/queries/database-functions.sql). It does what the general path's
    * transaction does (nonce, ledger debits, per-user limit, notifications, grant, supply shards), in
-   * the same lock order, with the listing's price, limit and window read under its key-share lock.
+   * the same lock order, with the listing's price, limit and window read under its key-share lock;
+   * a price other than `p.price` is refused (`changed`), so what it charges is what the events say.
    * Outside a transaction (`em` omitted) it commits on its own: one round trip, prepared.
    */
   @GenerateSql({
@@ -283,6 +282,7 @@ export class StorePurchaseRepository extends BaseRepository {
         nonce: 'nonce-1',
         fingerprint: 'f',
         now: DUMMY.date,
+        price: [{ resourceTypeId: DUMMY.uuid, amount: 5 }],
         notifications: [],
         events: [{ ...EXAMPLE_OUTBOX_RECORD, type: 'resource.debited', payload: { resourceTypeId: DUMMY.uuid } }],
       },
@@ -290,21 +290,19 @@ export class StorePurchaseRepository extends BaseRepository {
   })
   async purchaseItem(tenantId: string, p: ItemPurchase, em?: EntityManager): Promise<ItemPurchaseOutcome> {
     const call = `SELECT created_at, community_id, item_id, quantity, price, grant_id, debits
-       FROM store_purchase_item($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`;
+       FROM store_purchase_item($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`;
     // The events in the same statement: the function's row is read once (a CTE calling a volatile
     // function is materialised), the outbox CTEs merge what only it knows into the payloads.
     const piece = p.events?.length
-      ? this.outbox.insertPiece(p.events, 11, {
+      ? this.outbox.insertPiece(p.events, 12, {
           payloadMerge: `CASE e.type
               WHEN 'inventory.item_granted' THEN jsonb_build_object('grantId', (SELECT grant_id FROM r))
               WHEN 'resource.debited' THEN COALESCE((SELECT d FROM r, jsonb_array_elements(r.debits) AS d
                                                     WHERE lower(d->>'resourceTypeId') = lower(e.payload->>'resourceTypeId') LIMIT 1), '{}'::jsonb)
               ELSE '{}'::jsonb END`,
-          // Only as built: bought, and debited the resource types the events name (a price changed
-          // since the caller read the listing writes none here; the caller publishes them then).
-          onlyIf: `(SELECT created_at FROM r) IS NOT NULL
-             AND (SELECT COALESCE(array_agg(lower(d->>'resourceTypeId') ORDER BY lower(d->>'resourceTypeId') COLLATE "C"), '{}')
-                    FROM r, jsonb_array_elements(r.debits) AS d) = $13::text[]`,
+          // Only when it bought (a replay writes nothing); at the price the events were built from,
+          // since the function refuses any other.
+          onlyIf: '(SELECT created_at FROM r) IS NOT NULL',
         })
       : null;
     const sql = piece
@@ -326,7 +324,8 @@ export class StorePurchaseRepository extends BaseRepository {
       JSON.stringify(
         p.notifications.map((n) => ({ community_id: n.communityId, type: n.type, title: n.title, data: n.data, created_at: n.createdAt })),
       ),
-      ...(piece ? [...piece.params, debitedTypes(p.events!)] : []),
+      JSON.stringify(p.price),
+      ...(piece?.params ?? []),
     ];
     type Row = {
       created_at: Date | null;

@@ -25,7 +25,7 @@ import type { StoreListing } from './entities/store-listing.entity.js';
 import type { StorePurchaseCompleted } from './store.events.js';
 import { StoreCatalogReadModel } from './store-catalog.read-model.js';
 import { StoreListingRepository } from './store-listing.repository.js';
-import { debitedTypes, type ItemPurchaseOutcome, StorePurchaseRepository, typeIdSet } from './store-purchase.repository.js';
+import { type ItemPurchaseOutcome, StorePurchaseRepository } from './store-purchase.repository.js';
 import type { PurchaseTarget } from './store-catalog.read-model.js';
 import { purchaseFingerprint } from '../requirements/requirement-rules.js';
 import { RequirementsService, type ResolvedRequirementData } from '../requirements/requirements.service.js';
@@ -154,7 +154,8 @@ export class StorePurchaseService {
 
   /**
    * Steps 1-7 for an item listing in one statement (`StorePurchaseRepository.purchaseItem`); null
-   * when the listing changed into something it does not sell (then the general path runs).
+   * when the listing changed since it was read, into something it does not sell or to another
+   * price (then the general path runs).
    */
   private async purchaseItem(
     tenantId: string,
@@ -183,6 +184,7 @@ export class StorePurchaseService {
       nonce,
       fingerprint,
       now,
+      price: listing.price,
       notifications: notices.map((n) => ({
         communityId: n.communityId,
         type: n.type,
@@ -229,7 +231,13 @@ export class StorePurchaseService {
       const written = new Map(ids.map((x) => [key(x), x]));
       return built.map((x) => ({ ...x, id: written.get(key(x))!.id, occurredAt: written.get(key(x))!.occurredAt }));
     };
-    const published = [...this.inventory.callerGrantEvents, ...this.ledger.callerDebitEvents, 'store.purchase_completed'] as const;
+    // Every event `announce` publishes: a handler of any of them in the transaction rules out the autocommit statement.
+    const published = [
+      ...this.inventory.callerGrantEvents,
+      ...this.ledger.callerDebitEvents,
+      'store.purchase_completed',
+      'notification.created',
+    ] as const;
     const handledBy = [OutboxWriter.HANDLER];
     // When the outbox is the only handler that writes in the purchase's transaction, the purchase's
     // one statement writes its rows too (OutboxRepository.insertPiece): the purchase stays one
@@ -250,11 +258,10 @@ export class StorePurchaseService {
           : [];
         const r = await this.purchases.purchaseItem(tenantId, { ...input, events });
         if (r.status !== 'bought') return r;
-        // Written by the statement unless it debited other resource types than the listing read said
-        // (a price changed meanwhile): then the outbox's own handler writes them now.
-        const written = ownOutbox && debitedTypes(events).join() === typeIdSet(r.debits.map((d) => d.resourceTypeId)).join();
-        await announce(this.dataSource.manager, r, written ? { handledBy } : undefined);
-        if (written) this.outbox.committed(records(r, events), { deliveries: r.deliveries });
+        // The statement wrote the events: it bought at the price they were built from (another
+        // price is refused as `changed`), so nothing of the purchase is left to write after its commit.
+        await announce(this.dataSource.manager, r, ownOutbox ? { handledBy } : undefined);
+        if (ownOutbox) this.outbox.committed(records(r, events), { deliveries: r.deliveries });
         return r;
       }
       try {

@@ -1,3 +1,4 @@
+import { jest } from '@jest/globals';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { givenUser, type TestUser } from '../helpers/factories.js';
 import { adminApi, givenCommunity, givenResourceType, grant, type TestCommunity } from '../helpers/communities.js';
@@ -10,10 +11,13 @@ import {
   givenRequirement,
   ledgerMismatches,
   purchase,
+  purchaseEvents,
   userGet,
 } from '../helpers/store.js';
 import type { TenantCredentials } from '../../src/tenants/tenants.service.js';
 import { DomainEvents } from '../../src/common/events/domain-events.js';
+import { OutboxRepository } from '../../src/integrations/outbox.repository.js';
+import { StoreCatalogReadModel } from '../../src/store/store-catalog.read-model.js';
 
 const ADDRESS = { addressLine1: '1 Main Street', city: 'Lyon', country: 'FR' };
 
@@ -624,6 +628,96 @@ describe('the store', () => {
     });
   });
 
+  // The one-statement purchase writes the events it built from the listing it read; the price
+  // can change before that statement runs. Whatever the price, a committed purchase has every
+  // event, committed with it: nothing is left to write after the commit (where a crash loses it
+  // and a retry, answered as a replay, does not write it).
+  describe('a price changed between the listing read and the purchase', () => {
+    type Price = { resourceTypeId: string; amount: number }[];
+
+    /**
+     * Buys `listingId` as `u` with the listing's price set to `price` just after the purchase read
+     * it, while every outbox write outside a transaction fails (as when the process dies just after
+     * a commit); then sends the same nonce again, as a client whose request failed does.
+     */
+    const buyAcrossPriceChange = async (u: TestUser, listingId: string, price: Price) => {
+      const catalog = t.app.get(StoreCatalogReadModel);
+      const read = catalog.purchaseTarget.bind(catalog);
+      const target = jest.spyOn(catalog, 'purchaseTarget').mockImplementationOnce(async (...args) => {
+        const found = await read(...args);
+        await admin().patch(`/v1/admin/store/listings/${listingId}`, { price }).expect(200);
+        return found;
+      });
+      const outbox = t.app.get(OutboxRepository);
+      const insert = outbox.insert.bind(outbox);
+      const insertions = jest
+        .spyOn(outbox, 'insert')
+        .mockImplementation((events, em) =>
+          em?.queryRunner?.isTransactionActive ? insert(events, em) : Promise.reject(new Error('the process died after the commit')),
+        );
+      try {
+        const nonce = `price-change-${listingId}`;
+        const first = await purchase(t, u, listingId, { nonce });
+        const again = await purchase(t, u, listingId, { nonce });
+        expect(target).toHaveBeenCalledTimes(2);
+        return { first, again };
+      } finally {
+        target.mockRestore();
+        insertions.mockRestore();
+      }
+    };
+
+    const expectWholePurchaseAt = async (price: Price) => {
+      const u = await fundedUser(100, 100);
+      const item = await givenItem(t, tenant, c.id);
+      const itemListing = (p: Price) => givenListing(t, tenant, { communityId: c.id, kind: 'item', itemId: item.id, price: p });
+      const changed = await itemListing([{ resourceTypeId: gems.id, amount: 10 }]);
+      const { first, again } = await buyAcrossPriceChange(u, changed.id, price);
+      expect({ status: again.status, replayed: again.body.replayed, price: again.body.price }).toEqual({
+        status: 201,
+        replayed: true,
+        price,
+      });
+      const id = again.body.id as string;
+
+      // The same events as a purchase of a listing at that price, committed in the purchase's transaction.
+      const reference = await itemListing(price);
+      const plain = await purchase(t, u, reference.id).expect(201);
+      const events = await purchaseEvents(t, tenant.id, id, changed.id);
+      expect(events.map((e) => e.type)).toEqual(['inventory.item_granted', 'resource.debited', 'store.purchase_completed']);
+      expect(events).toEqual(await purchaseEvents(t, tenant.id, plain.body.id, reference.id));
+      const [together] = await t.dataSource.query(
+        `SELECT count(*)::int AS events, count(*) FILTER (WHERE o.xmin = p.xmin)::int AS with_purchase
+           FROM outbox_events o JOIN store_purchases p ON p.id = $1
+          WHERE o.payload->>'purchaseId' = $2 OR o.payload->>'reference' = $2`,
+        [id, id],
+      );
+      expect(together).toEqual({ events: 3, with_purchase: 3 });
+      // The first answer was that purchase (nothing failed after its commit).
+      expect({ status: first.status, replayed: first.body.replayed, id: first.body.id }).toEqual({ status: 201, replayed: false, id });
+
+      // Sold = debits = granted = held, each purchase charged its price once, Σ ledger = balance.
+      const [counts] = await t.dataSource.query(
+        `SELECT (SELECT count(*) FROM store_purchases WHERE listing_id = ANY($1::uuid[]))::int AS purchases,
+                (SELECT SUM(sold) FROM store_listing_shards WHERE listing_id = ANY($1::uuid[]))::int AS sold,
+                (SELECT count(*) FROM resource_ledger l JOIN store_purchases p ON l.reference = p.id::text
+                  WHERE p.listing_id = ANY($1::uuid[]) AND l.reason = 'store_purchase')::int AS debits,
+                (SELECT SUM(granted) FROM inventory_item_shards WHERE item_id = $2)::int AS granted,
+                (SELECT count(*) FROM item_grants WHERE item_id = $2)::int AS grants,
+                (SELECT SUM(quantity) FROM user_items WHERE item_id = $2)::int AS held`,
+        [[changed.id, reference.id], item.id],
+      );
+      expect(counts).toEqual({ purchases: 2, sold: 2, debits: 2, granted: 2, grants: 2, held: 2 });
+      const spent = (id: string) => 2 * (price.find((p) => p.resourceTypeId === id)?.amount ?? 0);
+      expect(await balances(u)).toEqual({ gems: 100 - spent(gems.id), coins: 100 - spent(coins.id) });
+      expect(await ledgerMismatches(t, [gems.id, coins.id])).toEqual([]);
+    };
+
+    it('to another resource', () => expectWholePurchaseAt([{ resourceTypeId: coins.id, amount: 7 }]));
+
+    it('to another amount of the same resource', () => expectWholePurchaseAt([{ resourceTypeId: gems.id, amount: 15 }]));
+  });
+
   describe('management', () => {
     it('refuses inconsistent listings and requirements', async () => {
       const elsewhere = await givenCommunity(t, tenant);
@@ -771,27 +865,8 @@ describe('the one-statement purchase with an in-transaction handler of its event
     const b = await purchase(t, u, general.id, {
       requirementData: [{ requirementId: requirement.id, data: { email: 'a@example.com' } }],
     }).expect(201);
-    // The events of each purchase, with what differs between two purchases (ids, balances) named.
-    const eventsOf = async (purchaseId: string, listingId: string) => {
-      const rows: { type: string; payload: Record<string, unknown> }[] = await t.dataSource.query(
-        `SELECT type, payload FROM outbox_events
-          WHERE tenant_id = $1 AND (payload->>'purchaseId' = $2 OR payload->>'reference' = $2) ORDER BY type`,
-        [tenant.id, purchaseId],
-      );
-      return rows.map(({ type, payload }) => ({
-        type,
-        payload: {
-          ...payload,
-          purchaseId: payload.purchaseId && 'P',
-          reference: payload.reference && 'P',
-          listingId: payload.listingId && (payload.listingId === listingId ? 'L' : payload.listingId),
-          grantId: payload.grantId && 'G',
-          balance: payload.balance && 'B',
-        },
-      }));
-    };
-    const viaFunction = await eventsOf(a.body.id, fast.id);
+    const viaFunction = await purchaseEvents(t, tenant.id, a.body.id, fast.id);
     expect(viaFunction.map((e) => e.type)).toEqual(['inventory.item_granted', 'resource.debited', 'store.purchase_completed']);
-    expect(viaFunction).toEqual(await eventsOf(b.body.id, general.id));
+    expect(viaFunction).toEqual(await purchaseEvents(t, tenant.id, b.body.id, general.id));
   });
 });

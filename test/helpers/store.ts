@@ -104,6 +104,30 @@ export function ledgerMismatches(t: TestApp, resourceTypeIds: string[]): Promise
   );
 }
 
+/**
+ * The outbox events of a purchase (by its id: `purchaseId` or `reference`), by type, with what
+ * differs between two purchases named: `P` the purchase, `L` the listing `listingId`, `G` the
+ * grant, `B` a balance.
+ */
+export async function purchaseEvents(t: TestApp, tenantId: string, purchaseId: string, listingId: string) {
+  const rows: { type: string; payload: Record<string, unknown> }[] = await t.dataSource.query(
+    `SELECT type, payload FROM outbox_events
+      WHERE tenant_id = $1 AND (payload->>'purchaseId' = $2 OR payload->>'reference' = $2) ORDER BY type`,
+    [tenantId, purchaseId],
+  );
+  return rows.map(({ type, payload }) => ({
+    type,
+    payload: {
+      ...payload,
+      purchaseId: payload.purchaseId && 'P',
+      reference: payload.reference && 'P',
+      listingId: payload.listingId && (payload.listingId === listingId ? 'L' : payload.listingId),
+      grantId: payload.grantId && 'G',
+      balance: payload.balance && 'B',
+    },
+  }));
+}
+
 /** Runs `tasks` with at most `width` in flight; results in task order. */
 export async function inFlight<T>(width: number, tasks: (() => Promise<T>)[]): Promise<T[]> {
   const results: T[] = new Array(tasks.length);
