@@ -349,14 +349,4 @@ export class WebhooksRepository extends BaseRepository {
     );
     return row.n;
   }
-
-  /** Deliveries by status (for the metrics and the tests). */
-  @GenerateSql({ params: [DUMMY.tenant] })
-  async countsByStatus(tenantId: string, em?: EntityManager): Promise<Record<string, number>> {
-    const rows: { status: string; n: number }[] = await this.manager(em).query(
-      'SELECT status, count(*)::int AS n FROM webhook_deliveries WHERE tenant_id = $1 GROUP BY status',
-      [tenantId],
-    );
-    return Object.fromEntries(rows.map((r) => [r.status, r.n]));
-  }
 }

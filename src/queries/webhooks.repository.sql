@@ -64,17 +64,6 @@ RETURNING
   e.occurred_at,
   e.payload;
 
--- WebhooksRepository.countsByStatus
-SELECT
-  status,
-  count(*)::int AS n
-FROM
-  webhook_deliveries
-WHERE
-  tenant_id = $1
-GROUP BY
-  status;
-
 -- WebhooksRepository.countSubscriptions
 SELECT
   COUNT(1) AS "cnt"
