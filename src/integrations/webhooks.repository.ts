@@ -96,6 +96,15 @@ export class WebhooksRepository extends BaseRepository {
       .find({ where: { tenantId }, order: { createdAt: 'ASC', id: 'ASC' }, take: 1000 });
   }
 
+  /**
+   * Takes the tenant's subscription lock until the end of the caller's transaction: creations of
+   * one tenant count and insert one at a time, so concurrent ones cannot pass the cap together.
+   */
+  @GenerateSql({ params: [DUMMY.tenant], inTransaction: true })
+  async lockTenantSubscriptions(tenantId: string, em: EntityManager): Promise<void> {
+    await em.query("SELECT pg_advisory_xact_lock(hashtextextended('webhook_subscriptions:' || $1, 0))", [tenantId]);
+  }
+
   @GenerateSql({ params: [DUMMY.tenant] })
   countSubscriptions(tenantId: string, em?: EntityManager): Promise<number> {
     return this.manager(em).getRepository(WebhookSubscription).countBy({ tenantId });
@@ -126,6 +135,29 @@ export class WebhooksRepository extends BaseRepository {
     em?: EntityManager,
   ): Promise<boolean> {
     const res = await this.manager(em).getRepository(WebhookSubscription).update({ tenantId, id }, set);
+    return (res.affected ?? 0) > 0;
+  }
+
+  /**
+   * Replaces the signing secrets only if the current one is still `expected` (what the caller
+   * read): of two rotations made at once, the second finds another secret and changes nothing.
+   */
+  @GenerateSql({
+    params: [
+      DUMMY.tenant,
+      DUMMY.uuid,
+      'enc-read',
+      { secretEncrypted: 'enc', previousSecretEncrypted: 'enc-read', previousSecretExpiresAt: DUMMY.date, updatedAt: DUMMY.date },
+    ],
+  })
+  async replaceSecret(
+    tenantId: string,
+    id: string,
+    expected: string,
+    set: Pick<WebhookSubscription, 'secretEncrypted' | 'previousSecretEncrypted' | 'previousSecretExpiresAt' | 'updatedAt'>,
+    em?: EntityManager,
+  ): Promise<boolean> {
+    const res = await this.manager(em).getRepository(WebhookSubscription).update({ tenantId, id, secretEncrypted: expected }, set);
     return (res.affected ?? 0) > 0;
   }
 

@@ -247,6 +247,12 @@ ORDER BY
 LIMIT
   1000;
 
+-- WebhooksRepository.lockTenantSubscriptions
+SELECT
+  pg_advisory_xact_lock(
+    hashtextextended ('webhook_subscriptions:' || $1, 0)
+  );
+
 -- WebhooksRepository.recordResults
 WITH
   r AS (
@@ -313,6 +319,20 @@ WHERE
       d.status = 'delivering'
       AND d.attempts = r.attempts
     )
+  );
+
+-- WebhooksRepository.replaceSecret
+UPDATE "webhook_subscriptions"
+SET
+  "secret_encrypted" = $1,
+  "previous_secret_encrypted" = $2,
+  "previous_secret_expires_at" = $3,
+  "updated_at" = $4
+WHERE
+  (
+    "tenant_id" = $5
+    AND "id" = $6
+    AND "secret_encrypted" = $7
   );
 
 -- WebhooksRepository.requeue

@@ -1,7 +1,9 @@
+import { jest } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import { EventCompletionService } from '../../src/quest-events/event-completion.service.js';
 import { isPublicEventType, PUBLIC_EVENT_TYPES } from '../../src/integrations/event-catalog.js';
 import { eventValidators } from '../helpers/event-schemas.js';
+import { WebhookSecrets } from '../../src/integrations/webhook-secrets.js';
 import { verifyWebhookSignature } from '../../src/integrations/webhook-signature.js';
 import { WebhookWorker } from '../../src/integrations/webhook-worker.js';
 import type { TenantCredentials } from '../../src/tenants/tenants.service.js';
@@ -235,6 +237,60 @@ describe('Integrations: outbox and webhooks', () => {
       true,
     );
     expect(verifyWebhookSignature(sub.secret, second.headers['x-cgs-signature'] as string, String(ts), second.body, ts)).toBe(false);
+  });
+
+  /**
+   * Holds each encryption of a webhook secret until `n` are under way (or a second has passed):
+   * the requests that make them have all read what they read before it, and write after it.
+   */
+  function overlapEncryptions(n: number) {
+    const secrets = t.app.get(WebhookSecrets);
+    const encrypt = secrets.encrypt.bind(secrets);
+    const waiting: (() => void)[] = [];
+    return jest.spyOn(secrets, 'encrypt').mockImplementation(async (id, secret) => {
+      await new Promise<void>((go) => {
+        waiting.push(go);
+        if (waiting.length === n) waiting.forEach((release) => release());
+        else setTimeout(go, 1000);
+      });
+      return encrypt(id, secret);
+    });
+  }
+
+  it('applies one of two rotations made at once and refuses the other (409): the secret answered is in effect', async () => {
+    const { tenant, c, sub } = await given(['community.joined']);
+    const rotate = () => adminApi(t, tenant).post(`/v1/admin/webhooks/subscriptions/${sub.id}/rotate-secret`, {});
+    const spy = overlapEncryptions(2);
+    const answers = await Promise.all([rotate(), rotate()]).finally(() => spy.mockRestore());
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+    const applied = answers.find((a) => a.status === 200)!;
+    expect(answers.find((a) => a.status === 409)!.body).toMatchObject({
+      code: 70004,
+      message: 'secret_rotated_concurrently',
+      error: 'secret_rotated_concurrently',
+    });
+
+    const u = await givenUser(t, tenant);
+    await t.http().post(`/v1/community/${c.id}/join?referrerHandle=`).set('Authorization', u.auth).expect(201);
+    await receiver.waitFor(() => ofTenant(tenant).length === 1);
+    const [d] = ofTenant(tenant);
+    const ts = Number(d.headers['x-cgs-timestamp']);
+    // Signed with the answered secret, and with the one it replaced during the overlap.
+    for (const secret of [applied.body.secret, sub.secret])
+      expect(verifyWebhookSignature(secret, d.headers['x-cgs-signature'] as string, String(ts), d.body, ts)).toBe(true);
+  });
+
+  it('holds the cap of 50 subscriptions against creations at the same time', async () => {
+    const tenant = await t.givenTenant();
+    const api = adminApi(t, tenant);
+    const create = () =>
+      api.post('/v1/admin/webhooks/subscriptions', { url: receiver.url, eventTypes: ['community.joined'], active: false });
+    for (let i = 0; i < 45; i++) expect((await create()).status).toBe(201);
+    const spy = overlapEncryptions(10);
+    const answers = await Promise.all(Array.from({ length: 10 }, create)).finally(() => spy.mockRestore());
+    expect(answers.filter((a) => a.status === 201)).toHaveLength(5);
+    expect(answers.filter((a) => a.status === 409).map((a) => a.body.error)).toEqual(Array(5).fill('too_many_subscriptions'));
+    expect((await api.get('/v1/admin/webhooks/subscriptions').expect(200)).body.items).toHaveLength(50);
   });
 
   it('manages subscriptions: validation, unknown types, update, inactive, delete', async () => {
