@@ -81,14 +81,19 @@ export class WebhooksService {
   }
 
   async update(tenantId: string, id: string, dto: UpdateSubscriptionDto): Promise<SubscriptionDto> {
-    await this.find(tenantId, id);
+    const s = await this.find(tenantId, id);
     const set: Parameters<WebhooksRepository['updateSubscription']>[2] = { updatedAt: this.clock.now() };
     if (dto.url !== undefined) set.url = await this.checkUrl(dto.url);
     if (dto.eventTypes !== undefined) set.eventTypes = this.checkTypes(dto.eventTypes);
     if (dto.active !== undefined) set.active = dto.active;
     if (dto.description !== undefined) set.description = dto.description;
-    await this.repo.updateSubscription(tenantId, id, set);
-    return this.get(tenantId, id);
+    await this.dataSource.transaction(async (em) => {
+      await this.repo.updateSubscription(tenantId, s.id, set, em);
+      // After the update, under its row lock; also when `active` does not change, which pauses a
+      // delivery created while the subscription was being deactivated.
+      if (dto.active !== undefined) await this.repo.pauseDeliveries(tenantId, s.id, !dto.active, em);
+    });
+    return this.get(tenantId, s.id);
   }
 
   async remove(tenantId: string, id: string): Promise<void> {
