@@ -1206,7 +1206,7 @@ export interface paths {
         head?: never;
         /**
          * Update a webhook subscription (extension)
-         * @description URL, event types, active, description. Events already queued keep going to the subscription as it is when they are sent.
+         * @description URL, event types, active, description. Events already queued keep going to the subscription as it is when they are sent. While inactive it gets no deliveries of new events; those already queued wait and are sent once it is active again.
          */
         patch: operations["updateWebhookSubscription"];
         trace?: never;
@@ -1242,7 +1242,7 @@ export interface paths {
         put?: never;
         /**
          * Rotate a webhook subscription's signing secret (extension)
-         * @description A new secret, shown only in this answer. For `overlapSeconds` (default one day) deliveries carry two signatures, one per secret, so the receiver can switch when it likes.
+         * @description A new secret, shown only in this answer. For `overlapSeconds` (default one day) deliveries carry two signatures, one per secret, so the receiver can switch when it likes. Of two rotations at the same time one is applied and the other answered 409 `secret_rotated_concurrently`, so a secret answered here is the one in effect.
          */
         post: operations["rotateWebhookSecret"];
         delete?: never;
@@ -14461,6 +14461,23 @@ export interface operations {
                      *       "detail": "No webhook subscription with this id in this tenant.",
                      *       "error": "subscription_not_found",
                      *       "message": "subscription_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `secret_rotated_concurrently` (70004): Another rotation of this subscription's secret was applied at the same time; this one changed nothing (the secret in effect is the other answer's). Rotate again if a newer secret is still wanted. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 70004,
+                     *       "detail": "Another rotation of this subscription's secret was applied at the same time; this one changed nothing (the secret in effect is the other answer's). Rotate again if a newer secret is still wanted.",
+                     *       "error": "secret_rotated_concurrently",
+                     *       "message": "secret_rotated_concurrently"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];

@@ -80,7 +80,8 @@ export class IntegrationsAdminController {
   @ApiKeyAuth()
   @ApiOperation({
     summary: 'Update a webhook subscription (extension)',
-    description: 'URL, event types, active, description. Events already queued keep going to the subscription as it is when they are sent.',
+    description:
+      'URL, event types, active, description. Events already queued keep going to the subscription as it is when they are sent. While inactive it gets no deliveries of new events; those already queued wait and are sent once it is active again.',
   })
   @ApiOkResponse({ type: SubscriptionDto })
   @ApiErrors(
@@ -113,10 +114,10 @@ export class IntegrationsAdminController {
   @ApiOperation({
     summary: "Rotate a webhook subscription's signing secret (extension)",
     description:
-      'A new secret, shown only in this answer. For `overlapSeconds` (default one day) deliveries carry two signatures, one per secret, so the receiver can switch when it likes.',
+      'A new secret, shown only in this answer. For `overlapSeconds` (default one day) deliveries carry two signatures, one per secret, so the receiver can switch when it likes. Of two rotations at the same time one is applied and the other answered 409 `secret_rotated_concurrently`, so a secret answered here is the one in effect.',
   })
   @ApiOkResponse({ type: SubscriptionWithSecretDto })
-  @ApiErrors(...adminErrors, IntegrationErrors.subscription_not_found)
+  @ApiErrors(...adminErrors, IntegrationErrors.subscription_not_found, IntegrationErrors.secret_rotated_concurrently)
   rotateWebhookSecret(
     @TenantId() tenantId: string,
     @Param('subscriptionId') id: string,

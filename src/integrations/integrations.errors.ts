@@ -10,4 +10,10 @@ export const IntegrationErrors = defineErrors({
   },
   unknown_event_type: { status: 400, description: 'An event type is not in the catalogue (GET /v1/admin/webhooks/event-types).' },
   too_many_subscriptions: { status: 409, code: 70003, description: 'The tenant has the most webhook subscriptions allowed (50).' },
+  secret_rotated_concurrently: {
+    status: 409,
+    code: 70004,
+    description:
+      "Another rotation of this subscription's secret was applied at the same time; this one changed nothing (the secret in effect is the other answer's). Rotate again if a newer secret is still wanted.",
+  },
 });

@@ -27,7 +27,8 @@ export const natsSubject = (tenantId: string, type: string) => `cgs.${tenantId}.
 export class NatsSink implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly log = new Logger(NatsSink.name);
   private nc: NatsConnection | null = null;
-  private js: JetStreamClient | null = null;
+  /** The set-up of the connection and stream, shared by concurrent callers (forgotten when it fails). */
+  private setup: Promise<JetStreamClient> | null = null;
   private timer: NodeJS.Timeout | null = null;
   private readonly pass = new BackgroundPass(
     () => this.runOnce(),
@@ -53,6 +54,7 @@ export class NatsSink implements OnApplicationBootstrap, OnModuleDestroy {
   async onModuleDestroy(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     await this.pass.stop();
+    await this.setup?.catch(() => undefined); // a set-up under way (a drain's) opens nc, closed here
     await this.nc?.close().catch(() => undefined);
   }
 
@@ -103,8 +105,15 @@ export class NatsSink implements OnApplicationBootstrap, OnModuleDestroy {
     }
   }
 
-  private async client(): Promise<JetStreamClient> {
-    if (this.js) return this.js;
+  private client(): Promise<JetStreamClient> {
+    this.setup ??= this.connect().catch((e: unknown) => {
+      this.setup = null;
+      throw e;
+    });
+    return this.setup;
+  }
+
+  private async connect(): Promise<JetStreamClient> {
     // Loaded on first use: a deployment without NATS_URL never loads the clients (idle memory, P7).
     const [{ connect }, { jetstream, jetstreamManager }] = await Promise.all([
       import('@nats-io/transport-node'),
@@ -115,14 +124,19 @@ export class NatsSink implements OnApplicationBootstrap, OnModuleDestroy {
       name: 'cgs',
       maxReconnectAttempts: -1,
     });
-    const jsm = await jetstreamManager(nc);
     try {
-      await jsm.streams.info(this.config.NATS_STREAM);
-    } catch {
-      await jsm.streams.add({ name: this.config.NATS_STREAM, subjects: ['cgs.>'] });
+      const jsm = await jetstreamManager(nc);
+      try {
+        await jsm.streams.info(this.config.NATS_STREAM);
+      } catch {
+        await jsm.streams.add({ name: this.config.NATS_STREAM, subjects: ['cgs.>'] });
+      }
+    } catch (e) {
+      // The next pass sets up anew (every second): without the close each would leave one open.
+      await nc.close().catch(() => undefined);
+      throw e;
     }
     this.nc = nc;
-    this.js = jetstream(nc);
-    return this.js;
+    return jetstream(nc);
   }
 }

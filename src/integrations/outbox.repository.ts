@@ -94,11 +94,6 @@ export class OutboxRepository extends BaseRepository {
     return row.deliveries;
   }
 
-  @GenerateSql({ params: [DUMMY.tenant, DUMMY.uuid] })
-  findById(tenantId: string, id: string, em?: EntityManager): Promise<OutboxEvent | null> {
-    return this.manager(em).getRepository(OutboxEvent).findOneBy({ tenantId, id });
-  }
-
   // ---------------------------------------------------------------- the NATS sink (every tenant)
 
   /**

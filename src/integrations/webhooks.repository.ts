@@ -96,6 +96,15 @@ export class WebhooksRepository extends BaseRepository {
       .find({ where: { tenantId }, order: { createdAt: 'ASC', id: 'ASC' }, take: 1000 });
   }
 
+  /**
+   * Takes the tenant's subscription lock until the end of the caller's transaction: creations of
+   * one tenant count and insert one at a time, so concurrent ones cannot pass the cap together.
+   */
+  @GenerateSql({ params: [DUMMY.tenant], inTransaction: true })
+  async lockTenantSubscriptions(tenantId: string, em: EntityManager): Promise<void> {
+    await em.query("SELECT pg_advisory_xact_lock(hashtextextended('webhook_subscriptions:' || $1, 0))", [tenantId]);
+  }
+
   @GenerateSql({ params: [DUMMY.tenant] })
   countSubscriptions(tenantId: string, em?: EntityManager): Promise<number> {
     return this.manager(em).getRepository(WebhookSubscription).countBy({ tenantId });
@@ -129,6 +138,48 @@ export class WebhooksRepository extends BaseRepository {
     return (res.affected ?? 0) > 0;
   }
 
+  /**
+   * Replaces the signing secrets only if the current one is still `expected` (what the caller
+   * read): of two rotations made at once, the second finds another secret and changes nothing.
+   */
+  @GenerateSql({
+    params: [
+      DUMMY.tenant,
+      DUMMY.uuid,
+      'enc-read',
+      { secretEncrypted: 'enc', previousSecretEncrypted: 'enc-read', previousSecretExpiresAt: DUMMY.date, updatedAt: DUMMY.date },
+    ],
+  })
+  async replaceSecret(
+    tenantId: string,
+    id: string,
+    expected: string,
+    set: Pick<WebhookSubscription, 'secretEncrypted' | 'previousSecretEncrypted' | 'previousSecretExpiresAt' | 'updatedAt'>,
+    em?: EntityManager,
+  ): Promise<boolean> {
+    const res = await this.manager(em).getRepository(WebhookSubscription).update({ tenantId, id, secretEncrypted: expected }, set);
+    return (res.affected ?? 0) > 0;
+  }
+
+  /**
+   * Pauses (or resumes) the unfinished deliveries of a subscription, in the transaction that made
+   * it inactive (or active) after that update: its row lock orders this against another change of
+   * `active`. Paused deliveries are out of the due index, so the workers' claim never reads them.
+   */
+  @GenerateSql(
+    { params: [DUMMY.tenant, DUMMY.uuid, true], inTransaction: true },
+    { name: 'resume', params: [DUMMY.tenant, DUMMY.uuid, false], inTransaction: true },
+  )
+  async pauseDeliveries(tenantId: string, subscriptionId: string, paused: boolean, em: EntityManager): Promise<number> {
+    const [, n]: [unknown[], number] = await em.query(
+      paused
+        ? "UPDATE webhook_deliveries SET paused = true WHERE tenant_id = $1 AND subscription_id = $2 AND status IN ('pending', 'delivering') AND NOT paused"
+        : 'UPDATE webhook_deliveries SET paused = false WHERE tenant_id = $1 AND subscription_id = $2 AND paused',
+      [tenantId, subscriptionId],
+    );
+    return n;
+  }
+
   /** Deletes the subscription and (cascade) its deliveries and attempts. */
   @GenerateSql({ params: [DUMMY.tenant, DUMMY.uuid] })
   async deleteSubscription(tenantId: string, id: string, em?: EntityManager): Promise<boolean> {
@@ -142,7 +193,9 @@ export class WebhooksRepository extends BaseRepository {
    * Claims up to `limit` due deliveries of active subscriptions (`FOR UPDATE SKIP LOCKED`, so
    * workers of several instances take different ones): marks them delivering, counts the attempt
    * and leases them until `lease`, past which an unfinished one (its worker died) is due again.
-   * One statement, committed on its own: the lease holds without a transaction held open.
+   * One statement, committed on its own: the lease holds without a transaction held open. It walks
+   * the due index, which holds no paused delivery; the join on `active` keeps out the rare one
+   * created as its subscription was being deactivated.
    */
   @GenerateSql({ params: [DUMMY.date, DUMMY.date, 100] })
   async claimDue(now: Date, lease: Date, limit: number, em?: EntityManager): Promise<ClaimedDelivery[]> {
@@ -150,7 +203,7 @@ export class WebhooksRepository extends BaseRepository {
     const [rows]: [Record<string, unknown>[], number] = await this.manager(em).query(
       `WITH due AS (
            SELECT d.id FROM webhook_deliveries d JOIN webhook_subscriptions s ON s.id = d.subscription_id AND s.active
-           WHERE d.status IN ('pending', 'delivering') AND d.next_attempt_at <= $1
+           WHERE d.status IN ('pending', 'delivering') AND NOT d.paused AND d.next_attempt_at <= $1
            ORDER BY d.next_attempt_at LIMIT $3 FOR UPDATE OF d SKIP LOCKED)
        UPDATE webhook_deliveries d SET status = 'delivering', attempts = d.attempts + 1, next_attempt_at = $2, updated_at = $1
        FROM due, outbox_events e, webhook_subscriptions s
@@ -316,17 +369,27 @@ export class WebhooksRepository extends BaseRepository {
     now: Date,
     em?: EntityManager,
   ): Promise<number> {
-    const [sql, params] =
+    const t =
       'deliveryId' in target
-        ? ["id = $2 AND status <> 'delivering'", [target.deliveryId]]
-        : [
-            "subscription_id = $2 AND created_at >= $3 AND created_at < $4 AND (status = 'dead' OR (status = 'pending' AND attempts > 0))",
-            [target.subscriptionId, target.from, target.to],
-          ];
+        ? {
+            subscription: 'SELECT subscription_id FROM webhook_deliveries WHERE id = $2',
+            where: "d.id = $2 AND d.status <> 'delivering'",
+            params: [target.deliveryId],
+          }
+        : {
+            subscription: '$2',
+            where:
+              "d.subscription_id = $2 AND d.created_at >= $3 AND d.created_at < $4 AND (d.status = 'dead' OR (d.status = 'pending' AND d.attempts > 0))",
+            params: [target.subscriptionId, target.from, target.to],
+          };
+    const at = `$${t.params.length + 2}`;
+    // Paused while the subscription is inactive, read under a share lock: a change of `active` at
+    // the same time (which pauses or resumes after its update) runs wholly before or after this.
     const [, n]: [unknown[], number] = await this.manager(em).query(
-      `UPDATE webhook_deliveries SET status = 'pending', attempts = 0, next_attempt_at = $${params.length + 2}, updated_at = $${params.length + 2}
-       WHERE tenant_id = $1 AND ${sql}`,
-      [tenantId, ...params, now],
+      `WITH s AS (SELECT id, active FROM webhook_subscriptions WHERE tenant_id = $1 AND id = (${t.subscription}) FOR SHARE)
+       UPDATE webhook_deliveries d SET status = 'pending', attempts = 0, paused = NOT s.active, next_attempt_at = ${at}, updated_at = ${at}
+       FROM s WHERE d.subscription_id = s.id AND d.tenant_id = $1 AND ${t.where}`,
+      [tenantId, ...t.params, now],
     );
     return n;
   }
@@ -348,15 +411,5 @@ export class WebhooksRepository extends BaseRepository {
       [before, limit],
     );
     return row.n;
-  }
-
-  /** Deliveries by status (for the metrics and the tests). */
-  @GenerateSql({ params: [DUMMY.tenant] })
-  async countsByStatus(tenantId: string, em?: EntityManager): Promise<Record<string, number>> {
-    const rows: { status: string; n: number }[] = await this.manager(em).query(
-      'SELECT status, count(*)::int AS n FROM webhook_deliveries WHERE tenant_id = $1 GROUP BY status',
-      [tenantId],
-    );
-    return Object.fromEntries(rows.map((r) => [r.status, r.n]));
   }
 }

@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
 import { Clock } from '../common/clock/clock.js';
 import { DomainError } from '../common/errors/domain-error.js';
 import { pageRequest, toPage, type Page } from '../common/pagination/pagination.js';
@@ -39,6 +41,7 @@ const toDto = (s: WebhookSubscription): SubscriptionDto => ({
 @Injectable()
 export class WebhooksService {
   constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
     private readonly repo: WebhooksRepository,
     private readonly secrets: WebhookSecrets,
     private readonly config: AppConfig,
@@ -52,18 +55,19 @@ export class WebhooksService {
   async create(tenantId: string, dto: CreateSubscriptionDto): Promise<SubscriptionWithSecretDto> {
     const url = await this.checkUrl(dto.url);
     const eventTypes = this.checkTypes(dto.eventTypes);
-    if ((await this.repo.countSubscriptions(tenantId)) >= MAX_SUBSCRIPTIONS)
-      throw new DomainError(IntegrationErrors.too_many_subscriptions, `A tenant has at most ${MAX_SUBSCRIPTIONS} webhook subscriptions`);
     const id = randomUUID();
     const secret = newWebhookSecret();
-    const saved = await this.repo.insertSubscription(tenantId, {
-      id,
-      url,
-      eventTypes,
-      active: dto.active ?? true,
-      description: dto.description ?? null,
-      secretEncrypted: await this.secrets.encrypt(id, secret),
-      now: this.clock.now(),
+    const secretEncrypted = await this.secrets.encrypt(id, secret);
+    const saved = await this.dataSource.transaction(async (em) => {
+      // Count and insert under the tenant's lock: creations at the same time cannot pass the cap together.
+      await this.repo.lockTenantSubscriptions(tenantId, em);
+      if ((await this.repo.countSubscriptions(tenantId, em)) >= MAX_SUBSCRIPTIONS)
+        throw new DomainError(IntegrationErrors.too_many_subscriptions, `A tenant has at most ${MAX_SUBSCRIPTIONS} webhook subscriptions`);
+      return this.repo.insertSubscription(
+        tenantId,
+        { id, url, eventTypes, active: dto.active ?? true, description: dto.description ?? null, secretEncrypted, now: this.clock.now() },
+        em,
+      );
     });
     return { ...toDto(saved), secret };
   }
@@ -77,32 +81,53 @@ export class WebhooksService {
   }
 
   async update(tenantId: string, id: string, dto: UpdateSubscriptionDto): Promise<SubscriptionDto> {
-    await this.find(tenantId, id);
+    const s = await this.find(tenantId, id);
     const set: Parameters<WebhooksRepository['updateSubscription']>[2] = { updatedAt: this.clock.now() };
     if (dto.url !== undefined) set.url = await this.checkUrl(dto.url);
     if (dto.eventTypes !== undefined) set.eventTypes = this.checkTypes(dto.eventTypes);
     if (dto.active !== undefined) set.active = dto.active;
     if (dto.description !== undefined) set.description = dto.description;
-    await this.repo.updateSubscription(tenantId, id, set);
-    return this.get(tenantId, id);
+    await this.dataSource.transaction(async (em) => {
+      await this.repo.updateSubscription(tenantId, s.id, set, em);
+      // After the update, under its row lock; also when `active` does not change, which pauses a
+      // delivery created while the subscription was being deactivated.
+      if (dto.active !== undefined) await this.repo.pauseDeliveries(tenantId, s.id, !dto.active, em);
+    });
+    return this.get(tenantId, s.id);
   }
 
   async remove(tenantId: string, id: string): Promise<void> {
     if (!UUID_RE.test(id) || !(await this.repo.deleteSubscription(tenantId, id.toLowerCase()))) throw this.notFound(id);
   }
 
-  /** A new secret, shown once; the current one becomes the previous one and still signs for `overlapSeconds`. */
+  /**
+   * A new secret, shown once; the current one becomes the previous one and still signs for
+   * `overlapSeconds`. Only if the secret is still the one read: of two rotations at once one is
+   * applied and the other refused (409), so a secret answered is the one in effect.
+   */
   async rotateSecret(tenantId: string, id: string, overlapSeconds = 86400): Promise<SubscriptionWithSecretDto> {
     const current = await this.find(tenantId, id);
     const now = this.clock.now();
     const secret = newWebhookSecret();
-    await this.repo.updateSubscription(tenantId, current.id, {
+    const set = {
       secretEncrypted: await this.secrets.encrypt(current.id, secret),
       previousSecretEncrypted: overlapSeconds > 0 ? current.secretEncrypted : null,
       previousSecretExpiresAt: overlapSeconds > 0 ? new Date(now.getTime() + overlapSeconds * 1000) : null,
       updatedAt: now,
+    };
+    const rotated = await this.dataSource.transaction(async (em) => {
+      if (!(await this.repo.replaceSecret(tenantId, current.id, current.secretEncrypted, set, em))) return null;
+      // Read under the update's row lock: this rotation's row, whatever comes after.
+      return this.repo.findSubscription(tenantId, current.id, em);
     });
-    return { ...(await this.get(tenantId, current.id)), secret };
+    if (!rotated) {
+      if (!(await this.repo.findSubscription(tenantId, current.id))) throw this.notFound(id);
+      throw new DomainError(
+        IntegrationErrors.secret_rotated_concurrently,
+        'Another rotation of this secret was applied meanwhile; this one changed nothing',
+      );
+    }
+    return { ...toDto(rotated), secret };
   }
 
   async deliveries(tenantId: string, q: DeliveryQueryDto): Promise<Page<DeliveryDto>> {

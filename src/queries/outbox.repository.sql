@@ -56,25 +56,6 @@ SELECT
 FROM
   gone;
 
--- OutboxRepository.findById
-SELECT
-  "OutboxEvent"."id" AS "OutboxEvent_id",
-  "OutboxEvent"."tenant_id" AS "OutboxEvent_tenant_id",
-  "OutboxEvent"."type" AS "OutboxEvent_type",
-  "OutboxEvent"."version" AS "OutboxEvent_version",
-  "OutboxEvent"."occurred_at" AS "OutboxEvent_occurred_at",
-  "OutboxEvent"."payload" AS "OutboxEvent_payload",
-  "OutboxEvent"."nats_pending" AS "OutboxEvent_nats_pending"
-FROM
-  "outbox_events" "OutboxEvent"
-WHERE
-  (
-    ("OutboxEvent"."tenant_id" = $1)
-    AND ("OutboxEvent"."id" = $2)
-  )
-LIMIT
-  1;
-
 -- OutboxRepository.insert
 WITH
   outbox_rows AS (

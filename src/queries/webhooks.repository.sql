@@ -27,6 +27,7 @@ WITH
       AND s.active
     WHERE
       d.status IN ('pending', 'delivering')
+      AND NOT d.paused
       AND d.next_attempt_at <= $1
     ORDER BY
       d.next_attempt_at
@@ -63,17 +64,6 @@ RETURNING
   e.version,
   e.occurred_at,
   e.payload;
-
--- WebhooksRepository.countsByStatus
-SELECT
-  status,
-  count(*)::int AS n
-FROM
-  webhook_deliveries
-WHERE
-  tenant_id = $1
-GROUP BY
-  status;
 
 -- WebhooksRepository.countSubscriptions
 SELECT
@@ -258,6 +248,31 @@ ORDER BY
 LIMIT
   1000;
 
+-- WebhooksRepository.lockTenantSubscriptions
+SELECT
+  pg_advisory_xact_lock(
+    hashtextextended ('webhook_subscriptions:' || $1, 0)
+  );
+
+-- WebhooksRepository.pauseDeliveries
+UPDATE webhook_deliveries
+SET
+  paused = TRUE
+WHERE
+  tenant_id = $1
+  AND subscription_id = $2
+  AND status IN ('pending', 'delivering')
+  AND NOT paused;
+
+-- WebhooksRepository.pauseDeliveries (resume)
+UPDATE webhook_deliveries
+SET
+  paused = FALSE
+WHERE
+  tenant_id = $1
+  AND subscription_id = $2
+  AND paused;
+
 -- WebhooksRepository.recordResults
 WITH
   r AS (
@@ -326,35 +341,88 @@ WHERE
     )
   );
 
+-- WebhooksRepository.replaceSecret
+UPDATE "webhook_subscriptions"
+SET
+  "secret_encrypted" = $1,
+  "previous_secret_encrypted" = $2,
+  "previous_secret_expires_at" = $3,
+  "updated_at" = $4
+WHERE
+  (
+    "tenant_id" = $5
+    AND "id" = $6
+    AND "secret_encrypted" = $7
+  );
+
 -- WebhooksRepository.requeue
-UPDATE webhook_deliveries
+WITH
+  s AS (
+    SELECT
+      id,
+      active
+    FROM
+      webhook_subscriptions
+    WHERE
+      tenant_id = $1
+      AND id = (
+        SELECT
+          subscription_id
+        FROM
+          webhook_deliveries
+        WHERE
+          id = $2
+      )
+    FOR SHARE
+  )
+UPDATE webhook_deliveries d
 SET
   status = 'pending',
   attempts = 0,
+  paused = NOT s.active,
   next_attempt_at = $3,
   updated_at = $3
+FROM
+  s
 WHERE
-  tenant_id = $1
-  AND id = $2
-  AND status <> 'delivering';
+  d.subscription_id = s.id
+  AND d.tenant_id = $1
+  AND d.id = $2
+  AND d.status <> 'delivering';
 
 -- WebhooksRepository.requeue (window)
-UPDATE webhook_deliveries
+WITH
+  s AS (
+    SELECT
+      id,
+      active
+    FROM
+      webhook_subscriptions
+    WHERE
+      tenant_id = $1
+      AND id = ($2)
+    FOR SHARE
+  )
+UPDATE webhook_deliveries d
 SET
   status = 'pending',
   attempts = 0,
+  paused = NOT s.active,
   next_attempt_at = $5,
   updated_at = $5
+FROM
+  s
 WHERE
-  tenant_id = $1
-  AND subscription_id = $2
-  AND created_at >= $3
-  AND created_at < $4
+  d.subscription_id = s.id
+  AND d.tenant_id = $1
+  AND d.subscription_id = $2
+  AND d.created_at >= $3
+  AND d.created_at < $4
   AND (
-    status = 'dead'
+    d.status = 'dead'
     OR (
-      status = 'pending'
-      AND attempts > 0
+      d.status = 'pending'
+      AND d.attempts > 0
     )
   );
 

@@ -82,4 +82,36 @@ describe('Integrations: the NATS JetStream sink', () => {
     expect(await pending(tenant.id)).toBe(0);
     expect((await streamed(tenant.id)).map((m) => m.json.type).sort()).toEqual(['user.logged_in', 'user.registered']);
   });
+
+  it('closes the connection of a set-up that failed, and callers at the same time share one set-up', async () => {
+    await t.app.get(NatsSink).drain(); // CGS_TEST exists and takes cgs.>
+    // So another instance cannot create its stream over cgs.> (as without the permission to).
+    const other = await createTestApp({ NATS_URL: nats.url, NATS_STREAM: 'CGS_OTHER' });
+    try {
+      const sink = other.app.get(NatsSink);
+      const sinkConnections = async (state: 'open' | 'all') =>
+        new Set((await nats.connections(state)).filter((c) => c.name === 'cgs').map((c) => c.cid));
+      const before = await sinkConnections('open');
+      for (let i = 0; i < 3; i++) await expect(sink.runOnce()).rejects.toThrow(/overlap/i);
+
+      const opened = await sinkConnections('all');
+      const together = await Promise.allSettled(Array.from({ length: 5 }, () => sink.runOnce()));
+      expect(together.map((r) => r.status)).toEqual(Array(5).fill('rejected'));
+      const openedNow = [...(await sinkConnections('all'))].filter((cid) => !opened.has(cid));
+      // One for the five (and at most one more: the instance's own pass, every second).
+      expect(openedNow.length).toBeGreaterThanOrEqual(1);
+      expect(openedNow.length).toBeLessThanOrEqual(2);
+
+      // None of them stays open (the server notes a close within moments).
+      let left: number[] = [];
+      for (let i = 0; i < 40; i++) {
+        left = [...(await sinkConnections('open'))].filter((cid) => !before.has(cid));
+        if (left.length === 0) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(left).toEqual([]);
+    } finally {
+      await other.close();
+    }
+  });
 });

@@ -8,6 +8,8 @@ import { freePort } from './processes.js';
 export interface NatsServer {
   port: number;
   url: string;
+  /** The server's connections (its monitoring endpoint): the open ones, or with closed ones too. */
+  connections: (state?: 'open' | 'all') => Promise<{ cid: number; name?: string }[]>;
   /** Kills the server (SIGKILL: an outage); its JetStream store stays on disk. */
   kill: () => Promise<void>;
   /** Starts it again on the same port and store. */
@@ -35,11 +37,14 @@ const accepts = (port: number) =>
  */
 export async function startNatsServer(): Promise<NatsServer> {
   const port = await freePort();
+  const monitor = await freePort();
   const store = mkdtempSync(join(tmpdir(), 'cgs-nats-'));
   let proc: ChildProcess | undefined;
   let exited: Promise<void> = Promise.resolve();
   const start = async () => {
-    const p = spawn('nats-server', ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', store], { stdio: 'ignore' });
+    const p = spawn('nats-server', ['-js', '-a', '127.0.0.1', '-p', String(port), '-m', String(monitor), '-sd', store], {
+      stdio: 'ignore',
+    });
     const failed = new Promise<Error>((resolve) => p.once('error', resolve));
     proc = p;
     running.add(p);
@@ -64,6 +69,10 @@ export async function startNatsServer(): Promise<NatsServer> {
   return {
     port,
     url: `nats://127.0.0.1:${port}`,
+    connections: async (state = 'open') => {
+      const res = await fetch(`http://127.0.0.1:${monitor}/connz?state=${state}&limit=10000`);
+      return ((await res.json()) as { connections: { cid: number; name?: string }[] | null }).connections ?? [];
+    },
     kill,
     start,
     close: async () => {

@@ -7,9 +7,12 @@ export type DeliveryStatus = 'pending' | 'delivering' | 'delivered' | 'dead';
  * One event for one subscription, created in the event's transaction. Workers claim due
  * deliveries with `FOR UPDATE SKIP LOCKED` and push `nextAttemptAt` past the request timeout (the
  * lease), so a worker that dies mid-batch leaves them to be claimed again: at least once.
+ * While its subscription is inactive an unfinished delivery is `paused`: out of the due index the
+ * workers walk, until the subscription is active again.
  */
 @Entity('webhook_deliveries')
-@Index('ix_webhook_deliveries_due', ['nextAttemptAt'], { where: "status IN ('pending', 'delivering')" })
+@Index('ix_webhook_deliveries_due', ['nextAttemptAt'], { where: "status IN ('pending', 'delivering') AND NOT paused" })
+@Index('ix_webhook_deliveries_paused', ['subscriptionId'], { where: 'paused' })
 @Index('ix_webhook_deliveries_subscription', ['subscriptionId', 'createdAt'])
 @Index('ix_webhook_deliveries_event', ['eventId'])
 @Index('ix_webhook_deliveries_finished', ['updatedAt'], { where: "status IN ('delivered', 'dead')" })
@@ -36,6 +39,10 @@ export class WebhookDelivery {
 
   @Column({ type: 'int', default: 0 })
   attempts: number;
+
+  /** Held while its subscription is inactive (set and cleared with `active`, in that transaction). */
+  @Column({ type: 'boolean', default: false })
+  paused: boolean;
 
   @Column({ type: 'timestamptz' })
   nextAttemptAt: Date;
