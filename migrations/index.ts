@@ -20,6 +20,7 @@ import { NotificationStream1795603748081 } from './1795603748081-NotificationStr
 import { Integrations1795604408344 } from './1795604408344-Integrations.js';
 import { AdminAuditLog1795610000000 } from './1795610000000-AdminAuditLog.js';
 import { OutboxRetention1795638188758 } from './1795638188758-OutboxRetention.js';
+import { AdminAuditAborted1795649189400 } from './1795649189400-AdminAuditAborted.js';
 // <imports above>
 
 export const migrations: (new () => MigrationInterface)[] = [
@@ -43,5 +44,6 @@ export const migrations: (new () => MigrationInterface)[] = [
   Integrations1795604408344,
   AdminAuditLog1795610000000,
   OutboxRetention1795638188758,
+  AdminAuditAborted1795649189400,
   // <classes above>
 ];

@@ -36,6 +36,7 @@ export class AuditLogRepository extends BaseRepository {
           body: { name: 'Acme' },
           statusCode: 201,
           outcome: DUMMY.uuid,
+          aborted: false,
           createdAt: DUMMY.date,
         },
       ],
