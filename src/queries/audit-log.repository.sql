@@ -63,7 +63,7 @@ FROM
   "admin_audit_log" "a"
 WHERE
   "a"."tenant_id" = $1
-  AND "a"."route" LIKE $2 ESCAPE '\'
+  AND "a"."route" LIKE $2
   AND "a"."method" = $3
   AND "a"."actor" = $4
   AND "a"."created_at" >= $5
