@@ -2970,6 +2970,12 @@ export interface components {
         };
         AuditEntryDto: {
             /**
+             * @description The client went away before the whole answer was sent. The request ran to its end all the
+             *     same: `statusCode` and `outcome` are how it ended (a write may have been applied).
+             * @example false
+             */
+            aborted: boolean;
+            /**
              * @description The caller: `api-key:` and the first 12 hex digits of the key's SHA-256 (never the key).
              * @example api-key:3f9a1c0b7d2e
              */

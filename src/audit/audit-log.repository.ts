@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { PageRequest } from '../common/pagination/pagination.js';
+import { likePrefix } from '../common/sql/like.js';
 import { BaseRepository, DUMMY, GenerateSql } from '../database/repository.js';
 import { AdminAuditEntry } from './entities/admin-audit-entry.entity.js';
 
@@ -36,6 +37,7 @@ export class AuditLogRepository extends BaseRepository {
           body: { name: 'Acme' },
           statusCode: 201,
           outcome: DUMMY.uuid,
+          aborted: false,
           createdAt: DUMMY.date,
         },
       ],
@@ -64,8 +66,7 @@ export class AuditLogRepository extends BaseRepository {
     em?: EntityManager,
   ): Promise<[AdminAuditEntry[], number]> {
     const q = this.manager(em).getRepository(AdminAuditEntry).createQueryBuilder('a').where('a.tenant_id = :tenantId', { tenantId });
-    // LIKE wildcards in the prefix are matched literally.
-    if (filter.route) q.andWhere("a.route LIKE :route ESCAPE '\\'", { route: `${filter.route.replace(/[\\%_]/g, '\\$&')}%` });
+    if (filter.route) q.andWhere('a.route LIKE :route', { route: likePrefix(filter.route) });
     if (filter.method) q.andWhere('a.method = :method', { method: filter.method });
     if (filter.actor) q.andWhere('a.actor = :actor', { actor: filter.actor });
     if (filter.from) q.andWhere('a.created_at >= :from', { from: filter.from });

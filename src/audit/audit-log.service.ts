@@ -22,6 +22,7 @@ export class AuditLogService {
       body: r.body,
       statusCode: r.statusCode,
       outcome: r.outcome,
+      aborted: r.aborted,
       createdAt: r.createdAt.toISOString(),
     }));
     return toPage(items, total, page);

@@ -2,11 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import type { PageRequest } from '../common/pagination/pagination.js';
+import { likeContaining } from '../common/sql/like.js';
 import { DUMMY, GenerateSql } from '../database/repository.js';
 import type { CommunityMemberDto } from './dto/membership.dto.js';
-
-/** `%` and `_` are wildcards of LIKE: a search for `a_b` means those three characters. */
-const likeContaining = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /**
  * The members of a community with who they are, for the management API's member list. Reads

@@ -3,10 +3,8 @@ import { Clock } from '../common/clock/clock.js';
 import { type PageRequest, pageRequest, toPage } from '../common/pagination/pagination.js';
 import { UsersService } from '../users/users.service.js';
 import { CommunitiesService } from '../communities/communities.service.js';
-import type { ListNotificationsQueryDto, NotificationDto, NotificationPageDto } from './dto/notification.dto.js';
-import type { Notification } from './entities/notification.entity.js';
+import { type ListNotificationsQueryDto, type NotificationPageDto, toNotificationDto } from './dto/notification.dto.js';
 import { NotificationsRepository } from './notifications.repository.js';
-import type { NotificationType } from './notification-types.js';
 
 /** The user's side: listing notifications and marking them read. */
 @Injectable()
@@ -22,31 +20,18 @@ export class NotificationsInboxService {
     const community = await this.communities.resolve(tenantId, q.containerId);
     const req = pageRequest(q);
     const { rows, total, unread: unreadCount } = await this.repo.page(tenantId, userId, community.id, req);
-    return { ...toPage(rows.map(toDto), total, req), unreadCount };
+    return { ...toPage(rows.map(toNotificationDto), total, req), unreadCount };
   }
 
   /** Every notification of a player (all communities), newest first (management). 404 for an unknown user. */
   async listOfUser(tenantId: string, userId: string, req: PageRequest): Promise<NotificationPageDto> {
     await this.users.getById(tenantId, userId);
-    const { rows, total, unread: unreadCount } = await this.repo.pageOfUser(tenantId, userId, req);
-    return { ...toPage(rows.map(toDto), total, req), unreadCount };
+    const { rows, total, unread: unreadCount } = await this.repo.page(tenantId, userId, null, req);
+    return { ...toPage(rows.map(toNotificationDto), total, req), unreadCount };
   }
 
   /** Marks every unread notification of the user (all communities) read. */
   async markAllRead(tenantId: string, userId: string): Promise<void> {
     await this.repo.markAllRead(tenantId, userId, this.clock.now());
   }
-}
-
-function toDto(n: Notification): NotificationDto {
-  return {
-    id: n.id,
-    type: n.type as NotificationType,
-    title: n.title,
-    data: n.data,
-    communityId: n.communityId,
-    read: n.readAt !== null,
-    readAt: n.readAt?.toISOString() ?? null,
-    createdAt: n.createdAt.toISOString(),
-  };
 }

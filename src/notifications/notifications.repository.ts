@@ -71,43 +71,29 @@ export class NotificationsRepository extends BaseRepository {
   }
 
   /**
-   * A page of the user's notifications of one community and the account-wide ones, newest first,
-   * their total and how many are unread.
+   * A page of the user's notifications, newest first, their total and how many are unread: of one
+   * community and the account-wide ones, or with `communityId` null every one (management).
    */
-  @GenerateSql({ params: [DUMMY.tenant, DUMMY.uuid, DUMMY.uuid2, DUMMY.page] })
+  @GenerateSql(
+    { params: [DUMMY.tenant, DUMMY.uuid, DUMMY.uuid2, DUMMY.page] },
+    { params: [DUMMY.tenant, DUMMY.uuid, null, DUMMY.page], name: 'all communities' },
+  )
   async page(
     tenantId: string,
     userId: string,
-    communityId: string,
+    communityId: string | null,
     page: PageRequest,
     em?: EntityManager,
   ): Promise<{ rows: Notification[]; total: number; unread: number }> {
-    const scoped = () =>
-      this.manager(em)
-        .getRepository(Notification)
-        .createQueryBuilder('n')
-        .where('n.tenant_id = :tenantId AND n.user_id = :userId', { tenantId, userId })
-        .andWhere(new Brackets((b) => b.where('n.community_id = :communityId', { communityId }).orWhere('n.community_id IS NULL')));
-    const [[rows, total], unread] = await Promise.all([
-      scoped().orderBy('n.created_at', 'DESC').addOrderBy('n.id', 'DESC').offset(page.offset).limit(page.limit).getManyAndCount(),
-      scoped().andWhere('n.read_at IS NULL').getCount(),
-    ]);
-    return { rows, total, unread };
-  }
-
-  /** A page of every notification of the user (all communities), newest first, their total and how many are unread (management). */
-  @GenerateSql({ params: [DUMMY.tenant, DUMMY.uuid, DUMMY.page] })
-  async pageOfUser(
-    tenantId: string,
-    userId: string,
-    page: PageRequest,
-    em?: EntityManager,
-  ): Promise<{ rows: Notification[]; total: number; unread: number }> {
-    const scoped = () =>
-      this.manager(em)
+    const scoped = () => {
+      const q = this.manager(em)
         .getRepository(Notification)
         .createQueryBuilder('n')
         .where('n.tenant_id = :tenantId AND n.user_id = :userId', { tenantId, userId });
+      if (communityId !== null)
+        q.andWhere(new Brackets((b) => b.where('n.community_id = :communityId', { communityId }).orWhere('n.community_id IS NULL')));
+      return q;
+    };
     const [[rows, total], unread] = await Promise.all([
       scoped().orderBy('n.created_at', 'DESC').addOrderBy('n.id', 'DESC').offset(page.offset).limit(page.limit).getManyAndCount(),
       scoped().andWhere('n.read_at IS NULL').getCount(),

@@ -12,12 +12,14 @@ INSERT INTO
     "body",
     "status_code",
     "outcome",
+    "aborted",
     "created_at"
   )
 VALUES
-  (DEFAULT, $1, $2, $3, $4, $5, $6, $7, $8, $9)
+  (DEFAULT, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
 RETURNING
-  "id";
+  "id",
+  "aborted";
 
 -- AuditLogRepository.page
 SELECT
@@ -30,6 +32,7 @@ SELECT
   "a"."body" AS "a_body",
   "a"."status_code" AS "a_status_code",
   "a"."outcome" AS "a_outcome",
+  "a"."aborted" AS "a_aborted",
   "a"."created_at" AS "a_created_at"
 FROM
   "admin_audit_log" "a"
@@ -54,12 +57,13 @@ SELECT
   "a"."body" AS "a_body",
   "a"."status_code" AS "a_status_code",
   "a"."outcome" AS "a_outcome",
+  "a"."aborted" AS "a_aborted",
   "a"."created_at" AS "a_created_at"
 FROM
   "admin_audit_log" "a"
 WHERE
   "a"."tenant_id" = $1
-  AND "a"."route" LIKE $2 ESCAPE '\'
+  AND "a"."route" LIKE $2
   AND "a"."method" = $3
   AND "a"."actor" = $4
   AND "a"."created_at" >= $5

@@ -6,9 +6,9 @@ SELECT
   n.type,
   n.title,
   n.data,
-  n.community_id,
-  n.read_at,
-  n.created_at
+  n.community_id AS "communityId",
+  n.read_at AS "readAt",
+  n.created_at AS "createdAt"
 FROM
   notifications n
 WHERE
@@ -72,9 +72,9 @@ FROM
       n.type,
       n.title,
       n.data,
-      n.community_id,
-      n.read_at,
-      n.created_at
+      n.community_id AS "communityId",
+      n.read_at AS "readAt",
+      n.created_at AS "createdAt"
     FROM
       notifications n
     WHERE

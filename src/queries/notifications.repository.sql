@@ -107,7 +107,7 @@ WHERE
   )
   AND "n"."read_at" IS NULL;
 
--- NotificationsRepository.pageOfUser
+-- NotificationsRepository.page (all communities)
 SELECT
   "n"."id" AS "n_id",
   "n"."tenant_id" AS "n_tenant_id",

@@ -156,3 +156,13 @@ RETURNING
   "created_at",
   "updated_at",
   "description";
+
+-- ResourceTypesRepository.slugsByIds
+SELECT
+  id,
+  slug
+FROM
+  resource_types
+WHERE
+  tenant_id = $1
+  AND id = ANY ($2::UUID[]);

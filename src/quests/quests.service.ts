@@ -7,6 +7,7 @@ import type { ReadCache } from '../common/cache/read-cache.js';
 import { Clock } from '../common/clock/clock.js';
 import { DomainError } from '../common/errors/domain-error.js';
 import { type Page, type PageRequest, toPage } from '../common/pagination/pagination.js';
+import { likeContaining } from '../common/sql/like.js';
 import { CommunitiesService, UUID_RE } from '../communities/communities.service.js';
 import { InventoryService } from '../inventory/inventory.service.js';
 import { ParticipantsRepository } from '../participation/participants.repository.js';
@@ -78,7 +79,7 @@ export class QuestsService {
       tags: normTags(q.tags),
       types: normTags(q.questTypes),
       featured: q.featured !== '' ? q.featured : undefined,
-      like: q.query.trim() !== '' ? `%${q.query.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined,
+      like: q.query.trim() !== '' ? likeContaining(q.query.trim()) : undefined,
     });
     // The page may be READ_CACHE_MS old; the user's completions are as fresh as their last completion.
     const { rows, total } = await this.lists.get(tenantId, JSON.stringify([query.from, query.params, page.offset, page.limit]), {

@@ -18,6 +18,12 @@ export class ResourceTypesRepository extends BaseRepository {
     return this.manager(em).getRepository(ResourceType).findOneBy({ tenantId, id });
   }
 
+  /** The slugs of these types of the tenant (one statement for a page that names several). */
+  @GenerateSql({ params: [DUMMY.tenant, [DUMMY.uuid, DUMMY.uuid2]] })
+  slugsByIds(tenantId: string, ids: string[], em?: EntityManager): Promise<{ id: string; slug: string }[]> {
+    return this.manager(em).query('SELECT id, slug FROM resource_types WHERE tenant_id = $1 AND id = ANY($2::uuid[])', [tenantId, ids]);
+  }
+
   /** A type of the community by id or by slug (lower case), as a prepared statement outside transactions. */
   @GenerateSql(
     { params: [DUMMY.tenant, DUMMY.uuid, { slug: 'xp' }], name: 'by slug' },

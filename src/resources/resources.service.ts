@@ -76,6 +76,12 @@ export class ResourcesService {
     return type;
   }
 
+  /** The slugs of these resource types of the tenant, by id (the ids of other tenants' are left out). */
+  async slugsOf(tenantId: string, ids: string[]): Promise<Map<string, string>> {
+    if (ids.length === 0) return new Map();
+    return new Map((await this.types.slugsByIds(tenantId, [...new Set(ids)])).map((t) => [t.id, t.slug]));
+  }
+
   /** A resource type of the community by slug (case-insensitive) or id; 404 otherwise. */
   async getTypeInCommunity(tenantId: string, communityId: string, slugOrId: string): Promise<ResourceType> {
     const ref = slugOrId.toLowerCase();

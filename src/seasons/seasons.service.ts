@@ -213,13 +213,16 @@ export class SeasonsService implements OnModuleInit {
     const community = await this.communities.resolveShared(tenantId, communityRef);
     const type = q.resource ? await this.resources.getTypeInCommunity(tenantId, community.id, q.resource) : null;
     const [rows, total] = await this.repo.list(tenantId, community.id, type?.id ?? null, q.status ?? null, this.clock.now(), page);
-    const slugs = new Map<string, string>();
-    const items: SeasonDto[] = [];
-    for (const s of rows) {
-      if (!slugs.has(s.resourceTypeId)) slugs.set(s.resourceTypeId, (await this.resources.getType(tenantId, s.resourceTypeId)).slug);
-      items.push(this.view(s, slugs.get(s.resourceTypeId)!));
-    }
-    return toPage(items, total, page);
+    // A season's type is of its tenant (foreign key, deleted with it).
+    const slugs = await this.resources.slugsOf(
+      tenantId,
+      rows.map((s) => s.resourceTypeId),
+    );
+    return toPage(
+      rows.map((s) => this.view(s, slugs.get(s.resourceTypeId)!)),
+      total,
+      page,
+    );
   }
 
   async get(tenantId: string, communityRef: string, id: string): Promise<SeasonDto> {

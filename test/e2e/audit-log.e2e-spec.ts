@@ -1,7 +1,10 @@
 import { createHash } from 'node:crypto';
+import http from 'node:http';
+import type { Socket } from 'node:net';
 import { AuditLogWriter } from '../../src/audit/audit-log.writer.js';
 import type { TenantCredentials } from '../../src/tenants/tenants.service.js';
 import { adminApi } from '../helpers/communities.js';
+import { listening } from '../helpers/sse.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 interface Entry {
@@ -13,6 +16,7 @@ interface Entry {
   body: Record<string, unknown> | null;
   statusCode: number;
   outcome: string | null;
+  aborted: boolean;
   createdAt: string;
 }
 
@@ -63,6 +67,7 @@ describe('Management audit log', () => {
       body: { slug: 'audit-one', name: 'Audit One' },
       statusCode: 201,
       outcome: created.body.id,
+      aborted: false,
     });
     expect(updated).toMatchObject({
       method: 'PATCH',
@@ -120,7 +125,7 @@ describe('Management audit log', () => {
 
   it('refuses bad filters with 400', async () => {
     const api = adminApi(t, tenant);
-    for (const q of ['?method=GET', '?route=/v1/user/', '?from=yesterday', '?limit=101', '?nope=1']) {
+    for (const q of ['?method=GET', '?route=/v1/user/', '?from=yesterday', '?from=-271821-04-20T00:00:00.000Z', '?limit=101', '?nope=1']) {
       const res = await api.get(`/v1/admin/audit-log${q}`);
       expect(res.status).toBe(400);
       expect(res.body.message).toBe('generic_client_error');
@@ -155,5 +160,94 @@ describe('Management audit log', () => {
     expect(page.items).toEqual([expect.objectContaining({ method: 'POST', route: '/v1/admin/communities', statusCode: 201 })]);
     // A later flush writes nothing twice.
     expect((await log(c)).total).toBe(1);
+  });
+  describe('a client that goes away before the answer', () => {
+    /**
+     * Sends a management POST on a socket of its own while `table` is locked, so the request waits
+     * (in the key check or in its handler); closes the socket and waits until the server saw it
+     * go; then lets the request run to its end.
+     */
+    async function postAndLeave(c: TenantCredentials, path: string, body: object, table: 'tenants' | 'communities'): Promise<void> {
+      const server = t.app.getHttpServer() as http.Server;
+      const base = await listening(t);
+      const lock = t.dataSource.createQueryRunner();
+      await lock.connect();
+      await lock.startTransaction();
+      try {
+        await lock.query(`LOCK TABLE ${table} IN ACCESS EXCLUSIVE MODE`);
+        const lockPid = (await lock.query('SELECT pg_backend_pid() AS pid'))[0].pid as number;
+        const accepted = new Promise<Socket>((resolve) => server.once('connection', resolve));
+        const req = http.request(`${base}${path}`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', 'X-Api-Key': c.apiKey },
+        });
+        req.on('error', () => undefined);
+        req.end(JSON.stringify(body));
+        const socket = await accepted;
+        // The request waits on the lock.
+        await until(async () => {
+          const [{ n }] = await t.dataSource.query(
+            `SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database() AND pid <> $1`,
+            [lockPid],
+          );
+          return n > 0;
+        });
+        const gone = new Promise((resolve) => socket.once('close', resolve));
+        req.destroy();
+        await gone;
+        await lock.commitTransaction();
+      } finally {
+        if (lock.isTransactionActive) await lock.rollbackTransaction();
+        await lock.release();
+      }
+    }
+
+    async function until(check: () => Promise<boolean>, ms = 5000): Promise<void> {
+      const end = Date.now() + ms;
+      while (!(await check())) {
+        if (Date.now() > end) throw new Error('timed out');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    }
+
+    /** The tenant's entries once `n` are written (the request ends after the client left). */
+    async function entries(c: TenantCredentials, n: number): Promise<Entry[]> {
+      let page = await log(c);
+      await until(async () => (page = await log(c)).total >= n);
+      return page.items;
+    }
+
+    it('records the write as it ended (status, the id it named), marked aborted', async () => {
+      const c = await t.givenTenant();
+      await adminApi(t, c).get('/v1/admin/communities').expect(200); // the key known: the wait is in the handler
+      await postAndLeave(c, '/v1/admin/communities', { slug: 'audit-gone', name: 'Gone' }, 'communities');
+      const [entry] = await entries(c, 1);
+      const list = await adminApi(t, c).get('/v1/admin/communities').expect(200);
+      const created = (list.body.items as { id: string; slug: string }[]).find((x) => x.slug === 'audit-gone');
+      expect(created).toBeDefined();
+      expect(entry).toMatchObject({ method: 'POST', route: '/v1/admin/communities', statusCode: 201, outcome: created!.id, aborted: true });
+    });
+
+    it('records a write refused after the client left with its refusal, not as a success', async () => {
+      const c = await t.givenTenant();
+      await adminApi(t, c).post('/v1/admin/communities', { slug: 'audit-taken', name: 'Taken' }).expect(201);
+      await postAndLeave(c, '/v1/admin/communities', { slug: 'audit-taken', name: 'Again' }, 'communities');
+      const refused = (await entries(c, 2)).find((e) => e.body?.name === 'Again');
+      expect(refused).toMatchObject({
+        route: '/v1/admin/communities',
+        body: { slug: 'audit-taken', name: 'Again' },
+        statusCode: 409,
+        outcome: null,
+        aborted: true,
+      });
+    });
+
+    it('records a write whose client left before the key check ran', async () => {
+      const c = await t.givenTenant(); // its key not looked up yet: the key check reads the tenants table
+      await postAndLeave(c, '/v1/admin/communities', { slug: 'audit-early', name: 'Early' }, 'tenants');
+      const [entry] = await entries(c, 1);
+      expect(entry).toMatchObject({ actor: actorOf(c), route: '/v1/admin/communities', statusCode: 201, aborted: true });
+      expect(entry.outcome).toEqual(expect.any(String));
+    });
   });
 });

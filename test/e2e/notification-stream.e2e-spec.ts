@@ -1,6 +1,8 @@
+import { jest } from '@jest/globals';
 import type { EntityManager } from 'typeorm';
 import { NotificationType } from '../../src/notifications/notification-types.js';
 import { NotificationsService, type NotifyInput } from '../../src/notifications/notifications.service.js';
+import { NotificationBus, type NotificationTransport } from '../../src/notifications/stream/notification-bus.js';
 import { NotificationStreamsService } from '../../src/notifications/stream/notification-streams.service.js';
 import type { TenantCredentials } from '../../src/tenants/tenants.service.js';
 import { givenUser, type TestUser } from '../helpers/factories.js';
@@ -296,6 +298,33 @@ describe('notification stream (SSE)', () => {
         await c.next((e) => e.event === 'notification');
         expect(Date.now() - committed).toBeLessThan(2000);
         expect(titles(c)).toEqual(['written on A']);
+      } finally {
+        c.close();
+      }
+    } finally {
+      await b.close();
+    }
+  });
+  it("sends again a wake-up that failed to go out, so another instance's stream still gets the notification", async () => {
+    const b = await createTestApp({ ...env, DATABASE_URL: t.config.DATABASE_URL! });
+    try {
+      const onB = await listening(b);
+      const u = await givenUser(t, tenant);
+      const c = await SseClient.connect(`${onB}/v1/user/notifications/stream`, bearer(u));
+      try {
+        await ready(c);
+        // This instance's channel (the one its wake-ups go out on) fails once, as when its connection drops.
+        const bus: unknown = t.app.get(NotificationBus);
+        const transport = (bus as { connect(): NotificationTransport }).connect();
+        const publish = jest.spyOn(transport, 'publish').mockRejectedValueOnce(new Error('Connection terminated unexpectedly'));
+        try {
+          await notify(u, 'sent on the second try');
+          await c.next((e) => e.event === 'notification', 0, 3000);
+          expect(titles(c)).toEqual(['sent on the second try']);
+          expect(publish).toHaveBeenCalledTimes(2);
+        } finally {
+          publish.mockRestore();
+        }
       } finally {
         c.close();
       }

@@ -45,10 +45,11 @@ describe('notification stream across instances over Redis pub/sub', () => {
       await notify(u, 'through redis');
       await c.next((e) => e.event === 'notification');
       expect(titles(c)).toEqual(['through redis']);
-      // No LISTEN connection of the notification bus on the database.
-      const [{ n }] = await a.dataSource.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1', [
-        `cgs:${NOTIFICATION_BUS_NAME}`,
-      ]);
+      // No LISTEN connection of the notification bus on this test's database (other suites share the server).
+      const [{ n }] = await a.dataSource.query(
+        'SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database()',
+        [`cgs:${NOTIFICATION_BUS_NAME}`],
+      );
       expect(n).toBe(0);
     } finally {
       c.close();

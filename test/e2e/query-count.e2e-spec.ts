@@ -93,6 +93,14 @@ describe('SQL statements per request on the list endpoints (no N+1)', () => {
        SELECT $1, $2, $3, 'system', 'Notice ' || g, '{}'::jsonb, now() - g * interval '1 minute' FROM generate_series(1, $4::int) g`,
       [tenant.id, users[0].userId, community.id, N],
     );
+    // Seasons of two resource types, alternating.
+    const gems = await givenResourceType(t, tenant, community.id);
+    await t.dataSource.query(
+      `INSERT INTO seasons (tenant_id, community_id, resource_type_id, name, starts_at, ends_at, created_at)
+       SELECT $1, $2, CASE WHEN g % 2 = 0 THEN $3 ELSE $4 END::uuid, 'Season ' || g, now() + g * interval '1 day', now() + (g + 1) * interval '1 day', now()
+       FROM generate_series(1, $5::int) g`,
+      [tenant.id, community.id, xp.id, gems.id, N],
+    );
     for (let i = 0; i < N; i++)
       await givenListing(t, tenant, {
         communityId: community.id,
@@ -166,6 +174,10 @@ describe('SQL statements per request on the list endpoints (no N+1)', () => {
 
   it('notifications: the same statements for 1 and 20 notifications', async () => {
     await expectConstant((limit) => `/v1/user/notifications?containerId=${community.id}&limit=${limit}`, 4);
+  });
+
+  it('seasons of several resource types: the same statements for 1 and 20 seasons', async () => {
+    await expectConstant((limit) => `/v1/community/${community.id}/seasons?limit=${limit}`, 4);
   });
 
   it('a returning token login is one statement (no transaction); a first login is a transaction', async () => {

@@ -235,4 +235,51 @@ describe('quest events: list filters, completion exactly once, claims under cont
     const otherTenant = await t.givenTenant();
     expect((await admin(t, otherTenant).get('/v1/admin/quest-events/ok-one')).status).toBe(404);
   });
+  it('refuses a date before year 1 or after 9999 with 400 (PostgreSQL cannot store the earliest a client can send), changing nothing', async () => {
+    const api = admin(t, tenant);
+    const now = t.clock.now().getTime();
+    const at = (h: number) => new Date(now + h * HOUR).toISOString();
+    const base = {
+      communityId: community.id,
+      name: 'Far',
+      registrationStartsAt: at(1),
+      registrationEndsAt: at(2),
+      startsAt: at(2),
+      endsAt: at(3),
+    };
+    // The earliest and latest instants a JavaScript Date holds.
+    const earliest = '-271821-04-20T00:00:00.000Z';
+    const latest = '+275760-09-13T00:00:00.000Z';
+    for (const [slug, fields, field] of [
+      ['far-past', { registrationStartsAt: earliest }, 'registrationStartsAt'],
+      ['far-future', { endsAt: latest }, 'endsAt'],
+      ['year-zero', { registrationStartsAt: '0000-12-31T00:00:00.000Z' }, 'registrationStartsAt'],
+      ['year-10000', { endsAt: '+010000-01-01T00:00:00.000Z' }, 'endsAt'],
+    ] as const) {
+      const res = await api.post('/v1/admin/quest-events', { ...base, slug, ...fields });
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ message: 'generic_client_error', error: 'validation_failed', details: { fields: [field] } });
+      expect(res.body.detail).toContain(`${field} must be a date from 0001-01-01 to 9999-12-31`);
+      expect((await api.get(`/v1/admin/quest-events/${slug}`)).status).toBe(404);
+    }
+    // The bounds themselves are dates like any other.
+    const bounds = await api.post('/v1/admin/quest-events', {
+      ...base,
+      slug: 'bounds',
+      registrationStartsAt: '0001-01-01T00:00:00.000Z',
+      endsAt: '9999-12-31T23:59:59.999Z',
+      publish: false,
+    });
+    expect(bounds.status).toBe(201);
+    expect(bounds.body).toMatchObject({ registrationStartsAt: '0001-01-01T00:00:00.000Z', endsAt: '9999-12-31T23:59:59.999Z' });
+    for (const fields of [{ registrationStartsAt: earliest }, { endsAt: latest }]) {
+      const res = await api.patch('/v1/admin/quest-events/bounds', fields);
+      expect(res.status).toBe(400);
+      expect(res.body.error).toBe('validation_failed');
+    }
+    expect((await api.get('/v1/admin/quest-events/bounds')).body).toMatchObject({
+      registrationStartsAt: '0001-01-01T00:00:00.000Z',
+      endsAt: '9999-12-31T23:59:59.999Z',
+    });
+  });
 });

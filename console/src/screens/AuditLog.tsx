@@ -103,6 +103,11 @@ export function AuditLog() {
                 <td className="small">{targetText(e)}</td>
                 <td className="num">
                   <span className={e.statusCode < 400 ? 'badge on' : 'badge'}>{e.statusCode}</span>
+                  {e.aborted ? (
+                    <span className="badge" title="The client went away before the whole answer was sent">
+                      client gone
+                    </span>
+                  ) : null}
                 </td>
                 <td className="small">{e.outcome ? <code>{e.outcome}</code> : '—'}</td>
               </tr>

@@ -71,6 +71,13 @@ export class AuditEntryDto {
   @ApiProperty({ type: String, nullable: true, example: '0f8e2d4c-1b3a-4c5d-9e7f-6a8b0c2d4e6f' })
   outcome: string | null;
 
+  /**
+   * The client went away before the whole answer was sent. The request ran to its end all the
+   * same: `statusCode` and `outcome` are how it ended (a write may have been applied).
+   */
+  @ApiProperty({ example: false })
+  aborted: boolean;
+
   @ApiProperty({ format: 'date-time', example: '2026-11-25T14:02:11.512Z' })
   createdAt: string;
 }

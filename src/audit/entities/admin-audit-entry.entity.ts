@@ -40,6 +40,10 @@ export class AdminAuditEntry {
   @Column({ type: 'varchar', length: 128, nullable: true })
   outcome: string | null;
 
+  /** The client went away before the whole answer was sent (the request ran to its end all the same). */
+  @Column({ type: 'boolean', default: false })
+  aborted: boolean;
+
   @Column({ type: 'timestamptz' })
   createdAt: Date;
 }

@@ -49,6 +49,18 @@ describe('AllExceptionsFilter: database outages are 503, never 500', () => {
     expect(r.body).toMatchObject({ code: 10002 });
   });
 
+  it("maps PostgreSQL's datetime field overflow (22008, a date it cannot store) to 400", () => {
+    const overflow = new QueryFailedError('INSERT ...', [], Object.assign(new Error('timestamp out of range'), { code: '22008' }));
+    const r = respond(overflow);
+    expect(r.status).toBe(400);
+    expect(r.body).toMatchObject({
+      code: 10002,
+      message: 'generic_client_error',
+      error: 'generic_client_error',
+      detail: 'A date or time is outside the range that can be stored',
+    });
+  });
+
   it('keeps other errors a 500 that hides the details', () => {
     const r = respond(new Error('secret internals'));
     expect(r.status).toBe(500);

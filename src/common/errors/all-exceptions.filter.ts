@@ -58,6 +58,15 @@ function isUnstorableValue(err: unknown): boolean {
   return code === '22021' || code === '22P05';
 }
 
+/**
+ * A date or time beyond what PostgreSQL stores (22008 datetime_field_overflow, e.g. before 4713 BC).
+ * The date decorators refuse such input first; this keeps any other way in a 400, not a 500.
+ */
+function isDateOutOfRange(err: unknown): boolean {
+  const e = err as { code?: string; driverError?: { code?: string } } | undefined;
+  return (e?.code ?? e?.driverError?.code) === '22008';
+}
+
 /** The checks a failed readiness probe names (@nestjs/terminus answers `{status, error: {<check>: ...}}`). */
 function failedHealthChecks(ex: HttpException): string[] {
   const error = (ex.getResponse() as { error?: unknown } | undefined)?.error;
@@ -117,6 +126,9 @@ export class AllExceptionsFilter implements ExceptionFilter {
     } else if (isUnstorableValue(exception)) {
       def = CommonErrors.generic_client_error;
       detail = 'A value contains a character that cannot be stored';
+    } else if (isDateOutOfRange(exception)) {
+      def = CommonErrors.generic_client_error;
+      detail = 'A date or time is outside the range that can be stored';
     } else if (isWriteConflict(exception)) {
       def = CommonErrors.write_conflict;
       detail = def.description;

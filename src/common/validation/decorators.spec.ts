@@ -204,6 +204,35 @@ describe('combined validation decorators', () => {
   });
 });
 
+describe('the date range of RequiredDate and OptionalDate', () => {
+  class Dates {
+    @RequiredDate()
+    startsAt: Date;
+
+    @OptionalDate()
+    endsAt?: Date;
+  }
+  const errors = (body: Record<string, unknown>) =>
+    validateSync(plainToInstance(Dates, body)).map((e) => [e.property, Object.values(e.constraints ?? {})]);
+
+  it.each([
+    ['the earliest Date', '-271821-04-20T00:00:00.000Z'],
+    ['year 0', '0000-12-31T23:59:59.999Z'],
+    ['year 10000', '+010000-01-01T00:00:00.000Z'],
+    ['the latest Date', '+275760-09-13T00:00:00.000Z'],
+  ])('refuses %s, required or optional', (_, date) => {
+    expect(errors({ startsAt: date, endsAt: date })).toEqual([
+      ['startsAt', ['startsAt must be a date from 0001-01-01 to 9999-12-31']],
+      ['endsAt', ['endsAt must be a date from 0001-01-01 to 9999-12-31']],
+    ]);
+  });
+
+  it('takes the bounds, and leaves an invalid date to IsDate alone', () => {
+    expect(errors({ startsAt: '0001-01-01T00:00:00.000Z', endsAt: '9999-12-31T23:59:59.999Z' })).toEqual([]);
+    expect(errors({ startsAt: 'soon' })).toEqual([['startsAt', ['startsAt must be a Date instance']]]);
+  });
+});
+
 describe('PluginSchema (through the combined decorators)', () => {
   it('adds what the Swagger plugin infers from the stacks to the class metadata factory, only for properties it lists', () => {
     class Dto {

@@ -14,6 +14,7 @@ import {
   Max,
   MaxLength,
   Min,
+  ValidateBy,
   ValidateNested,
 } from 'class-validator';
 
@@ -137,11 +138,30 @@ export function OptionalNestedList(type: () => new () => object, { max }: { max:
   return stacked(IsOptional(), IsArray(), ArrayMaxSize(max), ValidateNested({ each: true }), Type(type), PluginSchema({ maxItems: max }));
 }
 
-/** A date-time string turned into a `Date`: `@Type(() => Date) @IsDate()`. */
+/**
+ * The dates a client may send: years 1 to 9999, the four-digit years of an RFC 3339 date-time (the
+ * schemas' `format: date-time`). PostgreSQL stores nothing before 4713 BC, which a `Date` reaches.
+ */
+export const FIRST_DATE = new Date('0001-01-01T00:00:00.000Z');
+export const LAST_DATE = new Date('9999-12-31T23:59:59.999Z');
+
+/** Refuses a date outside FIRST_DATE..LAST_DATE; an invalid date is left to `@IsDate`. */
+function DateInRange(): PropertyDecorator {
+  return ValidateBy({
+    name: 'dateInRange',
+    validator: {
+      validate: (value) => !(value instanceof Date) || Number.isNaN(value.getTime()) || (value >= FIRST_DATE && value <= LAST_DATE),
+      defaultMessage: (args) => `${args?.property} must be a date from 0001-01-01 to 9999-12-31`,
+    },
+  });
+}
+
+/** A date-time string turned into a `Date` of years 1 to 9999: `@Type(() => Date) @IsDate()` and the range check. */
 export function RequiredDate(): PropertyDecorator {
   return stacked(
     Type(() => Date),
     IsDate(),
+    DateInRange(),
   );
 }
 

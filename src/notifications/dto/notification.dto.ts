@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsString, Length } from 'class-validator';
 import { PageQueryDto, Paginated } from '../../common/pagination/pagination.js';
+import type { Notification } from '../entities/notification.entity.js';
 import { NOTIFICATION_TYPES, type NotificationType } from '../notification-types.js';
 
 export class ListNotificationsQueryDto extends PageQueryDto {
@@ -44,6 +45,23 @@ export class NotificationDto {
 
   @ApiProperty({ format: 'date-time', example: '2026-05-01T12:00:00.000Z' })
   createdAt: string;
+}
+
+/** The columns a notification is shown from: the list routes' rows, the live stream's reads. */
+export type NotificationFields = Pick<Notification, 'id' | 'type' | 'title' | 'data' | 'communityId' | 'readAt' | 'createdAt'>;
+
+/** A notification as the list routes and the live stream send it. */
+export function toNotificationDto(n: NotificationFields): NotificationDto {
+  return {
+    id: n.id,
+    type: n.type as NotificationType,
+    title: n.title,
+    data: n.data,
+    communityId: n.communityId,
+    read: n.readAt !== null,
+    readAt: n.readAt?.toISOString() ?? null,
+    createdAt: n.createdAt.toISOString(),
+  };
 }
 
 /** A page of notifications, newest first, with the number of unread ones in the same list. */

@@ -13,6 +13,13 @@ export const NOTIFICATION_BUS_NAME = 'notification-bus';
 const MAX_PAYLOAD = 7000;
 /** A LISTEN connection that died without a word (failover, network) is noticed by this heartbeat. */
 const HEARTBEAT_MS = 15_000;
+/**
+ * A wake-up that fails to go out is sent again after 250 ms, then 500 ms, 1 s... at most 4 s
+ * apart, and given up after this many attempts in all (about 8 s of waits).
+ */
+export const WAKE_ATTEMPTS = 6;
+const WAKE_RETRY_BASE_MS = 250;
+const WAKE_RETRY_MAX_MS = 4000;
 
 /** What one message carries: the sending process and the `tenantId:userId` keys to wake. */
 interface WakeNotice {
@@ -21,7 +28,7 @@ interface WakeNotice {
 }
 
 /** How the wake-ups travel between processes. */
-interface Transport {
+export interface NotificationTransport {
   /** Resolves once messages are being received. */
   ready(): Promise<void>;
   publish(payload: string): Promise<void>;
@@ -41,8 +48,10 @@ export const userKey = (tenantId: string, userId: string): string => `${tenantId
  * flight the next wake-ups gather into one. The connection opens on first use, so an instance that
  * neither writes notifications nor serves streams holds none.
  *
- * Delivery is at most once: a message lost with a connection is made good by waking every stream
- * when the connection is back (each reads from its cursor, so nothing is lost or doubled).
+ * A message that fails to go out is sent again, with a backoff, a bounded number of times: the
+ * other processes' streams would otherwise miss it until the user's next notification. A message
+ * lost on the receiving side with its connection is made good by waking every stream when the
+ * connection is back (each reads from its cursor, so nothing is lost or doubled).
  */
 @Injectable()
 export class NotificationBus implements OnModuleDestroy {
@@ -50,9 +59,12 @@ export class NotificationBus implements OnModuleDestroy {
   private readonly id = randomUUID();
   private readonly listeners = new Map<string, Set<() => void>>();
   private readonly resyncs = new Set<() => void>();
-  private transport?: Transport;
-  private pending = new Set<string>();
+  private transport?: NotificationTransport;
+  /** Keys waiting to be sent, each with the attempts that already failed for it. */
+  private pending = new Map<string, number>();
   private sending?: Promise<void>;
+  /** Ends the wait before a retry (at shutdown). */
+  private retryNow?: () => void;
   private closed = false;
 
   constructor(
@@ -93,12 +105,14 @@ export class NotificationBus implements OnModuleDestroy {
   publish(key: string): void {
     if (this.closed) return;
     this.wakeHere(key);
-    this.pending.add(key);
+    this.pending.set(key, 0);
     this.sending ??= this.flush().finally(() => (this.sending = undefined));
   }
 
   async onModuleDestroy(): Promise<void> {
     this.closed = true;
+    // What is waiting for a retry gets one last attempt now.
+    this.retryNow?.();
     await this.sending;
     await this.transport?.close();
   }
@@ -111,42 +125,93 @@ export class NotificationBus implements OnModuleDestroy {
     for (const resync of this.resyncs) resync();
   }
 
-  private connect(): Transport {
-    this.transport ??= this.config.REDIS_URL ? this.redis(this.config.REDIS_URL) : this.postgres();
+  private connect(): NotificationTransport {
+    this.transport ??= this.openTransport();
     return this.transport;
   }
 
-  /** Sends what gathered, then what gathered meanwhile, until nothing is left. */
+  /** The transport the configuration names. */
+  protected openTransport(): NotificationTransport {
+    return this.config.REDIS_URL ? this.redis(this.config.REDIS_URL) : this.postgres();
+  }
+
+  /**
+   * Sends what gathered, then what gathered meanwhile, until nothing is left. The users of a
+   * message that failed wait for the next round, after a backoff; new wake-ups gather with them.
+   */
   private async flush(): Promise<void> {
+    let failedRounds = 0;
     while (this.pending.size > 0) {
-      const users = [...this.pending];
-      this.pending = new Set();
-      for (const payload of this.payloads(users)) {
+      const batch = this.pending;
+      this.pending = new Map();
+      const failed: string[] = [];
+      let error: unknown;
+      for (const users of this.batches([...batch.keys()])) {
         try {
-          await this.connect().publish(payload);
+          await this.connect().publish(JSON.stringify({ from: this.id, users } satisfies WakeNotice));
         } catch (err) {
-          // The other processes' streams get these notifications with the user's next one, or
-          // when their clients reconnect (the rows are in the database).
-          this.logger.warn(`notification wake-ups not sent: ${(err as Error).message}`);
+          error = err;
+          failed.push(...users);
         }
       }
+      if (failed.length === 0) {
+        failedRounds = 0;
+        continue;
+      }
+      failedRounds++;
+      let dropped = 0;
+      let retried = 0;
+      for (const u of failed) {
+        const attempts = batch.get(u)! + 1;
+        // A key published again meanwhile is already waiting, with its attempts from zero.
+        if (this.pending.has(u)) continue;
+        if (attempts >= WAKE_ATTEMPTS || this.closed) dropped++;
+        else {
+          this.pending.set(u, attempts);
+          retried++;
+        }
+      }
+      const message = (error as Error | undefined)?.message;
+      if (dropped > 0)
+        // The other processes' streams get these notifications with the user's next one, or when
+        // their clients reconnect (the rows are in the database).
+        this.logger.error(`notification wake-ups of ${dropped} users not sent, given up: ${message}`);
+      if (this.pending.size === 0) break;
+      const delay = Math.min(WAKE_RETRY_MAX_MS, WAKE_RETRY_BASE_MS * 2 ** (failedRounds - 1));
+      this.logger.warn(`notification wake-ups of ${retried} users not sent, retrying in ${delay} ms: ${message}`);
+      await this.pause(delay);
     }
   }
 
-  private payloads(users: string[]): string[] {
-    const out: string[] = [];
+  /** Waits `ms`, or less when the bus closes. */
+  private pause(ms: number): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.retryNow = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, ms).unref();
+      this.retryNow = done;
+    });
+  }
+
+  /** The keys in groups that fit one message. */
+  private batches(users: string[]): string[][] {
+    const out: string[][] = [];
     let batch: string[] = [];
     let size = 0;
     for (const u of users) {
       if (batch.length > 0 && size + u.length + 3 > MAX_PAYLOAD) {
-        out.push(JSON.stringify({ from: this.id, users: batch } satisfies WakeNotice));
+        out.push(batch);
         batch = [];
         size = 0;
       }
       batch.push(u);
       size += u.length + 3;
     }
-    if (batch.length > 0) out.push(JSON.stringify({ from: this.id, users: batch } satisfies WakeNotice));
+    if (batch.length > 0) out.push(batch);
     return out;
   }
 
@@ -163,7 +228,7 @@ export class NotificationBus implements OnModuleDestroy {
     for (const u of users) if (typeof u === 'string') this.wakeHere(u);
   }
 
-  private postgres(): Transport {
+  private postgres(): NotificationTransport {
     let everConnected = false;
     let resolveReady!: () => void;
     const ready = new Promise<void>((r) => (resolveReady = r));
@@ -197,7 +262,7 @@ export class NotificationBus implements OnModuleDestroy {
     };
   }
 
-  private redis(url: string): Transport {
+  private redis(url: string): NotificationTransport {
     const publisher = newRedis(url, { maxRetriesPerRequest: 2 });
     const subscriber = newRedis(url, { maxRetriesPerRequest: null });
     for (const r of [publisher, subscriber]) r.on('error', (err: Error) => this.logger.warn(`redis: ${err.message}`));

@@ -2,17 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { BaseRepository, DUMMY, GenerateSql } from '../../database/repository.js';
-
-/** A notification as the stream sends it (the columns of the list route's items). */
-export interface StreamRow {
-  id: string;
-  type: string;
-  title: string;
-  data: Record<string, unknown>;
-  community_id: string | null;
-  read_at: Date | null;
-  created_at: Date;
-}
+import type { NotificationFields } from '../dto/notification.dto.js';
 
 /** What is visible now and was not in the cursor's snapshot. */
 export interface SinceResult {
@@ -21,12 +11,12 @@ export interface SinceResult {
   /** The cursor's snapshot is ahead of this database's (it was not taken here). */
   future: boolean;
   /** Oldest first; at most `limit`, the newest ones when there were more. */
-  rows: StreamRow[];
+  rows: NotificationFields[];
   /** There were more than `limit`. */
   more: boolean;
 }
 
-const COLUMNS = 'n.id, n.type, n.title, n.data, n.community_id, n.read_at, n.created_at';
+const COLUMNS = 'n.id, n.type, n.title, n.data, n.community_id AS "communityId", n.read_at AS "readAt", n.created_at AS "createdAt"';
 // Stream order: by writing transaction, then as written. Cursors count rows in this order.
 const ORDER_ASC = 'n.xid, n.created_at, n.id';
 const ORDER_DESC = 'n.xid DESC, n.created_at DESC, n.id DESC';
@@ -53,7 +43,7 @@ export class NotificationStreamRepository extends BaseRepository {
    */
   @GenerateSql({ params: [DUMMY.tenant, DUMMY.uuid, '1:1:', 200] })
   async since(tenantId: string, userId: string, seen: string, limit: number, em?: EntityManager): Promise<SinceResult> {
-    const rows: (Partial<StreamRow> & { snapshot: string; future: boolean })[] = await this.manager(em).query(
+    const rows: (Partial<NotificationFields> & { snapshot: string; future: boolean })[] = await this.manager(em).query(
       `WITH s AS (SELECT pg_current_snapshot() AS now, $3::pg_snapshot AS seen)
        SELECT s.now::text AS snapshot, pg_snapshot_xmax(s.seen) > pg_snapshot_xmax(s.now) AS future, n.*
        FROM s LEFT JOIN LATERAL (
@@ -63,7 +53,9 @@ export class NotificationStreamRepository extends BaseRepository {
        ) n ON true`,
       [tenantId, userId, seen, limit],
     );
-    const found = rows.filter((r) => r.id !== null && r.id !== undefined).map(({ snapshot: _s, future: _f, ...r }) => r as StreamRow);
+    const found = rows
+      .filter((r) => r.id !== null && r.id !== undefined)
+      .map(({ snapshot: _s, future: _f, ...r }) => r as NotificationFields);
     return { snapshot: rows[0].snapshot, future: rows[0].future, rows: found.slice(0, limit).reverse(), more: found.length > limit };
   }
 
@@ -80,7 +72,7 @@ export class NotificationStreamRepository extends BaseRepository {
     skip: number,
     limit: number,
     em?: EntityManager,
-  ): Promise<StreamRow[]> {
+  ): Promise<NotificationFields[]> {
     return this.manager(em).query(
       `SELECT ${COLUMNS} FROM notifications n
        WHERE n.tenant_id = $1 AND n.user_id = $2 AND ${UNSEEN('$3::pg_snapshot')} AND pg_visible_in_snapshot(n.xid::text::xid8, $4::pg_snapshot)

@@ -6,12 +6,11 @@ import { DomainError } from '../../common/errors/domain-error.js';
 import { CommonErrors } from '../../common/errors/error-catalog.js';
 import { DomainEvents } from '../../common/events/domain-events.js';
 import { AppConfig } from '../../config/app-config.js';
-import type { NotificationDto } from '../dto/notification.dto.js';
+import { type NotificationFields, toNotificationDto } from '../dto/notification.dto.js';
 import { NotificationErrors } from '../notifications.errors.js';
 import '../notifications.events.js';
-import type { NotificationType } from '../notification-types.js';
 import { NotificationBus, userKey } from './notification-bus.js';
-import { NotificationStreamRepository, type StreamRow } from './notification-stream.repository.js';
+import { NotificationStreamRepository } from './notification-stream.repository.js';
 import { formatCursor, parseCursor, type StreamCursor } from './stream-cursor.js';
 
 /** Most notifications one read sends; a client that missed more is told to reload its list (`reset`). */
@@ -258,7 +257,7 @@ export class NotificationStreamsService implements OnModuleDestroy {
   }
 
   /** Sends one read's rows (or a `reset` when the client missed more than a batch) and moves the cursor. */
-  private send(stream: Stream, r: { snapshot: string; rows: StreamRow[]; more: boolean }): number {
+  private send(stream: Stream, r: { snapshot: string; rows: NotificationFields[]; more: boolean }): number {
     const from = stream.cursor;
     stream.cursor = r.snapshot;
     if (r.more) {
@@ -273,18 +272,8 @@ export class NotificationStreamsService implements OnModuleDestroy {
     return r.rows.length;
   }
 
-  private event(row: StreamRow, id: string): MessageEvent {
-    const data: NotificationDto = {
-      id: row.id,
-      type: row.type as NotificationType,
-      title: row.title,
-      data: row.data,
-      communityId: row.community_id,
-      read: row.read_at !== null,
-      readAt: row.read_at?.toISOString() ?? null,
-      createdAt: row.created_at.toISOString(),
-    };
-    return { type: StreamEvent.Notification, id, data };
+  private event(row: NotificationFields, id: string): MessageEvent {
+    return { type: StreamEvent.Notification, id, data: toNotificationDto(row) };
   }
 
   /** One timer for all streams: heartbeats and ended sessions. */

@@ -1,22 +1,14 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsNumber, IsOptional, IsString, IsUUID, Length, Matches, Max, Min } from 'class-validator';
 import {
-  ArrayMaxSize,
-  IsArray,
-  IsBoolean,
-  IsIn,
-  IsInt,
-  IsNumber,
-  IsOptional,
-  IsString,
-  IsUUID,
-  Length,
-  Matches,
-  Max,
-  Min,
-  ValidateNested,
-} from 'class-validator';
-import { OptionalDate, RequiredDate } from '../../common/validation/decorators.js';
+  OptionalDate,
+  OptionalInt,
+  OptionalNestedList,
+  OptionalText,
+  OptionalUuids,
+  RequiredDate,
+  RequiredText,
+} from '../../common/validation/decorators.js';
 import { PageQueryDto } from '../../common/pagination/pagination.js';
 import { SEASON_REWARD_TYPES, type SeasonRewardType } from '../entities/season.entity.js';
 
@@ -30,17 +22,11 @@ const MAX_RANK = 1_000_000;
  */
 export class SeasonRewardDto {
   @ApiPropertyOptional({ minimum: 1, maximum: MAX_RANK, example: 1, description: 'First final place rewarded (with `toRank`).' })
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(MAX_RANK)
+  @OptionalInt({ min: 1, max: MAX_RANK })
   fromRank?: number;
 
   @ApiPropertyOptional({ minimum: 1, maximum: MAX_RANK, example: 1, description: 'Last final place rewarded (with `fromRank`).' })
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(MAX_RANK)
+  @OptionalInt({ min: 1, max: MAX_RANK })
   toRank?: number;
 
   @ApiPropertyOptional({ minimum: 0.01, maximum: 100, example: 10, description: 'Instead of a rank range: the top p % (rounded up).' })
@@ -61,10 +47,7 @@ export class SeasonRewardDto {
 
   /** Amount of the resource, or units of the item or prize (default 1). */
   @ApiPropertyOptional({ minimum: 1, maximum: 1_000_000_000, default: 1, example: 500 })
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(1_000_000_000)
+  @OptionalInt({ min: 1, max: 1_000_000_000 })
   amount?: number;
 }
 
@@ -72,19 +55,16 @@ export class SeasonRewardDto {
 export class SeasonRulesDto {
   /** The community (id or slug). */
   @ApiProperty({ example: 'pixel-pirates' })
-  @IsString()
-  @Length(1, 64)
+  @RequiredText({ max: 64 })
   communityId: string;
 
   /** The ranked resource type of the community (id or slug). */
   @ApiProperty({ example: 'xp' })
-  @IsString()
-  @Length(1, 64)
+  @RequiredText({ max: 64 })
   resourceTypeId: string;
 
   @ApiProperty({ example: 'Weekly XP' })
-  @IsString()
-  @Length(1, 160)
+  @RequiredText({ max: 160 })
   name: string;
 
   /** Only ledger entries with one of these reasons count (e.g. `quest_completion`); absent: every earning. */
@@ -98,18 +78,11 @@ export class SeasonRulesDto {
 
   /** Only completions of these quests count (Zealy's `includedQuestIds`); absent: every earning. */
   @ApiPropertyOptional({ type: [String], format: 'uuid', maxItems: 100 })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(100)
-  @IsUUID('all', { each: true })
+  @OptionalUuids({ max: 100 })
   questIds?: string[];
 
   @ApiPropertyOptional({ type: [SeasonRewardDto], maxItems: MAX_REWARDS })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(MAX_REWARDS)
-  @ValidateNested({ each: true })
-  @Type(() => SeasonRewardDto)
+  @OptionalNestedList(() => SeasonRewardDto, { max: MAX_REWARDS })
   rewards?: SeasonRewardDto[];
 }
 
@@ -127,23 +100,19 @@ export class CreateSeasonDto extends SeasonRulesDto {
 export class CreateSeasonScheduleDto extends SeasonRulesDto {
   /** Five or six fields (seconds first); each occurrence ends a season and opens the next. At most hourly. */
   @ApiProperty({ example: '0 0 * * 1' })
-  @IsString()
-  @Length(9, 120)
+  @RequiredText({ min: 9, max: 120 })
   @Matches(/^[0-9A-Za-z*/,\- ?#LW]+$/, { message: 'cron must be a cron expression' })
   cron: string;
 
   /** IANA time zone of the cron expression. */
   @ApiProperty({ example: 'Europe/Berlin' })
-  @IsString()
-  @Length(1, 64)
+  @RequiredText({ max: 64 })
   timeZone: string;
 }
 
 export class UpdateSeasonScheduleDto {
   @ApiPropertyOptional({ example: 'Weekly XP' })
-  @IsOptional()
-  @IsString()
-  @Length(1, 160)
+  @OptionalText({ min: 1, max: 160 })
   name?: string;
 
   /** false: no further season is opened (the running one ends as planned). */
@@ -154,11 +123,7 @@ export class UpdateSeasonScheduleDto {
 
   /** The rewards of the seasons it opens from now on. */
   @ApiPropertyOptional({ type: [SeasonRewardDto], maxItems: MAX_REWARDS })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(MAX_REWARDS)
-  @ValidateNested({ each: true })
-  @Type(() => SeasonRewardDto)
+  @OptionalNestedList(() => SeasonRewardDto, { max: MAX_REWARDS })
   rewards?: SeasonRewardDto[];
 }
 
@@ -294,24 +259,20 @@ export class SeasonListQueryDto extends PageQueryDto {
 
   /** Only seasons of this resource type (slug or id). */
   @ApiPropertyOptional({ example: 'xp' })
-  @IsOptional()
-  @IsString()
-  @Length(1, 64)
+  @OptionalText({ min: 1, max: 64 })
   resource?: string;
 }
 
 export class AdminSeasonListQueryDto extends SeasonListQueryDto {
   /** The community (id or slug). */
   @ApiProperty({ example: 'pixel-pirates' })
-  @IsString()
-  @Length(1, 64)
+  @RequiredText({ max: 64 })
   communityId: string;
 }
 
 export class AdminScheduleListQueryDto extends PageQueryDto {
   @ApiProperty({ example: 'pixel-pirates' })
-  @IsString()
-  @Length(1, 64)
+  @RequiredText({ max: 64 })
   communityId: string;
 }
 
