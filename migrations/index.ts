@@ -21,8 +21,8 @@ import { Integrations1795604408344 } from './1795604408344-Integrations.js';
 import { AdminAuditLog1795610000000 } from './1795610000000-AdminAuditLog.js';
 import { OutboxRetention1795638188758 } from './1795638188758-OutboxRetention.js';
 import { StorePurchasePriceCheck1795649011420 } from './1795649011420-StorePurchasePriceCheck.js';
-import { PausedDeliveries1795649256503 } from './1795649256503-PausedDeliveries.js';
 import { AdminAuditAborted1795649189400 } from './1795649189400-AdminAuditAborted.js';
+import { PausedDeliveries1795649256503 } from './1795649256503-PausedDeliveries.js';
 // <imports above>
 
 export const migrations: (new () => MigrationInterface)[] = [
@@ -47,7 +47,7 @@ export const migrations: (new () => MigrationInterface)[] = [
   AdminAuditLog1795610000000,
   OutboxRetention1795638188758,
   StorePurchasePriceCheck1795649011420,
-  PausedDeliveries1795649256503,
   AdminAuditAborted1795649189400,
+  PausedDeliveries1795649256503,
   // <classes above>
 ];
