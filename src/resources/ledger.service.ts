@@ -98,8 +98,14 @@ export class LedgerService {
    * outside one, once that statement committed.
    */
   async debitedByCaller(em: EntityManager, debit: ResourceDebited, options?: PublishOptions): Promise<void> {
-    this.ranking.amountsChangedIn(em, debit.resourceTypeId, debit.userId);
+    this.amountsChangedIn(em, debit.resourceTypeId, debit.userId);
     await this.events.publish(em, 'resource.debited', debit, options);
+  }
+
+  /** The user's balance (and maybe earned amount) of the resource changes in `em`'s transaction: what caches show it goes at the commit. */
+  private amountsChangedIn(em: EntityManager, resourceTypeId: string, userId: string): void {
+    this.ranking.amountsChangedIn(em, resourceTypeId, userId);
+    this.seasons.ownChangedIn(em, resourceTypeId, userId);
   }
 
   /** The domain event types `debitedByCaller` publishes. */
@@ -198,10 +204,10 @@ export class LedgerService {
       if (changes.length > 0) await this.repo.addBucketDeltas(resourceTypeId, changes, tx);
       for (const row of after) {
         const earned = Number(row.earned);
-        this.ranking.amountsChangedIn(tx, resourceTypeId, row.user_id);
+        this.amountsChangedIn(tx, resourceTypeId, row.user_id);
         await this.ranking.changedIn(tx, resourceTypeId, row.user_id, earned - totals.get(row.user_id)!, earned);
       }
-      if (found.seasonIds.length > 0) await this.countManyInSeasons(tx, tenantId, found.seasonIds, perUser, now);
+      if (found.seasonIds.length > 0) await this.countManyInSeasons(tx, tenantId, resourceTypeId, found.seasonIds, perUser, now);
       // One event per credit, with the balance after it (several credits of a user: in their order).
       for (const c of fresh) {
         const balance = balanceBefore.get(c.userId)! + c.amount;
@@ -292,7 +298,7 @@ export class LedgerService {
       const earned = BigInt(after.earned);
       const changes = bucketChanges(earned - BigInt(earnedDelta), earned);
       if (changes.length > 0) await this.repo.addBucketDeltas(op.resourceTypeId, changes, tx);
-      this.ranking.amountsChangedIn(tx, op.resourceTypeId, op.userId);
+      this.amountsChangedIn(tx, op.resourceTypeId, op.userId);
       if (earnedDelta !== 0) await this.ranking.changedIn(tx, op.resourceTypeId, op.userId, Number(earned) - earnedDelta, Number(earned));
       if (found.seasonIds.length > 0) await this.countInSeasons(tx, op, found.seasonIds, earnedDelta, now);
       // Counted once the outermost transaction commits (the metrics), never for a rolled-back one.
@@ -332,7 +338,7 @@ export class LedgerService {
       // Only a positive score is ranked (a revoke may take a season score below zero).
       const changes = bucketChanges(from > 0n ? from : 0n, to > 0n ? to : 0n);
       if (changes.length > 0) await this.repo.addBucketDeltas(season_id, changes, tx);
-      this.seasons.changedIn(tx, season_id);
+      this.seasons.changedIn(tx, season_id, op.resourceTypeId, Number(from), Number(to));
     }
   }
 
@@ -340,6 +346,7 @@ export class LedgerService {
   private async countManyInSeasons(
     tx: EntityManager,
     tenantId: string,
+    resourceTypeId: string,
     seasonIds: string[],
     perUser: { userId: string; amount: number }[],
     now: Date,
@@ -359,10 +366,10 @@ export class LedgerService {
       const changes = bySeason.get(season_id) ?? [];
       changes.push(...bucketChanges(from > 0n ? from : 0n, to > 0n ? to : 0n));
       bySeason.set(season_id, changes);
+      this.seasons.changedIn(tx, season_id, resourceTypeId, Number(from), Number(to));
     }
     for (const [seasonId, changes] of bySeason) {
       if (changes.length > 0) await this.repo.addBucketDeltas(seasonId, changes, tx);
-      this.seasons.changedIn(tx, seasonId);
     }
   }
 

@@ -1,3 +1,4 @@
+import { RangeCache } from '../common/cache/range-cache.js';
 import type { PageRequest } from '../common/pagination/pagination.js';
 
 export interface RankedUser {
@@ -61,4 +62,13 @@ export abstract class RankStore {
   abstract leaderboard(resourceTypeId: string, page: PageRequest): Promise<LeaderboardPage>;
   /** The user's rank, amounts and up to `around` neighbours on each side. */
   abstract userRanking(resourceTypeId: string, userId: string, around: number): Promise<UserRanking>;
+}
+
+/**
+ * The cache scope (RangeCache) a change of a board drops: the range of the player's move while
+ * they stay ranked, else (entering or leaving the board, which changes its total; or unknown) the
+ * whole board.
+ */
+export function rankScope(boardId: string, change?: ScoreChange): string {
+  return change && change.from > 0 && change.to > 0 ? RangeCache.range(boardId, change.from, change.to) : boardId;
 }

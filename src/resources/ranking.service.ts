@@ -8,7 +8,7 @@ import { DomainEvents } from '../common/events/domain-events.js';
 import type { PageRequest } from '../common/pagination/pagination.js';
 import { RankBucketsRepository } from './rank-buckets.repository.js';
 import { RankPeople } from './rank-people.js';
-import { RankStore, type LeaderboardPage, type ScoreChange, type UserRanking } from './rank-store.js';
+import { rankScope, RankStore, type LeaderboardPage, type UserRanking } from './rank-store.js';
 import './resources.events.js';
 import '../users/users.events.js';
 
@@ -53,7 +53,7 @@ export class RankingService implements OnApplicationBootstrap, OnApplicationShut
   ) {
     this.pages = caches.createRanged<LeaderboardPage>({ name: 'leaderboard pages', max: CACHED_PAGES });
     this.rankings = caches.createRanged<UserRanking>({ name: 'user rankings', max: CACHED_RANKINGS });
-    store.onBoardChanged((resourceTypeId, change) => this.dropBoard(scopeOf(resourceTypeId, change)));
+    store.onBoardChanged((resourceTypeId, change) => this.dropBoard(rankScope(resourceTypeId, change)));
     // Pages and rankings show handles and display names: a change of one may concern any board (rare).
     events.afterCommit('user.identity-changed', () => this.dropBoard(EVERY_SCOPE));
   }
@@ -65,7 +65,7 @@ export class RankingService implements OnApplicationBootstrap, OnApplicationShut
    * transaction commits, and `resource.earned-changed` is published (the Redis store follows it).
    */
   async changedIn(em: EntityManager, resourceTypeId: string, userId: string, from: number, to: number): Promise<void> {
-    const scope = scopeOf(resourceTypeId, { from, to });
+    const scope = rankScope(resourceTypeId, { from, to });
     this.pages.dropAfterCommit(em, scope);
     this.rankings.dropAfterCommit(em, scope);
     await this.events.publish(em, 'resource.earned-changed', { resourceTypeId, userId, from, to });
@@ -136,9 +136,4 @@ export class RankingService implements OnApplicationBootstrap, OnApplicationShut
       return { value, ...rangeOf(shown) };
     });
   }
-}
-
-/** The cache scope a change of the board drops: the move's range while the player stays ranked, else the whole board. */
-function scopeOf(resourceTypeId: string, change?: ScoreChange): string {
-  return change && change.from > 0 && change.to > 0 ? RangeCache.range(resourceTypeId, change.from, change.to) : resourceTypeId;
 }

@@ -1,11 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { CacheFactory } from '../common/cache/cache-factory.js';
-import type { ReadCache } from '../common/cache/read-cache.js';
+import { RangeCache, rangeOf } from '../common/cache/range-cache.js';
+import { EVERY_SCOPE, type ReadCache } from '../common/cache/read-cache.js';
+import { DomainEvents } from '../common/events/domain-events.js';
+import '../users/users.events.js';
 import type { PageRequest } from '../common/pagination/pagination.js';
 import { LeaderboardReadModel } from './leaderboard.read-model.js';
 import { PostgresRankStore } from './pg-rank-store.js';
-import type { LeaderboardPage, RankedUser, UserRanking } from './rank-store.js';
+import { rankScope, type LeaderboardPage, type RankedUser, type UserRanking } from './rank-store.js';
 import { SeasonBoardsRepository } from './season-boards.repository.js';
 import { LedgerRepository } from './ledger.repository.js';
 import { bucketChanges } from './rank-buckets.js';
@@ -30,13 +33,25 @@ export type SeasonResolver = (tenantId: string, resourceTypeId: string, ref: str
 export class SeasonBoardsService {
   private resolver?: SeasonResolver;
   private readonly pages: ReadCache<{ seasonId: string; page: PageRequest }, LeaderboardPage>;
+  /**
+   * Players' rankings on live season boards, by resource type (so a debit of the resource, which
+   * changes the balance they show, finds them) and score range, like the all-time rankings.
+   */
+  private readonly rankings: RangeCache<UserRanking>;
 
   constructor(
     private readonly boards: LeaderboardReadModel,
     private readonly repo: SeasonBoardsRepository,
     private readonly ledger: LedgerRepository,
     caches: CacheFactory,
+    events: DomainEvents,
   ) {
+    this.rankings = caches.createRanged<UserRanking>({ name: 'season rankings', max: 20_000 });
+    // Pages and rankings show handles and display names (a rename is rare).
+    events.afterCommit('user.identity-changed', () => {
+      this.pages.drop(EVERY_SCOPE);
+      this.rankings.drop(EVERY_SCOPE);
+    });
     this.pages = caches.create<{ seasonId: string; page: PageRequest }, LeaderboardPage>({
       name: 'season leaderboard pages',
       max: 2_000,
@@ -68,9 +83,18 @@ export class SeasonBoardsService {
       : this.finalRanking(season.id, resourceTypeId, season.ranked, userId, around);
   }
 
-  /** The season's board changed in the transaction of `em`: its cached pages go when it commits. */
-  changedIn(em: EntityManager, seasonId: string): void {
+  /**
+   * A player's score on the season's board (of `resourceTypeId`) moves from `from` to `to` in the
+   * transaction of `em`: its cached pages, and the rankings that move concerns, go when it commits.
+   */
+  changedIn(em: EntityManager, seasonId: string, resourceTypeId: string, from: number, to: number): void {
     this.pages.dropAfterCommit(em, seasonId);
+    this.rankings.dropAfterCommit(em, rankScope(resourceTypeId, { from, to }));
+  }
+
+  /** The player's balance of `resourceTypeId` changes in the transaction of `em`: their season rankings show it. */
+  ownChangedIn(em: EntityManager, resourceTypeId: string, userId: string): void {
+    this.rankings.dropAfterCommit(em, RangeCache.owner(resourceTypeId, userId.toLowerCase()));
   }
 
   /** A page of a live (or not yet frozen) season's board; cached for READ_CACHE_MS like the all-time pages. */
@@ -78,8 +102,14 @@ export class SeasonBoardsService {
     return this.pages.get(seasonId, `${page.offset}:${page.limit}`, { seasonId, page });
   }
 
+  /** A player's ranking on a live (or not yet frozen) season's board; cached like the all-time rankings. */
   async liveRanking(seasonId: string, resourceTypeId: string, userId: string, around: number): Promise<UserRanking> {
-    return PostgresRankStore.toRanking(await this.boards.seasonAround(seasonId, userId, resourceTypeId, around), around);
+    const who = userId.toLowerCase();
+    return this.rankings.get(resourceTypeId, `${seasonId}:${who}:${around}`, who, async () => {
+      const value = PostgresRankStore.toRanking(await this.boards.seasonAround(seasonId, userId, resourceTypeId, around), around);
+      const shown = value.rank === null ? [] : [value.amount, ...value.above.map((u) => u.amount), ...value.below.map((u) => u.amount)];
+      return { value, ...rangeOf(shown) };
+    });
   }
 
   /** A page of a closed season's final standings (`ranked`: how many they hold). */
@@ -107,6 +137,8 @@ export class SeasonBoardsService {
   /** Writes a finished season's scores at once (`SeasonsService.importFinished`), with their rank counters. */
   async importScores(em: EntityManager, tenantId: string, seasonId: string, scores: { userId: string; score: number; reachedAt: Date }[]) {
     await this.repo.insertScores(tenantId, seasonId, scores, em);
+    this.pages.dropAfterCommit(em, seasonId);
+    this.rankings.dropAfterCommit(em, EVERY_SCOPE);
     const changes = scores.flatMap((x) => (x.score > 0 ? bucketChanges(0n, BigInt(x.score)) : []));
     if (changes.length > 0) await this.ledger.addBucketDeltas(seasonId, changes, em);
   }

@@ -57,8 +57,12 @@ describe('rankings, cached across instances', () => {
     }
   }
 
-  const ranking = async (app: TestApp, who = u) => {
-    const res = await app.http().get(`/v1/community/${c.id}/ranking/${xp.slug}?neighbours=1`).set('Authorization', who.auth).expect(200);
+  const ranking = async (app: TestApp, who = u, query = '') => {
+    const res = await app
+      .http()
+      .get(`/v1/community/${c.id}/ranking/${xp.slug}?neighbours=1${query}`)
+      .set('Authorization', who.auth)
+      .expect(200);
     return res.body as { rank: number; amount: number; balance: number; totalRanked: number; above: { userId: string; amount: number }[] };
   };
 
@@ -98,6 +102,52 @@ describe('rankings, cached across instances', () => {
     await until(
       () => ranking(b),
       (r) => r.balance === 20,
+    );
+  });
+
+  it('caches live season rankings the same way (their own scores, the resource balance)', async () => {
+    const now = a.clock.now().getTime();
+    const created = await adminApi(a, tenant).post('/v1/admin/seasons', {
+      communityId: c.id,
+      resourceTypeId: xp.id,
+      name: 'Sprint',
+      endsAt: new Date(now + 3_600_000).toISOString(),
+    });
+    expect(created.status).toBe(201);
+    const season = `&season=${created.body.id as string}`;
+    for (const app of [a, b]) app.clock.advance(3000);
+    expect((await grant(a, tenant, u.userId, xp.id, 5)).status).toBe(201);
+    expect((await grant(a, tenant, other.userId, xp.id, 7)).status).toBe(201);
+    expect((await grant(a, tenant, far.userId, xp.id, 50)).status).toBe(201);
+    expect(await ranking(a, u, season)).toMatchObject({ rank: 3, amount: 5, balance: 25, totalRanked: 3 });
+    expect(await ranking(b, u, season)).toMatchObject({ rank: 3, amount: 5 });
+
+    await a.dataSource.query('UPDATE season_scores SET score = 999 WHERE season_id = $1 AND user_id = $2', [created.body.id, u.userId]);
+    // Hidden: cached, and a move far above its scores (50 -> 100; it shows 5 and 7) does not drop it.
+    expect((await grant(a, tenant, far.userId, xp.id, 50)).status).toBe(201);
+    expect(await ranking(a, u, season)).toMatchObject({ rank: 3, amount: 5 });
+    await a.dataSource.query('UPDATE season_scores SET score = 5 WHERE season_id = $1 AND user_id = $2', [created.body.id, u.userId]);
+
+    // A move across it (5 -> 15 passes the other player's 7), through b: both show it.
+    expect((await grant(b, tenant, u.userId, xp.id, 10)).status).toBe(201);
+    expect(await ranking(b, u, season)).toMatchObject({ rank: 2, amount: 15, balance: 35 });
+    await until(
+      () => ranking(a, u, season),
+      (r) => r.rank === 2 && r.amount === 15,
+    );
+    // A deduction changes only the balance it shows.
+    const res = await adminApi(b, tenant).post('/v1/admin/resources/deductions', {
+      userId: u.userId,
+      resourceTypeId: xp.id,
+      amount: 1,
+      reason: 'test',
+      idempotencyKey: `ded-season-${Date.now()}`,
+    });
+    expect(res.status).toBe(201);
+    expect(await ranking(b, u, season)).toMatchObject({ rank: 2, amount: 15, balance: 34 });
+    await until(
+      () => ranking(a, u, season),
+      (r) => r.balance === 34,
     );
   });
 });
