@@ -10,6 +10,8 @@ import { CommonErrors } from '../common/errors/error-catalog.js';
 import { AUTH_MODE_KEY, type AuthMode } from '../common/auth/auth.decorators.js';
 import type { AuthenticatedRequest, AuthUser } from '../common/auth/request-context.js';
 import { URL_CREDENTIAL_KEY, UrlCredentials } from './url-credentials.js';
+import { assertSessionLive } from './jwt.strategy.js';
+import { SessionRevocations } from './session-revocations.js';
 
 const header = (req: AuthenticatedRequest, name: string): string | undefined => {
   const v = req.headers[name];
@@ -26,9 +28,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * session pay for passport (docs/performance.md). Routes that need a session verify it in full.
  */
 function sessionTenantHint(req: AuthenticatedRequest): string | undefined {
-  const auth = header(req, 'authorization');
-  if (!auth || !/^bearer\s/i.test(auth)) return undefined;
-  const token = auth.slice(7).trim();
+  const token = bearerToken(req);
+  if (token === undefined) return undefined;
   if (token.length > HINT_TOKEN_MAX) return tenantOf(token);
   let hint = hints.get(token);
   if (!hint) hints.set(token, (hint = { tid: tenantOf(token) }));
@@ -43,6 +44,29 @@ function sessionTenantHint(req: AuthenticatedRequest): string | undefined {
 const HINT_TOKENS = 5_000;
 const HINT_TOKEN_MAX = 2_048;
 const hints = new LRUCache<string, { tid: string | undefined }>(upTo(HINT_TOKENS));
+
+function bearerToken(req: AuthenticatedRequest): string | undefined {
+  const auth = header(req, 'authorization');
+  return auth && /^bearer\s/i.test(auth) ? auth.slice(7).trim() : undefined;
+}
+
+/**
+ * Session tokens passport-jwt verified lately (signature, algorithm, issuer, audience), with their
+ * user and expiry: a client sends the same token for its whole session, and verifying it again
+ * (passport, jsonwebtoken's HMAC and JSON parsing) was a tenth of a small authenticated read's CPU
+ * (docs/performance.md). A hit still checks the expiry and the revocations on every request, as the
+ * strategy does; the signing key does not change while the process runs. Bounded like the hints.
+ */
+const verified = new LRUCache<string, { user: AuthUser; expMs: number }>(upTo(HINT_TOKENS));
+
+function expiryOf(token: string): number | undefined {
+  try {
+    const exp = decodeJwt(token).exp;
+    return typeof exp === 'number' ? exp * 1000 : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 function tenantOf(token: string): string | undefined {
   try {
@@ -66,6 +90,7 @@ export class AccessGuard extends AuthGuard('jwt') {
     private readonly reflector: Reflector,
     private readonly tenants: TenantsService,
     private readonly urlCredentials: UrlCredentials,
+    private readonly revocations: SessionRevocations,
   ) {
     super();
   }
@@ -101,11 +126,26 @@ export class AccessGuard extends AuthGuard('jwt') {
         const param = this.reflector.get<string | undefined>(URL_CREDENTIAL_KEY, context.getHandler());
         const value: unknown = param ? (req.query as Record<string, unknown> | undefined)?.[param] : undefined;
         if (param && value !== undefined && !header(req, 'authorization')) req.user = await this.urlCredentials.verify(param, value);
-        else await super.canActivate(context);
+        else await this.verifySession(context, req);
         req.tenantId = await this.tenants.resolveForRequest(this.tenantClues(req, (req.user as AuthUser).tenantId));
         return true;
       }
     }
+  }
+
+  /** passport-jwt's verdict on the bearer token, or a recent one of the same token that has not expired. */
+  private async verifySession(context: ExecutionContext, req: AuthenticatedRequest): Promise<void> {
+    const token = bearerToken(req);
+    const cacheable = token !== undefined && token.length <= HINT_TOKEN_MAX;
+    const hit = cacheable ? verified.get(token) : undefined;
+    if (hit && hit.expMs > Date.now()) {
+      assertSessionLive(this.revocations, hit.user);
+      req.user = hit.user;
+      return;
+    }
+    await super.canActivate(context);
+    const expMs = cacheable ? expiryOf(token) : undefined;
+    if (expMs !== undefined) verified.set(token!, { user: req.user as AuthUser, expMs });
   }
 
   private tenantClues(req: AuthenticatedRequest, session: string | undefined): TenantClues {

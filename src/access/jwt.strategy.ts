@@ -45,11 +45,18 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
   validate(payload: SessionClaims): AuthUser | false {
     if (typeof payload.sub !== 'string' || typeof payload.tid !== 'string') return false;
     if (payload.sid !== undefined && typeof payload.sid !== 'string') return false;
-    if (this.revocations.isRevoked(payload.sub, payload.sid)) {
-      throw new DomainError(CommonErrors.session_ended, 'The session has ended (logged out, or its user no longer exists); log in again');
-    }
-    return payload.sid === undefined
-      ? { id: payload.sub, tenantId: payload.tid }
-      : { id: payload.sub, tenantId: payload.tid, sessionId: payload.sid };
+    const user: AuthUser =
+      payload.sid === undefined
+        ? { id: payload.sub, tenantId: payload.tid }
+        : { id: payload.sub, tenantId: payload.tid, sessionId: payload.sid };
+    assertSessionLive(this.revocations, user);
+    return user;
+  }
+}
+
+/** Throws `session_ended` when the user's session was ended (logout, deleted user). */
+export function assertSessionLive(revocations: SessionRevocations, user: AuthUser): void {
+  if (revocations.isRevoked(user.id, user.sessionId)) {
+    throw new DomainError(CommonErrors.session_ended, 'The session has ended (logged out, or its user no longer exists); log in again');
   }
 }

@@ -132,6 +132,17 @@ describe('password registration, login and sessions', () => {
       expect(res.body).toMatchObject({ code: 10402, message: 'SESSION_TOKEN_EXPIRED', error: 'SESSION_TOKEN_EXPIRED' });
     });
 
+    it('SESSION_TOKEN_EXPIRED once a token that was accepted (and is kept as verified) expires', async () => {
+      t.clock.advance(-10 * 60 * 1000 + 1500); // its 10 minutes end 1.5 s from now
+      const u = await givenUser(t, tenant);
+      t.clock.reset();
+      expect((await t.http().get('/v1/user/auth/session').set('Authorization', u.auth)).status).toBe(200);
+      await new Promise((r) => setTimeout(r, 2000));
+      const res = await t.http().get('/v1/user/auth/session').set('Authorization', u.auth);
+      expect(res.status).toBe(401);
+      expect(res.body).toMatchObject({ message: 'SESSION_TOKEN_EXPIRED', error: 'SESSION_TOKEN_EXPIRED' });
+    });
+
     it('GENERIC_UNAUTHORIZED for a tampered session token', async () => {
       const u = await givenUser(t, tenant);
       const [h, p, s] = u.sessionToken.split('.');
