@@ -111,17 +111,44 @@ export class ReadCache<C, V extends object> {
   }
 
   /**
-   * The values of `keys` in `scope`: the cached ones, and the rest from one call of `load` (which
-   * answers every key it is given), then cached under the generation of this call.
+   * The values of `keys` in `scope`: the cached ones, those a concurrent call is loading already
+   * (under the same generation: a burst of one client's requests makes one load, not one each),
+   * and the rest from one call of `load` (which answers every key it is given), then cached under
+   * the generation of this call.
    */
   async getMany(scope: string, keys: readonly string[], load: (missing: string[]) => Promise<Map<string, V>>): Promise<Map<string, V>> {
+    if (!this.cache) return load([...keys]);
     const { found, missing, store } = this.lookup(scope, keys);
     if (missing.length === 0) return found;
-    const loaded = await load(missing);
-    store(loaded);
-    for (const [key, v] of loaded) found.set(key, v);
+    const prefix = this.prefixOf(scope);
+    const joined: Promise<Map<string, V>>[] = [];
+    const own: string[] = [];
+    for (const key of missing) {
+      const running = this.loadingMany.get(prefix + key);
+      if (running && !joined.includes(running)) joined.push(running);
+      else if (!running) own.push(key);
+    }
+    if (own.length > 0) {
+      const p = load(own);
+      for (const key of own) this.loadingMany.set(prefix + key, p);
+      joined.push(
+        p
+          .then((loaded) => {
+            store(loaded);
+            return loaded;
+          })
+          .finally(() => {
+            for (const key of own) if (this.loadingMany.get(prefix + key) === p) this.loadingMany.delete(prefix + key);
+          }),
+      );
+    }
+    const wanted = new Set(missing);
+    for (const loaded of await Promise.all(joined)) for (const [key, v] of loaded) if (wanted.has(key)) found.set(key, v);
     return found;
   }
+
+  /** `getMany`'s loads under way, by generation prefix and key. */
+  private readonly loadingMany = new Map<string, Promise<Map<string, V>>>();
 
   /** The start of the keys of `scope` now (a drop changes it). */
   private prefixOf(scope: string): string {
