@@ -1,3 +1,4 @@
+import { isoDate, isoDateOrNull } from '../common/serialization/iso-date.js';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
@@ -120,15 +121,15 @@ export class QuestEventsService {
       features: e.features,
       status: eventStatus(e, now),
       registrationOpen: isRegistrationOpen(e, now),
-      registrationStartsAt: e.registrationStartsAt,
-      registrationEndsAt: e.registrationEndsAt,
-      startsAt: e.startsAt,
-      endsAt: e.endsAt,
+      registrationStartsAt: isoDate(e.registrationStartsAt),
+      registrationEndsAt: isoDate(e.registrationEndsAt),
+      startsAt: isoDate(e.startsAt),
+      endsAt: isoDate(e.endsAt),
       capacity: e.capacity,
       registeredCount: e.registeredCount,
       scoreResourceTypeId: e.scoreResourceTypeId,
       completionRule: { minScore: e.minScore, maxRank: e.maxRank },
-      completedAt: e.completedAt,
+      completedAt: isoDateOrNull(e.completedAt),
       participantStatus,
     };
   }

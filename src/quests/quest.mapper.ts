@@ -1,3 +1,4 @@
+import { isoDate } from '../common/serialization/iso-date.js';
 import type { QuestDto, QuestRewardDto } from './dto/quest.dto.js';
 import type { Quest, QuestReward } from './entities/quest.entity.js';
 
@@ -21,6 +22,6 @@ export function toQuestDto(q: Quest, completed: boolean): QuestDto {
     featured: q.featured,
     template: q.template,
     completed,
-    createdAt: q.createdAt,
+    createdAt: isoDate(q.createdAt),
   };
 }

@@ -70,17 +70,17 @@ export class QuestEventDto {
   @ApiProperty({ example: true })
   registrationOpen: boolean;
 
-  @ApiProperty({ format: 'date-time', example: '2025-06-01T12:00:00.000Z' })
-  registrationStartsAt: Date;
+  @ApiProperty({ type: String, format: 'date-time', example: '2025-06-01T12:00:00.000Z' })
+  registrationStartsAt: string;
 
-  @ApiProperty({ format: 'date-time', example: '2025-06-07T12:00:00.000Z' })
-  registrationEndsAt: Date;
+  @ApiProperty({ type: String, format: 'date-time', example: '2025-06-07T12:00:00.000Z' })
+  registrationEndsAt: string;
 
-  @ApiProperty({ format: 'date-time', example: '2025-06-05T12:00:00.000Z' })
-  startsAt: Date;
+  @ApiProperty({ type: String, format: 'date-time', example: '2025-06-05T12:00:00.000Z' })
+  startsAt: string;
 
-  @ApiProperty({ format: 'date-time', example: '2025-06-12T12:00:00.000Z' })
-  endsAt: Date;
+  @ApiProperty({ type: String, format: 'date-time', example: '2025-06-12T12:00:00.000Z' })
+  endsAt: string;
 
   @ApiProperty({ type: Number, nullable: true, example: 50 })
   capacity: number | null;
@@ -97,7 +97,7 @@ export class QuestEventDto {
   completionRule: CompletionRuleDto;
 
   @ApiProperty({ type: String, format: 'date-time', nullable: true, example: '2025-06-12T12:00:00.000Z' })
-  completedAt: Date | null;
+  completedAt: string | null;
 
   /** The current user's ParticipantStatus (1 REGISTERED, 2 UNREGISTERED, 3 DROPPED, 4 CANCELLED); null: never registered or no session. */
   @ApiProperty({ type: Number, nullable: true, enum: [1, 2, 3, 4], example: 1 })

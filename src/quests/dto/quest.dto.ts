@@ -180,8 +180,8 @@ export class QuestDto {
   @ApiProperty({ example: false })
   completed: boolean;
 
-  @ApiProperty({ format: 'date-time', example: '2025-06-12T12:00:00.000Z' })
-  createdAt: Date;
+  @ApiProperty({ type: String, format: 'date-time', example: '2025-06-12T12:00:00.000Z' })
+  createdAt: string;
 }
 
 /**
