@@ -11,7 +11,7 @@ import { CommonErrors } from './common/errors/error-catalog.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { assertSafeInput } from './common/validation/safe-input.js';
 import { parseQuery } from './common/validation/query-parser.js';
-import { checkRequestInput, parseQueryOnce } from './common/validation/request-input.middleware.js';
+import { checkRequestInput } from './common/validation/request-input.middleware.js';
 import { memoizeValidationMetadata } from './common/validation/validation-metadata-cache.js';
 import { requestId } from './common/logging/request-id.js';
 import { Metrics } from './observability/metrics.js';
@@ -86,7 +86,6 @@ export function setupApp(app: INestApplication, options: { swagger?: boolean } =
   // any client could name itself anew on every request and never meet a per-address limit.
   express.set('trust proxy', trustProxy(config));
   express.set('query parser', parseQuery);
-  parseQueryOnce(express.getHttpAdapter().getInstance());
   // First, so that requests refused by the body parser or the input checks are measured too.
   const metrics = app.get(Metrics);
   if (metrics.enabled) app.use(metrics.measureRequests);
