@@ -90,7 +90,7 @@ describe('QuestEventsService, RewardsService, ParticipationService (medium: Part
     });
     // Read back by id (a uuid) and by slug: the same stored event.
     expect(await events.getAdmin(tenantId, draft.id)).toEqual(await events.getAdmin(tenantId, draft.slug.toUpperCase()));
-    expect((await events.getAdmin(tenantId, draft.id)).endsAt).toEqual(new Date(now + 4 * HOUR));
+    expect((await events.getAdmin(tenantId, draft.id)).endsAt).toBe(new Date(now + 4 * HOUR).toISOString());
   });
 
   it('update refuses times out of order, a capacity below the registered participants, and any change once cancelled', async () => {
