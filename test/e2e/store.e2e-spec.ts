@@ -747,6 +747,20 @@ describe('the store', () => {
         'invalid_listing',
       );
       expect((await post({ ...base, communityId: 'nope' })).status).toBe(404);
+      // Signed years pass ISO 8601 but neither JavaScript nor PostgreSQL can hold them: a 400, nothing made.
+      const listings = async () => Number((await t.dataSource.query('SELECT count(*)::int AS n FROM store_listings'))[0].n);
+      const before = await listings();
+      for (const when of ['-4714-01-01T00:00:00Z', '+275760-09-13T00:00:00.000Z']) {
+        for (const field of ['startsAt', 'endsAt']) {
+          const res = await post({ ...base, [field]: when });
+          expect({ status: res.status, message: res.body.message, detail: res.body.detail }).toEqual({
+            status: 400,
+            message: 'generic_client_error',
+            detail: expect.stringContaining(`${field} must be a date from 0001-01-01 to 9999-12-31`),
+          });
+        }
+      }
+      expect(await listings()).toBe(before);
       const sold = await gemListing({ totalSupply: 2 });
       await purchase(t, await fundedUser(10), sold.id).expect(201);
       expect((await admin().patch(`/v1/admin/store/listings/${sold.id}`, { totalSupply: 0 })).body.error).toBe('invalid_listing');

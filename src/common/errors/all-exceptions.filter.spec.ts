@@ -61,6 +61,17 @@ describe('AllExceptionsFilter: database outages are 503, never 500', () => {
     });
   });
 
+  it('maps an invalid date reaching PostgreSQL (22007, "Invalid Date") to 400 too', () => {
+    const invalid = new QueryFailedError(
+      'INSERT ...',
+      [],
+      Object.assign(new Error('invalid input syntax for type timestamp'), { code: '22007' }),
+    );
+    const r = respond(invalid);
+    expect(r.status).toBe(400);
+    expect(r.body).toMatchObject({ code: 10002, message: 'generic_client_error' });
+  });
+
   it('keeps other errors a 500 that hides the details', () => {
     const r = respond(new Error('secret internals'));
     expect(r.status).toBe(500);

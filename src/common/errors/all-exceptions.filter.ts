@@ -59,12 +59,15 @@ function isUnstorableValue(err: unknown): boolean {
 }
 
 /**
- * A date or time beyond what PostgreSQL stores (22008 datetime_field_overflow, e.g. before 4713 BC).
- * The date decorators refuse such input first; this keeps any other way in a 400, not a 500.
+ * A date or time beyond what PostgreSQL stores (22008 datetime_field_overflow, e.g. before 4713 BC),
+ * or one JavaScript could not hold, which reaches PostgreSQL as "Invalid Date" (22007
+ * invalid_datetime_format). The date decorators refuse such input first; this keeps any other way
+ * in a 400, not a 500.
  */
 function isDateOutOfRange(err: unknown): boolean {
   const e = err as { code?: string; driverError?: { code?: string } } | undefined;
-  return (e?.code ?? e?.driverError?.code) === '22008';
+  const code = e?.code ?? e?.driverError?.code;
+  return code === '22008' || code === '22007';
 }
 
 /** The checks a failed readiness probe names (@nestjs/terminus answers `{status, error: {<check>: ...}}`). */

@@ -156,6 +156,25 @@ function DateInRange(): PropertyDecorator {
   });
 }
 
+/**
+ * For a date-time kept as a string (`@IsISO8601` passes signed years such as `-4714-01-01`, which
+ * JavaScript cannot hold and PostgreSQL refuses): the string must name a date of years 1 to 9999.
+ * Anything but a string is left to the other checks.
+ */
+export function DateStringInRange(): PropertyDecorator {
+  return ValidateBy({
+    name: 'dateStringInRange',
+    validator: {
+      validate: (value) => {
+        if (typeof value !== 'string') return true;
+        const d = new Date(value);
+        return !Number.isNaN(d.getTime()) && d >= FIRST_DATE && d <= LAST_DATE;
+      },
+      defaultMessage: (args) => `${args?.property} must be a date from 0001-01-01 to 9999-12-31`,
+    },
+  });
+}
+
 /** A date-time string turned into a `Date` of years 1 to 9999: `@Type(() => Date) @IsDate()` and the range check. */
 export function RequiredDate(): PropertyDecorator {
   return stacked(

@@ -16,7 +16,14 @@ import {
 } from 'class-validator';
 import { PageQueryDto } from '../../common/pagination/pagination.js';
 import { ToBoolean } from '../../common/validation/transforms.js';
-import { OptionalInt, OptionalText, OptionalUrl, OptionalUuids, RequiredText } from '../../common/validation/decorators.js';
+import {
+  DateStringInRange,
+  OptionalInt,
+  OptionalText,
+  OptionalUrl,
+  OptionalUuids,
+  RequiredText,
+} from '../../common/validation/decorators.js';
 import { LISTING_KINDS, type ListingKind } from '../entities/store-listing.entity.js';
 import { UserRequirementDto } from '../../requirements/dto/requirement.dto.js';
 
@@ -61,11 +68,13 @@ class ListingFieldsDto {
   /** On sale from (ISO 8601); absent: already. */
   @IsOptional()
   @IsISO8601({ strict: true })
+  @DateStringInRange()
   startsAt?: string;
 
   /** On sale until, exclusive (ISO 8601); absent: no end. */
   @IsOptional()
   @IsISO8601({ strict: true })
+  @DateStringInRange()
   endsAt?: string;
 
   /** Requirement definitions (ids) the buyer must satisfy. */
@@ -153,11 +162,13 @@ export class UpdateListingDto {
   @ApiProperty({ type: String, nullable: true, required: false })
   @IsOptional()
   @IsISO8601({ strict: true })
+  @DateStringInRange()
   startsAt?: string | null;
 
   @ApiProperty({ type: String, nullable: true, required: false })
   @IsOptional()
   @IsISO8601({ strict: true })
+  @DateStringInRange()
   endsAt?: string | null;
 
   @OptionalUuids({ max: 20 })
