@@ -23,6 +23,7 @@ import { OutboxRetention1795638188758 } from './1795638188758-OutboxRetention.js
 import { StorePurchasePriceCheck1795649011420 } from './1795649011420-StorePurchasePriceCheck.js';
 import { AdminAuditAborted1795649189400 } from './1795649189400-AdminAuditAborted.js';
 import { PausedDeliveries1795649256503 } from './1795649256503-PausedDeliveries.js';
+import { AuditRetentionIndex1795654825325 } from './1795654825325-AuditRetentionIndex.js';
 // <imports above>
 
 export const migrations: (new () => MigrationInterface)[] = [
@@ -49,5 +50,6 @@ export const migrations: (new () => MigrationInterface)[] = [
   StorePurchasePriceCheck1795649011420,
   AdminAuditAborted1795649189400,
   PausedDeliveries1795649256503,
+  AuditRetentionIndex1795654825325,
   // <classes above>
 ];

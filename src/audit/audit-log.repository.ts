@@ -73,4 +73,18 @@ export class AuditLogRepository extends BaseRepository {
     if (filter.to) q.andWhere('a.created_at < :to', { to: filter.to });
     return q.orderBy('a.created_at', 'DESC').addOrderBy('a.id', 'DESC').offset(page.offset).limit(page.limit).getManyAndCount();
   }
+
+  /** Deletes up to `limit` of the oldest entries (of every tenant) made before `before`; how many it deleted. */
+  @GenerateSql({ params: [DUMMY.date, 1000] })
+  async deleteBefore(before: Date, limit: number, em?: EntityManager): Promise<number> {
+    const [row]: { n: number }[] = await this.manager(em).query(
+      `WITH gone AS (
+         DELETE FROM admin_audit_log WHERE id IN (
+           SELECT id FROM admin_audit_log WHERE created_at < $1 ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+         RETURNING 1)
+       SELECT count(*)::int AS n FROM gone`,
+      [before, limit],
+    );
+    return row.n;
+  }
 }

@@ -378,6 +378,16 @@ export class AppConfig {
   OUTBOX_RETENTION_DAYS = 30;
 
   /**
+   * Days an entry of the admin audit log is kept: afterwards an hourly pass (every instance)
+   * deletes it. 0 keeps everything.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(36500)
+  AUDIT_RETENTION_DAYS = 365;
+
+  /**
    * Accept webhook URLs whose host resolves to a private, loopback, link-local or otherwise
    * non-public address (off: such URLs are refused when a subscription is saved and again at every
    * delivery, against server-side request forgery). For tests and closed networks.

@@ -7,6 +7,8 @@ import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 @Entity('admin_audit_log')
 // Written by the AdminAuditLog migration: (tenant_id, created_at DESC), the list's order.
 @Index('ix_admin_audit_log_tenant_time', { synchronize: false })
+// The retention pass: the oldest entries of every tenant.
+@Index('ix_admin_audit_log_time', ['createdAt'])
 export class AdminAuditEntry {
   @PrimaryGeneratedColumn('uuid')
   id: string;
