@@ -1,4 +1,4 @@
-import { RangeCache } from '../common/cache/range-cache.js';
+import { RangeCache, rangeOf, type Ranged } from '../common/cache/range-cache.js';
 import type { PageRequest } from '../common/pagination/pagination.js';
 
 export interface RankedUser {
@@ -71,4 +71,10 @@ export abstract class RankStore {
  */
 export function rankScope(boardId: string, change?: ScoreChange): string {
   return change && change.from > 0 && change.to > 0 ? RangeCache.range(boardId, change.from, change.to) : boardId;
+}
+
+/** A ranking with the scores it shows (none for an unranked player), for a RangeCache. */
+export function rankingWithRange(value: UserRanking): Ranged<UserRanking> {
+  const shown = value.rank === null ? [] : [value.amount, ...value.above.map((u) => u.amount), ...value.below.map((u) => u.amount)];
+  return { value, ...rangeOf(shown) };
 }

@@ -8,7 +8,7 @@ import { DomainEvents } from '../common/events/domain-events.js';
 import type { PageRequest } from '../common/pagination/pagination.js';
 import { RankBucketsRepository } from './rank-buckets.repository.js';
 import { RankPeople } from './rank-people.js';
-import { rankScope, RankStore, type LeaderboardPage, type UserRanking } from './rank-store.js';
+import { rankingWithRange, rankScope, RankStore, type LeaderboardPage, type UserRanking } from './rank-store.js';
 import './resources.events.js';
 import '../users/users.events.js';
 
@@ -130,10 +130,8 @@ export class RankingService implements OnApplicationBootstrap, OnApplicationShut
    */
   userRanking(resourceTypeId: string, userId: string, around: number): Promise<UserRanking> {
     const who = userId.toLowerCase();
-    return this.rankings.get(resourceTypeId, `${who}:${around}`, who, async () => {
-      const value = await this.store.userRanking(resourceTypeId, userId, around);
-      const shown = value.rank === null ? [] : [value.amount, ...value.above.map((u) => u.amount), ...value.below.map((u) => u.amount)];
-      return { value, ...rangeOf(shown) };
-    });
+    return this.rankings.get(resourceTypeId, `${who}:${around}`, who, async () =>
+      rankingWithRange(await this.store.userRanking(resourceTypeId, userId, around)),
+    );
   }
 }

@@ -1,14 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { CacheFactory } from '../common/cache/cache-factory.js';
-import { RangeCache, rangeOf } from '../common/cache/range-cache.js';
+import { RangeCache } from '../common/cache/range-cache.js';
 import { EVERY_SCOPE, type ReadCache } from '../common/cache/read-cache.js';
 import { DomainEvents } from '../common/events/domain-events.js';
 import '../users/users.events.js';
 import type { PageRequest } from '../common/pagination/pagination.js';
 import { LeaderboardReadModel } from './leaderboard.read-model.js';
 import { PostgresRankStore } from './pg-rank-store.js';
-import { rankScope, type LeaderboardPage, type RankedUser, type UserRanking } from './rank-store.js';
+import { rankingWithRange, rankScope, type LeaderboardPage, type RankedUser, type UserRanking } from './rank-store.js';
 import { SeasonBoardsRepository } from './season-boards.repository.js';
 import { LedgerRepository } from './ledger.repository.js';
 import { bucketChanges } from './rank-buckets.js';
@@ -105,11 +105,9 @@ export class SeasonBoardsService {
   /** A player's ranking on a live (or not yet frozen) season's board; cached like the all-time rankings. */
   async liveRanking(seasonId: string, resourceTypeId: string, userId: string, around: number): Promise<UserRanking> {
     const who = userId.toLowerCase();
-    return this.rankings.get(resourceTypeId, `${seasonId}:${who}:${around}`, who, async () => {
-      const value = PostgresRankStore.toRanking(await this.boards.seasonAround(seasonId, userId, resourceTypeId, around), around);
-      const shown = value.rank === null ? [] : [value.amount, ...value.above.map((u) => u.amount), ...value.below.map((u) => u.amount)];
-      return { value, ...rangeOf(shown) };
-    });
+    return this.rankings.get(resourceTypeId, `${seasonId}:${who}:${around}`, who, async () =>
+      rankingWithRange(PostgresRankStore.toRanking(await this.boards.seasonAround(seasonId, userId, resourceTypeId, around), around)),
+    );
   }
 
   /** A page of a closed season's final standings (`ranked`: how many they hold). */
