@@ -1,8 +1,8 @@
-import { CacheBus } from '../../src/database/cache-bus.js';
 import type { TenantCredentials } from '../../src/tenants/tenants.service.js';
 import { adminApi, givenCommunity, givenResourceType, grant, type TestCommunity } from '../helpers/communities.js';
 import { givenUser, type TestUser } from '../helpers/factories.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { createTwoTestApps, type TestApp } from '../helpers/test-app.js';
+import { until } from '../helpers/until.js';
 
 /**
  * Two instances of the service on one database, each with its read caches (READ_CACHE_MS far
@@ -20,16 +20,6 @@ describe('read caches across instances (CacheBus: LISTEN/NOTIFY)', () => {
 
   const env = { READ_CACHE_MS: '60000', MINT_WORKER_ENABLED: 'false', QUEST_EVENT_WORKER_ENABLED: 'false' };
 
-  /** Polls `read` on the other instance until `ok` (the drop travels through PostgreSQL): the time it took, in ms. */
-  const until = async <T>(read: () => Promise<T>, ok: (v: T) => boolean): Promise<number> => {
-    const t0 = Date.now();
-    for (;;) {
-      if (ok(await read())) return Date.now() - t0;
-      if (Date.now() - t0 > 5000) throw new Error(`not seen after 5 s: ${JSON.stringify(await read())}`);
-      await new Promise((r) => setTimeout(r, 5));
-    }
-  };
-
   const communityOn = async (app: TestApp, user: TestUser) => {
     const res = await app.http().get(`/v1/community/${community.id}`).set('Authorization', user.auth);
     expect(res.status).toBe(200);
@@ -42,13 +32,8 @@ describe('read caches across instances (CacheBus: LISTEN/NOTIFY)', () => {
   };
 
   beforeAll(async () => {
-    a = await createTestApp(env);
-    b = await createTestApp({ ...env, DATABASE_URL: a.config.DATABASE_URL! });
-    // Both listen before the test writes (the LISTEN connection starts at bootstrap).
-    await until(
-      async () => a.app.get(CacheBus).listening && b.app.get(CacheBus).listening,
-      (v) => v,
-    );
+    // Both listen before the test writes.
+    [a, b] = await createTwoTestApps(env);
     tenant = await a.givenTenant();
     community = await givenCommunity(a, tenant);
     xp = await givenResourceType(a, tenant, community.id);

@@ -285,7 +285,8 @@ describe('notification stream (SSE)', () => {
     for (const c of [...open, again]) c.close();
   });
 
-  it('delivers what one instance writes to a stream on another instance', async () => {
+  /** A new user's stream, open and ready on a second instance of the same database. */
+  async function onSecondInstance(run: (c: SseClient, u: TestUser) => Promise<void>): Promise<void> {
     const b = await createTestApp({ ...env, DATABASE_URL: t.config.DATABASE_URL! });
     try {
       const onB = await listening(b);
@@ -293,43 +294,38 @@ describe('notification stream (SSE)', () => {
       const c = await SseClient.connect(`${onB}/v1/user/notifications/stream`, bearer(u));
       try {
         await ready(c);
-        const committed = Date.now();
-        await notify(u, 'written on A');
-        await c.next((e) => e.event === 'notification');
-        expect(Date.now() - committed).toBeLessThan(2000);
-        expect(titles(c)).toEqual(['written on A']);
+        await run(c, u);
       } finally {
         c.close();
       }
     } finally {
       await b.close();
     }
+  }
+
+  it('delivers what one instance writes to a stream on another instance', async () => {
+    await onSecondInstance(async (c, u) => {
+      const committed = Date.now();
+      await notify(u, 'written on A');
+      await c.next((e) => e.event === 'notification');
+      expect(Date.now() - committed).toBeLessThan(2000);
+      expect(titles(c)).toEqual(['written on A']);
+    });
   });
   it("sends again a wake-up that failed to go out, so another instance's stream still gets the notification", async () => {
-    const b = await createTestApp({ ...env, DATABASE_URL: t.config.DATABASE_URL! });
-    try {
-      const onB = await listening(b);
-      const u = await givenUser(t, tenant);
-      const c = await SseClient.connect(`${onB}/v1/user/notifications/stream`, bearer(u));
+    await onSecondInstance(async (c, u) => {
+      // This instance's channel (the one its wake-ups go out on) fails once, as when its connection drops.
+      const bus: unknown = t.app.get(NotificationBus);
+      const transport = (bus as { connect(): NotificationTransport }).connect();
+      const publish = jest.spyOn(transport, 'publish').mockRejectedValueOnce(new Error('Connection terminated unexpectedly'));
       try {
-        await ready(c);
-        // This instance's channel (the one its wake-ups go out on) fails once, as when its connection drops.
-        const bus: unknown = t.app.get(NotificationBus);
-        const transport = (bus as { connect(): NotificationTransport }).connect();
-        const publish = jest.spyOn(transport, 'publish').mockRejectedValueOnce(new Error('Connection terminated unexpectedly'));
-        try {
-          await notify(u, 'sent on the second try');
-          await c.next((e) => e.event === 'notification', 0, 3000);
-          expect(titles(c)).toEqual(['sent on the second try']);
-          expect(publish).toHaveBeenCalledTimes(2);
-        } finally {
-          publish.mockRestore();
-        }
+        await notify(u, 'sent on the second try');
+        await c.next((e) => e.event === 'notification', 0, 3000);
+        expect(titles(c)).toEqual(['sent on the second try']);
+        expect(publish).toHaveBeenCalledTimes(2);
       } finally {
-        c.close();
+        publish.mockRestore();
       }
-    } finally {
-      await b.close();
-    }
+    });
   });
 });

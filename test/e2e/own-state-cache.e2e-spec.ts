@@ -1,9 +1,9 @@
-import { CacheBus } from '../../src/database/cache-bus.js';
 import type { TenantCredentials } from '../../src/tenants/tenants.service.js';
 import { adminApi, givenResourceType, type TestCommunity } from '../helpers/communities.js';
 import type { TestUser } from '../helpers/factories.js';
 import { eventApi, givenCommunity, givenEvent, givenMember, HOUR, type TestEvent } from '../helpers/quests.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { createTwoTestApps, type TestApp } from '../helpers/test-app.js';
+import { until } from '../helpers/until.js';
 
 /**
  * The caller's own state in the lists (participant statuses, the events a `participating=`
@@ -23,12 +23,7 @@ describe("the caller's own state in lists, cached across instances", () => {
 
   beforeAll(async () => {
     const env = { READ_CACHE_MS: '60000', MINT_WORKER_ENABLED: 'false', QUEST_EVENT_WORKER_ENABLED: 'false' };
-    a = await createTestApp(env);
-    b = await createTestApp({ ...env, DATABASE_URL: a.config.DATABASE_URL! });
-    await until(
-      async () => a.app.get(CacheBus).listening && b.app.get(CacheBus).listening,
-      (v) => v,
-    );
+    [a, b] = await createTwoTestApps(env);
     tenant = await a.givenTenant();
     c = await givenCommunity(a, tenant);
     event = await givenEvent(a, tenant, c);
@@ -49,17 +44,6 @@ describe("the caller's own state in lists, cached across instances", () => {
     await b?.close();
     await a?.close();
   });
-
-  /** Polls `read` until `ok`: a drop travels between the instances. */
-  async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean): Promise<T> {
-    const t0 = Date.now();
-    for (;;) {
-      const v = await read();
-      if (ok(v)) return v;
-      if (Date.now() - t0 > 5000) throw new Error(`not seen after 5 s: ${JSON.stringify(v)}`);
-      await new Promise((r) => setTimeout(r, 10));
-    }
-  }
 
   /** The caller's status on the event in the list, and whether `participating=true` keeps it. */
   const eventState = async (app: TestApp) => {

@@ -1,5 +1,4 @@
 import { jest } from '@jest/globals';
-import { CacheBus } from '../../src/database/cache-bus.js';
 import { LeaderboardReadModel } from '../../src/resources/leaderboard.read-model.js';
 import { RankStore } from '../../src/resources/rank-store.js';
 import type { RedisRankStore } from '../../src/resources/redis-rank-store.js';
@@ -8,7 +7,8 @@ import { adminApi, givenCommunity, givenResourceType, grant, type TestCommunity 
 import { givenUser, type TestUser } from '../helpers/factories.js';
 import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
 import { givenItem, givenListing, purchase } from '../helpers/store.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { createTwoTestApps, type TestApp } from '../helpers/test-app.js';
+import { until } from '../helpers/until.js';
 
 /**
  * What a Redis rank read takes from PostgreSQL (names of the listed users, the reader's own
@@ -28,12 +28,7 @@ describe('names and own amounts of Redis rank reads, cached across instances', (
   beforeAll(async () => {
     server = await startRedisServer();
     const env = { REDIS_URL: server.url, READ_CACHE_MS: '60000', MINT_WORKER_ENABLED: 'false', QUEST_EVENT_WORKER_ENABLED: 'false' };
-    a = await createTestApp(env);
-    b = await createTestApp({ ...env, DATABASE_URL: a.config.DATABASE_URL! });
-    await until(
-      async () => a.app.get(CacheBus).listening && b.app.get(CacheBus).listening,
-      (v) => v,
-    );
+    [a, b] = await createTwoTestApps(env);
     tenant = await a.givenTenant();
     c = await givenCommunity(a, tenant);
     xp = await givenResourceType(a, tenant, c.id);
@@ -54,17 +49,6 @@ describe('names and own amounts of Redis rank reads, cached across instances', (
     await a?.close();
     await server?.close();
   });
-
-  /** Polls `read` until `ok`: a drop or a flush travels between the instances. */
-  async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean): Promise<T> {
-    const t0 = Date.now();
-    for (;;) {
-      const v = await read();
-      if (ok(v)) return v;
-      if (Date.now() - t0 > 5000) throw new Error(`not seen after 5 s: ${JSON.stringify(v)}`);
-      await new Promise((r) => setTimeout(r, 10));
-    }
-  }
 
   type Ranking = {
     rank: number | null;

@@ -1,9 +1,9 @@
-import { CacheBus } from '../../src/database/cache-bus.js';
 import type { TenantCredentials } from '../../src/tenants/tenants.service.js';
 import { adminApi, givenResourceType, grant, type TestCommunity } from '../helpers/communities.js';
 import type { TestUser } from '../helpers/factories.js';
 import { givenCommunity, givenMember } from '../helpers/quests.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { createTwoTestApps, type TestApp } from '../helpers/test-app.js';
+import { until } from '../helpers/until.js';
 
 /**
  * A player's ranking is cached per process like the leaderboard pages. Two instances on one
@@ -25,12 +25,7 @@ describe('rankings, cached across instances', () => {
 
   beforeAll(async () => {
     const env = { READ_CACHE_MS: '60000', MINT_WORKER_ENABLED: 'false', QUEST_EVENT_WORKER_ENABLED: 'false' };
-    a = await createTestApp(env);
-    b = await createTestApp({ ...env, DATABASE_URL: a.config.DATABASE_URL! });
-    await until(
-      async () => a.app.get(CacheBus).listening && b.app.get(CacheBus).listening,
-      (v) => v,
-    );
+    [a, b] = await createTwoTestApps(env);
     tenant = await a.givenTenant();
     c = await givenCommunity(a, tenant);
     xp = await givenResourceType(a, tenant, c.id);
@@ -45,17 +40,6 @@ describe('rankings, cached across instances', () => {
     await b?.close();
     await a?.close();
   });
-
-  /** Polls `read` until `ok`: a drop travels between the instances. */
-  async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean): Promise<T> {
-    const t0 = Date.now();
-    for (;;) {
-      const v = await read();
-      if (ok(v)) return v;
-      if (Date.now() - t0 > 5000) throw new Error(`not seen after 5 s: ${JSON.stringify(v)}`);
-      await new Promise((r) => setTimeout(r, 10));
-    }
-  }
 
   const ranking = async (app: TestApp, who = u, query = '') => {
     const res = await app

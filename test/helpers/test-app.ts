@@ -7,10 +7,12 @@ import type { DataSource } from 'typeorm';
 import { AppModule } from '../../src/app.module.js';
 import { setupApp } from '../../src/app.setup.js';
 import { Clock } from '../../src/common/clock/clock.js';
+import { CacheBus } from '../../src/database/cache-bus.js';
 import { AppConfig, loadConfig } from '../../src/config/app-config.js';
 import { TenantsService, type TenantCredentials } from '../../src/tenants/tenants.service.js';
 import { createTestDatabase } from '../setup/test-database.js';
 import { FakeClock } from './fake-clock.js';
+import { until } from './until.js';
 
 export interface TestApp {
   app: INestApplication;
@@ -71,4 +73,18 @@ export async function createTestApp(
       await db.drop();
     },
   };
+}
+
+/**
+ * Two instances of the application on one database (the second on the first's), both listening on
+ * the cache bus before the test writes (its LISTEN connection starts at bootstrap).
+ */
+export async function createTwoTestApps(env: Record<string, string> = {}): Promise<[TestApp, TestApp]> {
+  const a = await createTestApp(env);
+  const b = await createTestApp({ ...env, DATABASE_URL: a.config.DATABASE_URL! });
+  await until(
+    async () => a.app.get(CacheBus).listening && b.app.get(CacheBus).listening,
+    (v) => v,
+  );
+  return [a, b];
 }
