@@ -67,7 +67,8 @@ function meets(d: Drop, e: { board: string; owner: string | null; lo: number; hi
  */
 export class RangeCache<V extends object> {
   private readonly cache?: LRUCache<string, Entry<V>>;
-  private readonly keysOfBoard = new Map<string, Set<string>>();
+  /** The entries of each board, for drops: walked with plain comparisons, not through the LRU. */
+  private readonly byBoard = new Map<string, Map<string, Entry<V>>>();
   private readonly loading = new Map<string, Map<string, Promise<V>>>();
   private readonly recent: Drop[] = [];
   private seq = 0;
@@ -80,9 +81,10 @@ export class RangeCache<V extends object> {
       perf: { now: () => options.clock.now().getTime() },
       ttlResolution: 0,
       dispose: (entry, key) => {
-        const keys = this.keysOfBoard.get(entry.board);
-        keys?.delete(key);
-        if (keys?.size === 0) this.keysOfBoard.delete(entry.board);
+        const entries = this.byBoard.get(entry.board);
+        if (entries?.get(key) !== entry) return;
+        entries.delete(key);
+        if (entries.size === 0) this.byBoard.delete(entry.board);
       },
     });
     dropsAtCommit(options.dataSource, this, (scopes) => {
@@ -110,7 +112,8 @@ export class RangeCache<V extends object> {
     const since = this.seq;
     const p = load()
       .then((r) => {
-        this.keep(full, { ...r, board, owner }, since);
+        // Built field by field: an object made by spreading is slow to read, and drops read every entry.
+        this.keep(full, { value: r.value, lo: r.lo, hi: r.hi, board, owner }, since);
         return r.value;
       })
       .finally(() => {
@@ -128,9 +131,9 @@ export class RangeCache<V extends object> {
       for (const d of this.recent) if (d.seq > since && meets(d, e)) return;
     }
     this.cache!.set(full, e);
-    let keys = this.keysOfBoard.get(e.board);
-    if (!keys) this.keysOfBoard.set(e.board, (keys = new Set()));
-    keys.add(full);
+    let entries = this.byBoard.get(e.board);
+    if (!entries) this.byBoard.set(e.board, (entries = new Map<string, Entry<V>>()));
+    entries.set(full, e);
   }
 
   /** Forgets what `scope` names now, here and (through `onDrop`) in the other processes. */
@@ -153,10 +156,10 @@ export class RangeCache<V extends object> {
     }
     // Later readers start a load of their own rather than wait for one this drop may concern.
     this.loading.delete(d.board);
-    for (const key of [...(this.keysOfBoard.get(d.board) ?? [])]) {
-      const e = this.cache.peek(key, { allowStale: true });
-      if (!e || meets(d, e)) this.cache.delete(key);
-    }
+    const entries = this.byBoard.get(d.board);
+    if (!entries) return;
+    // Deleting the entry being visited is safe while walking a Map.
+    for (const [key, e] of entries) if (meets(d, e)) this.cache.delete(key);
   }
 
   /** Forgets everything in this process (drops that may have been missed). */
@@ -176,8 +179,9 @@ export function coalesce(scopes: Iterable<string>): string[] {
   const byBoard = new Map<string, string[]>();
   for (const scope of scopes) {
     const board = scope.split('|')[0];
-    const list = byBoard.get(board) ?? [];
-    byBoard.set(board, [...list, scope]);
+    const list = byBoard.get(board);
+    if (list) list.push(scope);
+    else byBoard.set(board, [scope]);
   }
   return [...byBoard].flatMap(([board, list]) => (list.length > RANGES_PER_DROP || list.includes(board) ? [board] : list));
 }
@@ -185,7 +189,7 @@ export function coalesce(scopes: Iterable<string>): string[] {
 function parse(scope: string, seq: number): Drop {
   const [board, a, b] = scope.split('|');
   if (a === undefined) return { seq, board, lo: -Infinity, hi: Infinity, owner: null };
-  if (a.startsWith('@')) return { seq, board, ...EMPTY, owner: a.slice(1) };
+  if (a.startsWith('@')) return { seq, board, lo: EMPTY.lo, hi: EMPTY.hi, owner: a.slice(1) };
   const lo = Number(a);
   const hi = Number(b);
   // Not a range this process can read (another version's message): the whole board.
@@ -195,6 +199,6 @@ function parse(scope: string, seq: number): Drop {
 
 /** The range of a value computed from these scores (none: depends on no score). */
 export function rangeOf(scores: readonly number[]): { lo: number; hi: number } {
-  if (scores.length === 0) return { ...EMPTY };
+  if (scores.length === 0) return { lo: EMPTY.lo, hi: EMPTY.hi };
   return { lo: Math.min(...scores), hi: Math.max(...scores) };
 }
