@@ -53,9 +53,10 @@ function bearerToken(req: AuthenticatedRequest): string | undefined {
 /**
  * Session tokens passport-jwt verified lately (signature, algorithm, issuer, audience), with their
  * user and expiry: a client sends the same token for its whole session, and verifying it again
- * (passport, jsonwebtoken's HMAC and JSON parsing) was a tenth of a small authenticated read's CPU
- * (docs/performance.md). A hit still checks the expiry and the revocations on every request, as the
- * strategy does; the signing key does not change while the process runs. Bounded like the hints.
+ * (passport, jsonwebtoken's HMAC and JSON parsing) was a large share of a small authenticated
+ * read's CPU (docs/performance.md). A hit still checks the expiry and the revocations on every
+ * request, as the strategy does; the signing key does not change while the process runs. The kept
+ * user is frozen: requests share it. Bounded like the hints.
  */
 const verified = new LRUCache<string, { user: AuthUser; expMs: number }>(upTo(HINT_TOKENS));
 
@@ -145,7 +146,7 @@ export class AccessGuard extends AuthGuard('jwt') {
     }
     await super.canActivate(context);
     const expMs = cacheable ? expiryOf(token) : undefined;
-    if (expMs !== undefined) verified.set(token!, { user: req.user as AuthUser, expMs });
+    if (expMs !== undefined) verified.set(token!, { user: Object.freeze(req.user as AuthUser), expMs });
   }
 
   private tenantClues(req: AuthenticatedRequest, session: string | undefined): TenantClues {
