@@ -661,6 +661,7 @@ const scenarios: Scenario[] = [
         }
       })();
       log(`  live-event: measuring ${DURATION} s: ${readConnections} reader and ${writeConnections} writer connections, and the probe...`);
+      await profileMark(c, null);
       const db0 = postgresCpuMs();
       const [mr, mw] = await Promise.all([
         load(c.base, reads, DURATION, readConnections),
@@ -668,6 +669,7 @@ const scenarios: Scenario[] = [
       ]);
       // Per request of either kind: the database's share of the whole mix.
       mr.dbMs = (postgresCpuMs() - db0) / (mr.total + mw.total);
+      await profileMark(c, `live-event${c.variant ? '-redis' : ''}`);
       running = false;
       await probing;
       lags.sort((x, y) => x - y);

@@ -102,9 +102,9 @@ export class RankingService implements OnApplicationBootstrap, OnApplicationShut
   async compact(): Promise<number> {
     return this.dataSource.transaction(async (tx) => {
       if (!(await this.buckets.tryLock(COMPACT_LOCK, tx))) return 0;
-      const n = await this.buckets.fold(COMPACT_BATCH, tx);
-      if (n > 0) await this.buckets.dropEmpty(tx);
-      return n;
+      const { moved, emptied } = await this.buckets.fold(COMPACT_BATCH, tx);
+      await this.buckets.dropEmpty(emptied, tx);
+      return moved;
     });
   }
 

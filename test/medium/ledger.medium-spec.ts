@@ -1,8 +1,10 @@
 import { CommunitiesModule } from '../../src/communities/communities.module.js';
 import { LedgerService, type LedgerResult } from '../../src/resources/ledger.service.js';
+import { RankingService } from '../../src/resources/ranking.service.js';
 import { ResourcesModule } from '../../src/resources/resources.module.js';
 import { TenantsModule } from '../../src/tenants/tenants.module.js';
 import { UsersModule } from '../../src/users/users.module.js';
+import { until } from '../helpers/until.js';
 import { createModuleTest, type ModuleTest } from './harness.js';
 import { domainErrorOf, givenResourceType, givenTenant, givenUser, numbers, uniqueName } from './fixtures.js';
 
@@ -200,5 +202,32 @@ describe('LedgerService (medium: ResourcesModule on PostgreSQL)', () => {
     };
     expect(await domainErrorOf(ledger.creditMany(t.dataSource.manager, stranger))).toBe('user_not_found');
     expect(await stored(b)).toEqual({ balance: 7, earned: 7, sumDelta: 7, sumEarned: 7, entries: 1 });
+  });
+
+  it('folds the rank counter deltas: a counter taken to zero is deleted, the others hold the exact counts', async () => {
+    const ids = await given();
+    const other = { ...ids, userId: await givenUser(t, tenantId) };
+    const m = t.dataSource.manager;
+    // 5 then 300: the counters of 5 go to zero; 300 (0x12c) and 7 keep one player each.
+    await ledger.credit(m, op(ids, 5));
+    await ledger.credit(m, op(other, 7));
+    await ledger.credit(m, op(ids, 295));
+    const counters = async () => {
+      // The timer's fold may hold the lock: fold again until no delta of this board is left.
+      await t.get(RankingService).compact();
+      return t.dataSource.query<{ level: number; bucket: string; count: string }[]>(
+        `SELECT level, bucket::text, count::text FROM resource_rank_buckets WHERE resource_type_id = $1
+         AND NOT EXISTS (SELECT 1 FROM resource_rank_bucket_deltas WHERE resource_type_id = $1)
+         ORDER BY level, bucket::bigint`,
+        [ids.resourceTypeId],
+      );
+    };
+    // Level 0 holds each score; level 1 the prefix >> 4 (7 >> 4 = 0 is never stored); level 2 >> 8.
+    expect(await until(counters, (rows) => rows.length > 0)).toEqual([
+      { level: 0, bucket: '7', count: '1' },
+      { level: 0, bucket: '300', count: '1' },
+      { level: 1, bucket: '18', count: '1' },
+      { level: 2, bucket: '1', count: '1' },
+    ]);
   });
 });
