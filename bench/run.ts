@@ -596,9 +596,10 @@ const scenarios: Scenario[] = [
           },
         },
       ];
-      const writeConnections = Math.max(1, Math.round(CONNECTIONS / 5));
+      const writeConnections = env.BENCH_LIVE_WRITERS !== undefined ? Number(env.BENCH_LIVE_WRITERS) : Math.max(1, Math.round(CONNECTIONS / 5));
       const readConnections = CONNECTIONS - writeConnections;
-      await Promise.all([load(c.base, reads, WARMUP, readConnections), load(c.base, writes, WARMUP, writeConnections)]);
+      const writeRate = env.BENCH_LIVE_WRITE_RATE ? Number(env.BENCH_LIVE_WRITE_RATE) : undefined;
+      await Promise.all([load(c.base, reads, WARMUP, readConnections), load(c.base, writes, WARMUP, writeConnections, writeRate)]);
 
       // The probe: a player who climbs to the top with each grant; after the grant's 2xx, page 1 of
       // the leaderboard (cached per process) is read until it shows the new amount. Every read may
@@ -665,7 +666,7 @@ const scenarios: Scenario[] = [
       const db0 = postgresCpuMs();
       const [mr, mw] = await Promise.all([
         load(c.base, reads, DURATION, readConnections),
-        load(c.base, writes, DURATION, writeConnections),
+        load(c.base, writes, DURATION, writeConnections, writeRate),
       ]);
       // Per request of either kind: the database's share of the whole mix.
       mr.dbMs = (postgresCpuMs() - db0) / (mr.total + mw.total);

@@ -40,8 +40,9 @@ export interface Measured {
 }
 
 /** Runs `requests` (round-robin) on `connections` connections for `seconds`. */
-export async function load(url: string, requests: LoadRequest[], seconds: number, connections: number): Promise<Measured> {
-  const r = await autocannon({ url, connections, duration: seconds, requests, timeout: 10 });
+export async function load(url: string, requests: LoadRequest[], seconds: number, connections: number, rate?: number): Promise<Measured> {
+  if (connections === 0) return { rps: 0, p50: 0, p99: 0, total: 0, failed: 0, statuses: {} };
+  const r = await autocannon({ url, connections, duration: seconds, requests, timeout: 10, ...(rate ? { overallRate: rate } : {}) });
   const statuses = Object.fromEntries(Object.entries(r.statusCodeStats ?? {}).map(([k, v]) => [k, v.count]));
   return {
     rps: r.requests.total / r.duration,

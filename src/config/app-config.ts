@@ -421,6 +421,19 @@ export class AppConfig {
   READ_CACHE_MS = 1000;
 
   /**
+   * How long leaderboard pages and players' rankings are served from this process's memory while
+   * the cache bus is listening, in milliseconds (never less than READ_CACHE_MS). Every change they
+   * show is dropped at its commit, in every process through the bus, so this bounds only what a
+   * lost drop could leave (a process that died between its commit and the bus); while the bus is
+   * down they live READ_CACHE_MS like every other cached read.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(600000)
+  BOARD_CACHE_MS = 10000;
+
+  /**
    * The tenant (slug or id) of a request that names none otherwise: no session token, no
    * `X-Tenant-Id`, no host name assigned to a tenant (docs/decisions.md, Tenants). The service
    * refuses to start when it names no tenant.

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { CacheFactory } from '../common/cache/cache-factory.js';
+import { EVERY_SCOPE } from '../common/cache/read-cache.js';
 import { DATABASE_URL } from './database.tokens.js';
 import { DedicatedConnection } from './pg-connections.js';
 
@@ -12,6 +13,8 @@ export const CACHE_BUS_NAME = 'cache-bus';
 const MAX_PAYLOAD = 7000;
 /** A connection that died without a word (failover, network) is noticed by this heartbeat. */
 const HEARTBEAT_MS = 15_000;
+/** Drops waiting for the connection beyond this many are sent as "drop everything" per cache. */
+const MAX_PENDING = 10_000;
 
 /** What one NOTIFY carries: the sending process and the [cache, scope] pairs it dropped. */
 interface DropNotice {
@@ -32,9 +35,11 @@ const isDrop = (d: unknown): d is [string, string] =>
  * database wait for the notification queue's lock). While one NOTIFY is in flight the next drops
  * gather into one payload, so a burst of writes costs a few statements, not one each.
  *
- * It is an accelerator, not the guarantee: a drop lost with the connection is covered by the
- * caches' READ_CACHE_MS expiry, and every reconnection clears this process's caches (drops sent
- * while it was away were missed).
+ * Drops whose NOTIFY failed are sent again once the connection is back. Every reconnection clears
+ * this process's caches (drops sent while it was away were missed), and while the bus is not
+ * listening, leaderboard pages and rankings live READ_CACHE_MS instead of BOARD_CACHE_MS
+ * (`CacheFactory.setLinked`). What remains is a process that dies between its commit and its
+ * NOTIFY: the others' values then live out their period.
  */
 @Injectable()
 export class CacheBus implements OnApplicationBootstrap, OnModuleDestroy {
@@ -45,6 +50,7 @@ export class CacheBus implements OnApplicationBootstrap, OnModuleDestroy {
   private sending?: Promise<void>;
   private heartbeat?: NodeJS.Timeout;
   private everConnected = false;
+  private connected = false;
 
   constructor(
     @Inject(DATABASE_URL) url: string,
@@ -64,6 +70,14 @@ export class CacheBus implements OnApplicationBootstrap, OnModuleDestroy {
         // Drops sent while this process was not listening are lost: start from empty caches.
         if (this.everConnected) this.caches.clearHere();
         this.everConnected = true;
+        this.connected = true;
+        this.caches.setLinked(true);
+        // Drops whose NOTIFY failed with the old connection.
+        this.kick();
+      },
+      onLost: () => {
+        this.connected = false;
+        this.caches.setLinked(false);
       },
     });
     caches.onDrop((cache, scope) => this.send(cache, scope));
@@ -83,46 +97,62 @@ export class CacheBus implements OnApplicationBootstrap, OnModuleDestroy {
 
   /** Whether drops are being received (the LISTEN connection is up). */
   get listening(): boolean {
-    return this.everConnected;
+    return this.connected;
   }
 
   private send(cache: string, scope: string): void {
     if (!this.connection) return;
-    this.pending.set(`${cache}\u0000${scope}`, [cache, scope]);
-    this.sending ??= this.flush().finally(() => (this.sending = undefined));
+    this.queue([[cache, scope]]);
+    this.kick();
   }
 
-  /** Sends what gathered, then what gathered meanwhile, until nothing is left. */
+  private kick(): void {
+    if (this.pending.size > 0) this.sending ??= this.flush().finally(() => (this.sending = undefined));
+  }
+
+  private queue(drops: [string, string][]): void {
+    for (const d of drops) this.pending.set(`${d[0]}\u0000${d[1]}`, d);
+    if (this.pending.size <= MAX_PENDING) return;
+    // Too many to remember (a long outage under writes): one "drop everything" per cache instead.
+    const caches = new Set([...this.pending.values()].map((d) => d[0]));
+    this.pending = new Map([...caches].map((c) => [`${c}\u0000${EVERY_SCOPE}`, [c, EVERY_SCOPE]]));
+  }
+
+  /** Sends what gathered, then what gathered meanwhile, until nothing is left or a NOTIFY fails. */
   private async flush(): Promise<void> {
     while (this.pending.size > 0) {
-      const drops = [...this.pending.values()];
+      const batches = this.batches([...this.pending.values()]);
       this.pending = new Map();
-      for (const payload of this.payloads(drops)) {
+      for (let i = 0; i < batches.length; i++) {
         try {
+          const payload = JSON.stringify({ from: this.id, drops: batches[i] } satisfies DropNotice);
           await this.connection!.query('SELECT pg_notify($1, $2)', [CACHE_CHANNEL, payload], 5000);
         } catch (err) {
-          // The other processes see the write when their cached values expire (READ_CACHE_MS).
+          // Sent again with the next drop or once the connection is back (onConnect).
           this.logger.debug(`cache drops not sent: ${(err as Error).message}`);
+          this.queue(batches.slice(i).flat());
+          return;
         }
       }
     }
   }
 
-  private payloads(drops: [string, string][]): string[] {
-    const out: string[] = [];
+  /** The drops in groups whose NOTIFY payload stays under the limit. */
+  private batches(drops: [string, string][]): [string, string][][] {
+    const out: [string, string][][] = [];
     let batch: [string, string][] = [];
     let size = 0;
     for (const d of drops) {
       const length = d[0].length + d[1].length + 8;
       if (batch.length > 0 && size + length > MAX_PAYLOAD) {
-        out.push(JSON.stringify({ from: this.id, drops: batch } satisfies DropNotice));
+        out.push(batch);
         batch = [];
         size = 0;
       }
       batch.push(d);
       size += length;
     }
-    if (batch.length > 0) out.push(JSON.stringify({ from: this.id, drops: batch } satisfies DropNotice));
+    if (batch.length > 0) out.push(batch);
     return out;
   }
 

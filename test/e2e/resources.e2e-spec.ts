@@ -1,3 +1,4 @@
+import { CacheBus } from '../../src/database/cache-bus.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { givenUser, type TestUser } from '../helpers/factories.js';
 import { adminApi, givenCommunity, givenResourceType, grant, type TestCommunity } from '../helpers/communities.js';
@@ -235,12 +236,16 @@ describe('resources, the XP ledger, rankings and leaderboards', () => {
       expect(await ledgerMismatches(xp.id)).toEqual([]);
     });
 
-    it('serves a leaderboard page from memory for up to READ_CACHE_MS, but never older than a write through this process', async () => {
+    it('serves a leaderboard page from memory for up to BOARD_CACHE_MS while the cache bus listens, but never older than a write through this process', async () => {
+      expect(t.app.get(CacheBus).listening).toBe(true);
       const first = await leaderboard(t, c, 'xp', '?limit=2');
-      // A change this process does not see (another instance's): the cached page stays until it expires.
+      // A change no write announced (a row changed behind the service's back): the cached page
+      // stays until it expires, past READ_CACHE_MS while drops of every process reach this one.
       await t.dataSource.query('UPDATE users SET display_name = $1 WHERE id = $2', ['Renamed elsewhere', a.userId]);
       expect(await leaderboard(t, c, 'xp', '?limit=2')).toEqual(first);
-      t.clock.advance(1001);
+      t.clock.advance(t.config.READ_CACHE_MS + 1);
+      expect(await leaderboard(t, c, 'xp', '?limit=2')).toEqual(first);
+      t.clock.advance(t.config.BOARD_CACHE_MS - t.config.READ_CACHE_MS);
       expect((await leaderboard(t, c, 'xp', '?limit=2')).items[0]).toMatchObject({ userId: a.userId, displayName: 'Renamed elsewhere' });
       // A write through this process: the next read has it, with no wait.
       await grant(t, tenant, d.userId, xp.id, 1000, 'd-climbs').expect(201);

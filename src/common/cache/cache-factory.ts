@@ -25,6 +25,9 @@ export interface CacheSpec<C, V> {
 @Injectable()
 export class CacheFactory {
   private readonly caches = new Map<string, { dropHere(scope: string): void; clearHere(): void }>();
+  private readonly ranged: { clearHere(): void }[] = [];
+  /** Whether the cache bus is listening, so every process's drops reach this one. */
+  private linked = false;
   private readonly dropListeners: ((cache: string, scope: string) => void)[] = [];
 
   constructor(
@@ -39,11 +42,30 @@ export class CacheFactory {
     return cache;
   }
 
-  /** A cache of values read from boards of scores, dropped by score ranges (see RangeCache). */
+  /**
+   * A cache of values read from boards of scores, dropped by score ranges (see RangeCache). Every
+   * change such a value shows is dropped at its commit (score moves, own balances, renames), so
+   * while the bus carries drops between processes they live BOARD_CACHE_MS; READ_CACHE_MS otherwise.
+   */
   createRanged<V extends object>(spec: { name: string; max: number }): RangeCache<V> {
-    const cache = new RangeCache<V>({ ...this.common(spec.name), max: spec.max });
+    const linkedMs = Math.max(this.config.READ_CACHE_MS, this.config.BOARD_CACHE_MS);
+    const cache = new RangeCache<V>({
+      ...this.common(spec.name),
+      max: spec.max,
+      ttlFor: () => (this.linked ? linkedMs : this.config.READ_CACHE_MS),
+    });
     this.caches.set(spec.name, cache);
+    this.ranged.push(cache);
     return cache;
+  }
+
+  /**
+   * The cache bus started or stopped listening. When it stops, drops of other processes may be
+   * missed from now on: the values kept for BOARD_CACHE_MS on the strength of the bus are forgotten.
+   */
+  setLinked(linked: boolean): void {
+    if (this.linked && !linked) for (const cache of this.ranged) cache.clearHere();
+    this.linked = linked;
   }
 
   private common(name: string) {

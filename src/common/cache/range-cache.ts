@@ -17,6 +17,8 @@ export interface Ranged<V> {
 
 export interface RangeCacheOptions {
   ttlMs: number;
+  /** How long a value stored now is kept, when not `ttlMs` (read at each store). */
+  ttlFor?: () => number;
   max: number;
   clock: Clock;
   dataSource: DataSource;
@@ -130,7 +132,7 @@ export class RangeCache<V extends object> {
       if (this.recent.length === 0 || this.recent[0].seq > since + 1) return;
       for (const d of this.recent) if (d.seq > since && meets(d, e)) return;
     }
-    this.cache!.set(full, e);
+    this.cache!.set(full, e, this.options.ttlFor ? { ttl: this.options.ttlFor() } : undefined);
     let entries = this.byBoard.get(e.board);
     if (!entries) this.byBoard.set(e.board, (entries = new Map<string, Entry<V>>()));
     entries.set(full, e);
