@@ -596,7 +596,8 @@ const scenarios: Scenario[] = [
           },
         },
       ];
-      const writeConnections = env.BENCH_LIVE_WRITERS !== undefined ? Number(env.BENCH_LIVE_WRITERS) : Math.max(1, Math.round(CONNECTIONS / 5));
+      const writeConnections =
+        env.BENCH_LIVE_WRITERS !== undefined ? Number(env.BENCH_LIVE_WRITERS) : Math.max(1, Math.round(CONNECTIONS / 5));
       const readConnections = CONNECTIONS - writeConnections;
       const writeRate = env.BENCH_LIVE_WRITE_RATE ? Number(env.BENCH_LIVE_WRITE_RATE) : undefined;
       await Promise.all([load(c.base, reads, WARMUP, readConnections), load(c.base, writes, WARMUP, writeConnections, writeRate)]);
