@@ -22,7 +22,9 @@
  * one per core, as in production; the bare route runs with as many), BENCH_REDIS=1 (the rank
  * scenarios run a second time, side by side, against a second service on the same database with
  * REDIS_URL = BENCH_REDIS_URL or the local server), BENCH_DOCS=1 (the run's chart also goes to
- * docs/bench-latest.svg, which docs/performance.md shows).
+ * docs/bench-latest.svg, which docs/performance.md shows). For experiments with the live-event mix:
+ * BENCH_LIVE_WRITERS (its writer connections, default a fifth of BENCH_CONNECTIONS; 0: reads only)
+ * and BENCH_LIVE_WRITE_RATE (grants per second in all, paced; default: as fast as they answer).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
