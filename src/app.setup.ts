@@ -12,6 +12,7 @@ import { buildOpenApiDocument } from './openapi.js';
 import { assertSafeInput } from './common/validation/safe-input.js';
 import { parseQuery } from './common/validation/query-parser.js';
 import { checkRequestInput } from './common/validation/request-input.middleware.js';
+import { ValidatedQueries } from './common/validation/validated-queries.js';
 import { memoizeValidationMetadata } from './common/validation/validation-metadata-cache.js';
 import { requestId } from './common/logging/request-id.js';
 import { Metrics } from './observability/metrics.js';
@@ -35,9 +36,16 @@ function flatten(errors: ValidationError[], parent = ''): Violation[] {
  * Bodies and query names were checked once as the request came in (`checkRequestInput`).
  */
 class SafeValidationPipe extends ValidationPipe {
-  override transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+  private readonly queries = new ValidatedQueries();
+
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     if (metadata.type === 'query' || metadata.type === 'param') assertSafeInput(value, metadata.type === 'param' ? 'path' : metadata.type);
-    return super.transform(value, metadata);
+    if (metadata.type !== 'query' || !metadata.metatype || !this.toValidate(metadata)) return super.transform(value, metadata);
+    // A query DTO is a function of its class and the raw query alone: validated once per distinct query.
+    const { hit, key } = this.queries.lookup(metadata.metatype, value);
+    if (hit) return hit;
+    const dto: unknown = await super.transform(value, metadata);
+    return key === undefined ? dto : this.queries.keep(metadata.metatype, key, dto);
   }
 }
 
