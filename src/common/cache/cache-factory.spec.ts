@@ -7,10 +7,12 @@ describe('CacheFactory: how long board values live', () => {
   let factory: CacheFactory;
   let version: number;
 
+  const factoryWith = (periods: { READ_CACHE_MS: number; BOARD_CACHE_MS: number }) =>
+    new CacheFactory(Object.assign(new AppConfig(), periods), clock, fakeDataSource().dataSource);
+
   beforeEach(() => {
     clock = new StoppedClock();
-    const config = Object.assign(new AppConfig(), { READ_CACHE_MS: 1000, BOARD_CACHE_MS: 10_000 });
-    factory = new CacheFactory(config, clock, fakeDataSource().dataSource);
+    factory = factoryWith({ READ_CACHE_MS: 1000, BOARD_CACHE_MS: 10_000 });
     version = 1;
   });
 
@@ -49,8 +51,7 @@ describe('CacheFactory: how long board values live', () => {
   });
 
   it('never shorter than READ_CACHE_MS', async () => {
-    const config = Object.assign(new AppConfig(), { READ_CACHE_MS: 5000, BOARD_CACHE_MS: 0 });
-    factory = new CacheFactory(config, clock, fakeDataSource().dataSource);
+    factory = factoryWith({ READ_CACHE_MS: 5000, BOARD_CACHE_MS: 0 });
     factory.setLinked(true);
     const read = reader();
     await read();

@@ -25,7 +25,6 @@ export interface CacheSpec<C, V> {
 @Injectable()
 export class CacheFactory {
   private readonly caches = new Map<string, { dropHere(scope: string): void; clearHere(): void }>();
-  private readonly ranged: { clearHere(): void }[] = [];
   /** Whether the cache bus is listening, so every process's drops reach this one. */
   private linked = false;
   private readonly dropListeners: ((cache: string, scope: string) => void)[] = [];
@@ -55,7 +54,6 @@ export class CacheFactory {
       ttlFor: () => (this.linked ? linkedMs : this.config.READ_CACHE_MS),
     });
     this.caches.set(spec.name, cache);
-    this.ranged.push(cache);
     return cache;
   }
 
@@ -64,7 +62,7 @@ export class CacheFactory {
    * missed from now on: the values kept for BOARD_CACHE_MS on the strength of the bus are forgotten.
    */
   setLinked(linked: boolean): void {
-    if (this.linked && !linked) for (const cache of this.ranged) cache.clearHere();
+    if (this.linked && !linked) for (const cache of this.caches.values()) if (cache instanceof RangeCache) cache.clearHere();
     this.linked = linked;
   }
 
