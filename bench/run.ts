@@ -25,6 +25,9 @@
  * docs/bench-latest.svg, which docs/performance.md shows). For experiments with the live-event mix:
  * BENCH_LIVE_WRITERS (its writer connections, default a fifth of BENCH_CONNECTIONS; 0: reads only)
  * and BENCH_LIVE_WRITE_RATE (grants per second in all, paced; default: as fast as they answer).
+ * BENCH_PERF=1: each measured run also counts the instructions the service's processes and
+ * PostgreSQL's retire (perf stat), per request: what a change costs, steadier than req/s or CPU
+ * time when the machine's speed moves between runs.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -35,7 +38,19 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { goalRatioOf, renderChart } from './lib/chart.js';
 import { load, type LoadRequest, type Measured } from './lib/load.js';
-import { backendCpuMs, findDescendant, postgresCpuMs, rssMb, startChild, treeRssMb, waitFor200, type Child } from './lib/processes.js';
+import {
+  backendCpuMs,
+  countInstructions,
+  findDescendant,
+  postgresCpuMs,
+  processesNamed,
+  processTree,
+  rssMb,
+  startChild,
+  treeRssMb,
+  waitFor200,
+  type Child,
+} from './lib/processes.js';
 import { resourceType, seedBalances, seedQuests, seedSeason, seedUsers, type Tenant } from './lib/seed.js';
 import { freePort, log, percentile, since, sleep } from './lib/util.js';
 
@@ -48,6 +63,8 @@ const SMALL = Math.min(10_000, LARGE);
 const EVENTS = Number(env.BENCH_EVENTS ?? 10_000);
 const QUESTS = Number(env.BENCH_QUESTS ?? 100_000);
 const PROFILE = env.BENCH_PROFILE === '1';
+/** BENCH_PERF=1: instructions per request of the service and of PostgreSQL (perf stat), to compare builds on a noisy machine. */
+const PERF = env.BENCH_PERF === '1';
 const WORKERS = Number(env.BENCH_WORKERS ?? availableParallelism());
 /** The service's pool per worker (its DB_POOL_SIZE, default 10, or BENCH_SERVICE_ENV's). */
 const POOL = Number(/(?:^|\s)DB_POOL_SIZE=(\d+)/.exec(env.BENCH_SERVICE_ENV ?? '')?.[1] ?? 10);
@@ -159,9 +176,13 @@ async function measure(c: Ctx, label: string, requests: LoadRequest[], warmup = 
       await c.db.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()')
     ).rows.map((r) => r.pid);
   const own0 = backendCpuMs(await backends());
+  const counters = PERF
+    ? [countInstructions(processTree(c.service.proc.pid!, 'dist/src/main.js')), countInstructions(processesNamed('postgres'))]
+    : [];
   const db0 = postgresCpuMs();
   const m = await load(c.base, requests, DURATION, CONNECTIONS);
   m.dbMs = (postgresCpuMs() - db0) / m.total;
+  if (PERF) [m.serviceMinstr, m.dbMinstr] = (await Promise.all(counters.map((k) => k.stop()))).map((n) => n / 1e6 / m.total);
   const own1 = backendCpuMs(await backends());
   m.dbOwnMs = [...own1].reduce((sum, [pid, ms]) => sum + ms - (own0.get(pid) ?? 0), 0) / m.total;
   await profileMark(c, `${label}${c.variant ? '-redis' : ''}`);
@@ -169,7 +190,7 @@ async function measure(c: Ctx, label: string, requests: LoadRequest[], warmup = 
     .map(([k, v]) => `${k}×${v}`)
     .join(' ');
   log(
-    `  ${label}: ${m.rps.toFixed(0)} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms (${codes}${m.failed ? `, ${m.failed} failed` : ''}); db CPU ${m.dbMs.toFixed(3)} ms/req (server), ${m.dbOwnMs.toFixed(3)} ms/req (this database's backends)`,
+    `  ${label}: ${m.rps.toFixed(0)} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms (${codes}${m.failed ? `, ${m.failed} failed` : ''}); db CPU ${m.dbMs.toFixed(3)} ms/req (server), ${m.dbOwnMs.toFixed(3)} ms/req (this database's backends)${PERF ? `; instructions per request: service ${m.serviceMinstr!.toFixed(2)} M, PostgreSQL ${m.dbMinstr!.toFixed(2)} M` : ''}`,
   );
   if (m.failed > 0)
     throw new Error(

@@ -87,12 +87,53 @@ function nodeDescendants(pid: number, needle: string): number[] {
   return found;
 }
 
+/** `pid` and its Node descendants running `needle` (a cluster primary and its workers). */
+export const processTree = (pid: number, needle: string): number[] => [pid, ...nodeDescendants(pid, needle)];
+
+/** The pids of every process whose command name is `comm` (e.g. every PostgreSQL server process). */
+export function processesNamed(comm: string): number[] {
+  const out: number[] = [];
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) === comm) out.push(Number(d));
+    } catch {
+      /* gone */
+    }
+  }
+  return out;
+}
+
+/**
+ * Counts the instructions these processes (all their threads) retire from now until `stop`, with
+ * `perf stat`: unlike CPU time, the count does not move with the machine's other load or its clock,
+ * so two builds compare on a noisy machine. NaN where perf is missing or cannot count.
+ */
+export function countInstructions(pids: readonly number[]): { stop: () => Promise<number> } {
+  if (pids.length === 0) return { stop: () => Promise.resolve(NaN) };
+  const proc = spawn('perf', ['stat', '-x', ',', '-e', 'instructions', '-p', pids.join(',')], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let err = '';
+  proc.stderr.on('data', (b: Buffer) => (err += b.toString()));
+  const ended = new Promise<boolean>((resolve) => {
+    proc.once('error', () => resolve(false));
+    proc.once('close', () => resolve(true));
+  });
+  return {
+    stop: async () => {
+      proc.kill('SIGINT');
+      if (!(await ended)) return NaN;
+      const m = /^(\d+),[^,\n]*,instructions/m.exec(err);
+      return m ? Number(m[1]) : NaN;
+    },
+  };
+}
+
 /** The first Node descendant of `pid` whose command line contains `needle` (npm start -> sh -> node). */
 export const findDescendant = (pid: number, needle: string): number | undefined => nodeDescendants(pid, needle)[0];
 
 /** RSS of `pid` and of its Node descendants running `needle` (a cluster primary and its workers), in MB. */
-export const treeRssMb = (pid: number, needle: string): number =>
-  [pid, ...nodeDescendants(pid, needle)].reduce((sum, p) => sum + rssMb(p), 0);
+export const treeRssMb = (pid: number, needle: string): number => processTree(pid, needle).reduce((sum, p) => sum + rssMb(p), 0);
 
 /** Clock ticks per second of /proc's CPU times (USER_HZ: 100 on Linux). */
 const TICKS_PER_SECOND = 100;

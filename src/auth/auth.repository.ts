@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
+import { preparedQuery } from '../database/prepared-query.js';
 import { BaseRepository, DUMMY, GenerateSql } from '../database/repository.js';
 import { EXAMPLE_OUTBOX_RECORD, OutboxRepository, PIECE_DELIVERIES, type OutboxRecord } from '../integrations/outbox.repository.js';
 import { Identity } from './entities/identity.entity.js';
@@ -172,7 +173,12 @@ export class AuthRepository extends BaseRepository {
       : null;
     const claim = `INSERT INTO used_nonces (tenant_id, kind, nonce, expires_at) SELECT $1, $11, $12, $13 WHERE EXISTS (SELECT 1 FROM i)
        ${CLAIM_EXPIRED_ONLY}`;
-    const [step]: { known: boolean; fresh: boolean; user_id: string | null; deliveries: number }[] = await this.manager(em).query(
+    type Step = { known: boolean; fresh: boolean; user_id: string | null; deliveries: number };
+    // Prepared outside a transaction: parsing and planning this statement cost PostgreSQL twice
+    // what running it does (docs/performance.md).
+    const run = (sql: string, values: unknown[]) =>
+      em?.queryRunner ? em.query<Step[]>(sql, values) : preparedQuery<Step>(this.dataSource, sql, values);
+    const [step] = await run(
       `WITH i AS (SELECT user_id FROM identities WHERE tenant_id = $1 AND provider = $2 AND subject_id = $3),
        n AS (${nonce ? claim : 'SELECT 1 FROM i'}),
        u AS (

@@ -57,6 +57,10 @@ export class OutboxRepository extends BaseRepository {
    * `payloadMerge` (SQL, optional): merged into every payload, for values only the host statement
    * knows (e.g. `jsonb_build_object('userId', (SELECT user_id FROM r))`); `onlyIf` (SQL, optional):
    * the events are written only when it holds.
+   *
+   * An event no sink takes is not written: only with NATS on, or when an active subscription of
+   * its tenant takes its type (nothing else ever reads an event, and a subscription made later
+   * gets none of the past ones: docs/decisions.md).
    */
   insertPiece(events: OutboxRecord[], first: number, sql: { payloadMerge?: string; onlyIf?: string } = {}): StatementPiece {
     const rows = events.map((e) => ({
@@ -71,7 +75,9 @@ export class OutboxRepository extends BaseRepository {
          INSERT INTO outbox_events (id, tenant_id, type, version, occurred_at, payload, nats_pending)
          SELECT e.id, e.tenant_id, e.type, e.version, e.occurred_at, ${sql.payloadMerge ? `e.payload || ${sql.payloadMerge}` : 'e.payload'}, $${first + 1}
          FROM jsonb_to_recordset($${first}::jsonb) AS e(id uuid, tenant_id uuid, type varchar, version smallint, occurred_at timestamptz, payload jsonb)
-         ${sql.onlyIf ? `WHERE ${sql.onlyIf}` : ''}
+         WHERE ${sql.onlyIf ? `(${sql.onlyIf}) AND ` : ''}($${first + 1} OR EXISTS (
+           SELECT 1 FROM webhook_subscriptions s
+           WHERE s.tenant_id = e.tenant_id AND s.active AND (e.type = ANY (s.event_types) OR '*' = ANY (s.event_types))))
          RETURNING id, tenant_id, type, occurred_at),
        outbox_deliveries AS (
          INSERT INTO webhook_deliveries (tenant_id, subscription_id, event_id, status, attempts, next_attempt_at, created_at, updated_at)

@@ -86,6 +86,23 @@ WITH
         occurred_at timestamptz,
         payload jsonb
       )
+    WHERE
+      (
+        $2
+        OR EXISTS (
+          SELECT
+            1
+          FROM
+            webhook_subscriptions s
+          WHERE
+            s.tenant_id = e.tenant_id
+            AND s.active
+            AND (
+              e.type = ANY (s.event_types)
+              OR '*' = ANY (s.event_types)
+            )
+        )
+      )
     RETURNING
       id,
       tenant_id,

@@ -289,11 +289,29 @@ WITH
       )
     WHERE
       (
-        SELECT
-          created_at
-        FROM
-          r
-      ) IS NOT NULL
+        (
+          SELECT
+            created_at
+          FROM
+            r
+        ) IS NOT NULL
+      )
+      AND (
+        $13
+        OR EXISTS (
+          SELECT
+            1
+          FROM
+            webhook_subscriptions s
+          WHERE
+            s.tenant_id = e.tenant_id
+            AND s.active
+            AND (
+              e.type = ANY (s.event_types)
+              OR '*' = ANY (s.event_types)
+            )
+        )
+      )
     RETURNING
       id,
       tenant_id,

@@ -1,5 +1,6 @@
 import { Wallet, type HDNodeWallet } from 'ethers';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { subscribeToEveryEvent } from '../helpers/outbox.js';
 import { givenUser, type TestUser } from '../helpers/factories.js';
 import { siweLogin } from '../helpers/auth.js';
 import { METRICS_TOKEN, Scrape } from '../helpers/metrics.js';
@@ -113,6 +114,7 @@ describe('inventory: minting the avatar as an NFT on a local chain', () => {
       }),
     });
     tenant = await t.givenTenant();
+    await subscribeToEveryEvent(t.dataSource, tenant.id); // the outbox writes only what a sink takes
     await t.givenTenant(); // a second tenant: public URLs must name theirs
     await t.dataSource.query(`UPDATE tenants SET settings = settings || $2::jsonb WHERE id = $1`, [
       tenant.id,

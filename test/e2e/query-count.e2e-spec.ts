@@ -11,6 +11,7 @@ import { givenUser, type TestUser } from '../helpers/factories.js';
 import { givenEvent, type TestEvent } from '../helpers/quests.js';
 import { givenItem, givenListing, givenRequirement, purchase } from '../helpers/store.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { subscribeToEveryEvent } from '../helpers/outbox.js';
 
 /**
  * SQL statements per request on the list endpoints, counted at the pg client for the statements
@@ -209,6 +210,8 @@ describe('SQL statements per request on the list endpoints (no N+1)', () => {
   // The purchase's events are written by its own statement (the outbox's CTEs after the
   // function's), so the purchase is one autocommit statement with its events.
   it('a purchase of an item listing without requirements is the listing read and one statement of the function and its events; a replay and a refusal write no event', async () => {
+    // The outbox writes only what a sink takes: a subscription takes every event of the tenant.
+    await subscribeToEveryEvent(t.dataSource, tenant.id);
     const events = async () =>
       Number((await t.dataSource.query('SELECT count(*) AS n FROM outbox_events WHERE tenant_id = $1', [tenant.id]))[0].n);
     const buyer = users[1]; // holds 11 xp

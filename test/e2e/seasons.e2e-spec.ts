@@ -1,6 +1,7 @@
 import { eventValidators } from '../helpers/event-schemas.js';
 import type { PublicEventType } from '../../src/integrations/event-catalog.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { subscribeToEveryEvent } from '../helpers/outbox.js';
 import { givenUser, type TestUser } from '../helpers/factories.js';
 import { adminApi, givenCommunity, givenResourceType, grant, type TestCommunity } from '../helpers/communities.js';
 import { SeasonCloser } from '../../src/seasons/season-closer.js';
@@ -28,6 +29,7 @@ describe('seasons: schedules, season boards, frozen standings and rank rewards',
     t = await createTestApp({ SEASON_WORKER_ENABLED: 'false', READ_CACHE_MS: '0' });
     closer = t.app.get(SeasonCloser);
     tenant = await t.givenTenant();
+    await subscribeToEveryEvent(t.dataSource, tenant.id); // the outbox writes only what a sink takes
     c = await givenCommunity(t, tenant);
     xp = await givenResourceType(t, tenant, c.id, { slug: 'xp' });
     gems = await givenResourceType(t, tenant, c.id, { slug: 'gems', name: 'Gems' });

@@ -1,5 +1,6 @@
 import { jest } from '@jest/globals';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { subscribeToEveryEvent } from '../helpers/outbox.js';
 import { givenUser, type TestUser } from '../helpers/factories.js';
 import { adminApi, givenCommunity, givenResourceType, grant, type TestCommunity } from '../helpers/communities.js';
 import {
@@ -634,6 +635,8 @@ describe('the store', () => {
   // and a retry, answered as a replay, does not write it).
   describe('a price changed between the listing read and the purchase', () => {
     type Price = { resourceTypeId: string; amount: number }[];
+    // The events are read in the outbox, which writes only what a sink takes.
+    beforeAll(() => subscribeToEveryEvent(t.dataSource, tenant.id));
 
     /**
      * Buys `listingId` as `u` with the listing's price set to `price` just after the purchase read
@@ -806,6 +809,7 @@ describe('the one-statement purchase with an in-transaction handler of its event
   beforeAll(async () => {
     t = await createTestApp();
     tenant = await t.givenTenant();
+    await subscribeToEveryEvent(t.dataSource, tenant.id);
     const events = t.app.get(DomainEvents);
     events.inTransaction('inventory.supply_taken', async ({ itemId }, em) => {
       seen.push({ inTransaction: em.queryRunner?.isTransactionActive ?? false, afterCommit: 0 });

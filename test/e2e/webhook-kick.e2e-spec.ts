@@ -10,7 +10,8 @@ import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-r
 /**
  * When the webhook worker runs: a commit whose events made deliveries starts a pass at once (the
  * poll is 10 minutes here, so only that start can deliver in time); a commit that made none starts
- * none (a claim statement per purchase or login would be database work for nothing).
+ * none (a claim statement per purchase or login would be database work for nothing). Events no
+ * subscription takes are not written at all (NATS is off here).
  */
 describe('Integrations: what starts a webhook pass', () => {
   let t: TestApp;
@@ -31,14 +32,12 @@ describe('Integrations: what starts a webhook pass', () => {
   });
 
   /** A tenant with an item listing (the purchase's one-statement path) and a buyer who can pay it twice. */
-  async function shop(subscribed: boolean) {
+  async function shop(subscription: { eventTypes: string[]; active?: boolean } | null) {
     const tenant = await t.givenTenant();
     const c = await givenCommunity(t, tenant);
     const gems = await givenResourceType(t, tenant, c.id, { slug: 'gems', name: 'Gems' });
-    if (subscribed)
-      expect((await adminApi(t, tenant).post('/v1/admin/webhooks/subscriptions', { url: receiver.url, eventTypes: ['*'] })).status).toBe(
-        201,
-      );
+    if (subscription)
+      expect((await adminApi(t, tenant).post('/v1/admin/webhooks/subscriptions', { url: receiver.url, ...subscription })).status).toBe(201);
     const item = await givenItem(t, tenant, c.id);
     const listing = await givenListing(t, tenant, {
       communityId: c.id,
@@ -57,7 +56,7 @@ describe('Integrations: what starts a webhook pass', () => {
       .sort();
 
   it('starts a pass when a commit made deliveries: the one-statement purchase and a transaction', async () => {
-    const { tenant, gems, listing, buyer } = await shop(true);
+    const { tenant, gems, listing, buyer } = await shop({ eventTypes: ['*'] });
     // The grant above (a transaction) was delivered without a poll.
     await receiver.waitFor(() => typesOf(tenant).includes('resource.credited'), 5000);
     await purchase(t, buyer, listing.id, { nonce: 'kick-1' }).expect(201);
@@ -75,17 +74,35 @@ describe('Integrations: what starts a webhook pass', () => {
     await receiver.waitFor(() => typesOf(tenant).filter((x) => x === 'resource.credited').length === 2, 5000);
   });
 
-  it('starts none when a commit made no delivery (a tenant without subscriptions)', async () => {
-    const { tenant, gems, listing, buyer } = await shop(false);
+  const writtenTypes = async (tenant: TenantCredentials): Promise<string[]> =>
+    (await t.dataSource.query<{ type: string }[]>('SELECT type FROM outbox_events WHERE tenant_id = $1 ORDER BY type', [tenant.id])).map(
+      (r) => r.type,
+    );
+
+  it.each([
+    ['a tenant without subscriptions', null],
+    ['a tenant whose only subscription is inactive', { eventTypes: ['*'], active: false }],
+  ])('starts none and writes no event when nothing takes them (%s)', async (_, subscription) => {
+    const { tenant, gems, listing, buyer } = await shop(subscription);
     const claims = jest.spyOn(t.app.get(WebhooksRepository), 'claimDue');
     try {
       await purchase(t, buyer, listing.id, { nonce: 'quiet-1' }).expect(201);
       expect((await grant(t, tenant, buyer.userId, gems.id, 1)).status).toBe(201);
-      const written = await t.dataSource.query('SELECT type FROM outbox_events WHERE tenant_id = $1', [tenant.id]);
-      expect(written.length).toBeGreaterThanOrEqual(5); // the events were written all the same
+      // Events no sink takes are not written (NATS is off here): nothing would ever read them.
+      expect(await writtenTypes(tenant)).toEqual([]);
       expect(claims).not.toHaveBeenCalled();
     } finally {
       claims.mockRestore();
     }
+  });
+
+  it('writes only the events of the types an active subscription takes, and delivers them', async () => {
+    const { tenant, gems, listing, buyer } = await shop({ eventTypes: ['store.purchase_completed', 'resource.debited'] });
+    await purchase(t, buyer, listing.id, { nonce: 'typed-1' }).expect(201);
+    expect((await grant(t, tenant, buyer.userId, gems.id, 1)).status).toBe(201);
+    // The purchase also granted an item and the grant credited gems: neither type is taken.
+    expect(await writtenTypes(tenant)).toEqual(['resource.debited', 'store.purchase_completed']);
+    await receiver.waitFor(() => typesOf(tenant).length === 2, 5000);
+    expect(typesOf(tenant)).toEqual(['resource.debited', 'store.purchase_completed']);
   });
 });

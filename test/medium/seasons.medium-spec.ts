@@ -12,6 +12,7 @@ import { TenantsModule } from '../../src/tenants/tenants.module.js';
 import { ledgerInvariants } from '../helpers/ledger-invariants.js';
 import { createModuleTest, type ModuleTest } from './harness.js';
 import { givenCommunity, givenResourceType, givenTenant, numbers, uniqueName } from './fixtures.js';
+import { subscribeToEveryEvent } from '../helpers/outbox.js';
 
 const BATCH = 100;
 /** Final places frozen per statement here: seasons of a few hundred players freeze in several chunks. */
@@ -40,6 +41,7 @@ describe('SeasonCloser (medium: SeasonsModule on PostgreSQL)', () => {
     });
     closer = t.get(SeasonCloser);
     tenantId = await givenTenant(t);
+    await subscribeToEveryEvent(t.dataSource, tenantId); // the outbox writes only what a sink takes
     communityId = await givenCommunity(t, tenantId);
     t.dataSource.subscribers.push({
       beforeQuery: (e) => {

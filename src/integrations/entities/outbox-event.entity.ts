@@ -2,8 +2,9 @@ import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
 /**
  * A domain event, written in the transaction of the change it reports (docs/integrations.md): it
- * exists if and only if that change committed. Read by the webhook worker (through its deliveries),
- * the NATS sink and the live stream; never updated but for `natsPending`.
+ * exists only if that change committed, and only if a sink takes it (an active subscription of the
+ * tenant for its type, or NATS). Read by the webhook worker (through its deliveries) and the NATS
+ * sink; never updated but for `natsPending`.
  */
 @Entity('outbox_events')
 @Index('ix_outbox_events_time', ['occurredAt'])
