@@ -167,6 +167,23 @@ async function profileMark(c: Ctx, name: string | null): Promise<void> {
   }
 }
 
+/** With BENCH_PERF: counts the instructions of the service's processes and of PostgreSQL's until `stop(requests)`, per request. */
+function countPerRequest(c: Ctx): { stop: (requests: number) => Promise<Pick<Measured, 'serviceMinstr' | 'dbMinstr'>> } {
+  if (!PERF) return { stop: () => Promise.resolve({}) };
+  const counters = [countInstructions(processTree(c.service.proc.pid!, 'dist/src/main.js')), countInstructions(processesNamed('postgres'))];
+  return {
+    stop: async (requests) => {
+      const [service, db] = await Promise.all(counters.map((k) => k.stop()));
+      return { serviceMinstr: service / 1e6 / requests, dbMinstr: db / 1e6 / requests };
+    },
+  };
+}
+
+const instructions = (m: Measured): string =>
+  m.serviceMinstr === undefined
+    ? ''
+    : `; instructions per request: service ${m.serviceMinstr.toFixed(2)} M, PostgreSQL ${m.dbMinstr!.toFixed(2)} M`;
+
 async function measure(c: Ctx, label: string, requests: LoadRequest[], warmup = WARMUP): Promise<Measured> {
   if (warmup > 0) await load(c.base, requests, warmup, CONNECTIONS);
   log(`  ${label}: measuring ${DURATION} s at ${CONNECTIONS} connections...`);
@@ -176,13 +193,11 @@ async function measure(c: Ctx, label: string, requests: LoadRequest[], warmup = 
       await c.db.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()')
     ).rows.map((r) => r.pid);
   const own0 = backendCpuMs(await backends());
-  const counters = PERF
-    ? [countInstructions(processTree(c.service.proc.pid!, 'dist/src/main.js')), countInstructions(processesNamed('postgres'))]
-    : [];
+  const counting = countPerRequest(c);
   const db0 = postgresCpuMs();
   const m = await load(c.base, requests, DURATION, CONNECTIONS);
   m.dbMs = (postgresCpuMs() - db0) / m.total;
-  if (PERF) [m.serviceMinstr, m.dbMinstr] = (await Promise.all(counters.map((k) => k.stop()))).map((n) => n / 1e6 / m.total);
+  Object.assign(m, await counting.stop(m.total));
   const own1 = backendCpuMs(await backends());
   m.dbOwnMs = [...own1].reduce((sum, [pid, ms]) => sum + ms - (own0.get(pid) ?? 0), 0) / m.total;
   await profileMark(c, `${label}${c.variant ? '-redis' : ''}`);
@@ -190,7 +205,7 @@ async function measure(c: Ctx, label: string, requests: LoadRequest[], warmup = 
     .map(([k, v]) => `${k}×${v}`)
     .join(' ');
   log(
-    `  ${label}: ${m.rps.toFixed(0)} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms (${codes}${m.failed ? `, ${m.failed} failed` : ''}); db CPU ${m.dbMs.toFixed(3)} ms/req (server), ${m.dbOwnMs.toFixed(3)} ms/req (this database's backends)${PERF ? `; instructions per request: service ${m.serviceMinstr!.toFixed(2)} M, PostgreSQL ${m.dbMinstr!.toFixed(2)} M` : ''}`,
+    `  ${label}: ${m.rps.toFixed(0)} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms (${codes}${m.failed ? `, ${m.failed} failed` : ''}); db CPU ${m.dbMs.toFixed(3)} ms/req (server), ${m.dbOwnMs.toFixed(3)} ms/req (this database's backends)${instructions(m)}`,
   );
   if (m.failed > 0)
     throw new Error(
@@ -687,6 +702,7 @@ const scenarios: Scenario[] = [
       })();
       log(`  live-event: measuring ${DURATION} s: ${readConnections} reader and ${writeConnections} writer connections, and the probe...`);
       await profileMark(c, null);
+      const counting = countPerRequest(c);
       const db0 = postgresCpuMs();
       const [mr, mw] = await Promise.all([
         load(c.base, reads, DURATION, readConnections),
@@ -694,6 +710,7 @@ const scenarios: Scenario[] = [
       ]);
       // Per request of either kind: the database's share of the whole mix.
       mr.dbMs = (postgresCpuMs() - db0) / (mr.total + mw.total);
+      Object.assign(mr, await counting.stop(mr.total + mw.total));
       await profileMark(c, `live-event${c.variant ? '-redis' : ''}`);
       running = false;
       await probing;
@@ -706,7 +723,7 @@ const scenarios: Scenario[] = [
         );
       const readsOk = ratioGoal(c, mr, 0.4);
       const note = `reads ${mr.rps.toFixed(0)}/s (p50 ${mr.p50} ms, p99 ${mr.p99} ms) while writes ran at ${mw.rps.toFixed(0)}/s (p99 ${mw.p99} ms, ${((100 * mw.rps) / (mr.rps + mw.rps)).toFixed(0)} % of requests); staleness of leaderboard page 1 after a write: p50 ${lags[Math.floor(lags.length / 2)] ?? '?'} ms, p99 ${p99Lag} ms over ${lags.length} probes`;
-      log(`  live-event: ${note}`);
+      log(`  live-event: ${note}; db CPU ${mr.dbMs.toFixed(3)} ms per request of the mix${instructions(mr)}`);
       return row(
         `live-event-${human(LARGE)}`,
         mr,

@@ -173,12 +173,9 @@ export class AuthRepository extends BaseRepository {
       : null;
     const claim = `INSERT INTO used_nonces (tenant_id, kind, nonce, expires_at) SELECT $1, $11, $12, $13 WHERE EXISTS (SELECT 1 FROM i)
        ${CLAIM_EXPIRED_ONLY}`;
-    type Step = { known: boolean; fresh: boolean; user_id: string | null; deliveries: number };
-    // Prepared outside a transaction: parsing and planning this statement cost PostgreSQL twice
-    // what running it does (docs/performance.md).
-    const run = (sql: string, values: unknown[]) =>
-      em?.queryRunner ? em.query<Step[]>(sql, values) : preparedQuery<Step>(this.dataSource, sql, values);
-    const [step] = await run(
+    // Prepared: parsing and planning this statement cost PostgreSQL twice what running it does (docs/performance.md).
+    const [step] = await preparedQuery<{ known: boolean; fresh: boolean; user_id: string | null; deliveries: number }>(
+      this.manager(em),
       `WITH i AS (SELECT user_id FROM identities WHERE tenant_id = $1 AND provider = $2 AND subject_id = $3),
        n AS (${nonce ? claim : 'SELECT 1 FROM i'}),
        u AS (

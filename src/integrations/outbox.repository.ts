@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { preparedQuery } from '../database/prepared-query.js';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { AppConfig } from '../config/app-config.js';
@@ -93,7 +94,8 @@ export class OutboxRepository extends BaseRepository {
   @GenerateSql({ params: [[EXAMPLE_OUTBOX_RECORD]] })
   async insert(events: OutboxRecord[], em?: EntityManager): Promise<number> {
     const piece = this.insertPiece(events, 1);
-    const [row]: { deliveries: number }[] = await this.manager(em).query(
+    const [row] = await preparedQuery<{ deliveries: number }>(
+      this.manager(em),
       `WITH ${piece.ctes} SELECT ${PIECE_DELIVERIES} AS deliveries`,
       piece.params,
     );

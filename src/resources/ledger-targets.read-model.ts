@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { preparedQuery } from '../database/prepared-query.js';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { BaseRepository, DUMMY, GenerateSql } from '../database/repository.js';
@@ -38,7 +39,8 @@ export class LedgerTargetsReadModel extends BaseRepository {
     em?: EntityManager,
   ): Promise<{ user: boolean; type: ResourceKind | null; seasonIds: string[] }> {
     if (!season) {
-      const found: { user_ok: boolean; type_kind: ResourceKind | null }[] = await this.manager(em).query(
+      const found = await preparedQuery<{ user_ok: boolean; type_kind: ResourceKind | null }>(
+        this.manager(em),
         `SELECT EXISTS (SELECT 1 FROM users WHERE id = $1 AND tenant_id = $3) AS user_ok,
               (SELECT kind FROM resource_types WHERE id = $2 AND tenant_id = $3) AS type_kind`,
         [userId, resourceTypeId, tenantId],
@@ -47,7 +49,8 @@ export class LedgerTargetsReadModel extends BaseRepository {
     }
     // Seasons are few per type (index ix_seasons_open): the live ones are found in the same round trip.
     // A season's own rank rewards (`season_reward`) count for no other season unless it names that reason.
-    const found: { user_ok: boolean; type_kind: ResourceKind | null; season_ids: string[] | null }[] = await this.manager(em).query(
+    const found = await preparedQuery<{ user_ok: boolean; type_kind: ResourceKind | null; season_ids: string[] | null }>(
+      this.manager(em),
       `SELECT EXISTS (SELECT 1 FROM users WHERE id = $1 AND tenant_id = $3) AS user_ok,
               (SELECT kind FROM resource_types WHERE id = $2 AND tenant_id = $3) AS type_kind,
               (SELECT array_agg(s.id ORDER BY s.id) FROM seasons s

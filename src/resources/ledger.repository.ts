@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { preparedQuery } from '../database/prepared-query.js';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { PageRequest } from '../common/pagination/pagination.js';
@@ -93,7 +94,8 @@ export class LedgerRepository extends BaseRepository {
     },
     em?: EntityManager,
   ): Promise<{ id: string; created_at: Date } | null> {
-    const inserted: { id: string; created_at: Date }[] = await this.manager(em).query(
+    const inserted = await preparedQuery<{ id: string; created_at: Date }>(
+      this.manager(em),
       `INSERT INTO resource_ledger (tenant_id, resource_type_id, user_id, delta, earned_delta, reason, reference, idempotency_key, created_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
        ON CONFLICT (tenant_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
@@ -113,7 +115,8 @@ export class LedgerRepository extends BaseRepository {
     now: Date,
     em?: EntityManager,
   ): Promise<{ balance: string; earned: string }> {
-    const after: { balance: string; earned: string }[] = await this.manager(em).query(
+    const after = await preparedQuery<{ balance: string; earned: string }>(
+      this.manager(em),
       `INSERT INTO resource_balances (resource_type_id, user_id, tenant_id, balance, earned, earned_at, updated_at)
        VALUES ($1, $2, $3, $4, $4, $5, $5)
        ON CONFLICT (resource_type_id, user_id) DO UPDATE SET
@@ -152,7 +155,8 @@ export class LedgerRepository extends BaseRepository {
   /** Records the rank counters' changes (folded into the buckets later by RankingService). */
   @GenerateSql({ params: [DUMMY.uuid, [{ level: 0, bucket: 1n, delta: 1 }]] })
   async addBucketDeltas(resourceTypeId: string, changes: BucketChange[], em?: EntityManager): Promise<void> {
-    await this.manager(em).query(
+    await preparedQuery(
+      this.manager(em),
       `INSERT INTO resource_rank_bucket_deltas (resource_type_id, level, bucket, delta)
        SELECT $1, l, b, d FROM unnest($2::smallint[], $3::bigint[], $4::int[]) AS c(l, b, d)`,
       [resourceTypeId, changes.map((c) => c.level), changes.map((c) => c.bucket.toString()), changes.map((c) => c.delta)],
@@ -172,7 +176,8 @@ export class LedgerRepository extends BaseRepository {
     now: Date,
     em?: EntityManager,
   ): Promise<{ season_id: string; score: string }[]> {
-    return this.manager(em).query(
+    return preparedQuery(
+      this.manager(em),
       `INSERT INTO season_scores (season_id, user_id, tenant_id, score, reached_at)
        SELECT s, $2, $3, $4, $5 FROM unnest($1::uuid[]) AS s ORDER BY s
        ON CONFLICT (season_id, user_id) DO UPDATE SET score = season_scores.score + EXCLUDED.score, reached_at = EXCLUDED.reached_at

@@ -339,12 +339,12 @@ export class StorePurchaseRepository extends BaseRepository {
     };
     let row: Row;
     try {
-      [row] = em?.queryRunner ? await em.query<Row[]>(sql, params) : await preparedQuery<Row>(this.dataSource, sql, params);
+      [row] = await preparedQuery<Row>(this.manager(em), sql, params);
     } catch (err) {
-      const e = err as { message?: string; detail?: string; driverError?: { message?: string; detail?: string } };
-      const m = REFUSAL.exec(e.driverError?.message ?? e.message ?? '');
+      const e = err as { driverError?: { message?: string; detail?: string } };
+      const m = REFUSAL.exec(e.driverError?.message ?? '');
       if (!m) throw err;
-      const detail = e.driverError?.detail ?? e.detail;
+      const detail = e.driverError?.detail;
       return {
         status: 'refused',
         refusal: m[1] as ItemPurchaseRefusal,

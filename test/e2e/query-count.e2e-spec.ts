@@ -12,6 +12,7 @@ import { givenEvent, type TestEvent } from '../helpers/quests.js';
 import { givenItem, givenListing, givenRequirement, purchase } from '../helpers/store.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { subscribeToEveryEvent } from '../helpers/outbox.js';
+import { onStatements } from '../helpers/pg-statements.js';
 
 /**
  * SQL statements per request on the list endpoints, counted at the pg client for the statements
@@ -35,25 +36,16 @@ describe('SQL statements per request on the list endpoints (no N+1)', () => {
     // the point, not what a cache saves; the caches have their own tests).
     t = await createTestApp({ MINT_WORKER_ENABLED: 'false', QUEST_EVENT_WORKER_ENABLED: 'false', READ_CACHE_MS: '0' });
     // Count at the pg Client the app's pool really uses.
-    const pool = (t.dataSource.driver as unknown as { master: { connect: () => Promise<{ release: () => void }> } }).master;
-    const client = await pool.connect();
-    const proto = Object.getPrototypeOf(client) as { query: (...args: unknown[]) => unknown };
-    client.release();
-    const query = proto.query;
-    proto.query = function (this: unknown, ...args: unknown[]) {
+    await onStatements(t.dataSource, (sql) => {
       const store = als.getStore();
-      if (store) {
-        const q = args[0] as string | { text: string };
-        const sql = (typeof q === 'string' ? q : q.text).replace(/\s+/g, ' ');
-        // The tenant of a request is cached for 5 s from when it was read (src/tenants/tenants.service.ts),
-        // whatever the page size: a request finds it expired or not by the clock alone, so its read
-        // is counted apart (and at most one per request, below).
-        if (sql.startsWith('SELECT "Tenant"."id" AS "Tenant_id"')) store.tenantReads++;
-        else store.n++;
-        store.sql.push(sql.slice(0, 120));
-      }
-      return query.apply(this, args);
-    };
+      if (!store) return;
+      // The tenant of a request is cached for 5 s from when it was read (src/tenants/tenants.service.ts),
+      // whatever the page size: a request finds it expired or not by the clock alone, so its read
+      // is counted apart (and at most one per request, below).
+      if (sql.startsWith('SELECT "Tenant"."id" AS "Tenant_id"')) store.tenantReads++;
+      else store.n++;
+      store.sql.push(sql.slice(0, 120));
+    });
     const server = t.app.getHttpServer() as Server;
     const listeners = server.listeners('request') as ((req: IncomingMessage, res: ServerResponse) => void)[];
     server.removeAllListeners('request');

@@ -3,6 +3,7 @@ import { CacheFactory } from '../../src/common/cache/cache-factory.js';
 import { DomainError } from '../../src/common/errors/domain-error.js';
 import { CommonErrors } from '../../src/common/errors/error-catalog.js';
 import { findOneFast } from '../../src/database/find-one-fast.js';
+import { preparedQuery } from '../../src/database/prepared-query.js';
 import { onUniqueViolation, uniqueViolation } from '../../src/database/repository.js';
 import { Tenant } from '../../src/tenants/entities/tenant.entity.js';
 import { createModuleTest, type ModuleTest } from './harness.js';
@@ -49,6 +50,26 @@ describe('data layer helpers (medium: the infrastructure modules on PostgreSQL)'
     expect((await findOneFast(t.dataSource.manager, Tenant, { slug }))?.slug).toBe(slug);
     expect(await t.dataSource.transaction((em) => findOneFast(em, Tenant, { slug: `${slug}-no` }))).toBeNull();
     await expect(findOneFast(t.dataSource.manager, Tenant, { nope: 1 } as never)).rejects.toThrow('Tenant has no column nope');
+  });
+
+  it('preparedQuery runs a statement on the transaction it is given, or on a pooled connection, and fails as TypeORM does', async () => {
+    const slug = uniqueName('t');
+    const insert = `INSERT INTO tenants (slug, name, settings, api_key_hash, shared_secret_enc) VALUES ($1, $1, '{}', md5(random()::text) || md5(random()::text), 'x') RETURNING slug`;
+    expect(await preparedQuery(t.dataSource.manager, insert, [slug])).toEqual([{ slug }]);
+    // The same text again (its prepared statement reused): the unique violation is a QueryFailedError with its constraint.
+    const duplicate = await preparedQuery(t.dataSource, insert, [slug]).catch((e: unknown) => e);
+    expect(duplicate).toBeInstanceOf(QueryFailedError);
+    expect(uniqueViolation(duplicate)).toBe('uq_tenants_slug');
+    // Inside a transaction it runs on that transaction's connection: rolled back with it.
+    const rolledBack = uniqueName('t');
+    await t.dataSource
+      .transaction(async (em) => {
+        await preparedQuery(em, insert, [rolledBack]);
+        expect(await em.query('SELECT count(*)::int AS n FROM tenants WHERE slug = $1', [rolledBack])).toEqual([{ n: 1 }]);
+        throw new Error('roll back');
+      })
+      .catch(() => undefined);
+    expect(await t.dataSource.query('SELECT count(*)::int AS n FROM tenants WHERE slug = $1', [rolledBack])).toEqual([{ n: 0 }]);
   });
 
   it('two read caches cannot share a name', () => {

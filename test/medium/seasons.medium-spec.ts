@@ -1,4 +1,3 @@
-import type { QueryRunner } from 'typeorm';
 import { IntegrationsModule } from '../../src/integrations/integrations.module.js';
 import { PrizesService } from '../../src/prizes/prizes.service.js';
 import { LedgerService } from '../../src/resources/ledger.service.js';
@@ -13,6 +12,7 @@ import { ledgerInvariants } from '../helpers/ledger-invariants.js';
 import { createModuleTest, type ModuleTest } from './harness.js';
 import { givenCommunity, givenResourceType, givenTenant, numbers, uniqueName } from './fixtures.js';
 import { subscribeToEveryEvent } from '../helpers/outbox.js';
+import { onStatements } from '../helpers/pg-statements.js';
 
 const BATCH = 100;
 /** Final places frozen per statement here: seasons of a few hundred players freeze in several chunks. */
@@ -30,9 +30,10 @@ describe('SeasonCloser (medium: SeasonsModule on PostgreSQL)', () => {
   let closer: SeasonCloser;
   let tenantId: string;
   let communityId: string;
-  /** Every statement run while `recording`, with the query runner (connection) that ran it. */
-  let recorded: { sql: string; runner: QueryRunner | undefined }[] = [];
+  /** Every statement run while `recording`, with the connection that ran it. */
+  let recorded: { sql: string; connection: object }[] = [];
   let recording = false;
+  let stopRecording = () => {};
 
   beforeAll(async () => {
     t = await createModuleTest({
@@ -43,13 +44,14 @@ describe('SeasonCloser (medium: SeasonsModule on PostgreSQL)', () => {
     tenantId = await givenTenant(t);
     await subscribeToEveryEvent(t.dataSource, tenantId); // the outbox writes only what a sink takes
     communityId = await givenCommunity(t, tenantId);
-    t.dataSource.subscribers.push({
-      beforeQuery: (e) => {
-        if (recording) recorded.push({ sql: e.query.replace(/\s+/g, ' ').trim(), runner: e.queryRunner });
-      },
+    stopRecording = await onStatements(t.dataSource, (sql, connection) => {
+      if (recording) recorded.push({ sql, connection });
     });
   });
-  afterAll(() => t?.close());
+  afterAll(async () => {
+    stopRecording();
+    await t?.close();
+  });
 
   /** `n` players of the tenant (bulk SQL: what is under test is the close, not registration). */
   const givenPlayers = async (n: number): Promise<string[]> => {
@@ -199,7 +201,7 @@ describe('SeasonCloser (medium: SeasonsModule on PostgreSQL)', () => {
     await closer.payPlaces(season, BATCH, 2 * BATCH);
     recording = false;
     // The batch's own connection (after its commit, the webhook worker is woken on another).
-    const sql = recorded.filter((r) => r.runner === recorded[0].runner).map((r) => r.sql);
+    const sql = recorded.filter((r) => r.connection === recorded[0].connection).map((r) => r.sql);
     expect(sql[0]).toBe('START TRANSACTION');
     expect(sql[sql.length - 1]).toBe('COMMIT');
     // BEGIN, places, payouts, paid-through, notifications, the credits of the one resource type of
