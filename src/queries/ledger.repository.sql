@@ -78,6 +78,137 @@ RETURNING
   id,
   created_at;
 
+-- LedgerRepository.appendCredit
+WITH
+  t AS (
+    SELECT
+      EXISTS (
+        SELECT
+          1
+        FROM
+          users
+        WHERE
+          id = $1
+          AND tenant_id = $3
+      ) AS user_ok,
+      (
+        SELECT
+          kind
+        FROM
+          resource_types
+        WHERE
+          id = $2
+          AND tenant_id = $3
+      ) AS type_kind,
+      (
+        SELECT
+          array_agg(
+            s.id
+            ORDER BY
+              s.id
+          )
+        FROM
+          seasons s
+        WHERE
+          s.resource_type_id = $2
+          AND s.ends_at > $4
+          AND s.starts_at <= $4
+          AND s.tenant_id = $3
+          AND (
+            (
+              s.reasons IS NULL
+              AND $5 <> 'season_reward'
+            )
+            OR $5 = ANY (s.reasons)
+          )
+          AND (
+            s.quest_ids IS NULL
+            OR (
+              $5 = 'quest_completion'
+              AND $6 = ANY (s.quest_ids::TEXT[])
+            )
+          )
+      ) AS season_ids
+  ),
+  e AS (
+    INSERT INTO
+      resource_ledger (
+        tenant_id,
+        resource_type_id,
+        user_id,
+        delta,
+        earned_delta,
+        reason,
+        reference,
+        idempotency_key,
+        created_at
+      )
+    SELECT
+      $7,
+      $8,
+      $9,
+      $10,
+      $10,
+      $11,
+      $12,
+      $13,
+      $14
+    FROM
+      t
+    WHERE
+      t.user_ok
+      AND t.type_kind IS NOT NULL
+    ON CONFLICT (tenant_id, idempotency_key)
+    WHERE
+      idempotency_key IS NOT NULL DO NOTHING
+    RETURNING
+      id,
+      created_at
+  ),
+  b AS (
+    INSERT INTO
+      resource_balances (
+        resource_type_id,
+        user_id,
+        tenant_id,
+        balance,
+        earned,
+        earned_at,
+        updated_at
+      )
+    SELECT
+      $8,
+      $9,
+      $7,
+      $10,
+      $10,
+      $14,
+      $14
+    FROM
+      e
+    ON CONFLICT (resource_type_id, user_id) DO UPDATE
+    SET
+      balance = resource_balances.balance + EXCLUDED.balance,
+      earned = resource_balances.earned + EXCLUDED.earned,
+      earned_at = EXCLUDED.earned_at,
+      updated_at = EXCLUDED.updated_at
+    RETURNING
+      balance,
+      earned
+  )
+SELECT
+  t.user_ok,
+  t.type_kind,
+  t.season_ids,
+  e.id,
+  e.created_at,
+  b.balance,
+  b.earned
+FROM
+  t
+  LEFT JOIN e ON TRUE
+  LEFT JOIN b ON TRUE;
+
 -- LedgerRepository.appendCredits
 INSERT INTO
   resource_ledger (
@@ -138,29 +269,6 @@ WHERE
 ORDER BY
   t.community_id,
   t.slug;
-
--- LedgerRepository.credit
-INSERT INTO
-  resource_balances (
-    resource_type_id,
-    user_id,
-    tenant_id,
-    balance,
-    earned,
-    earned_at,
-    updated_at
-  )
-VALUES
-  ($1, $2, $3, $4, $4, $5, $5)
-ON CONFLICT (resource_type_id, user_id) DO UPDATE
-SET
-  balance = resource_balances.balance + EXCLUDED.balance,
-  earned = resource_balances.earned + EXCLUDED.earned,
-  earned_at = EXCLUDED.earned_at,
-  updated_at = EXCLUDED.updated_at
-RETURNING
-  balance,
-  earned;
 
 -- LedgerRepository.creditMany
 INSERT INTO

@@ -13,6 +13,30 @@ export interface SeasonMatch {
 }
 
 /**
+ * The select list of `exist` with a season match (`user_ok`, `type_kind`, `season_ids`), its
+ * parameters (`targetsParams`) numbered from `$first`: for a statement that folds the check into
+ * its write (`LedgerRepository.appendCredit`).
+ */
+export function targetsSelect(first: number): string {
+  const [user, type, tenant, at, reason, reference] = [0, 1, 2, 3, 4, 5].map((i) => `$${first + i}`);
+  return `EXISTS (SELECT 1 FROM users WHERE id = ${user} AND tenant_id = ${tenant}) AS user_ok,
+              (SELECT kind FROM resource_types WHERE id = ${type} AND tenant_id = ${tenant}) AS type_kind,
+              (SELECT array_agg(s.id ORDER BY s.id) FROM seasons s
+                 WHERE s.resource_type_id = ${type} AND s.ends_at > ${at} AND s.starts_at <= ${at} AND s.tenant_id = ${tenant}
+                   AND ((s.reasons IS NULL AND ${reason} <> 'season_reward') OR ${reason} = ANY (s.reasons))
+                   AND (s.quest_ids IS NULL OR (${reason} = 'quest_completion' AND ${reference} = ANY (s.quest_ids::text[])))) AS season_ids`;
+}
+
+export const targetsParams = (tenantId: string, userId: string, resourceTypeId: string, season: SeasonMatch): unknown[] => [
+  userId,
+  resourceTypeId,
+  tenantId,
+  season.at,
+  season.reason,
+  season.reference,
+];
+
+/**
  * Whether a ledger operation's user and resource type exist in its tenant, and the type's kind, in
  * one round trip on the operation's own transaction; with `season`, also the seasons of the type
  * whose window holds the entry and whose filters take it (their boards count it). Reads `users`
@@ -51,13 +75,8 @@ export class LedgerTargetsReadModel extends BaseRepository {
     // A season's own rank rewards (`season_reward`) count for no other season unless it names that reason.
     const found = await preparedQuery<{ user_ok: boolean; type_kind: ResourceKind | null; season_ids: string[] | null }>(
       this.manager(em),
-      `SELECT EXISTS (SELECT 1 FROM users WHERE id = $1 AND tenant_id = $3) AS user_ok,
-              (SELECT kind FROM resource_types WHERE id = $2 AND tenant_id = $3) AS type_kind,
-              (SELECT array_agg(s.id ORDER BY s.id) FROM seasons s
-                 WHERE s.resource_type_id = $2 AND s.ends_at > $4 AND s.starts_at <= $4 AND s.tenant_id = $3
-                   AND ((s.reasons IS NULL AND $5 <> 'season_reward') OR $5 = ANY (s.reasons))
-                   AND (s.quest_ids IS NULL OR ($5 = 'quest_completion' AND $6 = ANY (s.quest_ids::text[])))) AS season_ids`,
-      [userId, resourceTypeId, tenantId, season.at, season.reason, season.reference],
+      `SELECT ${targetsSelect(1)}`,
+      targetsParams(tenantId, userId, resourceTypeId, season),
     );
     return { user: found[0].user_ok, type: found[0].type_kind, seasonIds: found[0].season_ids ?? [] };
   }

@@ -5,6 +5,8 @@ import type { DataSource, EntityManager } from 'typeorm';
 import type { PageRequest } from '../common/pagination/pagination.js';
 import { BaseRepository, DUMMY, GenerateSql } from '../database/repository.js';
 import { ResourceLedgerEntry } from './entities/resource-ledger-entry.entity.js';
+import type { ResourceKind } from './entities/resource-type.entity.js';
+import { targetsParams, targetsSelect } from './ledger-targets.read-model.js';
 import type { BucketChange } from './rank-buckets.js';
 
 export interface EntryRow {
@@ -105,28 +107,92 @@ export class LedgerRepository extends BaseRepository {
     return inserted[0] ?? null;
   }
 
-  /** Adds `amount` to balance and earned (creating the row); the totals after. */
-  @GenerateSql({ params: [DUMMY.tenant, DUMMY.uuid, DUMMY.uuid2, 5, DUMMY.date] })
-  async credit(
-    tenantId: string,
-    userId: string,
-    resourceTypeId: string,
-    amount: number,
-    now: Date,
+  /**
+   * A credit in one statement: checks its targets (`LedgerTargetsReadModel`'s select: the user and
+   * the type in the tenant, the live seasons that take it), appends the entry claiming its
+   * idempotency key, and adds `amount` to balance and earned (creating the row), each step only if
+   * the one before it could. `id` null with `user_ok` and `type_kind` set: the key was taken (a
+   * concurrent duplicate waits on the key, then finds it taken); `balance` and `earned` are the
+   * totals after. Three round trips were one each.
+   */
+  @GenerateSql({
+    params: [
+      {
+        tenantId: DUMMY.tenant,
+        resourceTypeId: DUMMY.uuid,
+        userId: DUMMY.uuid2,
+        amount: 5,
+        reason: 'grant',
+        reference: null,
+        idempotencyKey: 'k',
+        createdAt: DUMMY.date,
+      },
+    ],
+  })
+  async appendCredit(
+    e: {
+      tenantId: string;
+      resourceTypeId: string;
+      userId: string;
+      amount: number;
+      reason: string;
+      reference: string | null;
+      idempotencyKey: string | null;
+      createdAt: Date;
+    },
     em?: EntityManager,
-  ): Promise<{ balance: string; earned: string }> {
-    const after = await preparedQuery<{ balance: string; earned: string }>(
+  ): Promise<{
+    userOk: boolean;
+    typeKind: ResourceKind | null;
+    seasonIds: string[];
+    entry: { id: string; created_at: Date } | null;
+    after: { balance: string; earned: string } | null;
+  }> {
+    type Row = {
+      user_ok: boolean;
+      type_kind: ResourceKind | null;
+      season_ids: string[] | null;
+      id: string | null;
+      created_at: Date | null;
+      balance: string | null;
+      earned: string | null;
+    };
+    const [row] = await preparedQuery<Row>(
       this.manager(em),
-      `INSERT INTO resource_balances (resource_type_id, user_id, tenant_id, balance, earned, earned_at, updated_at)
-       VALUES ($1, $2, $3, $4, $4, $5, $5)
-       ON CONFLICT (resource_type_id, user_id) DO UPDATE SET
-         balance = resource_balances.balance + EXCLUDED.balance,
-         earned = resource_balances.earned + EXCLUDED.earned,
-         earned_at = EXCLUDED.earned_at, updated_at = EXCLUDED.updated_at
-       RETURNING balance, earned`,
-      [resourceTypeId, userId, tenantId, amount, now],
+      `WITH t AS (SELECT ${targetsSelect(1)}),
+       e AS (
+         INSERT INTO resource_ledger (tenant_id, resource_type_id, user_id, delta, earned_delta, reason, reference, idempotency_key, created_at)
+         SELECT $7, $8, $9, $10, $10, $11, $12, $13, $14 FROM t WHERE t.user_ok AND t.type_kind IS NOT NULL
+         ON CONFLICT (tenant_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
+         RETURNING id, created_at),
+       b AS (
+         INSERT INTO resource_balances (resource_type_id, user_id, tenant_id, balance, earned, earned_at, updated_at)
+         SELECT $8, $9, $7, $10, $10, $14, $14 FROM e
+         ON CONFLICT (resource_type_id, user_id) DO UPDATE SET
+           balance = resource_balances.balance + EXCLUDED.balance,
+           earned = resource_balances.earned + EXCLUDED.earned,
+           earned_at = EXCLUDED.earned_at, updated_at = EXCLUDED.updated_at
+         RETURNING balance, earned)
+       SELECT t.user_ok, t.type_kind, t.season_ids, e.id, e.created_at, b.balance, b.earned FROM t LEFT JOIN e ON true LEFT JOIN b ON true`,
+      [
+        ...targetsParams(e.tenantId, e.userId, e.resourceTypeId, { at: e.createdAt, reason: e.reason, reference: e.reference }),
+        e.tenantId,
+        e.resourceTypeId,
+        e.userId,
+        e.amount,
+        e.reason,
+        e.reference,
+        e.idempotencyKey,
+        e.createdAt,
+      ],
     );
-    return after[0];
+    return {
+      userOk: row.user_ok,
+      typeKind: row.type_kind,
+      seasonIds: row.season_ids ?? [],
+      entry: row.id ? { id: row.id, created_at: row.created_at! } : null,
+      after: row.balance !== null ? { balance: row.balance, earned: row.earned! } : null,
+    };
   }
 
   /** Takes `amount` from the balance (and `earnedDelta` into earned) unless it would go below zero: null then. */

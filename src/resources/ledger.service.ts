@@ -4,6 +4,7 @@ import { Clock } from '../common/clock/clock.js';
 import { DomainError } from '../common/errors/domain-error.js';
 import { DomainEvents, type PublishOptions } from '../common/events/domain-events.js';
 import { UserErrors } from '../users/users.errors.js';
+import type { ResourceKind } from './entities/resource-type.entity.js';
 import { bucketChanges, MAX_AMOUNT_TOTAL, type BucketChange } from './rank-buckets.js';
 import { LedgerTargetsReadModel } from './ledger-targets.read-model.js';
 import { LedgerRepository } from './ledger.repository.js';
@@ -258,34 +259,42 @@ export class LedgerService {
     const now = this.clock.now();
     // A savepoint inside the caller's transaction (or a transaction of its own).
     return em.transaction(async (tx) => {
-      const season = earnedDelta !== 0 ? { at: now, reason: op.reason, reference: op.reference ?? null } : null;
-      const found = await this.targets.exist(op.tenantId, op.userId, op.resourceTypeId, season, tx);
-      if (!found.user) throw new DomainError(UserErrors.user_not_found, `No user ${op.userId} in this tenant`);
-      if (!found.type)
-        throw new DomainError(ResourceErrors.resource_type_not_found, `No resource type ${op.resourceTypeId} in this tenant`);
-
-      // Claim the idempotency key first: a concurrent duplicate waits here, then sees the key taken.
-      const inserted = await this.repo.append(
-        {
-          tenantId: op.tenantId,
-          resourceTypeId: op.resourceTypeId,
-          userId: op.userId,
-          delta,
-          earnedDelta,
-          reason: op.reason,
-          reference: op.reference ?? null,
-          idempotencyKey: op.idempotencyKey ?? null,
-          createdAt: now,
-        },
-        tx,
-      );
-      if (!inserted) return this.replay(tx, op, delta, earnedDelta);
-
+      const entry = {
+        tenantId: op.tenantId,
+        resourceTypeId: op.resourceTypeId,
+        userId: op.userId,
+        reason: op.reason,
+        reference: op.reference ?? null,
+        idempotencyKey: op.idempotencyKey ?? null,
+        createdAt: now,
+      };
+      const targetsFound = (user: boolean, type: ResourceKind | null) => {
+        if (!user) throw new DomainError(UserErrors.user_not_found, `No user ${op.userId} in this tenant`);
+        if (!type) throw new DomainError(ResourceErrors.resource_type_not_found, `No resource type ${op.resourceTypeId} in this tenant`);
+      };
+      let found: { type: ResourceKind; seasonIds: string[] };
+      let inserted: { id: string; created_at: Date };
       let after: { balance: string; earned: string } | null;
       if (direction === 'credit') {
-        after = await this.repo.credit(op.tenantId, op.userId, op.resourceTypeId, op.amount, now, tx);
+        // Targets, entry (claiming the idempotency key: a concurrent duplicate waits there, then
+        // finds it taken) and balance in one statement.
+        const r = await this.repo.appendCredit({ ...entry, amount: op.amount }, tx);
+        targetsFound(r.userOk, r.typeKind);
+        if (!r.entry) return this.replay(tx, op, delta, earnedDelta);
+        if (!r.after) throw new Error('a credit appended its entry but stored no balance');
+        found = { type: r.typeKind!, seasonIds: r.seasonIds };
+        inserted = r.entry;
+        after = r.after;
         if (Number(after.earned) > MAX_AMOUNT_TOTAL) throw new DomainError(ResourceErrors.amount_too_large);
       } else {
+        const season = earnedDelta !== 0 ? { at: now, reason: op.reason, reference: op.reference ?? null } : null;
+        const targets = await this.targets.exist(op.tenantId, op.userId, op.resourceTypeId, season, tx);
+        targetsFound(targets.user, targets.type);
+        found = { type: targets.type!, seasonIds: targets.seasonIds };
+        // Claim the idempotency key first: a concurrent duplicate waits here, then sees the key taken.
+        const appended = await this.repo.append({ ...entry, delta, earnedDelta }, tx);
+        if (!appended) return this.replay(tx, op, delta, earnedDelta);
+        inserted = appended;
         after = await this.repo.debit(op.tenantId, op.userId, op.resourceTypeId, op.amount, earnedDelta, now, tx);
         if (!after) {
           const have = await this.getBalance(tx, op.tenantId, op.userId, op.resourceTypeId);

@@ -247,6 +247,23 @@ describe('SQL statements per request on the list endpoints (no N+1)', () => {
     expect(await events()).toBe(afterFirst);
   });
 
+  it('a grant is one statement for its targets, entry and balance, then its rank counters and its events, in one transaction', async () => {
+    // A tenant of its own, without subscriptions (its outbox statement writes nothing); made last, as
+    // a new tenant makes the next request of every tenant read its tenant again.
+    const quiet = await t.givenTenant();
+    const c = await givenCommunity(t, quiet);
+    const gems = await givenResourceType(t, quiet, c.id, { slug: 'gems', name: 'Gems' });
+    const u = await givenUser(t, quiet);
+    expect((await grant(t, quiet, u.userId, gems.id, 5)).status).toBe(201);
+    expect(last.sql).toEqual([
+      'START TRANSACTION',
+      expect.stringMatching(/^WITH t AS \(SELECT EXISTS \(SELECT 1 FROM users/),
+      expect.stringMatching(/^INSERT INTO resource_rank_bucket_deltas/),
+      expect.stringMatching(/^WITH outbox_rows AS/),
+      'COMMIT',
+    ]);
+  });
+
   it('findOneFast reads the same entity as findOneBy', async () => {
     const em = t.dataSource.manager;
     const slow = await em.findOneBy(Community, { tenantId: tenant.id, id: community.id });
