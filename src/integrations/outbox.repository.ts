@@ -72,13 +72,24 @@ export class OutboxRepository extends BaseRepository {
       occurred_at: e.occurredAt.toISOString(),
       payload: e.payload,
     }));
+    const nats = !!this.config.NATS_URL;
+    // With NATS every event is written; without it, only those a subscription takes. Decided here,
+    // not by a parameter in the statement: `$n OR EXISTS (...)` made PostgreSQL plan the prepared
+    // purchase statement anew at every call (its generic plan no longer won).
+    const conditions = [
+      ...(sql.onlyIf ? [`(${sql.onlyIf})`] : []),
+      ...(nats
+        ? []
+        : [
+            `EXISTS (SELECT 1 FROM webhook_subscriptions s
+             WHERE s.tenant_id = e.tenant_id AND s.active AND (e.type = ANY (s.event_types) OR '*' = ANY (s.event_types)))`,
+          ]),
+    ];
     const ctes = `outbox_rows AS (
          INSERT INTO outbox_events (id, tenant_id, type, version, occurred_at, payload, nats_pending)
          SELECT e.id, e.tenant_id, e.type, e.version, e.occurred_at, ${sql.payloadMerge ? `e.payload || ${sql.payloadMerge}` : 'e.payload'}, $${first + 1}
          FROM jsonb_to_recordset($${first}::jsonb) AS e(id uuid, tenant_id uuid, type varchar, version smallint, occurred_at timestamptz, payload jsonb)
-         WHERE ${sql.onlyIf ? `(${sql.onlyIf}) AND ` : ''}($${first + 1} OR EXISTS (
-           SELECT 1 FROM webhook_subscriptions s
-           WHERE s.tenant_id = e.tenant_id AND s.active AND (e.type = ANY (s.event_types) OR '*' = ANY (s.event_types))))
+         ${conditions.length ? `WHERE ${conditions.join(' AND ')}` : ''}
          RETURNING id, tenant_id, type, occurred_at),
        outbox_deliveries AS (
          INSERT INTO webhook_deliveries (tenant_id, subscription_id, event_id, status, attempts, next_attempt_at, created_at, updated_at)
@@ -87,7 +98,7 @@ export class OutboxRepository extends BaseRepository {
            ON s.tenant_id = o.tenant_id AND s.active AND (o.type = ANY (s.event_types) OR '*' = ANY (s.event_types))
          RETURNING 1)`;
     // With NATS_URL set, the NATS sink relays them (NatsSink).
-    return { ctes, params: [JSON.stringify(rows), !!this.config.NATS_URL] };
+    return { ctes, params: [JSON.stringify(rows), nats] };
   }
 
   /** Writes the events and their deliveries (one statement); how many deliveries were created. */

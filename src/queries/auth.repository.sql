@@ -287,21 +287,18 @@ WITH
             r
         )
       )
-      AND (
-        $15
-        OR EXISTS (
-          SELECT
-            1
-          FROM
-            webhook_subscriptions s
-          WHERE
-            s.tenant_id = e.tenant_id
-            AND s.active
-            AND (
-              e.type = ANY (s.event_types)
-              OR '*' = ANY (s.event_types)
-            )
-        )
+      AND EXISTS (
+        SELECT
+          1
+        FROM
+          webhook_subscriptions s
+        WHERE
+          s.tenant_id = e.tenant_id
+          AND s.active
+          AND (
+            e.type = ANY (s.event_types)
+            OR '*' = ANY (s.event_types)
+          )
       )
     RETURNING
       id,

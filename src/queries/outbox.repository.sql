@@ -87,21 +87,18 @@ WITH
         payload jsonb
       )
     WHERE
-      (
-        $2
-        OR EXISTS (
-          SELECT
-            1
-          FROM
-            webhook_subscriptions s
-          WHERE
-            s.tenant_id = e.tenant_id
-            AND s.active
-            AND (
-              e.type = ANY (s.event_types)
-              OR '*' = ANY (s.event_types)
-            )
-        )
+      EXISTS (
+        SELECT
+          1
+        FROM
+          webhook_subscriptions s
+        WHERE
+          s.tenant_id = e.tenant_id
+          AND s.active
+          AND (
+            e.type = ANY (s.event_types)
+            OR '*' = ANY (s.event_types)
+          )
       )
     RETURNING
       id,

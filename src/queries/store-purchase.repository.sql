@@ -296,21 +296,18 @@ WITH
             r
         ) IS NOT NULL
       )
-      AND (
-        $13
-        OR EXISTS (
-          SELECT
-            1
-          FROM
-            webhook_subscriptions s
-          WHERE
-            s.tenant_id = e.tenant_id
-            AND s.active
-            AND (
-              e.type = ANY (s.event_types)
-              OR '*' = ANY (s.event_types)
-            )
-        )
+      AND EXISTS (
+        SELECT
+          1
+        FROM
+          webhook_subscriptions s
+        WHERE
+          s.tenant_id = e.tenant_id
+          AND s.active
+          AND (
+            e.type = ANY (s.event_types)
+            OR '*' = ANY (s.event_types)
+          )
       )
     RETURNING
       id,
