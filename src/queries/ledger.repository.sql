@@ -195,6 +195,26 @@ WITH
     RETURNING
       balance,
       earned
+  ),
+  d AS (
+    INSERT INTO
+      resource_rank_bucket_deltas (resource_type_id, level, bucket, delta)
+    SELECT
+      $8,
+      l.level,
+      c.bucket,
+      c.delta
+    FROM
+      b,
+      generate_series(0, 13) AS l (level),
+      LATERAL (
+        VALUES
+          ((b.earned - $10) >> (4 * l.level), -1),
+          (b.earned >> (4 * l.level), 1)
+      ) AS c (bucket, delta)
+    WHERE
+      (b.earned - $10) >> (4 * l.level) <> b.earned >> (4 * l.level)
+      AND c.bucket > 0
   )
 SELECT
   t.user_ok,

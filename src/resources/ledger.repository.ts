@@ -7,7 +7,7 @@ import { BaseRepository, DUMMY, GenerateSql } from '../database/repository.js';
 import { ResourceLedgerEntry } from './entities/resource-ledger-entry.entity.js';
 import type { ResourceKind } from './entities/resource-type.entity.js';
 import { targetsParams, targetsSelect } from './ledger-targets.read-model.js';
-import type { BucketChange } from './rank-buckets.js';
+import { RANK_BITS, RANK_LEVELS, type BucketChange } from './rank-buckets.js';
 
 export interface EntryRow {
   id: string;
@@ -111,9 +111,10 @@ export class LedgerRepository extends BaseRepository {
    * A credit in one statement: checks its targets (`LedgerTargetsReadModel`'s select: the user and
    * the type in the tenant, the live seasons that take it), appends the entry claiming its
    * idempotency key, and adds `amount` to balance and earned (creating the row), each step only if
-   * the one before it could. `id` null with `user_ok` and `type_kind` set: the key was taken (a
-   * concurrent duplicate waits on the key, then finds it taken); `balance` and `earned` are the
-   * totals after. Three round trips were one each.
+   * the one before it could, and records the rank counters' changes of the move from `earned -
+   * amount` to `earned` (`bucketChanges`'s rule, in SQL). `id` null with `user_ok` and `type_kind`
+   * set: the key was taken (a concurrent duplicate waits on the key, then finds it taken);
+   * `balance` and `earned` are the totals after. Four round trips were one each.
    */
   @GenerateSql({
     params: [
@@ -172,7 +173,13 @@ export class LedgerRepository extends BaseRepository {
            balance = resource_balances.balance + EXCLUDED.balance,
            earned = resource_balances.earned + EXCLUDED.earned,
            earned_at = EXCLUDED.earned_at, updated_at = EXCLUDED.updated_at
-         RETURNING balance, earned)
+         RETURNING balance, earned),
+       d AS (
+         INSERT INTO resource_rank_bucket_deltas (resource_type_id, level, bucket, delta)
+         SELECT $8, l.level, c.bucket, c.delta
+         FROM b, generate_series(0, ${RANK_LEVELS - 1}) AS l(level),
+           LATERAL (VALUES ((b.earned - $10) >> (${RANK_BITS} * l.level), -1), (b.earned >> (${RANK_BITS} * l.level), 1)) AS c(bucket, delta)
+         WHERE (b.earned - $10) >> (${RANK_BITS} * l.level) <> b.earned >> (${RANK_BITS} * l.level) AND c.bucket > 0)
        SELECT t.user_ok, t.type_kind, t.season_ids, e.id, e.created_at, b.balance, b.earned FROM t LEFT JOIN e ON true LEFT JOIN b ON true`,
       [
         ...targetsParams(e.tenantId, e.userId, e.resourceTypeId, { at: e.createdAt, reason: e.reason, reference: e.reference }),

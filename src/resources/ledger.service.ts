@@ -277,7 +277,7 @@ export class LedgerService {
       let after: { balance: string; earned: string } | null;
       if (direction === 'credit') {
         // Targets, entry (claiming the idempotency key: a concurrent duplicate waits there, then
-        // finds it taken) and balance in one statement.
+        // finds it taken), balance and rank counter deltas in one statement.
         const r = await this.repo.appendCredit({ ...entry, amount: op.amount }, tx);
         targetsFound(r.userOk, r.typeKind);
         if (!r.entry) return this.replay(tx, op, delta, earnedDelta);
@@ -305,7 +305,8 @@ export class LedgerService {
         }
       }
       const earned = BigInt(after.earned);
-      const changes = bucketChanges(earned - BigInt(earnedDelta), earned);
+      // A credit's statement recorded its rank counter changes already.
+      const changes = direction === 'credit' ? [] : bucketChanges(earned - BigInt(earnedDelta), earned);
       if (changes.length > 0) await this.repo.addBucketDeltas(op.resourceTypeId, changes, tx);
       this.amountsChangedIn(tx, op.resourceTypeId, op.userId);
       if (earnedDelta !== 0) await this.ranking.changedIn(tx, op.resourceTypeId, op.userId, Number(earned) - earnedDelta, Number(earned));

@@ -204,6 +204,45 @@ describe('LedgerService (medium: ResourcesModule on PostgreSQL)', () => {
     expect(await stored(b)).toEqual({ balance: 7, earned: 7, sumDelta: 7, sumEarned: 7, entries: 1 });
   });
 
+  it('keeps the rank counters exact over random credits and revokes: the folded counters are those of the final scores', async () => {
+    const resourceTypeId = await givenResourceType(t, tenantId);
+    const users = await Promise.all(Array.from({ length: 12 }, () => givenUser(t, tenantId)));
+    const m = t.dataSource.manager;
+    // Amounts from 1 to 2^50, so moves cross buckets at low and high levels; a revoke now and then.
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+    for (let i = 0; i < 60; i++) {
+      const userId = users[next() % users.length];
+      const amount = 1 + (next() % 2 ** (1 + (next() % 20))) * 2 ** (next() % 31);
+      await ledger.credit(m, op({ userId, resourceTypeId }, amount));
+      if (i % 7 === 6) await ledger.debit(m, op({ userId, resourceTypeId }, 1, { lowerEarned: true })).catch(() => undefined);
+    }
+    // What the counters must hold: every positive final score counted once at each level (bucket > 0).
+    const scores = await t.dataSource.query<{ earned: string }[]>(
+      'SELECT earned::text FROM resource_balances WHERE resource_type_id = $1',
+      [resourceTypeId],
+    );
+    const expected = new Map<string, number>();
+    for (const { earned } of scores)
+      for (let level = 0; level < 14; level++) {
+        const bucket = BigInt(earned) >> BigInt(4 * level);
+        if (bucket > 0n) expected.set(`${level}:${bucket}`, (expected.get(`${level}:${bucket}`) ?? 0) + 1);
+      }
+    const folded = await until(
+      async () => {
+        // The timer's fold may hold the lock: fold again until no delta of this board is left.
+        await t.get(RankingService).compact();
+        return t.dataSource.query<{ key: string; count: number }[]>(
+          `SELECT level || ':' || bucket AS key, count::int AS count FROM resource_rank_buckets WHERE resource_type_id = $1
+           AND NOT EXISTS (SELECT 1 FROM resource_rank_bucket_deltas WHERE resource_type_id = $1)`,
+          [resourceTypeId],
+        );
+      },
+      (rows) => rows.length > 0,
+    );
+    expect(new Map(folded.map((r) => [r.key, r.count]))).toEqual(expected);
+  });
+
   it('folds the rank counter deltas: a counter taken to zero is deleted, the others hold the exact counts', async () => {
     const ids = await given();
     const other = { ...ids, userId: await givenUser(t, tenantId) };
