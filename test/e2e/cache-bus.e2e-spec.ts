@@ -1,3 +1,6 @@
+import { jest } from '@jest/globals';
+import { CacheBus } from '../../src/database/cache-bus.js';
+import type { DedicatedConnection } from '../../src/database/pg-connections.js';
 import type { TenantCredentials } from '../../src/tenants/tenants.service.js';
 import { adminApi, givenCommunity, givenResourceType, grant, type TestCommunity } from '../helpers/communities.js';
 import { givenUser, type TestUser } from '../helpers/factories.js';
@@ -29,6 +32,32 @@ describe('read caches across instances (CacheBus: LISTEN/NOTIFY)', () => {
     const res = await app.http().get(`/v1/community/${community.id}/leaderboard/${xp.slug}?limit=1`).set('X-Tenant-Id', tenant.id);
     expect(res.status).toBe(200);
     return (res.body as { items: { userId: string; amount: number; displayName: string }[] }).items[0];
+  };
+
+  /** The bus's own connection of an instance (private: the tests reach its NOTIFY and its backend). */
+  const busConnection = (app: TestApp): DedicatedConnection => {
+    const bus: unknown = app.app.get(CacheBus);
+    return (bus as { connection: DedicatedConnection }).connection;
+  };
+  /** Makes the next NOTIFY of `app`'s bus fail, as on a connection that just died. */
+  const failNextNotify = (app: TestApp) => {
+    const connection = busConnection(app);
+    const query = connection.query.bind(connection);
+    let failed = false;
+    return jest.spyOn(connection, 'query').mockImplementation((text, values, timeoutMs) => {
+      if (!failed && text.includes('pg_notify')) {
+        failed = true;
+        return Promise.reject(new Error('injected: connection lost'));
+      }
+      return query(text, values, timeoutMs);
+    });
+  };
+  /** Renames the community through `app`, and checks that B has not heard of it after a while. */
+  const renameUnheard = async (app: TestApp, name: string) => {
+    const before = await communityOn(b, players[0]);
+    expect((await adminApi(app, tenant).patch(`/v1/admin/communities/${community.id}`, { name })).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await communityOn(b, players[0])).toEqual(before);
   };
 
   beforeAll(async () => {
@@ -64,6 +93,37 @@ describe('read caches across instances (CacheBus: LISTEN/NOTIFY)', () => {
       () => communityOn(b, players[0]),
       (c) => c.name === 'Renamed on A',
     );
+  });
+
+  it('sends a drop whose NOTIFY failed again with the next drop', async () => {
+    const spy = failNextNotify(a);
+    try {
+      await renameUnheard(a, 'Renamed, first NOTIFY lost');
+      // Any later drop of A takes the lost one with it: a grant, which drops other caches than the community's.
+      await grant(a, tenant, (await givenUser(a, tenant)).userId, xp.id, 1).expect(201);
+      await until(
+        () => communityOn(b, players[0]),
+        (c) => c.name === 'Renamed, first NOTIFY lost',
+      );
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it('sends a drop whose NOTIFY failed again once its connection is back', async () => {
+    const spy = failNextNotify(a);
+    try {
+      await renameUnheard(a, 'Renamed, sent after the reconnection');
+      // A's bus connection dies (B's stays up, so B's caches are not cleared by a reconnection of its own).
+      const [{ pid }] = (await busConnection(a).query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows;
+      await a.dataSource.query('SELECT pg_terminate_backend($1)', [pid]);
+      await until(
+        () => communityOn(b, players[0]),
+        (c) => c.name === 'Renamed, sent after the reconnection',
+      );
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it("shows a grant through one instance in the other's cached leaderboard page", async () => {
