@@ -101,6 +101,9 @@ interface Row {
   dbOwnMs?: number;
   /** CPU ms of the PostgreSQL server per request of the measured run (postgresCpuMs), when measured. */
   dbMs?: number;
+  /** With BENCH_PERF: millions of instructions per request of the service's processes and of PostgreSQL's. */
+  serviceMinstr?: number;
+  dbMinstr?: number;
 }
 
 interface Ctx {
@@ -130,7 +133,7 @@ interface Scenario {
 
 const row = (
   scenario: string,
-  m: Pick<Measured, 'rps' | 'p50' | 'p99' | 'dbMs' | 'dbOwnMs'>,
+  m: Pick<Measured, 'rps' | 'p50' | 'p99' | 'dbMs' | 'dbOwnMs' | 'serviceMinstr' | 'dbMinstr'>,
   c: Ctx | null,
   goal: string,
   met: boolean | null,
@@ -143,6 +146,8 @@ const row = (
   ratio: c ? m.rps / c.bare().rps : 1,
   dbMs: m.dbMs,
   dbOwnMs: m.dbOwnMs,
+  serviceMinstr: m.serviceMinstr,
+  dbMinstr: m.dbMinstr,
   goal,
   met,
   note,
@@ -167,10 +172,13 @@ async function profileMark(c: Ctx, name: string | null): Promise<void> {
   }
 }
 
-/** With BENCH_PERF: counts the instructions of the service's processes and of PostgreSQL's until `stop(requests)`, per request. */
-function countPerRequest(c: Ctx): { stop: (requests: number) => Promise<Pick<Measured, 'serviceMinstr' | 'dbMinstr'>> } {
+/** The service's processes: the cluster primary and its workers. */
+const servicePids = (c: Ctx) => processTree(c.service.proc.pid!, 'dist/src/main.js');
+
+/** With BENCH_PERF: counts the instructions of these processes and of PostgreSQL's until `stop(requests)`, per request. */
+function countPerRequest(pids: number[]): { stop: (requests: number) => Promise<Pick<Measured, 'serviceMinstr' | 'dbMinstr'>> } {
   if (!PERF) return { stop: () => Promise.resolve({}) };
-  const counters = [countInstructions(processTree(c.service.proc.pid!, 'dist/src/main.js')), countInstructions(processesNamed('postgres'))];
+  const counters = [countInstructions(pids), countInstructions(processesNamed('postgres'))];
   return {
     stop: async (requests) => {
       const [service, db] = await Promise.all(counters.map((k) => k.stop()));
@@ -193,7 +201,7 @@ async function measure(c: Ctx, label: string, requests: LoadRequest[], warmup = 
       await c.db.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()')
     ).rows.map((r) => r.pid);
   const own0 = backendCpuMs(await backends());
-  const counting = countPerRequest(c);
+  const counting = countPerRequest(servicePids(c));
   const db0 = postgresCpuMs();
   const m = await load(c.base, requests, DURATION, CONNECTIONS);
   m.dbMs = (postgresCpuMs() - db0) / m.total;
@@ -292,8 +300,10 @@ const scenarios: Scenario[] = [
         const url = `http://127.0.0.1:${port}`;
         await load(url, [{ method: 'GET', path: '/constant' }], WARMUP, CONNECTIONS);
         log(`  baseline-nest: measuring ${DURATION} s at ${CONNECTIONS} connections...`);
+        const counting = countPerRequest(processTree(child.proc.pid!, 'baseline-app.js'));
         const m = await load(url, [{ method: 'GET', path: '/constant' }], DURATION, CONNECTIONS);
-        log(`  baseline-nest: ${m.rps.toFixed(0)} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms`);
+        Object.assign(m, await counting.stop(m.total));
+        log(`  baseline-nest: ${m.rps.toFixed(0)} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms${instructions(m)}`);
         return row(
           'baseline-nest',
           m,
@@ -702,7 +712,7 @@ const scenarios: Scenario[] = [
       })();
       log(`  live-event: measuring ${DURATION} s: ${readConnections} reader and ${writeConnections} writer connections, and the probe...`);
       await profileMark(c, null);
-      const counting = countPerRequest(c);
+      const counting = countPerRequest(servicePids(c));
       const db0 = postgresCpuMs();
       const [mr, mw] = await Promise.all([
         load(c.base, reads, DURATION, readConnections),
@@ -1058,7 +1068,17 @@ function select(args: string[]): Scenario[] {
 const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : '—');
 
 function table(rows: Row[]): string {
-  const head = ['scenario', 'req/s', 'p50 ms', 'p99 ms', '× bare', 'db CPU ms/req', 'goal', 'met'];
+  const head = [
+    'scenario',
+    'req/s',
+    'p50 ms',
+    'p99 ms',
+    '× bare',
+    'db CPU ms/req',
+    'goal',
+    'met',
+    ...(PERF ? ['M instr/req service / db'] : []),
+  ];
   const lines = rows.map((r) => [
     r.scenario,
     r.scenario === 'cold-start' ? '—' : fmt(r.rps),
@@ -1068,6 +1088,7 @@ function table(rows: Row[]): string {
     r.dbMs === undefined ? '—' : fmt(r.dbMs, 3),
     r.goal,
     r.met === null ? '' : r.met ? 'met' : 'NOT MET',
+    ...(PERF ? [r.serviceMinstr === undefined ? '—' : `${fmt(r.serviceMinstr, 2)} / ${fmt(r.dbMinstr!, 2)}`] : []),
   ]);
   return [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...lines.map((l) => `| ${l.join(' | ')} |`)].join('\n');
 }
