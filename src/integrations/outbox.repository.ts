@@ -25,6 +25,13 @@ export interface StatementPiece {
 /** The SQL of how many deliveries an `insertPiece` made, for the host statement's select list. */
 export const PIECE_DELIVERIES = '(SELECT count(*) FROM outbox_deliveries)::int';
 
+/**
+ * Whether the subscription `s` takes the event `event` (an alias with `tenant_id` and `type`): the
+ * one rule both for writing an event at all and for making its deliveries, so the two never disagree.
+ */
+const takes = (event: string) =>
+  `s.tenant_id = ${event}.tenant_id AND s.active AND (${event}.type = ANY (s.event_types) OR '*' = ANY (s.event_types))`;
+
 export const EXAMPLE_OUTBOX_RECORD: OutboxRecord = {
   id: DUMMY.uuid,
   tenantId: DUMMY.tenant,
@@ -78,12 +85,7 @@ export class OutboxRepository extends BaseRepository {
     // purchase statement anew at every call (its generic plan no longer won).
     const conditions = [
       ...(sql.onlyIf ? [`(${sql.onlyIf})`] : []),
-      ...(nats
-        ? []
-        : [
-            `EXISTS (SELECT 1 FROM webhook_subscriptions s
-             WHERE s.tenant_id = e.tenant_id AND s.active AND (e.type = ANY (s.event_types) OR '*' = ANY (s.event_types)))`,
-          ]),
+      ...(nats ? [] : [`EXISTS (SELECT 1 FROM webhook_subscriptions s WHERE ${takes('e')})`]),
     ];
     const ctes = `outbox_rows AS (
          INSERT INTO outbox_events (id, tenant_id, type, version, occurred_at, payload, nats_pending)
@@ -94,8 +96,7 @@ export class OutboxRepository extends BaseRepository {
        outbox_deliveries AS (
          INSERT INTO webhook_deliveries (tenant_id, subscription_id, event_id, status, attempts, next_attempt_at, created_at, updated_at)
          SELECT o.tenant_id, s.id, o.id, 'pending', 0, o.occurred_at, o.occurred_at, o.occurred_at
-         FROM outbox_rows o JOIN webhook_subscriptions s
-           ON s.tenant_id = o.tenant_id AND s.active AND (o.type = ANY (s.event_types) OR '*' = ANY (s.event_types))
+         FROM outbox_rows o JOIN webhook_subscriptions s ON ${takes('o')}
          RETURNING 1)`;
     // With NATS_URL set, the NATS sink relays them (NatsSink).
     return { ctes, params: [JSON.stringify(rows), nats] };

@@ -208,12 +208,17 @@ WITH
       b,
       generate_series(0, 13) AS l (level),
       LATERAL (
+        SELECT
+          (b.earned - $10) >> (4 * l.level),
+          b.earned >> (4 * l.level)
+      ) AS m (from_bucket, to_bucket),
+      LATERAL (
         VALUES
-          ((b.earned - $10) >> (4 * l.level), -1),
-          (b.earned >> (4 * l.level), 1)
+          (m.from_bucket, -1),
+          (m.to_bucket, 1)
       ) AS c (bucket, delta)
     WHERE
-      (b.earned - $10) >> (4 * l.level) <> b.earned >> (4 * l.level)
+      m.from_bucket <> m.to_bucket
       AND c.bucket > 0
   )
 SELECT

@@ -9,6 +9,42 @@ import type { ResourceKind } from './entities/resource-type.entity.js';
 import { targetsParams, targetsSelect } from './ledger-targets.read-model.js';
 import { RANK_BITS, RANK_LEVELS, type BucketChange } from './rank-buckets.js';
 
+/** An entry claims its idempotency key: a second entry under the key is not written (a concurrent one waits, then finds it taken). */
+const CLAIM_KEY = 'ON CONFLICT (tenant_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING';
+
+/** A credit raises the balance row (created at the credit when missing) and its earned total. */
+const ADD_TO_BALANCE = `ON CONFLICT (resource_type_id, user_id) DO UPDATE SET
+         balance = resource_balances.balance + EXCLUDED.balance,
+         earned = resource_balances.earned + EXCLUDED.earned,
+         earned_at = EXCLUDED.earned_at, updated_at = EXCLUDED.updated_at`;
+
+/**
+ * `LedgerRepository.appendCredit`'s statement (built once: its text is also its prepared
+ * statement's key). $1-$6 the targets (`targetsParams`); $7 tenant, $8 resource type, $9 user,
+ * $10 amount, $11 reason, $12 reference, $13 idempotency key, $14 time. The rank counters move
+ * from `from` to `to` at each level: the old bucket loses one, the new one gains one (bucket 0 is
+ * never counted), `bucketChanges`'s rule.
+ */
+const APPEND_CREDIT = `WITH t AS (SELECT ${targetsSelect(1)}),
+       e AS (
+         INSERT INTO resource_ledger (tenant_id, resource_type_id, user_id, delta, earned_delta, reason, reference, idempotency_key, created_at)
+         SELECT $7, $8, $9, $10, $10, $11, $12, $13, $14 FROM t WHERE t.user_ok AND t.type_kind IS NOT NULL
+         ${CLAIM_KEY}
+         RETURNING id, created_at),
+       b AS (
+         INSERT INTO resource_balances (resource_type_id, user_id, tenant_id, balance, earned, earned_at, updated_at)
+         SELECT $8, $9, $7, $10, $10, $14, $14 FROM e
+         ${ADD_TO_BALANCE}
+         RETURNING balance, earned),
+       d AS (
+         INSERT INTO resource_rank_bucket_deltas (resource_type_id, level, bucket, delta)
+         SELECT $8, l.level, c.bucket, c.delta
+         FROM b, generate_series(0, ${RANK_LEVELS - 1}) AS l(level),
+           LATERAL (SELECT (b.earned - $10) >> (${RANK_BITS} * l.level), b.earned >> (${RANK_BITS} * l.level)) AS m(from_bucket, to_bucket),
+           LATERAL (VALUES (m.from_bucket, -1), (m.to_bucket, 1)) AS c(bucket, delta)
+         WHERE m.from_bucket <> m.to_bucket AND c.bucket > 0)
+       SELECT t.user_ok, t.type_kind, t.season_ids, e.id, e.created_at, b.balance, b.earned FROM t LEFT JOIN e ON true LEFT JOIN b ON true`;
+
 export interface EntryRow {
   id: string;
   user_id: string;
@@ -100,7 +136,7 @@ export class LedgerRepository extends BaseRepository {
       this.manager(em),
       `INSERT INTO resource_ledger (tenant_id, resource_type_id, user_id, delta, earned_delta, reason, reference, idempotency_key, created_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-       ON CONFLICT (tenant_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
+       ${CLAIM_KEY}
        RETURNING id, created_at`,
       [e.tenantId, e.resourceTypeId, e.userId, e.delta, e.earnedDelta, e.reason, e.reference, e.idempotencyKey, e.createdAt],
     );
@@ -158,41 +194,17 @@ export class LedgerRepository extends BaseRepository {
       balance: string | null;
       earned: string | null;
     };
-    const [row] = await preparedQuery<Row>(
-      this.manager(em),
-      `WITH t AS (SELECT ${targetsSelect(1)}),
-       e AS (
-         INSERT INTO resource_ledger (tenant_id, resource_type_id, user_id, delta, earned_delta, reason, reference, idempotency_key, created_at)
-         SELECT $7, $8, $9, $10, $10, $11, $12, $13, $14 FROM t WHERE t.user_ok AND t.type_kind IS NOT NULL
-         ON CONFLICT (tenant_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
-         RETURNING id, created_at),
-       b AS (
-         INSERT INTO resource_balances (resource_type_id, user_id, tenant_id, balance, earned, earned_at, updated_at)
-         SELECT $8, $9, $7, $10, $10, $14, $14 FROM e
-         ON CONFLICT (resource_type_id, user_id) DO UPDATE SET
-           balance = resource_balances.balance + EXCLUDED.balance,
-           earned = resource_balances.earned + EXCLUDED.earned,
-           earned_at = EXCLUDED.earned_at, updated_at = EXCLUDED.updated_at
-         RETURNING balance, earned),
-       d AS (
-         INSERT INTO resource_rank_bucket_deltas (resource_type_id, level, bucket, delta)
-         SELECT $8, l.level, c.bucket, c.delta
-         FROM b, generate_series(0, ${RANK_LEVELS - 1}) AS l(level),
-           LATERAL (VALUES ((b.earned - $10) >> (${RANK_BITS} * l.level), -1), (b.earned >> (${RANK_BITS} * l.level), 1)) AS c(bucket, delta)
-         WHERE (b.earned - $10) >> (${RANK_BITS} * l.level) <> b.earned >> (${RANK_BITS} * l.level) AND c.bucket > 0)
-       SELECT t.user_ok, t.type_kind, t.season_ids, e.id, e.created_at, b.balance, b.earned FROM t LEFT JOIN e ON true LEFT JOIN b ON true`,
-      [
-        ...targetsParams(e.tenantId, e.userId, e.resourceTypeId, { at: e.createdAt, reason: e.reason, reference: e.reference }),
-        e.tenantId,
-        e.resourceTypeId,
-        e.userId,
-        e.amount,
-        e.reason,
-        e.reference,
-        e.idempotencyKey,
-        e.createdAt,
-      ],
-    );
+    const [row] = await preparedQuery<Row>(this.manager(em), APPEND_CREDIT, [
+      ...targetsParams(e.tenantId, e.userId, e.resourceTypeId, { at: e.createdAt, reason: e.reason, reference: e.reference }),
+      e.tenantId,
+      e.resourceTypeId,
+      e.userId,
+      e.amount,
+      e.reason,
+      e.reference,
+      e.idempotencyKey,
+      e.createdAt,
+    ]);
     return {
       userOk: row.user_ok,
       typeKind: row.type_kind,
@@ -291,7 +303,7 @@ export class LedgerRepository extends BaseRepository {
     return this.manager(em).query(
       `INSERT INTO resource_ledger (tenant_id, resource_type_id, user_id, delta, earned_delta, reason, reference, idempotency_key, created_at)
        SELECT $1, $2, c.u, c.a, c.a, $3, $4, c.k, $5 FROM unnest($6::uuid[], $7::bigint[], $8::varchar[]) AS c(u, a, k)
-       ON CONFLICT (tenant_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
+       ${CLAIM_KEY}
        RETURNING id, idempotency_key, created_at`,
       [
         e.tenantId,
@@ -317,8 +329,9 @@ export class LedgerRepository extends BaseRepository {
   }
 
   /**
-   * `credit` for many users of one resource type (one amount per user), in one statement: the
-   * balance rows are created or raised, and locked, in user id order; the totals after.
+   * The balance step of `appendCredit` for many users of one resource type (one amount per user),
+   * in one statement: the balance rows are created or raised, and locked, in user id order; the
+   * totals after.
    */
   @GenerateSql({ params: [DUMMY.tenant, DUMMY.uuid, [{ userId: DUMMY.uuid2, amount: 5 }], DUMMY.date] })
   creditMany(
@@ -331,10 +344,7 @@ export class LedgerRepository extends BaseRepository {
     return this.manager(em).query(
       `INSERT INTO resource_balances (resource_type_id, user_id, tenant_id, balance, earned, earned_at, updated_at)
        SELECT $1, c.u, $2, c.a, c.a, $5, $5 FROM unnest($3::uuid[], $4::bigint[]) AS c(u, a) ORDER BY c.u
-       ON CONFLICT (resource_type_id, user_id) DO UPDATE SET
-         balance = resource_balances.balance + EXCLUDED.balance,
-         earned = resource_balances.earned + EXCLUDED.earned,
-         earned_at = EXCLUDED.earned_at, updated_at = EXCLUDED.updated_at
+       ${ADD_TO_BALANCE}
        RETURNING user_id, balance, earned`,
       [resourceTypeId, tenantId, credits.map((c) => c.userId), credits.map((c) => c.amount), now],
     );

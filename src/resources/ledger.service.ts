@@ -268,9 +268,11 @@ export class LedgerService {
         idempotencyKey: op.idempotencyKey ?? null,
         createdAt: now,
       };
-      const targetsFound = (user: boolean, type: ResourceKind | null) => {
+      /** The type's kind, once the user and the type are known to be in the tenant (404 otherwise). */
+      const kindOf = (user: boolean, type: ResourceKind | null): ResourceKind => {
         if (!user) throw new DomainError(UserErrors.user_not_found, `No user ${op.userId} in this tenant`);
         if (!type) throw new DomainError(ResourceErrors.resource_type_not_found, `No resource type ${op.resourceTypeId} in this tenant`);
+        return type;
       };
       let found: { type: ResourceKind; seasonIds: string[] };
       let inserted: { id: string; created_at: Date };
@@ -279,18 +281,16 @@ export class LedgerService {
         // Targets, entry (claiming the idempotency key: a concurrent duplicate waits there, then
         // finds it taken), balance and rank counter deltas in one statement.
         const r = await this.repo.appendCredit({ ...entry, amount: op.amount }, tx);
-        targetsFound(r.userOk, r.typeKind);
+        found = { type: kindOf(r.userOk, r.typeKind), seasonIds: r.seasonIds };
         if (!r.entry) return this.replay(tx, op, delta, earnedDelta);
         if (!r.after) throw new Error('a credit appended its entry but stored no balance');
-        found = { type: r.typeKind!, seasonIds: r.seasonIds };
         inserted = r.entry;
         after = r.after;
         if (Number(after.earned) > MAX_AMOUNT_TOTAL) throw new DomainError(ResourceErrors.amount_too_large);
       } else {
         const season = earnedDelta !== 0 ? { at: now, reason: op.reason, reference: op.reference ?? null } : null;
         const targets = await this.targets.exist(op.tenantId, op.userId, op.resourceTypeId, season, tx);
-        targetsFound(targets.user, targets.type);
-        found = { type: targets.type!, seasonIds: targets.seasonIds };
+        found = { type: kindOf(targets.user, targets.type), seasonIds: targets.seasonIds };
         // Claim the idempotency key first: a concurrent duplicate waits here, then sees the key taken.
         const appended = await this.repo.append({ ...entry, delta, earnedDelta }, tx);
         if (!appended) return this.replay(tx, op, delta, earnedDelta);
@@ -303,11 +303,11 @@ export class LedgerService {
             balance: have.balance,
           });
         }
+        // (A credit's statement records its rank counter changes itself.)
+        const changes = bucketChanges(BigInt(after.earned) - BigInt(earnedDelta), BigInt(after.earned));
+        if (changes.length > 0) await this.repo.addBucketDeltas(op.resourceTypeId, changes, tx);
       }
       const earned = BigInt(after.earned);
-      // A credit's statement recorded its rank counter changes already.
-      const changes = direction === 'credit' ? [] : bucketChanges(earned - BigInt(earnedDelta), earned);
-      if (changes.length > 0) await this.repo.addBucketDeltas(op.resourceTypeId, changes, tx);
       this.amountsChangedIn(tx, op.resourceTypeId, op.userId);
       if (earnedDelta !== 0) await this.ranking.changedIn(tx, op.resourceTypeId, op.userId, Number(earned) - earnedDelta, Number(earned));
       if (found.seasonIds.length > 0) await this.countInSeasons(tx, op, found.seasonIds, earnedDelta, now);
