@@ -41,6 +41,7 @@ import { load, type LoadRequest, type Measured } from './lib/load.js';
 import {
   backendCpuMs,
   countInstructions,
+  cpuMsOf,
   findDescendant,
   postgresCpuMs,
   processesNamed,
@@ -101,6 +102,8 @@ interface Row {
   dbOwnMs?: number;
   /** CPU ms of the PostgreSQL server per request of the measured run (postgresCpuMs), when measured. */
   dbMs?: number;
+  /** CPU ms of the service's processes (the bare route's, on its row) per request. */
+  serviceMs?: number;
   /** With BENCH_PERF: millions of instructions per request of the service's processes and of PostgreSQL's. */
   serviceMinstr?: number;
   dbMinstr?: number;
@@ -133,7 +136,7 @@ interface Scenario {
 
 const row = (
   scenario: string,
-  m: Pick<Measured, 'rps' | 'p50' | 'p99' | 'dbMs' | 'dbOwnMs' | 'serviceMinstr' | 'dbMinstr'>,
+  m: Pick<Measured, 'rps' | 'p50' | 'p99' | 'dbMs' | 'dbOwnMs' | 'serviceMs' | 'serviceMinstr' | 'dbMinstr'>,
   c: Ctx | null,
   goal: string,
   met: boolean | null,
@@ -146,6 +149,7 @@ const row = (
   ratio: c ? m.rps / c.bare().rps : 1,
   dbMs: m.dbMs,
   dbOwnMs: m.dbOwnMs,
+  serviceMs: m.serviceMs,
   serviceMinstr: m.serviceMinstr,
   dbMinstr: m.dbMinstr,
   goal,
@@ -175,22 +179,37 @@ async function profileMark(c: Ctx, name: string | null): Promise<void> {
 /** The service's processes: the cluster primary and its workers. */
 const servicePids = (c: Ctx) => processTree(c.service.proc.pid!, 'dist/src/main.js');
 
-/** With BENCH_PERF: counts the instructions of these processes and of PostgreSQL's until `stop(requests)`, per request. */
-function countPerRequest(pids: number[]): { stop: (requests: number) => Promise<Pick<Measured, 'serviceMinstr' | 'dbMinstr'>> } {
-  if (!PERF) return { stop: () => Promise.resolve({}) };
-  const counters = [countInstructions(pids), countInstructions(processesNamed('postgres'))];
+/**
+ * Counts what these processes use until `stop(requests)`, per request: their CPU time, and with
+ * BENCH_PERF the instructions they and PostgreSQL retire. CPU time moves with the machine's other
+ * load; instructions do not, but need a CPU whose counters the machine exposes (not every VM does).
+ */
+function countPerRequest(pids: number[]): {
+  stop: (requests: number) => Promise<Pick<Measured, 'serviceMs' | 'serviceMinstr' | 'dbMinstr'>>;
+} {
+  const cpu0 = cpuMsOf(pids);
+  const counters = PERF ? [countInstructions(pids), countInstructions(processesNamed('postgres'))] : [];
   return {
     stop: async (requests) => {
+      const serviceMs = (cpuMsOf(pids) - cpu0) / requests;
+      if (!PERF) return { serviceMs };
       const [service, db] = await Promise.all(counters.map((k) => k.stop()));
-      return { serviceMinstr: service / 1e6 / requests, dbMinstr: db / 1e6 / requests };
+      if (!Number.isFinite(service)) {
+        if (!perfWarned) log('  BENCH_PERF: perf cannot count instructions on this machine (no hardware counters); CPU times only');
+        perfWarned = true;
+        return { serviceMs };
+      }
+      return { serviceMs, serviceMinstr: service / 1e6 / requests, dbMinstr: db / 1e6 / requests };
     },
   };
 }
+let perfWarned = false;
 
 const instructions = (m: Measured): string =>
-  m.serviceMinstr === undefined
+  (m.serviceMs === undefined ? '' : `; service CPU ${m.serviceMs.toFixed(3)} ms/req`) +
+  (m.serviceMinstr === undefined
     ? ''
-    : `; instructions per request: service ${m.serviceMinstr.toFixed(2)} M, PostgreSQL ${m.dbMinstr!.toFixed(2)} M`;
+    : `; instructions per request: service ${m.serviceMinstr.toFixed(2)} M, PostgreSQL ${m.dbMinstr!.toFixed(2)} M`);
 
 async function measure(c: Ctx, label: string, requests: LoadRequest[], warmup = WARMUP): Promise<Measured> {
   if (warmup > 0) await load(c.base, requests, warmup, CONNECTIONS);
@@ -1074,6 +1093,7 @@ function table(rows: Row[]): string {
     'p50 ms',
     'p99 ms',
     '× bare',
+    'service CPU ms/req',
     'db CPU ms/req',
     'goal',
     'met',
@@ -1085,6 +1105,7 @@ function table(rows: Row[]): string {
     r.scenario === 'cold-start' ? '—' : fmt(r.p50, r.p50 % 1 ? 2 : 0),
     r.scenario === 'cold-start' ? '—' : fmt(r.p99, r.p99 % 1 ? 2 : 0),
     r.ratio === null ? '—' : fmt(r.ratio, 2),
+    r.serviceMs === undefined ? '—' : fmt(r.serviceMs, 3),
     r.dbMs === undefined ? '—' : fmt(r.dbMs, 3),
     r.goal,
     r.met === null ? '' : r.met ? 'met' : 'NOT MET',

@@ -37,6 +37,8 @@ export interface Measured {
   dbMs?: number;
   /** Set by the bench: CPU ms of the bench database's own backends per request. */
   dbOwnMs?: number;
+  /** Set by the bench: CPU ms of the service's processes per request. */
+  serviceMs?: number;
   /** Set by the bench with BENCH_PERF=1: millions of instructions per request, of the service's processes and of PostgreSQL's. */
   serviceMinstr?: number;
   dbMinstr?: number;

@@ -139,12 +139,6 @@ export const treeRssMb = (pid: number, needle: string): number => processTree(pi
 const TICKS_PER_SECOND = 100;
 
 /**
- * CPU time used so far by every PostgreSQL server process on this machine (backends, WAL writer,
- * checkpointer...) and by those that ended, in ms, from /proc: the database's cost of a scenario is the difference over
- * its measured run divided by its requests. Meaningful when the bench is the database's only
- * client (a quiet machine); NaN where /proc is not there.
- */
-/**
  * CPU ms of these PostgreSQL backends (utime + stime from /proc): with the pids of the bench
  * database's connections (pg_stat_activity), what the requests cost the database even when other
  * clients load the same server. Ended backends count as 0 (a pool keeps its connections).
@@ -163,6 +157,15 @@ export function backendCpuMs(pids: readonly number[]): Map<number, number> {
   return out;
 }
 
+/** CPU ms used so far by these processes together (see backendCpuMs). */
+export const cpuMsOf = (pids: readonly number[]): number => [...backendCpuMs(pids).values()].reduce((sum, ms) => sum + ms, 0);
+
+/**
+ * CPU time used so far by every PostgreSQL server process on this machine (backends, WAL writer,
+ * checkpointer...) and by those that ended, in ms, from /proc: the database's cost of a scenario is the difference over
+ * its measured run divided by its requests. Meaningful when the bench is the database's only
+ * client (a quiet machine); NaN where /proc is not there.
+ */
 export function postgresCpuMs(): number {
   let ticks = 0;
   let found = false;

@@ -80,9 +80,10 @@ const isDomain = (e: unknown, def: { error: string }) => e instanceof DomainErro
  * Any failure throws and rolls everything back: nothing is charged. A lock wait past
  * DB_LOCK_TIMEOUT_MS is such a failure (503 `database_timeout`, retried with the same nonce).
  *
- * The hot case, an item listing without requirements, on sale, takes two round trips instead of
- * about nineteen: the listing and its item read in one prepared statement, then steps 1-7 in one
- * statement, the database function `store_purchase_item` (`StorePurchaseRepository.purchaseItem`),
+ * The hot case, an item listing without requirements, on sale, takes one round trip instead of
+ * about nineteen (two when its listing was not read within READ_CACHE_MS): the listing and its
+ * item, read in one prepared statement and kept (`StoreService.purchaseTarget`), then steps 1-7
+ * in one statement, the database function `store_purchase_item` (`StorePurchaseRepository.purchaseItem`),
  * with the same rows, checks and lock order. Every other purchase (requirements, prizes, resources,
  * or a listing found closed or sold out, whose error the general path words) takes the general
  * path below. docs/decisions.md ("Purchases in one statement").
@@ -128,7 +129,7 @@ export class StorePurchaseService {
     const items = body.requirementData ?? [];
     const fingerprint = purchaseFingerprint(listingId, items);
     if (items.length === 0 && UUID_RE.test(listingId)) {
-      const target = await this.catalog.purchaseTarget(tenantId, listingId.toLowerCase());
+      const target = await this.store.purchaseTarget(tenantId, listingId.toLowerCase());
       if (target && (await this.sellsInOneStatement(tenantId, target, containerId))) {
         const done = await this.purchaseItem(tenantId, userId, target, body.nonce, fingerprint);
         if (done) return done;

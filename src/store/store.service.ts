@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
+import { CacheFactory } from '../common/cache/cache-factory.js';
+import type { ReadCache } from '../common/cache/read-cache.js';
 import { Clock } from '../common/clock/clock.js';
 import { EncryptionService } from '../crypto/encryption.service.js';
 import { DomainError } from '../common/errors/domain-error.js';
@@ -11,7 +13,7 @@ import type { Prize } from '../prizes/entities/prize.entity.js';
 import type { CreateListingDto, ListingDto, PriceComponentDto, StoreBalanceDto, UpdateListingDto } from './dto/listing.dto.js';
 import type { AdminPurchaseDto, PurchaseDto } from './dto/purchase.dto.js';
 import type { PriceComponent, StoreListing } from './entities/store-listing.entity.js';
-import { StoreCatalogReadModel } from './store-catalog.read-model.js';
+import { StoreCatalogReadModel, type PurchaseTarget } from './store-catalog.read-model.js';
 import { StoreListingRepository } from './store-listing.repository.js';
 import { StorePurchaseRepository } from './store-purchase.repository.js';
 import { RequirementsService } from '../requirements/requirements.service.js';
@@ -33,7 +35,27 @@ export class StoreService {
     private readonly requirements: RequirementsService,
     private readonly encryption: EncryptionService,
     private readonly clock: Clock,
-  ) {}
+    caches: CacheFactory,
+  ) {
+    this.targets = caches.create({
+      name: 'purchase targets',
+      load: async ({ tenantId, listingId }) => ({ target: await this.catalog.purchaseTarget(tenantId, listingId) }),
+    });
+  }
+
+  /**
+   * What a purchase reads first, per listing (READ_CACHE_MS; the tenant's listing writes drop it at
+   * their commit, in every process through the cache bus). Its units sold are a lower bound (they
+   * only grow between supply changes, which drop it). Safe to be stale: the purchase's statement
+   * reads the listing again under its lock and refuses another price, kind, item, requirement,
+   * window or a sold-out supply; a listing not found here takes the general path, which reads it.
+   */
+  private readonly targets: ReadCache<{ tenantId: string; listingId: string }, { target: PurchaseTarget | null }>;
+
+  /** The listing a purchase is for, as `StoreCatalogReadModel.purchaseTarget` read it at most READ_CACHE_MS ago. */
+  async purchaseTarget(tenantId: string, listingId: string): Promise<PurchaseTarget | null> {
+    return (await this.targets.get(tenantId, listingId, { tenantId, listingId })).target;
+  }
 
   /** The tenant's listing, 404 `listing_not_found` otherwise. */
   async findListing(em: EntityManager, tenantId: string, listingId: string): Promise<StoreListing> {
@@ -200,6 +222,7 @@ export class StoreService {
         tx,
       );
       await this.listings.createShards(created.id, created.totalSupply, tx);
+      this.targets.dropAfterCommit(tx, tenantId);
       return Object.assign(created, { soldTotal: 0 });
     });
     return toListingDto(saved);
@@ -231,6 +254,7 @@ export class StoreService {
       if (dto.active !== undefined) l.active = dto.active;
       if (dto.position !== undefined) l.position = dto.position;
       const saved = await this.listings.save(l, em);
+      this.targets.dropAfterCommit(em, tenantId);
       // The shards' caps add up to the new supply (no purchase is in flight: the row is locked).
       if (resupply) await this.listings.resupply(l.id, l.totalSupply, em);
       return toListingDto(saved);

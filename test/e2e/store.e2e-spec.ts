@@ -285,6 +285,47 @@ describe('the store', () => {
       expect((await purchase(t, b, l.id).expect(409)).body).toMatchObject({ code: 40002, error: 'listing_sold_out' });
       expect(await balances(b)).toMatchObject({ gems: 10 });
     });
+
+    it('reads an item listing once for the purchases that follow, again once it changes or READ_CACHE_MS passes, and always charges the price of the row', async () => {
+      const item = await givenItem(t, tenant, c.id);
+      const l = await gemListing({ kind: 'item', resourceTypeId: undefined, itemId: item.id, quantity: 1 });
+      const u = await fundedUser(200);
+      const catalog = t.app.get(StoreCatalogReadModel);
+      const reads = jest.spyOn(catalog, 'purchaseTarget');
+      const buy = async () => {
+        const res = await purchase(t, u, l.id).expect(201);
+        return { listingName: res.body.listingName as string, price: res.body.price as unknown };
+      };
+      const at = (amount: number) => [{ resourceTypeId: gems.id, amount }];
+      try {
+        expect([await buy(), await buy()]).toEqual([
+          { listingName: l.name, price: at(10) },
+          { listingName: l.name, price: at(10) },
+        ]);
+        expect(reads).toHaveBeenCalledTimes(1);
+
+        // Changed behind the API's back (no drop): the purchase's statement refuses the kept
+        // price and the general path sells at the row's.
+        await t.dataSource.query('UPDATE store_listings SET price = $2 WHERE id = $1', [l.id, JSON.stringify(at(15))]);
+        expect(await buy()).toEqual({ listingName: l.name, price: at(15) });
+
+        // Changed through the API: dropped at the commit, read again, named and priced anew.
+        await admin()
+          .patch(`/v1/admin/store/listings/${l.id}`, { name: 'Renamed sword', price: at(20) })
+          .expect(200);
+        expect(await buy()).toEqual({ listingName: 'Renamed sword', price: at(20) });
+        expect(reads).toHaveBeenCalledTimes(2);
+        await buy();
+        expect(reads).toHaveBeenCalledTimes(2);
+        t.clock.advance(t.config.READ_CACHE_MS + 1);
+        await buy();
+        expect(reads).toHaveBeenCalledTimes(3);
+      } finally {
+        reads.mockRestore();
+      }
+      expect(await balances(u)).toMatchObject({ gems: 200 - 10 - 10 - 15 - 20 - 20 - 20 });
+      expect(await ledgerMismatches(t, [gems.id])).toEqual([]);
+    });
   });
 
   describe('nonce replays', () => {
