@@ -25,9 +25,10 @@
  * docs/bench-latest.svg, which docs/performance.md shows). For experiments with the live-event mix:
  * BENCH_LIVE_WRITERS (its writer connections, default a fifth of BENCH_CONNECTIONS; 0: reads only)
  * and BENCH_LIVE_WRITE_RATE (grants per second in all, paced; default: as fast as they answer).
- * BENCH_PERF=1: each measured run also counts the instructions the service's processes and
+ * Every measured run records the CPU time of the service's processes (and the database's) per
+ * request. BENCH_PERF=1: it also counts the instructions the service's processes and
  * PostgreSQL's retire (perf stat), per request: what a change costs, steadier than req/s or CPU
- * time when the machine's speed moves between runs.
+ * time when the machine's speed moves between runs (where the machine exposes CPU counters).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';

@@ -13,6 +13,11 @@ export const CACHE_BUS_NAME = 'cache-bus';
 const MAX_PAYLOAD = 7000;
 /** A connection that died without a word (failover, network) is noticed by this heartbeat. */
 const HEARTBEAT_MS = 15_000;
+/**
+ * The first drop after a quiet spell waits this long for the drops of concurrent writes, so a
+ * process under writes sends a NOTIFY per LINGER_MS at most, not one per write.
+ */
+export const CACHE_BUS_LINGER_MS = 5;
 /** Drops waiting for the connection beyond this many are sent as "drop everything" per cache. */
 const MAX_PENDING = 10_000;
 
@@ -32,8 +37,9 @@ const isDrop = (d: unknown): d is [string, string] =>
  *
  * Drops are sent after the writer's commit (ReadCache drops at the commit), on the bus's own
  * connection, never inside the writer's transaction (a NOTIFY there would make every commit of the
- * database wait for the notification queue's lock). While one NOTIFY is in flight the next drops
- * gather into one payload, so a burst of writes costs a few statements, not one each.
+ * database wait for the notification queue's lock). A drop waits CACHE_BUS_LINGER_MS, and while
+ * one NOTIFY is in flight the next drops gather, so a burst of writes costs a few statements, not
+ * one each.
  *
  * Drops whose NOTIFY failed are sent again once the connection is back. Every reconnection clears
  * this process's caches (drops sent while it was away were missed), and while the bus is not
@@ -48,6 +54,8 @@ export class CacheBus implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly connection?: DedicatedConnection;
   private pending = new Map<string, [string, string]>();
   private sending?: Promise<void>;
+  private lingering?: NodeJS.Timeout;
+  private closing = false;
   private heartbeat?: NodeJS.Timeout;
   private everConnected = false;
   private connected = false;
@@ -91,6 +99,8 @@ export class CacheBus implements OnApplicationBootstrap, OnModuleDestroy {
 
   async onModuleDestroy(): Promise<void> {
     clearInterval(this.heartbeat);
+    this.closing = true;
+    this.flushNow();
     await this.sending;
     await this.connection?.close();
   }
@@ -107,7 +117,20 @@ export class CacheBus implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   private kick(): void {
-    if (this.pending.size > 0) this.sending ??= this.flush().finally(() => (this.sending = undefined));
+    if (this.pending.size === 0 || this.sending || this.lingering || this.closing) return;
+    this.lingering = setTimeout(() => this.flushNow(), CACHE_BUS_LINGER_MS);
+  }
+
+  private flushNow(): void {
+    clearTimeout(this.lingering);
+    this.lingering = undefined;
+    if (this.pending.size === 0 || this.sending) return;
+    this.sending = this.flush().then((sent) => {
+      this.sending = undefined;
+      // Drops that came after the last look of a flush that sent everything (a failed one waits
+      // for the next drop or the reconnection).
+      if (sent) this.kick();
+    });
   }
 
   private queue(drops: [string, string][]): void {
@@ -118,8 +141,8 @@ export class CacheBus implements OnApplicationBootstrap, OnModuleDestroy {
     this.pending = new Map([...caches].map((c) => [`${c}\u0000${EVERY_SCOPE}`, [c, EVERY_SCOPE]]));
   }
 
-  /** Sends what gathered, then what gathered meanwhile, until nothing is left or a NOTIFY fails. */
-  private async flush(): Promise<void> {
+  /** Sends what gathered, then what gathered meanwhile, until nothing is left (true) or a NOTIFY fails (false). */
+  private async flush(): Promise<boolean> {
     while (this.pending.size > 0) {
       const batches = this.batches([...this.pending.values()]);
       this.pending = new Map();
@@ -131,10 +154,11 @@ export class CacheBus implements OnApplicationBootstrap, OnModuleDestroy {
           // Sent again with the next drop or once the connection is back (onConnect).
           this.logger.debug(`cache drops not sent: ${(err as Error).message}`);
           this.queue(batches.slice(i).flat());
-          return;
+          return false;
         }
       }
     }
+    return true;
   }
 
   /** The drops in groups whose NOTIFY payload stays under the limit. */

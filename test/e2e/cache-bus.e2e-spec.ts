@@ -1,4 +1,5 @@
 import { jest } from '@jest/globals';
+import { CacheFactory } from '../../src/common/cache/cache-factory.js';
 import { CacheBus } from '../../src/database/cache-bus.js';
 import type { DedicatedConnection } from '../../src/database/pg-connections.js';
 import type { TenantCredentials } from '../../src/tenants/tenants.service.js';
@@ -123,6 +124,27 @@ describe('read caches across instances (CacheBus: LISTEN/NOTIFY)', () => {
       );
     } finally {
       spy.mockRestore();
+    }
+  });
+
+  it('sends the drops of a burst of writes in one NOTIFY', async () => {
+    const onA = a.app.get(CacheFactory).create<never, { v: number }>({ name: 'burst test' });
+    const onB = b.app.get(CacheFactory).create<never, { v: number }>({ name: 'burst test' });
+    const scopes = Array.from({ length: 20 }, (_, i) => `scope-${i}`);
+    const keptOnB = () => Promise.resolve(scopes.filter((s) => onB.lookup(s, ['k']).missing.length === 0).length);
+    for (const s of scopes) onB.lookup(s, ['k']).store(new Map([['k', { v: 1 }]]));
+    expect(await keptOnB()).toBe(scopes.length);
+    const queries = jest.spyOn(busConnection(a), 'query');
+    try {
+      // As the commits of concurrent writes do: one after the other, a few in each tick.
+      for (const s of scopes) {
+        onA.drop(s);
+        if (s.endsWith('5')) await new Promise((r) => setImmediate(r));
+      }
+      await until(keptOnB, (n) => n === 0);
+      expect(queries.mock.calls.filter(([text]) => text.includes('pg_notify'))).toHaveLength(1);
+    } finally {
+      queries.mockRestore();
     }
   });
 

@@ -15,5 +15,14 @@ describe('clientKey (what a login rate limit counts per address)', () => {
   it('never fails on something that is not an address', () => {
     expect(clientKey(undefined)).toBe('unknown');
     expect(clientKey('not-an-ip')).toBe('not-an-ip');
+    const long = `${'a'.repeat(5000)}:1`;
+    expect(clientKey(long)).toBe(long);
+  });
+
+  it('answers the same for an address seen before (kept)', () => {
+    for (let i = 0; i < 3; i++) {
+      expect(clientKey('::ffff:198.51.100.9')).toBe('198.51.100.9');
+      expect(clientKey('2001:db8:9:9::5')).toBe('2001:db8:9:9::/64');
+    }
   });
 });

@@ -1,7 +1,7 @@
 import { jest } from '@jest/globals';
 import { Logger } from '@nestjs/common';
 import type { AppConfig } from '../../config/app-config.js';
-import { NotificationBus, type NotificationTransport, WAKE_ATTEMPTS } from './notification-bus.js';
+import { NOTIFICATION_BUS_LINGER_MS, NotificationBus, type NotificationTransport, WAKE_ATTEMPTS } from './notification-bus.js';
 
 /** The bus over a transport the test fails and heals. */
 class TestBus extends NotificationBus {
@@ -32,10 +32,24 @@ describe('NotificationBus sending', () => {
   beforeEach(() => jest.useFakeTimers());
   afterEach(() => jest.useRealTimers());
 
+  it('waits NOTIFICATION_BUS_LINGER_MS for the wake-ups of concurrent writes, and sends them in one message', async () => {
+    const bus = new TestBus();
+    bus.failing = false;
+    bus.publish('t:a');
+    await jest.advanceTimersByTimeAsync(NOTIFICATION_BUS_LINGER_MS - 1);
+    bus.publish('t:b');
+    expect(bus.attempts).toBe(0);
+    await jest.advanceTimersByTimeAsync(1);
+    expect(bus.sent).toEqual([['t:a', 't:b']]);
+    bus.publish('t:c');
+    await jest.advanceTimersByTimeAsync(NOTIFICATION_BUS_LINGER_MS);
+    expect(bus.sent).toEqual([['t:a', 't:b'], ['t:c']]);
+  });
+
   it('sends a wake-up that failed again after a backoff', async () => {
     const bus = new TestBus();
     bus.publish('t:a');
-    await jest.advanceTimersByTimeAsync(0);
+    await jest.advanceTimersByTimeAsync(NOTIFICATION_BUS_LINGER_MS);
     expect(bus.attempts).toBe(1);
     bus.failing = false;
     await jest.advanceTimersByTimeAsync(249);
@@ -53,14 +67,15 @@ describe('NotificationBus sending', () => {
     expect(bus.attempts).toBe(WAKE_ATTEMPTS);
     bus.failing = false;
     bus.publish('t:b');
-    await jest.advanceTimersByTimeAsync(0);
+    await jest.advanceTimersByTimeAsync(NOTIFICATION_BUS_LINGER_MS);
     expect(bus.sent).toEqual([['t:b']]);
   });
 
   it('sends a wake-up published while a retry waits with it, in one message', async () => {
     const bus = new TestBus();
     bus.publish('t:a');
-    await jest.advanceTimersByTimeAsync(0);
+    await jest.advanceTimersByTimeAsync(NOTIFICATION_BUS_LINGER_MS);
+    expect(bus.attempts).toBe(1);
     bus.publish('t:b');
     bus.publish('t:a');
     bus.failing = false;
@@ -71,7 +86,8 @@ describe('NotificationBus sending', () => {
   it('makes one last attempt at shutdown without waiting for the backoff', async () => {
     const bus = new TestBus();
     bus.publish('t:a');
-    await jest.advanceTimersByTimeAsync(0);
+    await jest.advanceTimersByTimeAsync(NOTIFICATION_BUS_LINGER_MS);
+    expect(bus.attempts).toBe(1);
     bus.failing = false;
     await bus.onModuleDestroy();
     expect(bus.sent).toEqual([['t:a']]);

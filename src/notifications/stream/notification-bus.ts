@@ -21,6 +21,12 @@ export const WAKE_ATTEMPTS = 6;
 const WAKE_RETRY_BASE_MS = 250;
 const WAKE_RETRY_MAX_MS = 4000;
 
+/**
+ * The first wake-up after a quiet spell waits this long for those of concurrent writes, so a
+ * process under writes sends a message per LINGER_MS at most, not one per notification.
+ */
+export const NOTIFICATION_BUS_LINGER_MS = 5;
+
 /** What one message carries: the sending process and the `tenantId:userId` keys to wake. */
 interface WakeNotice {
   from: string;
@@ -44,8 +50,8 @@ export const userKey = (tenantId: string, userId: string): string => `${tenantId
  *
  * PostgreSQL LISTEN/NOTIFY by default, Redis pub/sub when REDIS_URL is set. Sent after the
  * writer's commit (DomainEvents afterCommit), never inside its transaction: a NOTIFY there makes
- * every commit of the database wait for the notification queue's lock. While one message is in
- * flight the next wake-ups gather into one. The connection opens on first use, so an instance that
+ * every commit of the database wait for the notification queue's lock. A wake-up waits
+ * NOTIFICATION_BUS_LINGER_MS, and while one message is in flight the next wake-ups gather into one. The connection opens on first use, so an instance that
  * neither writes notifications nor serves streams holds none.
  *
  * A message that fails to go out is sent again, with a backoff, a bounded number of times: the
@@ -106,7 +112,15 @@ export class NotificationBus implements OnModuleDestroy {
     if (this.closed) return;
     this.wakeHere(key);
     this.pending.set(key, 0);
-    this.sending ??= this.flush().finally(() => (this.sending = undefined));
+    this.kick();
+  }
+
+  private kick(): void {
+    this.sending ??= this.flush().finally(() => {
+      this.sending = undefined;
+      // Wake-ups that came after the flush's last look.
+      if (this.pending.size > 0 && !this.closed) this.kick();
+    });
   }
 
   async onModuleDestroy(): Promise<void> {
@@ -140,6 +154,7 @@ export class NotificationBus implements OnModuleDestroy {
    * message that failed wait for the next round, after a backoff; new wake-ups gather with them.
    */
   private async flush(): Promise<void> {
+    await this.pause(NOTIFICATION_BUS_LINGER_MS);
     let failedRounds = 0;
     while (this.pending.size > 0) {
       const batch = this.pending;
