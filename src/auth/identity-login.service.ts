@@ -56,11 +56,12 @@ export class IdentityLoginService {
   ) {}
 
   async login(input: IdentityLogin): Promise<SessionResult> {
-    // The ciphertexts are bound to (tenant, provider, subject), all known before any read.
+    // The ciphertexts are bound to (tenant, provider, subject), all known before any read. A token
+    // sent again unchanged (most logins) keeps the ciphertext this process made for it.
     const enc: Record<TokenField, string | null> = { idToken: null, accessToken: null, refreshToken: null };
     for (const field of ['idToken', 'accessToken', 'refreshToken'] as const) {
       const value = input.tokens?.[field];
-      if (value) enc[field] = await this.encryption.encrypt(value, tokenContext(input, field));
+      if (value) enc[field] = await this.encryption.encryptRepeated(value, tokenContext(input, field));
     }
     // Most logins are returning ones: one statement, no transaction. A login with work of its own
     // inside the transaction (afterUser) and a first login take the transactional path.

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { SecretsService } from './secrets.service.js';
 
 /**
@@ -10,6 +11,28 @@ import { SecretsService } from './secrets.service.js';
 @Injectable()
 export class EncryptionService {
   constructor(private readonly secrets: SecretsService) {}
+
+  /** `encryptRepeated`'s ciphertexts, by a digest of context and value, for the key they were made with. */
+  private readonly repeated = new LRUCache<string, string>({ max: 10_000 });
+  private repeatedKey?: Buffer;
+
+  /**
+   * `encrypt` for a value stored again and again, mostly unchanged (a provider's tokens, written at
+   * every login): the ciphertext this process made for the same value and context under the same
+   * key is given again instead of a new one. It decrypts like any other; someone reading the stored
+   * rows over time learns only that the value did not change. Kept by a digest, never the value.
+   */
+  async encryptRepeated(plaintext: string, context = ''): Promise<string> {
+    const key = await this.secrets.encryptionKey();
+    if (key !== this.repeatedKey) {
+      this.repeated.clear();
+      this.repeatedKey = key;
+    }
+    const id = createHash('sha256').update(`${context.length}:${context}`).update(plaintext).digest('base64url');
+    let ciphertext = this.repeated.get(id);
+    if (ciphertext === undefined) this.repeated.set(id, (ciphertext = await this.encrypt(plaintext, context)));
+    return ciphertext;
+  }
 
   async encrypt(plaintext: string, context = ''): Promise<string> {
     const key = await this.secrets.encryptionKey();
