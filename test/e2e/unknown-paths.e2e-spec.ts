@@ -1,3 +1,4 @@
+import { RouteIndex } from '../../src/common/http/route-index.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 /** Outside `/v1` an unknown path answered Express's HTML "Cannot GET" page; it is the API's JSON 404 too. */
@@ -41,5 +42,17 @@ describe('unknown paths outside /v1', () => {
     expect(doc.body).toMatchObject({ openapi: expect.any(String) });
     expect((await t.http().get('/health')).status).toBe(200);
     expect((await t.http().get('/health/ready')).status).toBe(200);
+  });
+
+  // The API's routes are indexed by their first two segments (src/common/http/route-index.ts);
+  // every e2e suite goes through the index, these the paths it does not answer.
+  it('indexes the API by prefix, and answers what no route of a prefix matches as before', async () => {
+    expect(t.app.get(RouteIndex).prefixes).toEqual(expect.arrayContaining(['/v1/admin', '/v1/community', '/v1/quest-event', '/v1/user']));
+    for (const path of ['/v1/community', '/v1/admin/no-such-thing', '/v1/no-such-prefix/x']) {
+      const res = await t.http().get(path).set('X-Tenant-Id', 'default');
+      expect({ path, status: res.status, error: res.body.error }).toEqual({ path, status: 404, error: 'not_found' });
+    }
+    const options = await t.http().options('/v1/community/x');
+    expect(options.status).toBe(404);
   });
 });
