@@ -51,8 +51,9 @@ export const userKey = (tenantId: string, userId: string): string => `${tenantId
  * PostgreSQL LISTEN/NOTIFY by default, Redis pub/sub when REDIS_URL is set. Sent after the
  * writer's commit (DomainEvents afterCommit), never inside its transaction: a NOTIFY there makes
  * every commit of the database wait for the notification queue's lock. A wake-up waits
- * NOTIFICATION_BUS_LINGER_MS, and while one message is in flight the next wake-ups gather into one. The connection opens on first use, so an instance that
- * neither writes notifications nor serves streams holds none.
+ * NOTIFICATION_BUS_LINGER_MS, and while one message is in flight the next wake-ups gather into
+ * one. The connection opens on first use, so an instance that neither writes notifications nor
+ * serves streams holds none.
  *
  * A message that fails to go out is sent again, with a backoff, a bounded number of times: the
  * other processes' streams would otherwise miss it until the user's next notification. A message
