@@ -9,6 +9,10 @@ function app(): Express {
     res.setHeader('x-before', '1');
     next();
   });
+  a.param('id', (req, res, next, id: string) => {
+    res.setHeader('x-param', `id=${id}`);
+    next();
+  });
   const answer = (name: string) => (req: Request, res: Response) => {
     res.json({ name, params: req.params, route: (req.route as { path: string }).path });
   };
@@ -71,7 +75,13 @@ describe('indexRoutes', () => {
       const seen = await Promise.all(
         [plain, indexed].map(async (a) => {
           const res = await (request(a) as unknown as Record<string, (p: string) => request.Test>)[method](path);
-          return { status: res.status, body: res.body as unknown, allow: res.headers.allow, before: res.headers['x-before'] };
+          return {
+            status: res.status,
+            body: res.body as unknown,
+            allow: res.headers.allow,
+            before: res.headers['x-before'],
+            param: res.headers['x-param'],
+          };
         }),
       );
       expect({ method, path, answer: seen[1] }).toEqual({ method, path, answer: seen[0] });

@@ -36,7 +36,8 @@ function literalPrefixOf(layer: RouteLayer): string | null {
  * first as before. Returns the prefixes indexed.
  */
 export function indexRoutes(app: Express): string[] {
-  const stack = (app as unknown as { router: { stack: RouteLayer[] } }).router.stack;
+  const appRouter = (app as unknown as { router: { stack: RouteLayer[]; params: object } }).router;
+  const stack = appRouter.stack;
   const runs: { start: number; end: number }[] = [];
   for (let i = 0; i < stack.length;) {
     let j = i;
@@ -51,7 +52,11 @@ export function indexRoutes(app: Express): string[] {
     for (const layer of stack.slice(start, end)) {
       const prefix = literalPrefixOf(layer)!;
       let router = routers.get(prefix);
-      if (!router) routers.set(prefix, (router = express.Router()));
+      if (!router) {
+        routers.set(prefix, (router = express.Router()));
+        // The app's `app.param` callbacks run for the routes' parameters as before.
+        (router as unknown as { params: object }).params = appRouter.params;
+      }
       (router.stack as RouteLayer[]).push(layer);
       prefixes.add(prefix);
     }
