@@ -206,7 +206,8 @@ function countPerRequest(pids: number[]): {
 }
 let perfWarned = false;
 
-const instructions = (m: Measured): string =>
+/** The log's figures of what a request cost: the service's CPU time, with BENCH_PERF the instructions. */
+const perRequestCosts = (m: Measured): string =>
   (m.serviceMs === undefined ? '' : `; service CPU ${m.serviceMs.toFixed(3)} ms/req`) +
   (m.serviceMinstr === undefined
     ? ''
@@ -233,7 +234,7 @@ async function measure(c: Ctx, label: string, requests: LoadRequest[], warmup = 
     .map(([k, v]) => `${k}×${v}`)
     .join(' ');
   log(
-    `  ${label}: ${m.rps.toFixed(0)} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms (${codes}${m.failed ? `, ${m.failed} failed` : ''}); db CPU ${m.dbMs.toFixed(3)} ms/req (server), ${m.dbOwnMs.toFixed(3)} ms/req (this database's backends)${instructions(m)}`,
+    `  ${label}: ${m.rps.toFixed(0)} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms (${codes}${m.failed ? `, ${m.failed} failed` : ''}); db CPU ${m.dbMs.toFixed(3)} ms/req (server), ${m.dbOwnMs.toFixed(3)} ms/req (this database's backends)${perRequestCosts(m)}`,
   );
   if (m.failed > 0)
     throw new Error(
@@ -323,7 +324,7 @@ const scenarios: Scenario[] = [
         const counting = countPerRequest(processTree(child.proc.pid!, 'baseline-app.js'));
         const m = await load(url, [{ method: 'GET', path: '/constant' }], DURATION, CONNECTIONS);
         Object.assign(m, await counting.stop(m.total));
-        log(`  baseline-nest: ${m.rps.toFixed(0)} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms${instructions(m)}`);
+        log(`  baseline-nest: ${m.rps.toFixed(0)} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms${perRequestCosts(m)}`);
         return row(
           'baseline-nest',
           m,
@@ -753,7 +754,7 @@ const scenarios: Scenario[] = [
         );
       const readsOk = ratioGoal(c, mr, 0.4);
       const note = `reads ${mr.rps.toFixed(0)}/s (p50 ${mr.p50} ms, p99 ${mr.p99} ms) while writes ran at ${mw.rps.toFixed(0)}/s (p99 ${mw.p99} ms, ${((100 * mw.rps) / (mr.rps + mw.rps)).toFixed(0)} % of requests); staleness of leaderboard page 1 after a write: p50 ${lags[Math.floor(lags.length / 2)] ?? '?'} ms, p99 ${p99Lag} ms over ${lags.length} probes`;
-      log(`  live-event: ${note}; db CPU ${mr.dbMs.toFixed(3)} ms per request of the mix${instructions(mr)}`);
+      log(`  live-event: ${note}; db CPU ${mr.dbMs.toFixed(3)} ms per request of the mix${perRequestCosts(mr)}`);
       return row(
         `live-event-${human(LARGE)}`,
         mr,

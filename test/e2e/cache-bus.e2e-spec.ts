@@ -53,6 +53,12 @@ describe('read caches across instances (CacheBus: LISTEN/NOTIFY)', () => {
       return query(text, values, timeoutMs);
     });
   };
+  /** Waits until B's cached community bears `name`. */
+  const heardOnB = (name: string) =>
+    until(
+      () => communityOn(b, players[0]),
+      (c) => c.name === name,
+    );
   /** Renames the community through `app`, and checks that B has not heard of it after a while. */
   const renameUnheard = async (app: TestApp, name: string) => {
     const before = await communityOn(b, players[0]);
@@ -90,10 +96,7 @@ describe('read caches across instances (CacheBus: LISTEN/NOTIFY)', () => {
   it("shows an edit through one instance in the other's cached community", async () => {
     await communityOn(b, players[0]);
     expect((await adminApi(a, tenant).patch(`/v1/admin/communities/${community.id}`, { name: 'Renamed on A' })).status).toBe(200);
-    await until(
-      () => communityOn(b, players[0]),
-      (c) => c.name === 'Renamed on A',
-    );
+    await heardOnB('Renamed on A');
   });
 
   it('sends a drop whose NOTIFY failed again with the next drop', async () => {
@@ -102,10 +105,7 @@ describe('read caches across instances (CacheBus: LISTEN/NOTIFY)', () => {
       await renameUnheard(a, 'Renamed, first NOTIFY lost');
       // Any later drop of A takes the lost one with it: a grant, which drops other caches than the community's.
       await grant(a, tenant, (await givenUser(a, tenant)).userId, xp.id, 1).expect(201);
-      await until(
-        () => communityOn(b, players[0]),
-        (c) => c.name === 'Renamed, first NOTIFY lost',
-      );
+      await heardOnB('Renamed, first NOTIFY lost');
     } finally {
       spy.mockRestore();
     }
@@ -118,10 +118,7 @@ describe('read caches across instances (CacheBus: LISTEN/NOTIFY)', () => {
       // A's bus connection dies (B's stays up, so B's caches are not cleared by a reconnection of its own).
       const [{ pid }] = (await busConnection(a).query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows;
       await a.dataSource.query('SELECT pg_terminate_backend($1)', [pid]);
-      await until(
-        () => communityOn(b, players[0]),
-        (c) => c.name === 'Renamed, sent after the reconnection',
-      );
+      await heardOnB('Renamed, sent after the reconnection');
     } finally {
       spy.mockRestore();
     }
