@@ -2,7 +2,6 @@ import { type ArgumentMetadata, type INestApplication, RequestMethod, Validation
 import type { Server } from 'node:http';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
-import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
 import { AppConfig, trustProxy } from './config/app-config.js';
 import { DomainError } from './common/errors/domain-error.js';
@@ -15,7 +14,9 @@ import { checkRequestInput } from './common/validation/request-input.middleware.
 import { ValidatedQueries } from './common/validation/validated-queries.js';
 import { memoizeValidationMetadata } from './common/validation/validation-metadata-cache.js';
 import { requestId } from './common/logging/request-id.js';
+import { securityHeaders } from './common/security/response-headers.js';
 import { Metrics } from './observability/metrics.js';
+import { serveSharedAnswers } from './common/serialization/shared-answer.js';
 import { serveConsole } from './common/console/serve-console.js';
 import { AuditLogMiddleware } from './audit/audit-log.middleware.js';
 
@@ -90,6 +91,9 @@ export function setupApp(app: INestApplication, options: { swagger?: boolean } =
   const express = app as NestExpressApplication;
   express.useLogger(app.get(Logger));
   express.disable('x-powered-by');
+  // Answers are `no-store` (securityHeaders): an ETag would only cost a hash of every body.
+  express.set('etag', false);
+  serveSharedAnswers(express.getHttpAdapter().getInstance());
   // X-Forwarded-For is believed only from the proxies TRUST_PROXY names (default none): otherwise
   // any client could name itself anew on every request and never meet a per-address limit.
   express.set('trust proxy', trustProxy(config));
@@ -100,9 +104,9 @@ export function setupApp(app: INestApplication, options: { swagger?: boolean } =
   express.useBodyParser('json', { limit: config.BODY_LIMIT, strict: true });
   express.useBodyParser('urlencoded', { limit: config.BODY_LIMIT, extended: false });
   app.use(requestId);
-  app.use(helmet());
-  // Before the input checks: the console's files take no input (helmet's CSP fits it: same-origin
-  // scripts, styles and API calls only).
+  app.use(securityHeaders());
+  // Before the input checks: the console's files take no input (helmet's CSP, which its pages get,
+  // fits it: same-origin scripts, styles and API calls only).
   serveConsole(app);
   app.use(checkRequestInput);
   // Management writes (non-GET under /v1/admin) are recorded after their response.

@@ -37,6 +37,7 @@ function apiDescription(): string {
     '- **Sessions.** Logins return `sessionToken` (10 minutes) and `refreshToken` (30 days). Routes with a lock need `Authorization: Bearer <sessionToken>` (**Authorize** below).',
     '- **Tenant.** From the session token, else `X-Tenant-Id`, else the host name: see *Tenants* below.',
     `- **Errors.** JSON \`{code, message, error, detail, requestId}\`: see *Error codes* below (${catalog.length} codes).`,
+    "- **Caching.** Every answer is `Cache-Control: no-store` and carries no ETag: it may hold the caller's own data. Ask again for a fresher view.",
     '',
     '<details id="tenants"><summary><b>Tenants</b></summary>',
     '',

@@ -8,6 +8,7 @@ import { DomainEvents } from '../common/events/domain-events.js';
 import { Clock } from '../common/clock/clock.js';
 import { DomainError } from '../common/errors/domain-error.js';
 import { type Page, type PageRequest, toPage } from '../common/pagination/pagination.js';
+import { sharedAnswer } from '../common/serialization/shared-answer.js';
 import { onUniqueViolation } from '../database/repository.js';
 import { ReferralsService } from '../users/referrals.service.js';
 import { UsersService } from '../users/users.service.js';
@@ -152,7 +153,7 @@ export class CommunitiesService {
   }
 
   async get(tenantId: string, idOrSlug: string): Promise<CommunityDto> {
-    return toCommunityDto(await this.resolveShared(tenantId, idOrSlug));
+    return sharedAnswer(await this.resolveShared(tenantId, idOrSlug), toCommunityDto, () => true);
   }
 
   async list(tenantId: string, page: PageRequest): Promise<Page<CommunityDto>> {

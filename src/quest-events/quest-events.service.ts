@@ -6,7 +6,7 @@ import { CacheFactory } from '../common/cache/cache-factory.js';
 import type { ReadCache } from '../common/cache/read-cache.js';
 import { Clock } from '../common/clock/clock.js';
 import { DomainError } from '../common/errors/domain-error.js';
-import { type Page, type PageRequest, pageRequest, toPage } from '../common/pagination/pagination.js';
+import { type Page, type PageRequest, pageRequest, sharedPage, toPage } from '../common/pagination/pagination.js';
 import { CommunitiesService, UUID_RE } from '../communities/communities.service.js';
 import type { LeaderboardEntryDto } from '../resources/dto/ranking.dto.js';
 import { onUniqueViolation } from '../database/repository.js';
@@ -186,8 +186,7 @@ export class QuestEventsService {
   async leaderboard(tenantId: string, ref: string, page: PageRequest): Promise<Page<LeaderboardEntryDto>> {
     const scoreType = await this.scoreTypes.get(tenantId, ref.trim().toLowerCase(), { tenantId, ref });
     if (!scoreType.id) return toPage([], 0, page);
-    const { items, total } = await this.rankings.leaderboard(scoreType.id, page);
-    return toPage(items, total, page);
+    return sharedPage(await this.rankings.leaderboard(scoreType.id, page), page);
   }
 
   async participantStatus(eventId: string, userId: string): Promise<number | null> {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Page, PageRequest } from '../common/pagination/pagination.js';
-import { toPage } from '../common/pagination/pagination.js';
+import { sharedPage } from '../common/pagination/pagination.js';
+import { sharedAnswer } from '../common/serialization/shared-answer.js';
 import { RankingService } from './ranking.service.js';
 import { ResourcesService } from './resources.service.js';
 import { SeasonBoardsService } from './season-boards.service.js';
@@ -26,10 +27,10 @@ export class CommunityRankingService {
     season?: string,
   ): Promise<Page<LeaderboardEntryDto>> {
     const type = await this.resources.typeInCommunityShared(tenantId, communityRef, slug);
-    const { items, total } = season
+    const rows = season
       ? await this.seasons.leaderboard(await this.seasons.resolve(tenantId, type.id, season), page)
       : await this.ranking.leaderboard(type.id, page);
-    return toPage(items, total, page);
+    return sharedPage(rows, page);
   }
 
   async userRanking(
@@ -44,6 +45,11 @@ export class CommunityRankingService {
     const r = season
       ? await this.seasons.ranking(await this.seasons.resolve(tenantId, type.id, season), type.id, userId, neighbours)
       : await this.ranking.userRanking(type.id, userId, neighbours);
-    return { resourceTypeId: type.id, slug: type.slug, userId, ...r };
+    // The cached ranking makes the same answer for every request that names this user alike.
+    return sharedAnswer(
+      r,
+      () => ({ resourceTypeId: type.id, slug: type.slug, userId, ...r }),
+      (kept) => kept.userId === userId && kept.resourceTypeId === type.id && kept.slug === type.slug,
+    );
   }
 }

@@ -2,6 +2,7 @@ import { type Type as ClassType } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { sharedAnswer } from '../serialization/shared-answer.js';
 
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
@@ -59,6 +60,18 @@ export interface Page<T> {
 
 export function toPage<T>(items: T[], total: number, req: PageRequest): Page<T> {
   return { items, page: req.page, limit: req.limit, total, hasNextPage: req.offset + items.length < total };
+}
+
+/**
+ * A page of rows that a read cache keeps for every caller (`rows` is the cached value): the same
+ * answer object while the rows are kept, its JSON made once (`sharedAnswer`).
+ */
+export function sharedPage<T>(rows: { items: T[]; total: number }, req: PageRequest): Page<T> {
+  return sharedAnswer(
+    rows,
+    (r) => toPage(r.items, r.total, req),
+    (kept) => kept.page === req.page && kept.limit === req.limit,
+  );
 }
 
 const pageClasses = new Map<ClassType, ClassType>();

@@ -1,0 +1,38 @@
+import type { Express, Response } from 'express';
+
+const answers = new WeakMap<object, object>();
+const texts = new WeakMap<object, string | null>();
+
+/**
+ * The answer built from `source`, a value a read cache holds for every caller and nobody changes:
+ * built once per source (while the cache keeps it) and serialized once (`serveSharedAnswers`), not
+ * at every request. `build` must depend on `source` and on what `fits` checks alone; a kept answer
+ * that does not fit the request (another page number for the same rows, say) is built anew.
+ * The answer is frozen: a handler that tried to change it would change every caller's answer.
+ */
+export function sharedAnswer<S extends object, A extends object>(source: S, build: (source: S) => A, fits: (answer: A) => boolean): A {
+  const kept = answers.get(source) as A | undefined;
+  if (kept !== undefined && fits(kept)) return kept;
+  const answer = Object.freeze(build(source));
+  answers.set(source, answer);
+  texts.set(answer, null);
+  return answer;
+}
+
+/**
+ * `res.json` that sends a shared answer's JSON text made at its first send. Text for text, the
+ * same as Express's own `res.json` with its default settings (no replacer, spaces or escaping),
+ * which is what this app uses.
+ */
+export function serveSharedAnswers(app: Express): void {
+  const response = app.response as Response & { json: (body: unknown) => Response };
+  const json = response.json;
+  response.json = function (this: Response, body: unknown): Response {
+    if (typeof body !== 'object' || body === null) return json.call(this, body);
+    let text = texts.get(body);
+    if (text === undefined) return json.call(this, body);
+    if (text === null) texts.set(body, (text = JSON.stringify(body)));
+    if (!this.get('Content-Type')) this.set('Content-Type', 'application/json');
+    return this.send(text);
+  };
+}
