@@ -2,9 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { EncryptionService } from './encryption.service.js';
 import type { SecretsService } from './secrets.service.js';
 
-/** The service with a key the test can replace (as a restart with another ENCRYPTION_KEY would). */
+/**
+ * The service with a key the test can replace (as a restart with another ENCRYPTION_KEY would),
+ * handed out in a new Buffer at every call, as a key read from configuration once was.
+ */
 const withKey = () => {
-  const secrets = { key: randomBytes(32), encryptionKey: () => Promise.resolve(secrets.key) };
+  const secrets = { key: randomBytes(32), encryptionKey: () => Promise.resolve(Buffer.from(secrets.key)) };
   return { secrets, encryption: new EncryptionService(secrets as unknown as SecretsService) };
 };
 

@@ -24,7 +24,8 @@ export class EncryptionService {
    */
   async encryptRepeated(plaintext: string, context = ''): Promise<string> {
     const key = await this.secrets.encryptionKey();
-    if (key !== this.repeatedKey) {
+    // By its bytes: a key is the same key whichever Buffer holds it.
+    if (this.repeatedKey === undefined || !key.equals(this.repeatedKey)) {
       this.repeated.clear();
       this.repeatedKey = key;
     }

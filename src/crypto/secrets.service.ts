@@ -55,11 +55,11 @@ export class SecretsService implements OnApplicationBootstrap {
     return this.get(name, configured);
   }
 
+  /** The same Buffer at every call, configured or stored: callers may tell a key by its identity. */
   private get(name: string, configured: Buffer | undefined): Promise<Buffer> {
-    if (configured) return Promise.resolve(configured);
     let p = this.cache.get(name);
     if (!p) {
-      p = this.loadOrCreate(name);
+      p = configured ? Promise.resolve(configured) : this.loadOrCreate(name);
       p.catch(() => this.cache.delete(name));
       this.cache.set(name, p);
     }
