@@ -153,7 +153,15 @@ export class AccessGuard extends AuthGuard('jwt') {
     // A public route may name its tenant in the path (`:tenantId`) for URLs fetched without
     // headers, such as NFT token URIs.
     const path = typeof req.params?.tenantId === 'string' ? req.params.tenantId : undefined;
-    return { session, header: header(req, 'x-tenant-id'), path, host: req.hostname };
+    return {
+      session,
+      header: header(req, 'x-tenant-id'),
+      path,
+      // Read only when no clue before it names the tenant: Express parses it from the headers at each read.
+      get host() {
+        return req.hostname;
+      },
+    };
   }
 
   override handleRequest<TUser = AuthUser>(err: unknown, user: TUser | false, info: unknown): TUser {
