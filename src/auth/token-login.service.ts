@@ -11,6 +11,7 @@ import { SUI_CHAIN, WalletsService, type ZkLoginAccount } from '../wallets/walle
 import { AuthErrors } from './auth.errors.js';
 import { IdentityLoginService, type IdentityProvider } from './identity-login.service.js';
 import { checkCompactJweHeader, decryptCompactJwe, tokenKeyFromSecret, validateLoginClaims, type LoginTokenClaims } from './login-token.js';
+import type { Tenant } from '../tenants/entities/tenant.entity.js';
 import type { SessionResult } from './session-token.service.js';
 
 export type TokenLoginProvider = 'providerB' | 'providerC';
@@ -29,7 +30,7 @@ export interface TokenLoginBody {
  */
 @Injectable()
 export class TokenLoginService {
-  /** Token keys by tenant shared secret, made once; rotated secrets age out. */
+  /** Token keys by the stored ciphertext of the tenant's shared secret, made once; rotated secrets age out. */
   private readonly tokenKeys = new LRUCache<string, KeyObject>({ max: 1_000 });
 
   constructor(
@@ -45,7 +46,7 @@ export class TokenLoginService {
   async readToken(tenantId: string, token: string, provider: TokenLoginProvider | ZkLoginProvider): Promise<LoginTokenClaims> {
     checkCompactJweHeader(token);
     const tenant = await this.tenants.getById(tenantId);
-    const plaintext = decryptCompactJwe(token, this.tokenKey(await this.tenants.sharedSecret(tenant)));
+    const plaintext = decryptCompactJwe(token, await this.tokenKey(tenant));
     if (!plaintext) {
       throw new DomainError(
         AuthErrors.login_token_invalid,
@@ -61,12 +62,16 @@ export class TokenLoginService {
     return validateLoginClaims(payload, this.clock.nowSeconds(), this.config.LOGIN_CLOCK_TOLERANCE_SECONDS, provider);
   }
 
-  private tokenKey(secret: string): KeyObject {
-    let key = this.tokenKeys.get(secret);
+  /**
+   * The tenant's token key, kept by its shared secret's stored ciphertext (a rotated secret is
+   * another ciphertext): the secret is decrypted once per ciphertext, not at every login.
+   */
+  private async tokenKey(tenant: Tenant): Promise<KeyObject> {
+    let key = this.tokenKeys.get(tenant.sharedSecretEnc);
     if (!key) {
       // tokenKeyFromSecret throws (unusable secret) before anything is cached.
-      key = createSecretKey(tokenKeyFromSecret(secret));
-      this.tokenKeys.set(secret, key);
+      key = createSecretKey(tokenKeyFromSecret(await this.tenants.sharedSecret(tenant)));
+      this.tokenKeys.set(tenant.sharedSecretEnc, key);
     }
     return key;
   }

@@ -171,6 +171,23 @@ describe('OAuth token logins (providerB, providerC): the encrypted token of spec
       expectError(await login('providerB', { token: await loginToken(t, other.sharedSecret) }), 401, 12001, 'login_token_invalid');
     });
 
+    // The token key is kept per stored ciphertext of the secret: a rotation must not leave the old key in use.
+    it("a token encrypted with the tenant's shared secret from before its rotation", async () => {
+      const rotating = await t.givenTenant();
+      const subjectId = `rot-${randomBytes(4).toString('hex')}`;
+      expect((await login('providerB', { token: await loginToken(t, rotating.sharedSecret, { subjectId }) }, rotating.id)).status).toBe(
+        200,
+      );
+      const { sharedSecret } = await t.app.get(TenantsService).rotate(rotating.id, { sharedSecret: true });
+      expectError(
+        await login('providerB', { token: await loginToken(t, rotating.sharedSecret, { subjectId }) }, rotating.id),
+        401,
+        12001,
+        'login_token_invalid',
+      );
+      expect((await login('providerB', { token: await loginToken(t, sharedSecret!, { subjectId }) }, rotating.id)).status).toBe(200);
+    });
+
     it('a tampered ciphertext, tag or header', async () => {
       const token = await loginToken(t, tenant.sharedSecret);
       const [h, k, iv, c, tag] = token.split('.');
