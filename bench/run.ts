@@ -29,6 +29,9 @@
  * request. BENCH_PERF=1: it also counts the instructions the service's processes and
  * PostgreSQL's retire (perf stat), per request: what a change costs, steadier than req/s or CPU
  * time when the machine's speed moves between runs (where the machine exposes CPU counters).
+ * `npm run bench` runs on Node 24, the active LTS, from scripts/node-toolchain.sh (BENCH_NODE=22 or
+ * a version for another), whatever node is on PATH: the service, the bare route and the load
+ * generator all run on the Node that runs this file.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -1123,7 +1126,7 @@ async function main(): Promise<void> {
   const started = Date.now();
   log(`bench: ${chosen.map((s) => s.name).join(', ')}`);
   log(
-    `  ${CONNECTIONS} connections, ${DURATION} s per scenario after a ${WARMUP} s warm-up; large = ${LARGE.toLocaleString('en')}; service WEB_CONCURRENCY=${WORKERS}`,
+    `  ${CONNECTIONS} connections, ${DURATION} s per scenario after a ${WARMUP} s warm-up; large = ${LARGE.toLocaleString('en')}; service WEB_CONCURRENCY=${WORKERS}; Node ${process.version}`,
   );
 
   // 1. A database server and a fresh database.
