@@ -55,6 +55,18 @@ describe('notification stream in headless Chromium (EventSource)', () => {
       t.app.get(NotificationsService).notify(em, { tenantId: tenant.id, userId: u.userId, type: NotificationType.System, title }),
     );
 
+  /**
+   * A page of the service's origin for the test's scripts, as a game's web client would be: served
+   * by the browser itself, not by the API, whose JSON answers let no page they open make a request
+   * (CSP `default-src 'none'`, docs/decisions.md "Security headers by kind of answer").
+   */
+  const clientPage = async (page: Page) => {
+    await page.route(`${base}/test-client`, (route) =>
+      route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>client</title>' }),
+    );
+    await page.goto(`${base}/test-client`);
+  };
+
   /** In the page: a ticket with the session token, then `new EventSource(stream?ticket=…)` recording its events in `window.seen`. */
   const open = (page: Page, token: string, lastEventId?: string) =>
     page.evaluate(
@@ -99,7 +111,7 @@ describe('notification stream in headless Chromium (EventSource)', () => {
     page.on('pageerror', (e) => errors.push(e.message));
     const urls: string[] = [];
     page.on('request', (r) => urls.push(r.url()));
-    await page.goto(`${base}/health`);
+    await clientPage(page);
 
     await open(page, u.sessionToken);
     await notify(u, 'live in the browser');
@@ -125,6 +137,19 @@ describe('notification stream in headless Chromium (EventSource)', () => {
     expect(urls.filter((x) => x.includes(u.sessionToken))).toEqual([]);
     expect(errors).toEqual([]);
     await page.evaluate(() => (globalThis as unknown as { es: EventSource }).es.close());
+    await page.close();
+  });
+
+  it('lets no JSON answer opened as a page make a request of its own', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${base}/health`);
+    const outcome = await page.evaluate(() =>
+      fetch('/health').then(
+        () => 'fetched',
+        (e: Error) => e.name,
+      ),
+    );
+    expect(outcome).toBe('TypeError');
     await page.close();
   });
 });
