@@ -34,7 +34,7 @@
  * generator all run on the Node that runs this file.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CompactEncrypt, SignJWT } from 'jose';
@@ -75,6 +75,11 @@ const WORKERS = Number(env.BENCH_WORKERS ?? availableParallelism());
 const POOL = Number(/(?:^|\s)DB_POOL_SIZE=(\d+)/.exec(env.BENCH_SERVICE_ENV ?? '')?.[1] ?? 10);
 /** The raw-pg baseline gets the service's whole pool: every worker's connections. */
 const PG_CLIENTS = WORKERS * POOL;
+/** Node's flags of `npm start` (package.json), so that the service runs here as it runs there. */
+const START_FLAGS = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start
+  .split(/\s+/)
+  .filter((arg) => arg.startsWith('--'));
+
 /** BENCH_REDIS=1: the rank scenarios also run against a second service with REDIS_URL (the local server unless BENCH_REDIS_URL says). */
 const REDIS = env.BENCH_REDIS === '1';
 const REDIS_URL = env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -1183,7 +1188,7 @@ async function main(): Promise<void> {
     LOGIN_RATE_LIMIT_ACCOUNT_TOTAL: '1000000000',
     ...extra,
   };
-  const service = startChild(process.execPath, [...nodeArgs, '--enable-source-maps', 'dist/src/main.js'], {
+  const service = startChild(process.execPath, [...nodeArgs, ...START_FLAGS, 'dist/src/main.js'], {
     ...serviceEnv,
     PORT: String(port),
   });
@@ -1258,7 +1263,7 @@ async function main(): Promise<void> {
     if (REDIS && chosen.some((s) => s.ranks)) {
       const redisPort = await freePort();
       log(`starting the service with REDIS_URL=${REDIS_URL}...`);
-      redisService = startChild(process.execPath, [...nodeArgs, '--enable-source-maps', 'dist/src/main.js'], {
+      redisService = startChild(process.execPath, [...nodeArgs, ...START_FLAGS, 'dist/src/main.js'], {
         ...serviceEnv,
         PORT: String(redisPort),
         REDIS_URL,
