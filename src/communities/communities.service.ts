@@ -153,7 +153,7 @@ export class CommunitiesService {
   }
 
   async get(tenantId: string, idOrSlug: string): Promise<CommunityDto> {
-    return sharedAnswer(await this.resolveShared(tenantId, idOrSlug), toCommunityDto, () => true);
+    return sharedAnswer(await this.resolveShared(tenantId, idOrSlug), 'community', toCommunityDto, () => true);
   }
 
   async list(tenantId: string, page: PageRequest): Promise<Page<CommunityDto>> {

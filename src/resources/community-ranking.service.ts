@@ -48,6 +48,7 @@ export class CommunityRankingService {
     // The cached ranking makes the same answer for every request that names this user alike.
     return sharedAnswer(
       r,
+      'ranking',
       () => ({ resourceTypeId: type.id, slug: type.slug, userId, ...r }),
       (kept) => kept.userId === userId && kept.resourceTypeId === type.id && kept.slug === type.slug,
     );

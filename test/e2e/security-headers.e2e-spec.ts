@@ -29,6 +29,7 @@ describe('security headers (docs/decisions.md, "Security headers")', () => {
     ['an error body', '/v1/community/no-such-community', 404],
     ['a refusal', '/v1/user/profile', 401],
     ['an unknown path', '/nowhere', 404],
+    ['the OpenAPI document', '/docs-json', 200],
   ])('gives %s the API set (OWASP REST), no ETag and none of the HTML-only headers', async (_what, path, status) => {
     const res = await t.http().get(path).set('X-Tenant-Id', tenantId);
     expect(res.status).toBe(status);

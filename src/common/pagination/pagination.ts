@@ -69,6 +69,7 @@ export function toPage<T>(items: T[], total: number, req: PageRequest): Page<T> 
 export function sharedPage<T>(rows: { items: T[]; total: number }, req: PageRequest): Page<T> {
   return sharedAnswer(
     rows,
+    'page',
     (r) => toPage(r.items, r.total, req),
     (kept) => kept.page === req.page && kept.limit === req.limit,
   );

@@ -28,7 +28,10 @@ export function securityHeaders(): (req: IncomingMessage, res: ServerResponse, n
   const api = Object.entries(API_SECURITY_HEADERS);
   return (req, res, next) => {
     const url = req.url ?? '';
-    if (HTML_PREFIXES.some((p) => url.startsWith(p))) return void html(req, res, next);
+    // By whole segment: `/docs-json`, the OpenAPI document, is JSON.
+    if (HTML_PREFIXES.some((p) => url.startsWith(p) && (url.length === p.length || '/?'.includes(url[p.length])))) {
+      return void html(req, res, next);
+    }
     for (const [name, value] of api) res.setHeader(name, value);
     next();
   };

@@ -20,15 +20,24 @@ describe('sharedAnswer', () => {
     const source = { items: [1, 2], total: 2 };
     let builds = 0;
     const build = (page: number) => (s: typeof source) => ({ ...s, page, n: ++builds });
-    const first = sharedAnswer(source, build(1), (a) => a.page === 1);
-    expect(sharedAnswer(source, build(1), (a) => a.page === 1)).toBe(first);
+    const first = sharedAnswer(source, 'page', build(1), (a) => a.page === 1);
+    expect(sharedAnswer(source, 'page', build(1), (a) => a.page === 1)).toBe(first);
     expect(Object.isFrozen(first)).toBe(true);
     expect(builds).toBe(1);
-    const other = sharedAnswer(source, build(2), (a) => a.page === 2);
+    const other = sharedAnswer(source, 'page', build(2), (a) => a.page === 2);
     expect(other).not.toBe(first);
     expect(other).toMatchObject({ page: 2, n: 2 });
     // Another source with equal contents is another answer.
-    expect(sharedAnswer({ ...source }, build(2), () => true)).not.toBe(other);
+    expect(sharedAnswer({ ...source }, 'page', build(2), () => true)).not.toBe(other);
+    // Another kind of answer from the same source is its own answer, and leaves the first kept.
+    const summary = sharedAnswer(
+      source,
+      'summary',
+      (x) => ({ count: x.items.length }),
+      () => true,
+    );
+    expect(summary).toEqual({ count: 2 });
+    expect(sharedAnswer(source, 'page', build(3), (a) => a.page === 2)).toBe(other);
   });
 });
 
@@ -40,6 +49,7 @@ describe('serveSharedAnswers', () => {
     const plain = counted('plain');
     const answer = sharedAnswer(
       shared,
+      'board',
       (s) => ({ board: s.value }),
       () => true,
     );

@@ -1,20 +1,29 @@
 import type { Express, Response } from 'express';
 
-const answers = new WeakMap<object, object>();
+/** By source, then by kind of answer: one cached value may make answers of several kinds. */
+const answers = new WeakMap<object, Map<string, object>>();
 const texts = new WeakMap<object, string | null>();
 
 /**
- * The answer built from `source`, a value a read cache holds for every caller and nobody changes:
- * built once per source (while the cache keeps it) and serialized once (`serveSharedAnswers`), not
- * at every request. `build` must depend on `source` and on what `fits` checks alone; a kept answer
- * that does not fit the request (another page number for the same rows, say) is built anew.
- * The answer is frozen: a handler that tried to change it would change every caller's answer.
+ * The answer of `kind` built from `source`, a value a read cache holds for every caller and nobody
+ * changes: built once per source and kind (while the cache keeps the source) and serialized once
+ * (`serveSharedAnswers`), not at every request. `build` must depend on `source` and on what `fits`
+ * checks alone; a kept answer that does not fit the request (another page number for the same
+ * rows, say) is built anew. The answer is frozen: a handler that tried to change it would change
+ * every caller's answer.
  */
-export function sharedAnswer<S extends object, A extends object>(source: S, build: (source: S) => A, fits: (answer: A) => boolean): A {
-  const kept = answers.get(source) as A | undefined;
+export function sharedAnswer<S extends object, A extends object>(
+  source: S,
+  kind: string,
+  build: (source: S) => A,
+  fits: (answer: A) => boolean,
+): A {
+  let byKind = answers.get(source);
+  const kept = byKind?.get(kind) as A | undefined;
   if (kept !== undefined && fits(kept)) return kept;
   const answer = Object.freeze(build(source));
-  answers.set(source, answer);
+  if (!byKind) answers.set(source, (byKind = new Map<string, object>()));
+  byKind.set(kind, answer);
   texts.set(answer, null);
   return answer;
 }
