@@ -8,7 +8,7 @@ import { STORE_PURCHASE_ITEM as WITHOUT_PRICE } from './1795603758601-StorePurch
 // such a purchase committed without its events and the caller wrote them after the commit, where a
 // crash lost them and a retry (a replay) did not write them. Otherwise as StorePurchaseFunction.
 // docs/decisions.md ("Purchases in one statement").
-const STORE_PURCHASE_ITEM = `
+export const STORE_PURCHASE_ITEM = `
 CREATE FUNCTION store_purchase_item(
   p_tenant uuid, p_user uuid, p_listing uuid, p_purchase uuid, p_nonce varchar, p_fingerprint varchar,
   p_now timestamptz, p_item_shard int, p_listing_shard int, p_notifications jsonb, p_price jsonb,

@@ -150,6 +150,10 @@ export class InventoryRepository extends BaseRepository {
    * its units back); then, for more than one unit, the units spread over several shards, all of
    * them locked in shard order (no single shard had enough, but together they may). False only
    * when the shards together have fewer than `quantity` units left: the supply is out.
+   *
+   * Both wait in shard order, never from a random start: a shard whose holder committed it out is
+   * passed over but stays locked (PostgreSQL locks a row before it re-checks it), so two waiters
+   * starting at different shards locked them in opposite orders and deadlocked.
    */
   @GenerateSql({ params: [DUMMY.uuid, 2] })
   async takeSupplyWaiting(itemId: string, quantity: number, em?: EntityManager): Promise<boolean> {
@@ -158,9 +162,9 @@ export class InventoryRepository extends BaseRepository {
       `UPDATE inventory_item_shards SET granted = granted + $2
        WHERE item_id = $1 AND (cap IS NULL OR granted + $2 <= cap) AND shard = (
          SELECT shard FROM inventory_item_shards WHERE item_id = $1 AND (cap IS NULL OR granted + $2 <= cap)
-         ORDER BY shard >= $3 DESC, shard LIMIT 1 FOR UPDATE)
+         ORDER BY shard LIMIT 1 FOR UPDATE)
        RETURNING shard`,
-      [itemId, quantity, randomShard(ITEM_SHARDS)],
+      [itemId, quantity],
     );
     if (one > 0 || quantity === 1) return one > 0;
     const [, spread]: [unknown[], number] = await manager.query(

@@ -146,7 +146,7 @@ BEGIN
     UPDATE inventory_item_shards SET granted = granted + l.quantity
      WHERE inventory_item_shards.item_id = l.item_id AND (cap IS NULL OR granted + l.quantity <= cap) AND shard = (
        SELECT s.shard FROM inventory_item_shards s WHERE s.item_id = l.item_id AND (s.cap IS NULL OR s.granted + l.quantity <= s.cap)
-        ORDER BY s.shard >= p_item_shard DESC, s.shard LIMIT 1 FOR UPDATE);
+        ORDER BY s.shard LIMIT 1 FOR UPDATE);
     IF NOT FOUND AND l.quantity > 1 THEN
       -- No one shard has enough: spread over several, all locked in shard order.
       WITH locked AS (
@@ -171,7 +171,7 @@ BEGIN
     UPDATE store_listing_shards SET sold = sold + 1
      WHERE listing_id = p_listing AND (cap IS NULL OR sold < cap) AND shard = (
        SELECT s.shard FROM store_listing_shards s WHERE s.listing_id = p_listing AND (s.cap IS NULL OR s.sold < s.cap)
-        ORDER BY s.shard >= p_listing_shard DESC, s.shard LIMIT 1 FOR UPDATE);
+        ORDER BY s.shard LIMIT 1 FOR UPDATE);
     IF NOT FOUND THEN
       RAISE EXCEPTION USING MESSAGE = 'store_purchase_item: sold_out';
     END IF;

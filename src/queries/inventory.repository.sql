@@ -711,7 +711,6 @@ WHERE
         OR granted + $2 <= cap
       )
     ORDER BY
-      shard >= $3 DESC,
       shard
     LIMIT
       1
@@ -742,7 +741,6 @@ WHERE
         OR granted + $2 <= cap
       )
     ORDER BY
-      shard >= $3 DESC,
       shard
     LIMIT
       1

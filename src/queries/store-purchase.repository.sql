@@ -614,7 +614,6 @@ WHERE
         OR sold < cap
       )
     ORDER BY
-      shard >= $2 DESC,
       shard
     LIMIT
       1

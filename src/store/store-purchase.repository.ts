@@ -243,11 +243,12 @@ export class StorePurchaseRepository extends BaseRepository {
   }
 
   /**
-   * Takes one unit from a shard of the listing that has one, starting at a random shard. Without
-   * `wait`, a shard another transaction holds is passed over; with it, the take waits for the
+   * Takes one unit from a shard of the listing that has one. Without `wait`, starting at a random
+   * shard, a shard another transaction holds is passed over; with it, the take waits for the
    * holder (whose rollback would give the unit back) and false means every shard is out. Exact
    * because shards only give units back by a rollback and are only resupplied under the listing's
-   * lock, which no purchase in flight lets pass.
+   * lock, which no purchase in flight lets pass. A waiting take goes in shard order: a shard it
+   * passes over (its holder sold it out) stays locked, so waiters from random starts deadlocked.
    */
   @GenerateSql({ params: [DUMMY.uuid, false] }, { name: 'wait', params: [DUMMY.uuid, true] })
   async takeShard(listingId: string, wait: boolean, em?: EntityManager): Promise<boolean> {
@@ -256,9 +257,9 @@ export class StorePurchaseRepository extends BaseRepository {
       `UPDATE store_listing_shards SET sold = sold + 1
        WHERE listing_id = $1 AND (cap IS NULL OR sold < cap) AND shard = (
          SELECT shard FROM store_listing_shards WHERE listing_id = $1 AND (cap IS NULL OR sold < cap)
-         ORDER BY shard >= $2 DESC, shard LIMIT 1 FOR UPDATE${wait ? '' : ' SKIP LOCKED'})
+         ORDER BY ${wait ? 'shard LIMIT 1 FOR UPDATE' : 'shard >= $2 DESC, shard LIMIT 1 FOR UPDATE SKIP LOCKED'})
        RETURNING shard`,
-      [listingId, randomShard()],
+      wait ? [listingId] : [listingId, randomShard()],
     );
     return taken > 0;
   }

@@ -44,6 +44,14 @@ export async function domainErrorOf(pending: Promise<unknown>): Promise<string> 
   throw outcome;
 }
 
+/** `success` when the call succeeds, else the DomainError's identifier or the other error's message (for concurrent calls' outcomes). */
+export function outcomeOf(pending: Promise<unknown>, success: string): Promise<string> {
+  return pending.then(
+    () => success,
+    (e: unknown) => (e instanceof DomainError ? e.definition.error : e instanceof Error ? e.message : String(e)),
+  );
+}
+
 /** One row of SQL as numbers (counts and sums come back from pg as strings). */
 export async function numbers(ds: DataSource, sql: string, params: unknown[] = []): Promise<Record<string, number>> {
   const [row] = await ds.query<Record<string, string | number | null>[]>(sql, params);
