@@ -23,8 +23,10 @@
  * scenarios run a second time, side by side, against a second service on the same database with
  * REDIS_URL = BENCH_REDIS_URL or the local server), BENCH_DOCS=1 (the run's chart also goes to
  * docs/bench-latest.svg, which docs/performance.md shows). For experiments with the live-event mix:
- * BENCH_LIVE_WRITERS (its writer connections, default a fifth of BENCH_CONNECTIONS; 0: reads only)
- * and BENCH_LIVE_WRITE_RATE (grants per second in all, paced; default: as fast as they answer).
+ * BENCH_LIVE_WRITERS (its writer connections, default a fifth of BENCH_CONNECTIONS; 0: reads only),
+ * BENCH_LIVE_WRITE_RATE (grants per second in all, paced; default: as fast as they answer) and
+ * BENCH_LIVE_READERS (the players whose sessions read, default 200: each player's ranking is a
+ * value every process keeps, and that every write's drops must look through).
  * Every measured run records the CPU time of the service's processes (and the database's) per
  * request. BENCH_PERF=1: it also counts the instructions the service's processes and
  * PostgreSQL's retire (perf stat), per request: what a change costs, steadier than req/s or CPU
@@ -85,6 +87,8 @@ const REDIS = env.BENCH_REDIS === '1';
 const REDIS_URL = env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const BUYERS = 2_000;
 const SAMPLE = 1_000;
+/** The players reading in the live-event mix (each reads their own ranking, among the other reads). */
+const LIVE_READERS = Number(env.BENCH_LIVE_READERS ?? 200);
 const SESSION_SECRET = randomBytes(32).toString('hex');
 // Fixed when a database is reused (secrets at rest must still decrypt); random otherwise.
 const ENCRYPTION_KEY = env.BENCH_REUSE_DB
@@ -307,9 +311,9 @@ async function asUsers(c: Ctx, userIds: string[], path: (i: number) => string): 
   }));
 }
 
-const sampleOf = async (c: Ctx, typeId: string): Promise<string[]> =>
+const sampleOf = async (c: Ctx, typeId: string, size = SAMPLE): Promise<string[]> =>
   (
-    await c.db.query('SELECT user_id FROM resource_balances WHERE resource_type_id = $1 ORDER BY random() LIMIT $2', [typeId, SAMPLE])
+    await c.db.query('SELECT user_id FROM resource_balances WHERE resource_type_id = $1 ORDER BY random() LIMIT $2', [typeId, size])
   ).rows.map((r: { user_id: string }) => r.user_id);
 
 const ratioGoal = (c: Ctx, m: Measured, k: number) => m.rps >= k * c.bare().rps;
@@ -627,10 +631,10 @@ const scenarios: Scenario[] = [
       // ranking, the event leaderboard) and, at the same time, the game backend's writes (XP grants
       // and event score updates through the management API) on connections of their own; and a
       // probe that writes and then reads until it sees its write, for the staleness figure.
-      const users = await sampleOf(c, c.ids.xpLarge);
+      const users = await sampleOf(c, c.ids.xpLarge, Math.max(SAMPLE, LIVE_READERS));
       const participants = await sampleOf(c, c.ids.eventScore);
       const pages = [1, 2, 3, 10, 100];
-      const readerTokens = await Promise.all(users.slice(0, 200).map((id) => c.token(id)));
+      const readerTokens = await Promise.all(users.slice(0, LIVE_READERS).map((id) => c.token(id)));
       let r = 0;
       const reads: LoadRequest[] = [
         {

@@ -2,6 +2,7 @@ import { LRUCache } from 'lru-cache';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { Clock } from '../clock/clock.js';
 import { dropAtCommit, dropsAtCommit } from './commit-drops.js';
+import { RangeIndex } from './range-index.js';
 import { EVERY_SCOPE } from './read-cache.js';
 import { upTo } from './up-to.js';
 
@@ -69,8 +70,8 @@ function meets(d: Drop, e: { board: string; owner: string | null; lo: number; hi
  */
 export class RangeCache<V extends object> {
   private readonly cache?: LRUCache<string, Entry<V>>;
-  /** The entries of each board, for drops: walked with plain comparisons, not through the LRU. */
-  private readonly byBoard = new Map<string, Map<string, Entry<V>>>();
+  /** The entries of each board, for drops: found through the board's index, not through the LRU. */
+  private readonly byBoard = new Map<string, RangeIndex<Entry<V>>>();
   private readonly loading = new Map<string, Map<string, Promise<V>>>();
   private readonly recent: Drop[] = [];
   private seq = 0;
@@ -84,8 +85,8 @@ export class RangeCache<V extends object> {
       ttlResolution: 0,
       dispose: (entry, key) => {
         const entries = this.byBoard.get(entry.board);
-        if (entries?.get(key) !== entry) return;
-        entries.delete(key);
+        if (!entries) return;
+        entries.remove(key, entry);
         if (entries.size === 0) this.byBoard.delete(entry.board);
       },
     });
@@ -134,8 +135,8 @@ export class RangeCache<V extends object> {
     }
     this.cache!.set(full, e, this.options.ttlFor ? { ttl: this.options.ttlFor() } : undefined);
     let entries = this.byBoard.get(e.board);
-    if (!entries) this.byBoard.set(e.board, (entries = new Map<string, Entry<V>>()));
-    entries.set(full, e);
+    if (!entries) this.byBoard.set(e.board, (entries = new RangeIndex<Entry<V>>()));
+    entries.add(full, e);
   }
 
   /** Forgets what `scope` names now, here and (through `onDrop`) in the other processes. */
@@ -160,8 +161,9 @@ export class RangeCache<V extends object> {
     this.loading.delete(d.board);
     const entries = this.byBoard.get(d.board);
     if (!entries) return;
-    // Deleting the entry being visited is safe while walking a Map.
-    for (const [key, e] of entries) if (meets(d, e)) this.cache.delete(key);
+    // The keys first, then the deletes (each one's dispose updates the index).
+    const keys = d.owner !== null ? entries.ownedBy(d.owner) : entries.meeting(d.lo, d.hi);
+    for (const key of keys) this.cache.delete(key);
   }
 
   /** Forgets everything in this process (drops that may have been missed). */
