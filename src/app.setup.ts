@@ -33,14 +33,14 @@ function flatten(errors: ValidationError[], parent = ''): Violation[] {
 }
 
 /**
- * ValidationPipe that first refuses NUL characters in query and path values (400, not a 500 below).
- * Bodies and query names were checked once as the request came in (`checkRequestInput`).
+ * ValidationPipe that first refuses NUL characters in path values (400, not a 500 below). Bodies
+ * and queries were checked once as the request came in (`checkRequestInput`, `parseQuery`).
  */
 class SafeValidationPipe extends ValidationPipe {
   private readonly queries = new ValidatedQueries();
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
-    if (metadata.type === 'query' || metadata.type === 'param') assertSafeInput(value, metadata.type === 'param' ? 'path' : metadata.type);
+    if (metadata.type === 'param') assertSafeInput(value, 'path');
     if (metadata.type !== 'query' || !metadata.metatype || !this.toValidate(metadata)) return super.transform(value, metadata);
     // A query DTO is a function of its class and the raw query alone: validated once per distinct query.
     const { hit, key } = this.queries.lookup(metadata.metatype, value);

@@ -66,4 +66,22 @@ describe('parseQuery', () => {
       expect(refusal(search).definition.status).toBe(400);
     }
   });
+
+  it('keeps the parse of a query string, frozen, for the next request with the same string; refusals are not kept', () => {
+    const first = parseQuery('limit=50&page=2&filter[status][]=active');
+    expect(parseQuery('limit=50&page=2&filter[status][]=active')).toBe(first);
+    expect(Object.isFrozen(first) && Object.isFrozen(first.filter)).toBe(true);
+    expect(() => {
+      (first as Record<string, unknown>).page = '3';
+    }).toThrow(TypeError);
+    expect(parseQuery('limit=50&page=2&filter[status][]=active')).toEqual({ limit: '50', page: '2', filter: { status: ['active'] } });
+    // No query string at all is the empty query.
+    expect(parseQuery(null)).toEqual({});
+    // Too long to keep: parsed anew each time.
+    const long = `q=${'x'.repeat(3000)}`;
+    expect(parseQuery(long)).not.toBe(parseQuery(long));
+    // A NUL character is refused here (as for a body), and again on the next request.
+    for (let i = 0; i < 2; i++) expect(refusal('name=a%00b').definition.error).toBe('unsafe_input');
+    expect(refusal('__proto__[x]=1').definition.error).toBe('unsafe_input');
+  });
 });

@@ -1,7 +1,9 @@
+import { LRUCache } from 'lru-cache';
 import qs from 'qs';
 import { DomainError } from '../errors/domain-error.js';
 import { CommonErrors } from '../errors/error-catalog.js';
-import { isPrototypeKey } from './safe-input.js';
+import { deepFreeze } from './deep-freeze.js';
+import { assertSafeInput, isPrototypeKey } from './safe-input.js';
 
 /** Most elements one query parameter may carry (`a=1&a=2`, `a[]=1`, `a[0]=1`); every array DTO allows far fewer. */
 export const MAX_QUERY_ARRAY = 100;
@@ -38,20 +40,39 @@ const OPTIONS: qs.IParseOptions = {
   },
 };
 
+/** Distinct query strings whose parse is kept (the same pages and filters come back from every player). */
+const KEPT_QUERIES = 1_000;
+/** Longer query strings are parsed every time (rare, and they would crowd the memory). */
+const MAX_KEPT_LENGTH = 2048;
+const kept = new LRUCache<string, Record<string, unknown>>({ max: KEPT_QUERIES });
+
 /**
  * The query parser of the whole app (Express `query parser` setting). Beside `a=x&a=y` (an array)
  * and `a=x` (a string, commas kept), it reads `a[]=x&a[]=y` (axios' default) and `a[0]=x` as
  * arrays and OpenAPI deepObject `a[b]=x` as `{a: {b: x}}`. Refused with 400: a prototype name
  * (`__proto__`, `constructor`, `prototype`) in any segment of a name, more than two bracket levels,
  * more than MAX_QUERY_ARRAY elements or an index at or above it, more than MAX_QUERY_PARAMETERS
- * parameters.
+ * parameters, and what `assertSafeInput` refuses (NUL characters, too deep). The result of a query
+ * string up to MAX_KEPT_LENGTH long is kept (the last KEPT_QUERIES distinct ones), deeply frozen, and
+ * shared by the requests that send the same string: parsing was about a twentieth of a cached list
+ * or leaderboard read (docs/performance.md); a refused string is parsed, and refused, every time.
  */
-export function parseQuery(search: string): Record<string, unknown> {
+export function parseQuery(search: string | null | undefined): Record<string, unknown> {
+  const raw = search ?? '';
+  const keep = raw.length <= MAX_KEPT_LENGTH;
+  const hit = keep ? kept.get(raw) : undefined;
+  if (hit) return hit;
+  let query: Record<string, unknown>;
   try {
-    return qs.parse(search, OPTIONS);
+    query = qs.parse(raw, OPTIONS);
   } catch (err) {
     // qs reports every limit it enforces as a RangeError.
     if (err instanceof RangeError) throw refuse(`The query string is refused: ${err.message}`);
     throw err;
   }
+  // Depth and NUL characters, as for a body: checked here once per distinct query string.
+  assertSafeInput(query, 'query');
+  // Shared by every request with the same query string, so frozen.
+  if (keep) kept.set(raw, deepFreeze(query));
+  return query;
 }

@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import { deepFreeze } from './deep-freeze.js';
 
 /** Distinct query strings remembered per query DTO class. */
 const MAX_PER_CLASS = 500;
@@ -15,12 +16,22 @@ const MAX_KEY_LENGTH = 2048;
  */
 export class ValidatedQueries {
   private readonly byClass = new WeakMap<object, LRUCache<string, object>>();
+  /** The keys of raw queries that cannot change (the parser's shared, frozen ones). */
+  private readonly keys = new WeakMap<object, string | undefined>();
 
   /** The DTO validated before from this raw query, or undefined (`key` says where to keep it). */
   lookup(metatype: object, value: unknown): { hit?: object; key?: string } {
-    const key = JSON.stringify(value);
+    const key = this.keyOf(value);
     if (key === undefined || key.length > MAX_KEY_LENGTH) return {};
     return { hit: this.byClass.get(metatype)?.get(key), key };
+  }
+
+  private keyOf(value: unknown): string | undefined {
+    if (typeof value !== 'object' || value === null || !Object.isFrozen(value)) return JSON.stringify(value);
+    if (this.keys.has(value)) return this.keys.get(value);
+    const key = JSON.stringify(value);
+    this.keys.set(value, key);
+    return key;
   }
 
   /** Keeps `dto`, frozen, as the validation of the raw query `key` into `metatype`; returns it. */
@@ -31,9 +42,4 @@ export class ValidatedQueries {
     memo.set(key, deepFreeze(dto));
     return dto;
   }
-}
-
-function deepFreeze<T extends object>(o: T): T {
-  for (const v of Object.values(o)) if (typeof v === 'object' && v !== null && !Object.isFrozen(v)) deepFreeze(v as object);
-  return Object.freeze(o);
 }
