@@ -72,7 +72,7 @@ describe('parseQuery', () => {
     expect(parseQuery('limit=50&page=2&filter[status][]=active')).toBe(first);
     expect(Object.isFrozen(first) && Object.isFrozen(first.filter)).toBe(true);
     expect(() => {
-      (first as Record<string, unknown>).page = '3';
+      first.page = '3';
     }).toThrow(TypeError);
     expect(parseQuery('limit=50&page=2&filter[status][]=active')).toEqual({ limit: '50', page: '2', filter: { status: ['active'] } });
     // No query string at all is the empty query.
