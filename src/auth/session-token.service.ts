@@ -86,7 +86,7 @@ export class SessionTokenService {
       id: randomUUID(),
       refreshToken,
       tokenHash: sha256Hex(refreshToken),
-      expiresAt: new Date(this.clock.now().getTime() + REFRESH_TOKEN_TTL_SECONDS * 1000),
+      expiresAt: new Date(this.clock.nowMs() + REFRESH_TOKEN_TTL_SECONDS * 1000),
     };
   }
 
@@ -101,7 +101,7 @@ export class SessionTokenService {
     if (!row || row.tenantId !== tenantId || row.revokedAt) {
       throw new DomainError(AuthErrors.refresh_token_invalid, 'Invalid refresh token');
     }
-    if (row.expiresAt.getTime() <= this.clock.now().getTime()) {
+    if (row.expiresAt.getTime() <= this.clock.nowMs()) {
       throw new DomainError(CommonErrors.REFRESH_TOKEN_EXPIRED, 'The refresh token has expired; log in again');
     }
     return { sessionToken: await this.sessionToken(row.userId, row.tenantId, row.id) };

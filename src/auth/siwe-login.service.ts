@@ -106,7 +106,7 @@ export class SiweLoginService {
 
   /** Returns `issuedAt` in ms. */
   private checkTimes(msg: SiweMessage): number {
-    const now = this.clock.now().getTime();
+    const now = this.clock.nowMs();
     const tol = this.config.LOGIN_CLOCK_TOLERANCE_SECONDS * 1000;
     const time = (v: string | undefined) => (v === undefined ? undefined : Date.parse(v));
     const issuedAt = time(msg.issuedAt);

@@ -108,7 +108,7 @@ export class SeasonCloser implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   private lease(): Date {
-    return new Date(this.clock.now().getTime() + this.config.SEASON_CLOSE_LEASE_MS);
+    return new Date(this.clock.nowMs() + this.config.SEASON_CLOSE_LEASE_MS);
   }
 
   private claim(): Promise<Season | null> {

@@ -40,16 +40,16 @@ export class MemoryRateLimitStore extends RateLimitStore {
   }
 
   async remember(key: string, ttlMs: number): Promise<void> {
-    this.marks.set(key, this.clock.now().getTime() + ttlMs);
+    this.marks.set(key, this.clock.nowMs() + ttlMs);
   }
 
   async has(key: string): Promise<boolean> {
     const until = this.marks.get(key);
-    return until !== undefined && until > this.clock.now().getTime();
+    return until !== undefined && until > this.clock.nowMs();
   }
 
   async increment(key: string, ttlMs: number, limit: number, blockDurationMs: number): Promise<RateLimitRecord> {
-    const now = this.clock.now().getTime();
+    const now = this.clock.nowMs();
     if (this.entries.size > 100_000) this.sweep(now);
     let e = this.entries.get(key);
     if (e && e.blockedUntil > now)

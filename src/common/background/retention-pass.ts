@@ -50,7 +50,7 @@ export class RetentionPass<K extends string> {
   async runOnce(batch = RETENTION_BATCH): Promise<Record<K, number>> {
     const deleted = Object.fromEntries(Object.keys(this.steps).map((k) => [k, 0])) as Record<K, number>;
     if (this.days === 0) return deleted;
-    const before = new Date(this.clock.now().getTime() - this.days * DAY);
+    const before = new Date(this.clock.nowMs() - this.days * DAY);
     for (const [kind, step] of Object.entries(this.steps) as [K, RetentionStep][]) {
       for (;;) {
         const n = await step(before, batch);

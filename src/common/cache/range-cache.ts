@@ -81,7 +81,7 @@ export class RangeCache<V extends object> {
     this.cache = new LRUCache<string, Entry<V>>({
       ...upTo(options.max),
       ttl: options.ttlMs,
-      perf: { now: () => options.clock.now().getTime() },
+      perf: { now: () => options.clock.nowMs() },
       ttlResolution: 0,
       dispose: (entry, key) => {
         const entries = this.byBoard.get(entry.board);

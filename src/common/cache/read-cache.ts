@@ -53,7 +53,7 @@ export class ReadCache<C, V extends object> {
 
   constructor(private readonly options: ReadCacheOptions<C, V>) {
     if (options.ttlMs <= 0) return;
-    const perf = { now: () => options.clock.now().getTime() };
+    const perf = { now: () => options.clock.nowMs() };
     const load = options.load;
     this.cache = new LRUCache<string, V, unknown>({
       ...upTo(options.max),

@@ -6,11 +6,16 @@ import { Injectable } from '@nestjs/common';
  */
 @Injectable()
 export class Clock {
+  /** Milliseconds since the epoch: what a clock for tests overrides (`now` and `nowSeconds` follow). */
+  nowMs(): number {
+    return Date.now();
+  }
+
   now(): Date {
-    return new Date();
+    return new Date(this.nowMs());
   }
 
   nowSeconds(): number {
-    return Math.floor(this.now().getTime() / 1000);
+    return Math.floor(this.nowMs() / 1000);
   }
 }
