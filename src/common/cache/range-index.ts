@@ -28,6 +28,9 @@ export class RangeIndex<E extends Indexed> {
   }
 
   add(key: string, e: E): void {
+    // A value under the same key goes first: a key must never sit in two cells.
+    const old = this.all.get(key);
+    if (old) this.remove(key, old);
     this.all.set(key, e);
     if (e.owner !== null) setOf(this.owners, e.owner).add(key);
     const at = place(e);
