@@ -59,9 +59,10 @@ export class RangeIndex<E extends Indexed> {
 
   /** The keys of the values whose scores meet [lo, hi] (bounds included). */
   meeting(lo: number, hi: number): string[] {
-    if (!(lo <= hi)) return [];
-    if (!Number.isFinite(lo) || !Number.isFinite(hi)) return this.filter(this.all.keys(), lo, hi);
-    const out = this.filter(this.unbounded, lo, hi);
+    const out: string[] = [];
+    if (!(lo <= hi)) return out;
+    if (!Number.isFinite(lo) || !Number.isFinite(hi)) return this.collect(this.all.keys(), lo, hi, out);
+    this.collect(this.unbounded, lo, hi, out);
     for (const [c, cells] of this.classes) {
       const size = 2 ** c;
       const first = Math.floor(lo / size) - 1;
@@ -69,17 +70,17 @@ export class RangeIndex<E extends Indexed> {
       if (last - first + 1 <= cells.size) {
         for (let cell = first; cell <= last; cell++) {
           const keys = cells.get(cell);
-          if (keys) out.push(...this.filter(keys, lo, hi));
+          if (keys) this.collect(keys, lo, hi, out);
         }
       } else {
-        for (const [cell, keys] of cells) if (cell >= first && cell <= last) out.push(...this.filter(keys, lo, hi));
+        for (const [cell, keys] of cells) if (cell >= first && cell <= last) this.collect(keys, lo, hi, out);
       }
     }
     return out;
   }
 
-  private filter(keys: Iterable<string>, lo: number, hi: number): string[] {
-    const out: string[] = [];
+  /** Appends to `out` those of `keys` whose values meet [lo, hi] (no spread: a cell may hold many). */
+  private collect(keys: Iterable<string>, lo: number, hi: number, out: string[]): string[] {
     for (const key of keys) {
       const e = this.all.get(key)!;
       if (e.lo <= hi && e.hi >= lo) out.push(key);

@@ -17,7 +17,7 @@ const MAX_KEY_LENGTH = 2048;
 export class ValidatedQueries {
   private readonly byClass = new WeakMap<object, LRUCache<string, object>>();
   /** The keys of raw queries that cannot change (the parser's shared, frozen ones). */
-  private readonly keys = new WeakMap<object, string | undefined>();
+  private readonly keys = new WeakMap<object, string>();
 
   /** The DTO validated before from this raw query, or undefined (`key` says where to keep it). */
   lookup(metatype: object, value: unknown): { hit?: object; key?: string } {
@@ -28,9 +28,9 @@ export class ValidatedQueries {
 
   private keyOf(value: unknown): string | undefined {
     if (typeof value !== 'object' || value === null || !Object.isFrozen(value)) return JSON.stringify(value);
-    if (this.keys.has(value)) return this.keys.get(value);
-    const key = JSON.stringify(value);
-    this.keys.set(value, key);
+    let key = this.keys.get(value);
+    // An object's JSON is always a string.
+    if (key === undefined) this.keys.set(value, (key = JSON.stringify(value)));
     return key;
   }
 
