@@ -24,7 +24,7 @@ import { StorePurchasePriceCheck1795649011420 } from './1795649011420-StorePurch
 import { AdminAuditAborted1795649189400 } from './1795649189400-AdminAuditAborted.js';
 import { PausedDeliveries1795649256503 } from './1795649256503-PausedDeliveries.js';
 import { AuditRetentionIndex1795654825325 } from './1795654825325-AuditRetentionIndex.js';
-import { ShardWaitOrder1795708646886 } from './1795708646886-ShardWaitOrder.js';
+import { SupplyTakeFunctions1795717161396 } from './1795717161396-SupplyTakeFunctions.js';
 // <imports above>
 
 export const migrations: (new () => MigrationInterface)[] = [
@@ -52,6 +52,6 @@ export const migrations: (new () => MigrationInterface)[] = [
   AdminAuditAborted1795649189400,
   PausedDeliveries1795649256503,
   AuditRetentionIndex1795654825325,
-  ShardWaitOrder1795708646886,
+  SupplyTakeFunctions1795717161396,
   // <classes above>
 ];

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager, type ObjectLiteral, type UpdateQueryBuilder } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import type { PageRequest } from '../common/pagination/pagination.js';
 import { DomainError } from '../common/errors/domain-error.js';
 import { BaseRepository, DUMMY, GenerateSql, onUniqueViolation } from '../database/repository.js';
@@ -12,8 +12,8 @@ import { ITEM_COLUMNS, type ItemRow } from './inventory.mappers.js';
 /** Shards per item (docs/decisions.md, "Store and prizes"): more than the grants one item ever has in flight. */
 export const ITEM_SHARDS = 16;
 
-/** Where a take starts looking (then in shard order, wrapping): spreads concurrent takes over the shards. */
-const randomShard = (n: number) => Math.floor(Math.random() * n);
+/** Where a take of an item's units starts looking (then in shard order, wrapping): spreads concurrent takes over the shards. */
+export const randomItemShard = (): number => Math.floor(Math.random() * ITEM_SHARDS);
 
 /** The item columns the API shows (`i` = inventory_items, `s` = its slot), its units granted summed over its shards. */
 const ITEM_SELECT = `${ITEM_COLUMNS}, (SELECT COALESCE(SUM(sh.granted), 0)::int FROM inventory_item_shards sh WHERE sh.item_id = i.id) AS granted`;
@@ -109,76 +109,22 @@ export class InventoryRepository extends BaseRepository {
 
   /**
    * Takes `quantity` units of the item's supply from its shards (an unlimited supply always allows
-   * it); false when not enough is left. First one round trip that takes them from one shard
-   * (`takeSupplyQuery`); only when that finds none, `takeSupplyWaiting`. Never oversells: every
-   * shard's `granted` moves by a conditional UPDATE within its `cap`, and the caps add up to the supply.
+   * it); false when not enough is left. One round trip: the database function
+   * `cgs_take_item_supply` (migrations/1795717161396-SupplyTakeFunctions.ts; its source as
+   * PostgreSQL holds it: src/queries/database-functions.sql) takes them from one shard no other
+   * transaction holds, starting at a random shard; only when there is none, it waits for the
+   * holders in shard order (a rollback gives units back), then spreads several units over shards.
+   * Never oversells: every shard's `granted` moves by a conditional UPDATE within its `cap`, and the
+   * caps add up to the supply.
    */
   @GenerateSql({ params: [DUMMY.uuid, 1] })
   async takeSupply(itemId: string, quantity: number, em?: EntityManager): Promise<boolean> {
-    const [sql, params] = this.takeSupplyQuery(itemId, quantity, em).getQueryAndParameters();
-    // TypeORM answers an UPDATE with [rows, affected].
-    const [, taken]: [unknown[], number] = await this.manager(em).query(sql, params);
-    return taken > 0 || this.takeSupplyWaiting(itemId, quantity, em);
-  }
-
-  /**
-   * The fast step of `takeSupply`, as a query another repository can run inside its own statement
-   * (a data-modifying CTE): the store takes an item's supply in the same statement as its
-   * listing's. It takes `quantity` units from ONE shard that has them and that no other
-   * transaction holds (`SKIP LOCKED`), starting at a random shard, and returns that shard; no row
-   * when there is none (all out, or all in use: then `takeSupplyWaiting` decides). Nothing is
-   * sent until the caller runs it.
-   */
-  // No @GenerateSql of its own: it sends nothing; its SQL is committed with takeSupply and StorePurchaseRepository.sell.
-  takeSupplyQuery(itemId: string, quantity: number, em?: EntityManager): UpdateQueryBuilder<ObjectLiteral> {
-    return this.manager(em)
-      .createQueryBuilder()
-      .update('inventory_item_shards')
-      .set({ granted: () => 'granted + :quantity' })
-      .where(
-        `item_id = :itemId AND (cap IS NULL OR granted + :quantity <= cap) AND shard = (
-           SELECT shard FROM inventory_item_shards WHERE item_id = :itemId AND (cap IS NULL OR granted + :quantity <= cap)
-           ORDER BY shard >= :start DESC, shard LIMIT 1 FOR UPDATE SKIP LOCKED)`,
-        { itemId, quantity, start: randomShard(ITEM_SHARDS) },
-      )
-      .returning('shard');
-  }
-
-  /**
-   * The slow step of `takeSupply`, when the fast one found no free shard with enough left: first
-   * one shard with enough, WAITING for the transactions that hold them (one that rolls back gives
-   * its units back); then, for more than one unit, the units spread over several shards, all of
-   * them locked in shard order (no single shard had enough, but together they may). False only
-   * when the shards together have fewer than `quantity` units left: the supply is out.
-   *
-   * Both wait in shard order, never from a random start: a shard whose holder committed it out is
-   * passed over but stays locked (PostgreSQL locks a row before it re-checks it), so two waiters
-   * starting at different shards locked them in opposite orders and deadlocked.
-   */
-  @GenerateSql({ params: [DUMMY.uuid, 2] })
-  async takeSupplyWaiting(itemId: string, quantity: number, em?: EntityManager): Promise<boolean> {
-    const manager = this.manager(em);
-    const [, one]: [unknown[], number] = await manager.query(
-      `UPDATE inventory_item_shards SET granted = granted + $2
-       WHERE item_id = $1 AND (cap IS NULL OR granted + $2 <= cap) AND shard = (
-         SELECT shard FROM inventory_item_shards WHERE item_id = $1 AND (cap IS NULL OR granted + $2 <= cap)
-         ORDER BY shard LIMIT 1 FOR UPDATE)
-       RETURNING shard`,
-      [itemId, quantity],
-    );
-    if (one > 0 || quantity === 1) return one > 0;
-    const [, spread]: [unknown[], number] = await manager.query(
-      `WITH locked AS (
-         SELECT shard, cap - granted AS stock FROM inventory_item_shards WHERE item_id = $1 AND cap IS NOT NULL ORDER BY shard FOR UPDATE),
-       plan AS (
-         SELECT shard, LEAST(stock, $2::int - COALESCE(SUM(stock) OVER (ORDER BY shard ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0))::int AS take
-         FROM locked WHERE (SELECT SUM(stock) FROM locked) >= $2::int)
-       UPDATE inventory_item_shards s SET granted = s.granted + p.take FROM plan p
-       WHERE s.item_id = $1 AND s.shard = p.shard AND p.take > 0
-       RETURNING s.shard`,
-      [itemId, quantity],
-    );
-    return spread > 0;
+    const [r]: { taken: boolean }[] = await this.manager(em).query('SELECT cgs_take_item_supply($1::uuid, $2::int, $3::int) AS taken', [
+      itemId,
+      quantity,
+      randomItemShard(),
+    ]);
+    return r.taken;
   }
 
   /** Writes the item's shards: `supply` (null: unlimited) split into ITEM_SHARDS shares, nothing granted. */

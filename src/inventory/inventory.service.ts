@@ -40,9 +40,9 @@ export interface GrantItemInput {
   /** Optional, unique per tenant: a second grant with the same key changes nothing (replay). */
   idempotencyKey?: string | null;
   /**
-   * The caller takes the item's supply itself (`InventoryRepository.takeSupplyQuery` in its own
-   * statement, then `takeSupplyWaiting` when that took nothing) and fails its transaction when no
-   * supply is left: the store takes the item's and the listing's supply in one round trip.
+   * The caller takes the item's supply itself (the database function `cgs_take_item_supply`, in
+   * its own statement) and fails its transaction when no supply is left: the store takes the
+   * item's and the listing's supply in one round trip.
    */
   supplyTakenByCaller?: boolean;
   /**

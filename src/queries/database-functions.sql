@@ -24,6 +24,73 @@ BEGIN
   RETURN NULL;
 END $function$;
 
+-- cgs_take_item_supply
+CREATE OR REPLACE FUNCTION public.cgs_take_item_supply(p_item uuid, p_quantity integer, p_start integer)
+ RETURNS boolean
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  -- 1. A shard with enough that no other transaction holds, from a random start (p_start).
+  BEGIN
+    UPDATE inventory_item_shards SET granted = granted + p_quantity
+     WHERE item_id = p_item AND (cap IS NULL OR granted + p_quantity <= cap) AND shard = (
+       SELECT s.shard FROM inventory_item_shards s WHERE s.item_id = p_item AND (s.cap IS NULL OR s.granted + p_quantity <= s.cap)
+        ORDER BY s.shard >= p_start DESC, s.shard LIMIT 1 FOR UPDATE SKIP LOCKED);
+    IF FOUND THEN
+      RETURN true;
+    END IF;
+    -- Nothing taken: roll the block back, with the locks it kept on shards it passed over.
+    RAISE EXCEPTION USING ERRCODE = 'CGS01';
+  EXCEPTION WHEN SQLSTATE 'CGS01' THEN
+    NULL;
+  END;
+  -- 2. Every shard with enough is held (or none has enough): wait for the holders (a rollback gives
+  --    units back), in shard order from shard 0, so waiters never hold shards in opposite orders.
+  UPDATE inventory_item_shards SET granted = granted + p_quantity
+   WHERE item_id = p_item AND (cap IS NULL OR granted + p_quantity <= cap) AND shard = (
+     SELECT s.shard FROM inventory_item_shards s WHERE s.item_id = p_item AND (s.cap IS NULL OR s.granted + p_quantity <= s.cap)
+      ORDER BY s.shard LIMIT 1 FOR UPDATE);
+  IF FOUND OR p_quantity = 1 THEN
+    RETURN FOUND;
+  END IF;
+  -- 3. No one shard has enough: spread the units over several, all locked in shard order.
+  WITH locked AS (
+    SELECT s.shard, s.cap - s.granted AS stock FROM inventory_item_shards s
+     WHERE s.item_id = p_item AND s.cap IS NOT NULL ORDER BY s.shard FOR UPDATE),
+  plan AS (
+    SELECT k.shard, LEAST(k.stock, p_quantity - COALESCE(SUM(k.stock) OVER (ORDER BY k.shard ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0))::int AS take
+      FROM locked k WHERE (SELECT SUM(stock) FROM locked) >= p_quantity)
+  UPDATE inventory_item_shards s SET granted = s.granted + plan.take FROM plan
+   WHERE s.item_id = p_item AND s.shard = plan.shard AND plan.take > 0;
+  RETURN FOUND;
+END $function$;
+
+-- cgs_take_listing_unit
+CREATE OR REPLACE FUNCTION public.cgs_take_listing_unit(p_listing uuid, p_start integer)
+ RETURNS boolean
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  -- As cgs_take_item_supply, for one unit of a listing.
+  BEGIN
+    UPDATE store_listing_shards SET sold = sold + 1
+     WHERE listing_id = p_listing AND (cap IS NULL OR sold < cap) AND shard = (
+       SELECT s.shard FROM store_listing_shards s WHERE s.listing_id = p_listing AND (s.cap IS NULL OR s.sold < s.cap)
+        ORDER BY s.shard >= p_start DESC, s.shard LIMIT 1 FOR UPDATE SKIP LOCKED);
+    IF FOUND THEN
+      RETURN true;
+    END IF;
+    RAISE EXCEPTION USING ERRCODE = 'CGS01';
+  EXCEPTION WHEN SQLSTATE 'CGS01' THEN
+    NULL;
+  END;
+  UPDATE store_listing_shards SET sold = sold + 1
+   WHERE listing_id = p_listing AND (cap IS NULL OR sold < cap) AND shard = (
+     SELECT s.shard FROM store_listing_shards s WHERE s.listing_id = p_listing AND (s.cap IS NULL OR s.sold < s.cap)
+      ORDER BY s.shard LIMIT 1 FOR UPDATE);
+  RETURN FOUND;
+END $function$;
+
 -- store_purchase_item
 CREATE OR REPLACE FUNCTION public.store_purchase_item(p_tenant uuid, p_user uuid, p_listing uuid, p_purchase uuid, p_nonce character varying, p_fingerprint character varying, p_now timestamp with time zone, p_item_shard integer, p_listing_shard integer, p_notifications jsonb, p_price jsonb, OUT created_at timestamp with time zone, OUT community_id uuid, OUT item_id uuid, OUT quantity integer, OUT price jsonb, OUT grant_id uuid, OUT debits jsonb)
  RETURNS record
@@ -133,47 +200,14 @@ BEGIN
   VALUES (p_user, l.item_id, p_tenant, item_community, l.quantity, p_now, p_now)
   ON CONFLICT (user_id, item_id) DO UPDATE SET quantity = h.quantity + EXCLUDED.quantity, updated_at = EXCLUDED.updated_at;
 
-  -- 6. The supply, last: the item's units (InventoryRepository.takeSupplyQuery, then
-  --    takeSupplyWaiting), then one unit of the listing (StorePurchaseRepository.sell, takeShard).
-  --    First from a shard no other purchase holds (SKIP LOCKED), from a random start; only when none
-  --    had stock, waiting for the holders (a rollback gives units back), so a sale is refused only
-  --    when the shards together are out.
-  UPDATE inventory_item_shards SET granted = granted + l.quantity
-   WHERE inventory_item_shards.item_id = l.item_id AND (cap IS NULL OR granted + l.quantity <= cap) AND shard = (
-     SELECT s.shard FROM inventory_item_shards s WHERE s.item_id = l.item_id AND (s.cap IS NULL OR s.granted + l.quantity <= s.cap)
-      ORDER BY s.shard >= p_item_shard DESC, s.shard LIMIT 1 FOR UPDATE SKIP LOCKED);
-  IF NOT FOUND THEN
-    UPDATE inventory_item_shards SET granted = granted + l.quantity
-     WHERE inventory_item_shards.item_id = l.item_id AND (cap IS NULL OR granted + l.quantity <= cap) AND shard = (
-       SELECT s.shard FROM inventory_item_shards s WHERE s.item_id = l.item_id AND (s.cap IS NULL OR s.granted + l.quantity <= s.cap)
-        ORDER BY s.shard LIMIT 1 FOR UPDATE);
-    IF NOT FOUND AND l.quantity > 1 THEN
-      -- No one shard has enough: spread over several, all locked in shard order.
-      WITH locked AS (
-        SELECT s.shard, s.cap - s.granted AS stock FROM inventory_item_shards s
-         WHERE s.item_id = l.item_id AND s.cap IS NOT NULL ORDER BY s.shard FOR UPDATE),
-      plan AS (
-        SELECT k.shard, LEAST(k.stock, l.quantity - COALESCE(SUM(k.stock) OVER (ORDER BY k.shard ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0))::int AS take
-          FROM locked k WHERE (SELECT SUM(stock) FROM locked) >= l.quantity)
-      UPDATE inventory_item_shards s SET granted = s.granted + plan.take FROM plan
-       WHERE s.item_id = l.item_id AND s.shard = plan.shard AND plan.take > 0;
-    END IF;
-    IF NOT FOUND THEN
-      RAISE EXCEPTION USING MESSAGE = 'store_purchase_item: item_sold_out';
-    END IF;
+  -- 6. The supply, last: the item's units, then one unit of the listing (the functions
+  --    InventoryRepository.takeSupply and StorePurchaseRepository.sell call): each first from a
+  --    shard no other purchase holds, from the caller's random start, and only when none had stock
+  --    waiting for the holders, so a sale is refused only when the shards together are out.
+  IF NOT cgs_take_item_supply(l.item_id, l.quantity, p_item_shard) THEN
+    RAISE EXCEPTION USING MESSAGE = 'store_purchase_item: item_sold_out';
   END IF;
-
-  UPDATE store_listing_shards SET sold = sold + 1
-   WHERE listing_id = p_listing AND (cap IS NULL OR sold < cap) AND shard = (
-     SELECT s.shard FROM store_listing_shards s WHERE s.listing_id = p_listing AND (s.cap IS NULL OR s.sold < s.cap)
-      ORDER BY s.shard >= p_listing_shard DESC, s.shard LIMIT 1 FOR UPDATE SKIP LOCKED);
-  IF NOT FOUND THEN
-    UPDATE store_listing_shards SET sold = sold + 1
-     WHERE listing_id = p_listing AND (cap IS NULL OR sold < cap) AND shard = (
-       SELECT s.shard FROM store_listing_shards s WHERE s.listing_id = p_listing AND (s.cap IS NULL OR s.sold < s.cap)
-        ORDER BY s.shard LIMIT 1 FOR UPDATE);
-    IF NOT FOUND THEN
-      RAISE EXCEPTION USING MESSAGE = 'store_purchase_item: sold_out';
-    END IF;
+  IF NOT cgs_take_listing_unit(p_listing, p_listing_shard) THEN
+    RAISE EXCEPTION USING MESSAGE = 'store_purchase_item: sold_out';
   END IF;
 END $function$;

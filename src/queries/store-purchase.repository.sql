@@ -359,268 +359,53 @@ FROM
   r;
 
 -- StorePurchaseRepository.sell
-WITH
-  item AS (
-    SELECT
-      1
-  ),
-  on_sale AS (
-    SELECT
-      1
-    FROM
-      store_listings
-    WHERE
-      id = $1
-      AND active
-      AND (
-        starts_at IS NULL
-        OR starts_at <= $2
-      )
-      AND (
-        ends_at IS NULL
-        OR ends_at > $2
-      )
-  ),
-  listing AS (
-    UPDATE store_listing_shards
-    SET
-      sold = sold + 1
-    WHERE
-      listing_id = $1
-      AND (
-        cap IS NULL
-        OR sold < cap
-      )
-      AND shard = (
-        SELECT
-          shard
-        FROM
-          store_listing_shards
-        WHERE
-          listing_id = $1
-          AND (
-            cap IS NULL
-            OR sold < cap
-          )
-          AND EXISTS (
-            SELECT
-              1
-            FROM
-              item
-          )
-          AND EXISTS (
-            SELECT
-              1
-            FROM
-              on_sale
-          )
-        ORDER BY
-          shard >= $3 DESC,
-          shard
-        LIMIT
-          1
-        FOR UPDATE
-          SKIP LOCKED
-      )
-    RETURNING
-      shard
-  )
 SELECT
-  EXISTS (
-    SELECT
-      1
-    FROM
-      on_sale
-  ) AS on_sale,
-  EXISTS (
-    SELECT
-      1
-    FROM
-      item
-  ) AS supplied,
-  (
-    SELECT
-      shard
-    FROM
-      listing
-  ) AS shard;
+  CASE
+    WHEN NOT EXISTS (
+      SELECT
+        1
+      FROM
+        store_listings
+      WHERE
+        id = $1
+        AND active
+        AND (
+          starts_at IS NULL
+          OR starts_at <= $2
+        )
+        AND (
+          ends_at IS NULL
+          OR ends_at > $2
+        )
+    ) THEN 'closed'
+    WHEN NOT cgs_take_listing_unit ($1, $3::int) THEN 'sold_out'
+    ELSE 'sold'
+  END AS outcome;
 
 -- StorePurchaseRepository.sell (item)
-WITH
-  item AS (
-    UPDATE "inventory_item_shards"
-    SET
-      "granted" = "granted" + $1
-    WHERE
-      "item_id" = $2
-      AND (
-        "cap" IS NULL
-        OR "granted" + $1 <= "cap"
-      )
-      AND "shard" = (
-        SELECT
-          "shard"
-        FROM
-          inventory_item_shards
-        WHERE
-          "item_id" = $2
-          AND (
-            "cap" IS NULL
-            OR "granted" + $1 <= "cap"
-          )
-        ORDER BY
-          "shard" >= $3 DESC,
-          "shard"
-        LIMIT
-          1
-        FOR UPDATE
-          SKIP LOCKED
-      )
-    RETURNING
-      "shard"
-  ),
-  on_sale AS (
-    SELECT
-      1
-    FROM
-      store_listings
-    WHERE
-      id = $4
-      AND active
-      AND (
-        starts_at IS NULL
-        OR starts_at <= $5
-      )
-      AND (
-        ends_at IS NULL
-        OR ends_at > $5
-      )
-  ),
-  listing AS (
-    UPDATE store_listing_shards
-    SET
-      sold = sold + 1
-    WHERE
-      listing_id = $4
-      AND (
-        cap IS NULL
-        OR sold < cap
-      )
-      AND shard = (
-        SELECT
-          shard
-        FROM
-          store_listing_shards
-        WHERE
-          listing_id = $4
-          AND (
-            cap IS NULL
-            OR sold < cap
-          )
-          AND EXISTS (
-            SELECT
-              1
-            FROM
-              item
-          )
-          AND EXISTS (
-            SELECT
-              1
-            FROM
-              on_sale
-          )
-        ORDER BY
-          shard >= $6 DESC,
-          shard
-        LIMIT
-          1
-        FOR UPDATE
-          SKIP LOCKED
-      )
-    RETURNING
-      shard
-  )
 SELECT
-  EXISTS (
-    SELECT
-      1
-    FROM
-      on_sale
-  ) AS on_sale,
-  EXISTS (
-    SELECT
-      1
-    FROM
-      item
-  ) AS supplied,
-  (
-    SELECT
-      shard
-    FROM
-      listing
-  ) AS shard;
-
--- StorePurchaseRepository.takeShard
-UPDATE store_listing_shards
-SET
-  sold = sold + 1
-WHERE
-  listing_id = $1
-  AND (
-    cap IS NULL
-    OR sold < cap
-  )
-  AND shard = (
-    SELECT
-      shard
-    FROM
-      store_listing_shards
-    WHERE
-      listing_id = $1
-      AND (
-        cap IS NULL
-        OR sold < cap
-      )
-    ORDER BY
-      shard >= $2 DESC,
-      shard
-    LIMIT
-      1
-    FOR UPDATE
-      SKIP LOCKED
-  )
-RETURNING
-  shard;
-
--- StorePurchaseRepository.takeShard (wait)
-UPDATE store_listing_shards
-SET
-  sold = sold + 1
-WHERE
-  listing_id = $1
-  AND (
-    cap IS NULL
-    OR sold < cap
-  )
-  AND shard = (
-    SELECT
-      shard
-    FROM
-      store_listing_shards
-    WHERE
-      listing_id = $1
-      AND (
-        cap IS NULL
-        OR sold < cap
-      )
-    ORDER BY
-      shard
-    LIMIT
-      1
-    FOR UPDATE
-  )
-RETURNING
-  shard;
+  CASE
+    WHEN NOT EXISTS (
+      SELECT
+        1
+      FROM
+        store_listings
+      WHERE
+        id = $1
+        AND active
+        AND (
+          starts_at IS NULL
+          OR starts_at <= $2
+        )
+        AND (
+          ends_at IS NULL
+          OR ends_at > $2
+        )
+    ) THEN 'closed'
+    WHEN NOT cgs_take_item_supply ($4::uuid, $5::int, $6::int) THEN 'no_supply'
+    WHEN NOT cgs_take_listing_unit ($1, $3::int) THEN 'sold_out'
+    ELSE 'sold'
+  END AS outcome;
 
 -- StorePurchaseRepository.userPage
 SELECT DISTINCT

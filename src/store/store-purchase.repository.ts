@@ -4,7 +4,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import type { PageRequest } from '../common/pagination/pagination.js';
 import { preparedQuery } from '../database/prepared-query.js';
 import { BaseRepository, DUMMY, GenerateSql } from '../database/repository.js';
-import { InventoryRepository, ITEM_SHARDS } from '../inventory/inventory.repository.js';
+import { randomItemShard } from '../inventory/inventory.repository.js';
 import type { ListingKind, PriceComponent } from './entities/store-listing.entity.js';
 import type { ResourceKind } from '../resources/entities/resource-type.entity.js';
 import { StorePurchase } from './entities/store-purchase.entity.js';
@@ -110,7 +110,6 @@ const randomShard = () => Math.floor(Math.random() * LISTING_SHARDS);
 export class StorePurchaseRepository extends BaseRepository {
   constructor(
     @InjectDataSource() dataSource: DataSource,
-    private readonly inventory: InventoryRepository,
     private readonly outbox: OutboxRepository,
   ) {
     super(dataSource);
@@ -199,69 +198,31 @@ export class StorePurchaseRepository extends BaseRepository {
 
   /**
    * The purchase's supply step, last before the commit: one unit of the listing's supply and, for
-   * an item listing, the item's (`quantity` units; the inventory provides that piece). Both are
-   * sharded, so purchases of one listing update different rows.
+   * an item listing, the item's (`quantity` units). Both are sharded, so purchases of one listing
+   * update different rows.
    *
-   * One round trip in the usual case: a statement that checks the listing is active and within its
-   * window, takes the item's units from a free shard (`takeSupplyQuery`), then a unit from a free
-   * shard of the listing (`SKIP LOCKED`: a shard another purchase holds is passed over). The item
-   * is taken first, so always in this order. Only when no free shard had stock, the waiting steps
-   * decide (`takeSupplyWaiting`, `takeShard(..., true)`): they wait for the purchases that hold
-   * shards with stock, so a listing is never reported sold out while any shard has a unit left.
+   * One statement: it checks the listing is active and within its window, then takes the item's
+   * units (`cgs_take_item_supply`, as `InventoryRepository.takeSupply`), then a unit of the
+   * listing (`cgs_take_listing_unit`), in that order (CASE evaluates its branches in turn and stops
+   * at the first that holds). Each take starts at a shard no other purchase holds and waits for the
+   * holders only when there is none, so a listing is never reported sold out while any shard has a
+   * unit left (migrations/1795717161396-SupplyTakeFunctions.ts).
    */
   @GenerateSql(
     { params: [DUMMY.uuid, DUMMY.date, null] },
     { name: 'item', params: [DUMMY.uuid, DUMMY.date, { itemId: DUMMY.uuid2, quantity: 1 }] },
   )
   async sell(listingId: string, now: Date, item: { itemId: string; quantity: number } | null, em?: EntityManager): Promise<SaleResult> {
-    const [itemSql, itemParams]: [string, unknown[]] = item
-      ? this.inventory.takeSupplyQuery(item.itemId, item.quantity, em).getQueryAndParameters()
-      : ['SELECT 1', []];
-    const n = itemParams.length;
-    const [first]: { on_sale: boolean; supplied: boolean; shard: number | null }[] = await this.manager(em).query(
-      `WITH item AS (${itemSql}),
-         on_sale AS (
-           SELECT 1 FROM store_listings WHERE id = $${n + 1} AND active
-             AND (starts_at IS NULL OR starts_at <= $${n + 2}) AND (ends_at IS NULL OR ends_at > $${n + 2})),
-         listing AS (
-           UPDATE store_listing_shards SET sold = sold + 1
-           WHERE listing_id = $${n + 1} AND (cap IS NULL OR sold < cap) AND shard = (
-             SELECT shard FROM store_listing_shards
-             WHERE listing_id = $${n + 1} AND (cap IS NULL OR sold < cap) AND EXISTS (SELECT 1 FROM item) AND EXISTS (SELECT 1 FROM on_sale)
-             ORDER BY shard >= $${n + 3} DESC, shard LIMIT 1 FOR UPDATE SKIP LOCKED)
-           RETURNING shard)
-         SELECT EXISTS (SELECT 1 FROM on_sale) AS on_sale, EXISTS (SELECT 1 FROM item) AS supplied, (SELECT shard FROM listing) AS shard`,
-      [...itemParams, listingId, now, randomShard()],
+    const [r]: { outcome: 'closed' | 'no_supply' | 'sold_out' | 'sold' }[] = await this.manager(em).query(
+      `SELECT CASE
+         WHEN NOT EXISTS (SELECT 1 FROM store_listings WHERE id = $1 AND active
+                            AND (starts_at IS NULL OR starts_at <= $2) AND (ends_at IS NULL OR ends_at > $2)) THEN 'closed'
+         ${item ? "WHEN NOT cgs_take_item_supply($4::uuid, $5::int, $6::int) THEN 'no_supply'" : ''}
+         WHEN NOT cgs_take_listing_unit($1, $3::int) THEN 'sold_out'
+         ELSE 'sold' END AS outcome`,
+      item ? [listingId, now, randomShard(), item.itemId, item.quantity, randomItemShard()] : [listingId, now, randomShard()],
     );
-    if (!first.on_sale) return { open: false, supplied: first.supplied, sold: false };
-    if (first.shard !== null) return { open: true, supplied: true, sold: true };
-    if (item && !first.supplied) {
-      if (!(await this.inventory.takeSupplyWaiting(item.itemId, item.quantity, em))) return { open: true, supplied: false, sold: false };
-      if (await this.takeShard(listingId, false, em)) return { open: true, supplied: true, sold: true };
-    }
-    return { open: true, supplied: true, sold: await this.takeShard(listingId, true, em) };
-  }
-
-  /**
-   * Takes one unit from a shard of the listing that has one. Without `wait`, starting at a random
-   * shard, a shard another transaction holds is passed over; with it, the take waits for the
-   * holder (whose rollback would give the unit back) and false means every shard is out. Exact
-   * because shards only give units back by a rollback and are only resupplied under the listing's
-   * lock, which no purchase in flight lets pass. A waiting take goes in shard order: a shard it
-   * passes over (its holder sold it out) stays locked, so waiters from random starts deadlocked.
-   */
-  @GenerateSql({ params: [DUMMY.uuid, false] }, { name: 'wait', params: [DUMMY.uuid, true] })
-  async takeShard(listingId: string, wait: boolean, em?: EntityManager): Promise<boolean> {
-    // TypeORM answers an UPDATE with [rows, affected].
-    const [, taken]: [unknown[], number] = await this.manager(em).query(
-      `UPDATE store_listing_shards SET sold = sold + 1
-       WHERE listing_id = $1 AND (cap IS NULL OR sold < cap) AND shard = (
-         SELECT shard FROM store_listing_shards WHERE listing_id = $1 AND (cap IS NULL OR sold < cap)
-         ORDER BY ${wait ? 'shard LIMIT 1 FOR UPDATE' : 'shard >= $2 DESC, shard LIMIT 1 FOR UPDATE SKIP LOCKED'})
-       RETURNING shard`,
-      wait ? [listingId] : [listingId, randomShard()],
-    );
-    return taken > 0;
+    return { open: r.outcome !== 'closed', supplied: r.outcome !== 'no_supply', sold: r.outcome === 'sold' };
   }
 
   /**
@@ -319,7 +280,7 @@ export class StorePurchaseRepository extends BaseRepository {
       p.nonce,
       p.fingerprint,
       p.now,
-      Math.floor(Math.random() * ITEM_SHARDS),
+      randomItemShard(),
       randomShard(),
       // The function's row shape (snake_case, as its jsonb_to_recordset names the columns).
       JSON.stringify(

@@ -1,3 +1,4 @@
+import { SupplyTakeFunctions1795717161396 } from '../../migrations/1795717161396-SupplyTakeFunctions.js';
 import { InventoryService } from '../../src/inventory/inventory.service.js';
 import { PrizesService } from '../../src/prizes/prizes.service.js';
 import { LedgerService } from '../../src/resources/ledger.service.js';
@@ -193,9 +194,9 @@ describe('StoreService, StorePurchaseService (medium: StoreModule on PostgreSQL)
     const gems = await globalType(community);
     // Three units, eight buyers at once, so most purchases wait for a shard: in one half of the
     // rounds of a listing's supply (a resource listing: the general path, a transaction), in the
-    // other of an item's (an item listing: the one-statement path, store_purchase_item). Unlike the
-    // inventory's grants (medium inventory spec), these hold a shard too briefly to have deadlocked
-    // here from random starts (60 rounds tried); this checks that waiting in order sells the supply.
+    // other of an item's (an item listing: the one-statement path, store_purchase_item). Both take
+    // through the functions of the inventory's grants (medium inventory spec), whose deadlock these
+    // purchases never showed here (they hold a shard briefly); this checks the supply sells exactly.
     for (let round = 0; round < 10; round++) {
       const listing = await (round % 2 === 0
         ? store.createListing(tenantId, {
@@ -215,6 +216,38 @@ describe('StoreService, StorePurchaseService (medium: StoreModule on PostgreSQL)
         buyers.map((buyer) => outcomeOf(purchases.purchase(tenantId, buyer, listing.id, { nonce: uniqueName('n') }), 'bought')),
       );
       expect(outcomes.sort()).toEqual([...Array(3).fill('bought'), ...Array(5).fill('listing_sold_out')]);
+    }
+  });
+  it('migration SupplyTakeFunctions: down puts the takes back inline in store_purchase_item and drops the functions; up brings them back', async () => {
+    const state = async (run: (sql: string) => Promise<{ source: string; item: boolean; listing: boolean }[]>) => {
+      const [r] = await run(
+        `SELECT p.prosrc AS source, to_regprocedure('cgs_take_item_supply(uuid,int,int)') IS NOT NULL AS item,
+                to_regprocedure('cgs_take_listing_unit(uuid,int)') IS NOT NULL AS listing
+           FROM pg_proc p WHERE p.proname = 'store_purchase_item'`,
+      );
+      return {
+        calls: /cgs_take_item_supply\(l\.item_id/.test(r.source) && /cgs_take_listing_unit\(p_listing/.test(r.source),
+        skipsInline: r.source.includes('SKIP LOCKED'),
+        item: r.item,
+        listing: r.listing,
+      };
+    };
+    const migrated = { calls: true, skipsInline: false, item: true, listing: true };
+    expect(await state((sql) => t.dataSource.query(sql))).toEqual(migrated);
+
+    const qr = t.dataSource.createQueryRunner();
+    await qr.connect();
+    try {
+      await qr.startTransaction();
+      const migration = new SupplyTakeFunctions1795717161396();
+      await migration.down(qr);
+      expect(await state((sql) => qr.query(sql))).toEqual({ calls: false, skipsInline: true, item: false, listing: false });
+      await migration.up(qr);
+      expect(await state((sql) => qr.query(sql))).toEqual(migrated);
+    } finally {
+      // Rolled back: the other tests of this file keep the database as migrated.
+      await qr.rollbackTransaction();
+      await qr.release();
     }
   });
 });

@@ -11,7 +11,7 @@ export interface ItemAttribute {
 /**
  * An item of a community, fitting exactly one slot. `supply` caps the units ever granted (null:
  * unlimited). The units granted are counted in the item's shards (`inventory_item_shards`, each a
- * share of the supply; `InventoryRepository.takeSupply` and the store's `takeSupplyQuery`), not in
+ * share of the supply; taken by the database function `cgs_take_item_supply`), not in
  * this row, so grants of one item do not queue on it; their sum is what the API shows. The
  * `granted` column (`grantedFolded`) is a summary folded from the shards shortly after grants
  * commit: never above the true count, never used to decide a grant.
