@@ -52,7 +52,7 @@ export class QuestEventsService {
       name: 'quest event score types',
       load: async (q) => ({ id: (await this.resolve(q.tenantId, q.ref)).scoreResourceTypeId }),
     });
-    this.ownStatuses = caches.create({ name: 'caller event statuses', max: 200_000 });
+    this.ownStatuses = caches.create({ name: 'caller event statuses', max: 200_000, weigh: (statuses) => statuses.size });
     this.ownRegistered = caches.create({
       name: 'caller registered events',
       max: 50_000,
@@ -66,8 +66,8 @@ export class QuestEventsService {
     });
   }
 
-  /** The caller's status per event, one scope per user (READ_CACHE_MS; dropped when any of their statuses changes). */
-  private readonly ownStatuses: ReadCache<never, OwnStatus>;
+  /** The caller's status per event, one scope (and entry) per user (READ_CACHE_MS; dropped when any of their statuses changes). */
+  private readonly ownStatuses: ReadCache<never, Map<string, OwnStatus>>;
   /** The events the caller is REGISTERED in (the `participating` filter), one scope per user, dropped likewise. */
   private readonly ownRegistered: ReadCache<{ tenantId: string; userId: string }, { ids: string[] }>;
 
@@ -194,7 +194,7 @@ export class QuestEventsService {
   }
 
   private async participantStatuses(eventIds: string[], userId: string): Promise<Map<string, number>> {
-    const own = await this.ownStatuses.getMany(userId.toLowerCase(), eventIds, async (missing) => {
+    const own = await this.ownStatuses.getGrouped(userId.toLowerCase(), eventIds, async (missing) => {
       const found = await this.participants.statuses(missing, userId);
       return new Map(missing.map((id) => [id, { status: found.get(id) ?? null }]));
     });

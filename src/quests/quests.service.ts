@@ -56,14 +56,14 @@ export class QuestsService {
       name: 'quest list pages',
       load: ({ query, page }) => this.repo.findListPage(query, page),
     });
-    this.completions = caches.create({ name: 'user quest completions', max: 200_000 });
+    this.completions = caches.create({ name: 'user quest completions', max: 200_000, weigh: (flags) => flags.size });
     // Completions are only ever added, each publishing quest.completed: the user's cached flags go
     // at its commit, here and, through the cache bus, in every process.
     domainEvents.afterCommit('quest.completed', ({ userId }) => this.completions.drop(userId.toLowerCase()));
   }
 
   /** Whether a user completed a quest, per quest, one scope per user (READ_CACHE_MS; dropped by their next completion). */
-  private readonly completions: ReadCache<never, { readonly done: boolean }>;
+  private readonly completions: ReadCache<never, Map<string, { readonly done: boolean }>>;
 
   /** Pages of filtered quest lists (rows in order, total), per tenant (READ_CACHE_MS); every quest write of the tenant drops them. */
   private readonly lists: ReadCache<{ query: QuestListQuery; page: PageRequest }, { rows: Quest[]; total: number }>;
@@ -280,7 +280,7 @@ export class QuestsService {
   }
 
   private async completedSet(userId: string, questIds: string[]): Promise<Set<string>> {
-    const flags = await this.completions.getMany(userId.toLowerCase(), questIds, async (missing) => {
+    const flags = await this.completions.getGrouped(userId.toLowerCase(), questIds, async (missing) => {
       const done = await this.repo.completedAmong(userId, missing);
       return new Map(missing.map((id) => [id, done.has(id) ? DONE : NOT_DONE]));
     });

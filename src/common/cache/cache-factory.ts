@@ -11,6 +11,8 @@ export interface CacheSpec<C, V> {
   name: string;
   /** Values kept; the least recently used go first. Default 5,000. */
   max?: number;
+  /** What one value counts against `max` (default 1): its keys, for a cache read with `ReadCache.getGrouped`. */
+  weigh?: (value: V) => number;
   /** How `get` loads a value; omitted for a cache read only through `ReadCache.lookup`. */
   load?: (context: C) => Promise<V>;
 }
@@ -36,7 +38,7 @@ export class CacheFactory {
   ) {}
 
   create<C, V extends object>(spec: CacheSpec<C, V>): ReadCache<C, V> {
-    const cache = new ReadCache<C, V>({ ...this.common(spec.name), max: spec.max ?? 5_000, load: spec.load });
+    const cache = new ReadCache<C, V>({ ...this.common(spec.name), max: spec.max ?? 5_000, load: spec.load, weigh: spec.weigh });
     this.caches.set(spec.name, cache);
     return cache;
   }

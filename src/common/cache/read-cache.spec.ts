@@ -179,6 +179,104 @@ describe('ReadCache', () => {
     expect((await third).get('a')).toEqual({ id: 'a', version: 2 });
   });
 
+  describe('getGrouped (the keys of a scope in one entry)', () => {
+    type Flag = { id: string; version: number };
+    const makeGrouped = (max = 100) =>
+      new ReadCache<never, Map<string, Flag>>({ ttlMs: 1000, max, clock, dataSource: db.dataSource, weigh: (group) => group.size });
+    let calls: string[][];
+    const load = async (missing: string[]) => {
+      calls.push(missing);
+      return new Map(missing.map((id) => [id, { id, version }]));
+    };
+    beforeEach(() => {
+      calls = [];
+    });
+
+    it('loads only the missing keys, in one call, and serves them cached until their scope is dropped', async () => {
+      const cache = makeGrouped();
+      expect([...(await cache.getGrouped('s', ['a', 'b'], load)).keys()]).toEqual(['a', 'b']);
+      const again = await cache.getGrouped('s', ['b', 'c', 'a'], load);
+      expect([...again.entries()].map(([k, v]) => [k, v.id])).toEqual([
+        ['b', 'b'],
+        ['a', 'a'],
+        ['c', 'c'],
+      ]);
+      // Another scope has entries of its own.
+      await cache.getGrouped('t', ['a'], load);
+      expect(calls).toEqual([['a', 'b'], ['c'], ['a']]);
+      version = 2;
+      cache.drop('s');
+      expect((await cache.getGrouped('s', ['a', 'c'], load)).get('c')).toEqual({ id: 'c', version: 2 });
+      expect((await cache.getGrouped('t', ['a'], load)).get('a')).toEqual({ id: 'a', version: 1 });
+      expect(calls).toHaveLength(4);
+    });
+
+    it('keys that join a scope later do not renew its time to live: nothing is served older than ttlMs', async () => {
+      const cache = makeGrouped();
+      await cache.getGrouped('s', ['a'], load);
+      clock.ms += 900;
+      await cache.getGrouped('s', ['a', 'b'], load);
+      expect(calls).toEqual([['a'], ['b']]);
+      version = 2;
+      clock.ms += 101; // a is 1,001 ms old: the scope's entry has expired, b with it
+      const later = await cache.getGrouped('s', ['a', 'b'], load);
+      expect([...later.values()].map((v) => v.version)).toEqual([2, 2]);
+      expect(calls).toEqual([['a'], ['b'], ['a', 'b']]);
+    });
+
+    it('counts keys against max: a large scope evicts the least recently used ones', async () => {
+      const cache = makeGrouped(4);
+      await cache.getGrouped('s', ['a', 'b'], load);
+      await cache.getGrouped('t', ['a', 'b'], load);
+      await cache.getGrouped('s', ['a'], load); // s is now the most recent
+      expect(calls).toHaveLength(2);
+      await cache.getGrouped('s', ['c'], load); // s weighs 3: with t's 2, over 4, so t goes
+      await cache.getGrouped('s', ['a', 'b', 'c'], load);
+      expect(calls).toEqual([['a', 'b'], ['a', 'b'], ['c']]);
+      await cache.getGrouped('t', ['a'], load);
+      expect(calls).toEqual([['a', 'b'], ['a', 'b'], ['c'], ['a']]);
+    });
+
+    it('concurrent calls share the loads under way; values a load returns after a drop are never served', async () => {
+      const cache = makeGrouped();
+      const releases: (() => void)[] = [];
+      const slow = async (missing: string[]) => {
+        calls.push(missing);
+        const v = version;
+        await new Promise<void>((r) => releases.push(r));
+        return new Map(missing.map((id) => [id, { id, version: v }]));
+      };
+      const first = cache.getGrouped('s', ['a', 'b'], slow);
+      const second = cache.getGrouped('s', ['b', 'c'], slow); // b joins the first load, c is its own
+      expect(calls).toEqual([['a', 'b'], ['c']]);
+      version = 2;
+      cache.drop('s');
+      const third = cache.getGrouped('s', ['a'], slow); // a new generation: a load of its own
+      expect(calls).toEqual([['a', 'b'], ['c'], ['a']]);
+      for (const release of releases) release();
+      expect([...(await first).values()].map((v) => v.version)).toEqual([1, 1]);
+      expect([...(await second).entries()].map(([k, v]) => [k, v.version])).toEqual([
+        ['b', 1],
+        ['c', 1],
+      ]);
+      expect((await third).get('a')).toEqual({ id: 'a', version: 2 });
+      // The first loads finished after the drop: their values went under the old generation.
+      const after = await cache.getGrouped('s', ['a', 'b', 'c'], load);
+      expect([...after.entries()].map(([k, v]) => [k, v.version])).toEqual([
+        ['a', 2],
+        ['b', 2],
+        ['c', 2],
+      ]);
+      expect(calls.at(-1)).toEqual(['b', 'c']);
+    });
+
+    it('without caching (ttlMs 0) loads every key every time', async () => {
+      const cache = new ReadCache<never, Map<string, Flag>>({ ttlMs: 0, max: 100, clock, dataSource: db.dataSource });
+      await Promise.all([cache.getGrouped('s', ['a'], load), cache.getGrouped('s', ['a'], load)]);
+      expect(calls).toEqual([['a'], ['a']]);
+    });
+  });
+
   it('getMany without caching (ttlMs 0) loads every key every time', async () => {
     const cache = make(0);
     const calls: string[][] = [];

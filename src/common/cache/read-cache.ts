@@ -7,8 +7,10 @@ import { upTo } from './up-to.js';
 export interface ReadCacheOptions<C, V> {
   /** How long a value is served, in milliseconds. 0: never cached, every call loads. */
   ttlMs: number;
-  /** Values kept (the least recently used go first). */
+  /** Values kept (the least recently used go first), each counted as `weigh` says (default 1). */
   max: number;
+  /** What one value counts against `max`: its keys, for a cache read with `getGrouped`. */
+  weigh?: (value: V) => number;
   clock: Clock;
   /** Its commits drop the scopes that `dropAfterCommit` marked in their transactions. */
   dataSource: DataSource;
@@ -56,7 +58,7 @@ export class ReadCache<C, V extends object> {
     const perf = { now: () => options.clock.nowMs() };
     const load = options.load;
     this.cache = new LRUCache<string, V, unknown>({
-      ...upTo(options.max),
+      ...upTo(options.max, options.weigh),
       ttl: options.ttlMs,
       perf,
       ttlResolution: 0, // read the clock on every check (the tests' clock moves by hand)
@@ -120,17 +122,65 @@ export class ReadCache<C, V extends object> {
     if (!this.cache) return load([...keys]);
     const { found, missing, store } = this.lookup(scope, keys);
     if (missing.length === 0) return found;
-    const prefix = this.prefixOf(scope);
-    const joined: Promise<Map<string, V>>[] = [];
+    return this.loadMissing(this.prefixOf(scope), found, missing, load, store);
+  }
+
+  /**
+   * As `getMany`, for a cache whose values are the keys of a scope kept together: one entry per
+   * scope (a Map by key, `weigh` = its size), so a call makes one cache lookup however many keys
+   * it asks for (a player's statuses of a page of events). Keys loaded later join their scope's
+   * entry without renewing its time to live, so no value is served longer than `ttlMs`.
+   */
+  async getGrouped<T>(
+    this: ReadCache<C, Map<string, T>>,
+    scope: string,
+    keys: readonly string[],
+    load: (missing: string[]) => Promise<Map<string, T>>,
+  ): Promise<Map<string, T>> {
+    const cache = this.cache;
+    if (!cache) return load([...keys]);
+    // Taken now: keys loaded after a drop that comes meanwhile go where nobody looks.
+    const entry = this.prefixOf(scope);
+    const group = cache.get(entry);
+    const found = new Map<string, T>();
+    const missing: string[] = [];
+    for (const key of keys) {
+      const v = group?.get(key);
+      if (v === undefined) missing.push(key);
+      else found.set(key, v);
+    }
+    if (missing.length === 0) return found;
+    return this.loadMissing(entry, found, missing, load, (loaded) => {
+      // A new Map (lru-cache weighs a value again only when it is another object).
+      const kept = new Map(cache.get(entry));
+      for (const [key, v] of loaded) kept.set(key, v);
+      cache.set(entry, kept, { noUpdateTTL: true });
+    });
+  }
+
+  /**
+   * Adds to `found` the values of `missing`: those a concurrent call is loading already (under the
+   * same generation `prefix`: a burst of one client's requests makes one load, not one each), and
+   * the rest from one call of `load`, given to `store` as they come.
+   */
+  private async loadMissing<T>(
+    prefix: string,
+    found: Map<string, T>,
+    missing: string[],
+    load: (missing: string[]) => Promise<Map<string, T>>,
+    store: (loaded: Map<string, T>) => void,
+  ): Promise<Map<string, T>> {
+    const loading = this.loadingMany as Map<string, Promise<Map<string, T>>>;
+    const joined: Promise<Map<string, T>>[] = [];
     const own: string[] = [];
     for (const key of missing) {
-      const running = this.loadingMany.get(prefix + key);
+      const running = loading.get(prefix + key);
       if (running && !joined.includes(running)) joined.push(running);
       else if (!running) own.push(key);
     }
     if (own.length > 0) {
       const p = load(own);
-      for (const key of own) this.loadingMany.set(prefix + key, p);
+      for (const key of own) loading.set(prefix + key, p);
       joined.push(
         p
           .then((loaded) => {
@@ -138,7 +188,7 @@ export class ReadCache<C, V extends object> {
             return loaded;
           })
           .finally(() => {
-            for (const key of own) if (this.loadingMany.get(prefix + key) === p) this.loadingMany.delete(prefix + key);
+            for (const key of own) if (loading.get(prefix + key) === p) loading.delete(prefix + key);
           }),
       );
     }
@@ -147,8 +197,8 @@ export class ReadCache<C, V extends object> {
     return found;
   }
 
-  /** `getMany`'s loads under way, by generation prefix and key. */
-  private readonly loadingMany = new Map<string, Promise<Map<string, V>>>();
+  /** The loads under way of `getMany` and `getGrouped`, by generation prefix and key. */
+  private readonly loadingMany = new Map<string, Promise<Map<string, unknown>>>();
 
   /** The start of the keys of `scope` now (a drop changes it). */
   private prefixOf(scope: string): string {
