@@ -7,6 +7,7 @@ import type { ReadCache } from '../common/cache/read-cache.js';
 import { Clock } from '../common/clock/clock.js';
 import { DomainError } from '../common/errors/domain-error.js';
 import { type Page, type PageRequest, pageRequest, sharedPage, toPage } from '../common/pagination/pagination.js';
+import { itemText, pageOfItemTexts } from '../common/serialization/item-texts.js';
 import { CommunitiesService, UUID_RE } from '../communities/communities.service.js';
 import type { LeaderboardEntryDto } from '../resources/dto/ranking.dto.js';
 import { onUniqueViolation } from '../database/repository.js';
@@ -21,7 +22,7 @@ import type {
 import type { QuestEvent } from './entities/quest-event.entity.js';
 import { EventParticipantsReadModel } from './event-participants.read-model.js';
 import { EventReferencesReadModel } from './event-references.read-model.js';
-import { eventStatus, isRegistrationOpen, timesProblem, type EventStatus } from './event-status.js';
+import { EVENT_STATUSES, eventStatus, isRegistrationOpen, timesProblem, type EventStatus } from './event-status.js';
 import { QuestEventErrors } from './quest-events.errors.js';
 import { type EventListQuery, eventListQuery, QuestEventsRepository } from './quest-events.repository.js';
 import { DomainEvents } from '../common/events/domain-events.js';
@@ -175,11 +176,16 @@ export class QuestEventsService {
       rows.map((e) => e.id),
       userId,
     );
-    return toPage(
-      rows.map((e) => this.toDto(e, statuses.get(e.id) ?? null)),
-      total,
-      page,
-    );
+    const items = rows.map((e) => this.toDto(e, statuses.get(e.id) ?? null));
+    // Each item's JSON kept per cached row and per value of what this request adds to it: the
+    // event's status and registrationOpen at this time, and the caller's status (ParticipantStatus,
+    // 1-4; none: 0), as one number. A status beyond three bits is serialized, never kept.
+    const texts = items.map((dto, i) => {
+      const own = dto.participantStatus ?? 0;
+      if (own < 0 || own > 7) return JSON.stringify(dto);
+      return itemText(rows[i], (EVENT_STATUSES.indexOf(dto.status) * 2 + (dto.registrationOpen ? 1 : 0)) * 8 + own, dto);
+    });
+    return pageOfItemTexts(toPage(items, total, page), texts);
   }
 
   /** Only REGISTERED participants hold the event's score (cancel and drop revoke it), so this is the registered ranking. */

@@ -7,6 +7,7 @@ import type { ReadCache } from '../common/cache/read-cache.js';
 import { Clock } from '../common/clock/clock.js';
 import { DomainError } from '../common/errors/domain-error.js';
 import { type Page, type PageRequest, toPage } from '../common/pagination/pagination.js';
+import { itemText, pageOfItemTexts } from '../common/serialization/item-texts.js';
 import { likeContaining } from '../common/sql/like.js';
 import { CommunitiesService, UUID_RE } from '../communities/communities.service.js';
 import { InventoryService } from '../inventory/inventory.service.js';
@@ -90,10 +91,11 @@ export class QuestsService {
       userId,
       rows.map((x) => x.id),
     );
-    return toPage(
-      rows.map((x) => toQuestDto(x, done.has(x.id))),
-      total,
-      page,
+    const items = rows.map((x) => toQuestDto(x, done.has(x.id)));
+    // Each item's JSON kept per cached row and per completion flag (the caller's own).
+    return pageOfItemTexts(
+      toPage(items, total, page),
+      items.map((dto, n) => itemText(rows[n], dto.completed ? 1 : 0, dto)),
     );
   }
 

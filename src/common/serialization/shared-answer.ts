@@ -29,6 +29,15 @@ export function sharedAnswer<S extends object, A extends object>(
 }
 
 /**
+ * `answer`, sent by `res.json` as `text`, made by the caller as `JSON.stringify(answer)` would
+ * make it (`pageOfItemTexts`: a page joined from its items' kept texts). For one request only.
+ */
+export function answerWithText<A extends object>(answer: A, text: string): A {
+  texts.set(answer, text);
+  return answer;
+}
+
+/**
  * `res.json` that sends a shared answer's JSON text made at its first send. Text for text, the
  * same as Express's own `res.json` with its default settings (no replacer, spaces or escaping),
  * which is what this app uses.
