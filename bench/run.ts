@@ -423,7 +423,7 @@ const scenarios: Scenario[] = [
       const k = c.variant ? 0.4 : 0.25;
       const rps = ratioGoal(c, m, k);
       const log = small ? m.p50 <= 1.5 * small.p50 : false;
-      const note = `rps ${rps ? 'ok' : 'low'}; p50 ${m.p50} vs ${small ? 1.5 * small.p50 : '?'} allowed (1.5× p50 at 10k); p99 ${m.p99} ms`;
+      const note = `rps ${rps ? 'ok' : 'low'}; p50 ${m.p50} vs ${small ? (1.5 * small.p50).toFixed(2) : '?'} allowed (1.5× p50 at 10k); p99 ${m.p99} ms`;
       return row(`ranking-${human(LARGE)}`, m, c, `≥ ${k}× bare req/s; p50 ≤ 1.5× p50 at 10k`, rps && log, note);
     },
   },
@@ -472,7 +472,7 @@ const scenarios: Scenario[] = [
       // The all-time ranking's goal (P2, PostgreSQL deployment).
       const rps = ratioGoal(c, m, 0.25);
       const log = small ? m.p50 <= 1.5 * small.p50 : false;
-      const note = `rps ${rps ? 'ok' : 'low'}; p50 ${m.p50} vs ${small ? 1.5 * small.p50 : '?'} allowed (1.5× p50 of ranking-10k); p99 ${m.p99} ms`;
+      const note = `rps ${rps ? 'ok' : 'low'}; p50 ${m.p50} vs ${small ? (1.5 * small.p50).toFixed(2) : '?'} allowed (1.5× p50 of ranking-10k); p99 ${m.p99} ms`;
       return row(`season-ranking-${human(LARGE)}`, m, c, '≥ 0.25× bare req/s; p50 ≤ 1.5× p50 of ranking-10k', rps && log, note);
     },
   },
