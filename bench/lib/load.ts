@@ -67,7 +67,10 @@ export async function load(url: string, requests: LoadRequest[], seconds: number
   if (connections === 0) return { rps: 0, p50: 0, p99: 0, total: 0, failed: 0, statuses: {} };
   const run = autocannon({ url, connections, duration: seconds, requests, timeout: 10, ...(rate ? { overallRate: rate } : {}) });
   const times: number[] = [];
-  if (!rate) run.on('response', (_client, statusCode, _bytes, ms) => void (statusCode >= 200 && statusCode < 300 && times.push(ms)));
+  if (!rate)
+    run.on('response', (_client, statusCode, _bytes, ms) => {
+      if (statusCode >= 200 && statusCode < 300) times.push(ms);
+    });
   const r = await run;
   const statuses = Object.fromEntries(Object.entries(r.statusCodeStats ?? {}).map(([k, v]) => [k, v.count]));
   const sorted = Float64Array.from(times).sort();

@@ -132,53 +132,6 @@ describe('ReadCache', () => {
     expect(cache.lookup('s', ['a', 'c']).missing).toEqual(['a', 'c']);
   });
 
-  it('getMany: loads only the missing keys, in one call, and serves them cached until their scope is dropped', async () => {
-    const cache = make();
-    const calls: string[][] = [];
-    const load = async (missing: string[]) => {
-      calls.push(missing);
-      return new Map(missing.map((id) => [id, { id, version }]));
-    };
-    expect([...(await cache.getMany('s', ['a', 'b'], load)).keys()]).toEqual(['a', 'b']);
-    const again = await cache.getMany('s', ['b', 'c', 'a'], load);
-    expect([...again.entries()].map(([k, v]) => [k, v.id])).toEqual([
-      ['b', 'b'],
-      ['a', 'a'],
-      ['c', 'c'],
-    ]);
-    expect(calls).toEqual([['a', 'b'], ['c']]);
-    version = 2;
-    cache.drop('s');
-    expect((await cache.getMany('s', ['a'], load)).get('a')).toEqual({ id: 'a', version: 2 });
-    expect(calls).toHaveLength(3);
-  });
-
-  it('getMany: concurrent calls share the loads under way; after a drop, new calls do not join them', async () => {
-    const cache = make();
-    const calls: string[][] = [];
-    const releases: (() => void)[] = [];
-    const load = async (missing: string[]) => {
-      calls.push(missing);
-      const v = version;
-      await new Promise<void>((r) => releases.push(r));
-      return new Map(missing.map((id) => [id, { id, version: v }]));
-    };
-    const first = cache.getMany('s', ['a', 'b'], load);
-    const second = cache.getMany('s', ['b', 'c'], load); // b joins the first load, c is its own
-    expect(calls).toEqual([['a', 'b'], ['c']]);
-    version = 2;
-    cache.drop('s');
-    const third = cache.getMany('s', ['a'], load); // a new generation: a load of its own
-    expect(calls).toEqual([['a', 'b'], ['c'], ['a']]);
-    for (const release of releases) release();
-    expect([...(await first).values()].map((v) => v.version)).toEqual([1, 1]);
-    expect([...(await second).entries()].map(([k, v]) => [k, v.version])).toEqual([
-      ['b', 1],
-      ['c', 1],
-    ]);
-    expect((await third).get('a')).toEqual({ id: 'a', version: 2 });
-  });
-
   describe('getGrouped (the keys of a scope in one entry)', () => {
     type Flag = { id: string; version: number };
     const makeGrouped = (max = 100) =>
@@ -275,17 +228,6 @@ describe('ReadCache', () => {
       await Promise.all([cache.getGrouped('s', ['a'], load), cache.getGrouped('s', ['a'], load)]);
       expect(calls).toEqual([['a'], ['a']]);
     });
-  });
-
-  it('getMany without caching (ttlMs 0) loads every key every time', async () => {
-    const cache = make(0);
-    const calls: string[][] = [];
-    const load = async (missing: string[]) => {
-      calls.push(missing);
-      return new Map(missing.map((id) => [id, { id, version }]));
-    };
-    await Promise.all([cache.getMany('s', ['a'], load), cache.getMany('s', ['a'], load)]);
-    expect(calls).toEqual([['a'], ['a']]);
   });
 
   it('drops every scope with EVERY_SCOPE, and tells the other processes so', async () => {

@@ -113,23 +113,13 @@ export class ReadCache<C, V extends object> {
   }
 
   /**
-   * The values of `keys` in `scope`: the cached ones, those a concurrent call is loading already
-   * (under the same generation: a burst of one client's requests makes one load, not one each),
-   * and the rest from one call of `load` (which answers every key it is given), then cached under
-   * the generation of this call.
-   */
-  async getMany(scope: string, keys: readonly string[], load: (missing: string[]) => Promise<Map<string, V>>): Promise<Map<string, V>> {
-    if (!this.cache) return load([...keys]);
-    const { found, missing, store } = this.lookup(scope, keys);
-    if (missing.length === 0) return found;
-    return this.loadMissing(this.prefixOf(scope), found, missing, load, store);
-  }
-
-  /**
-   * As `getMany`, for a cache whose values are the keys of a scope kept together: one entry per
-   * scope (a Map by key, `weigh` = its size), so a call makes one cache lookup however many keys
-   * it asks for (a player's statuses of a page of events). Keys loaded later join their scope's
-   * entry without renewing its time to live, so no value is served longer than `ttlMs`.
+   * The values of `keys` in `scope`, for a cache whose values are the keys of a scope kept
+   * together: one entry per scope (a Map by key, `weigh` = its size), so a call makes one cache
+   * lookup however many keys it asks for (a player's statuses of a page of events). What is not
+   * cached comes from those a concurrent call is loading already (under the same generation: a
+   * burst of one client's requests makes one load, not one each), and the rest from one call of
+   * `load` (which answers every key it is given). Keys loaded later join their scope's entry
+   * without renewing its time to live, so no value is served longer than `ttlMs`.
    */
   async getGrouped<T>(
     this: ReadCache<C, Map<string, T>>,
@@ -150,45 +140,29 @@ export class ReadCache<C, V extends object> {
       else found.set(key, v);
     }
     if (missing.length === 0) return found;
-    return this.loadMissing(entry, found, missing, load, (loaded) => {
-      // A new Map (lru-cache weighs a value again only when it is another object).
-      const kept = new Map(cache.get(entry));
-      for (const [key, v] of loaded) kept.set(key, v);
-      cache.set(entry, kept, { noUpdateTTL: true });
-    });
-  }
 
-  /**
-   * Adds to `found` the values of `missing`: those a concurrent call is loading already (under the
-   * same generation `prefix`: a burst of one client's requests makes one load, not one each), and
-   * the rest from one call of `load`, given to `store` as they come.
-   */
-  private async loadMissing<T>(
-    prefix: string,
-    found: Map<string, T>,
-    missing: string[],
-    load: (missing: string[]) => Promise<Map<string, T>>,
-    store: (loaded: Map<string, T>) => void,
-  ): Promise<Map<string, T>> {
-    const loading = this.loadingMany as Map<string, Promise<Map<string, T>>>;
+    const loading = this.loading as Map<string, Promise<Map<string, T>>>;
     const joined: Promise<Map<string, T>>[] = [];
     const own: string[] = [];
     for (const key of missing) {
-      const running = loading.get(prefix + key);
+      const running = loading.get(entry + key);
       if (running && !joined.includes(running)) joined.push(running);
       else if (!running) own.push(key);
     }
     if (own.length > 0) {
       const p = load(own);
-      for (const key of own) loading.set(prefix + key, p);
+      for (const key of own) loading.set(entry + key, p);
       joined.push(
         p
           .then((loaded) => {
-            store(loaded);
+            // A new Map (lru-cache weighs a value again only when it is another object).
+            const kept = new Map(cache.get(entry));
+            for (const [key, v] of loaded) kept.set(key, v);
+            cache.set(entry, kept, { noUpdateTTL: true });
             return loaded;
           })
           .finally(() => {
-            for (const key of own) if (loading.get(prefix + key) === p) loading.delete(prefix + key);
+            for (const key of own) if (loading.get(entry + key) === p) loading.delete(entry + key);
           }),
       );
     }
@@ -197,8 +171,8 @@ export class ReadCache<C, V extends object> {
     return found;
   }
 
-  /** The loads under way of `getMany` and `getGrouped`, by generation prefix and key. */
-  private readonly loadingMany = new Map<string, Promise<Map<string, unknown>>>();
+  /** `getGrouped`'s loads under way, by generation prefix and key. */
+  private readonly loading = new Map<string, Promise<Map<string, unknown>>>();
 
   /** The start of the keys of `scope` now (a drop changes it). */
   private prefixOf(scope: string): string {
