@@ -421,8 +421,8 @@ export class AppConfig {
   READ_CACHE_MS = 1000;
 
   /**
-   * How long leaderboard pages and players' rankings are served from this process's memory while
-   * the cache bus is listening, in milliseconds (never less than READ_CACHE_MS). Every change they
+   * How long leaderboard pages, players' rankings and a player's own event statuses, registered
+   * events and quest completions are served from this process's memory while the cache bus is listening, in milliseconds (never less than READ_CACHE_MS). Every change they
    * show is dropped at its commit, in every process through the bus, so this bounds only what a
    * lost drop could leave (a process that died between its commit and the bus); while the bus is
    * down they live READ_CACHE_MS like every other cached read.

@@ -43,7 +43,8 @@ const isDrop = (d: unknown): d is [string, string] =>
  *
  * Drops whose NOTIFY failed are sent again once the connection is back. Every reconnection clears
  * this process's caches (drops sent while it was away were missed), and while the bus is not
- * listening, leaderboard pages and rankings live READ_CACHE_MS instead of BOARD_CACHE_MS
+ * listening, the values whose every change is dropped (leaderboard pages, rankings, a player's own
+ * event statuses and quest completions) live READ_CACHE_MS instead of BOARD_CACHE_MS
  * (`CacheFactory.setLinked`). What remains is a process that dies between its commit and its
  * NOTIFY: the others' values then live out their period.
  */

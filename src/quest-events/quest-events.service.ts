@@ -7,7 +7,7 @@ import type { ReadCache } from '../common/cache/read-cache.js';
 import { Clock } from '../common/clock/clock.js';
 import { DomainError } from '../common/errors/domain-error.js';
 import { type Page, type PageRequest, pageRequest, sharedPage, toPage } from '../common/pagination/pagination.js';
-import { itemText, pageOfItemTexts } from '../common/serialization/item-texts.js';
+import { keptItem, pageOfItemTexts } from '../common/serialization/item-texts.js';
 import { CommunitiesService, UUID_RE } from '../communities/communities.service.js';
 import type { LeaderboardEntryDto } from '../resources/dto/ranking.dto.js';
 import { onUniqueViolation } from '../database/repository.js';
@@ -53,10 +53,16 @@ export class QuestEventsService {
       name: 'quest event score types',
       load: async (q) => ({ id: (await this.resolve(q.tenantId, q.ref)).scoreResourceTypeId }),
     });
-    this.ownStatuses = caches.create({ name: 'caller event statuses', max: 200_000, weigh: (statuses) => statuses.size });
+    this.ownStatuses = caches.create({
+      name: 'caller event statuses',
+      max: 200_000,
+      weigh: (statuses) => statuses.size,
+      droppedOnEveryChange: true,
+    });
     this.ownRegistered = caches.create({
       name: 'caller registered events',
       max: 50_000,
+      droppedOnEveryChange: true,
       load: async ({ tenantId, userId }) => ({ ids: await this.participants.registeredEventIds(tenantId, userId) }),
     });
     // Every change of a participant status publishes this event (participation): the caller's
@@ -67,7 +73,7 @@ export class QuestEventsService {
     });
   }
 
-  /** The caller's status per event, one scope (and entry) per user (READ_CACHE_MS; dropped when any of their statuses changes). */
+  /** The caller's status per event, one scope (and entry) per user, dropped when any of their statuses changes (so BOARD_CACHE_MS while the cache bus listens). */
   private readonly ownStatuses: ReadCache<never, Map<string, OwnStatus>>;
   /** The events the caller is REGISTERED in (the `participating` filter), one scope per user, dropped likewise. */
   private readonly ownRegistered: ReadCache<{ tenantId: string; userId: string }, { ids: string[] }>;
@@ -110,8 +116,7 @@ export class QuestEventsService {
     return event;
   }
 
-  toDto(e: QuestEvent, participantStatus: number | null = null): QuestEventDto {
-    const now = this.clock.now();
+  toDto(e: QuestEvent, participantStatus: number | null = null, now = this.clock.now()): QuestEventDto {
     return {
       id: e.id,
       communityId: e.communityId,
@@ -176,16 +181,27 @@ export class QuestEventsService {
       rows.map((e) => e.id),
       userId,
     );
-    const items = rows.map((e) => this.toDto(e, statuses.get(e.id) ?? null));
-    // Each item's JSON kept per cached row and per value of what this request adds to it: the
+    const now = this.clock.now();
+    // Each item and its JSON kept per cached row and per value of what this request adds to it: the
     // event's status and registrationOpen at this time, and the caller's status (ParticipantStatus,
-    // 1-4; none: 0), as one number. A status beyond three bits is serialized, never kept.
-    const texts = items.map((dto, i) => {
-      const own = dto.participantStatus ?? 0;
-      if (own < 0 || own > 7) return JSON.stringify(dto);
-      return itemText(rows[i], (EVENT_STATUSES.indexOf(dto.status) * 2 + (dto.registrationOpen ? 1 : 0)) * 8 + own, dto);
+    // 1-4; none: 0), as one number. A status beyond three bits is built and serialized, never kept.
+    const kept = rows.map((e) => {
+      const own = statuses.get(e.id) ?? null;
+      if (own !== null && (own < 0 || own > 7)) {
+        const item = this.toDto(e, own, now);
+        return { item, text: JSON.stringify(item) };
+      }
+      const variant = (EVENT_STATUSES.indexOf(eventStatus(e, now)) * 2 + (isRegistrationOpen(e, now) ? 1 : 0)) * 8 + (own ?? 0);
+      return keptItem(e, variant, () => this.toDto(e, own, now));
     });
-    return pageOfItemTexts(toPage(items, total, page), texts);
+    return pageOfItemTexts(
+      toPage(
+        kept.map((k) => k.item),
+        total,
+        page,
+      ),
+      kept.map((k) => k.text),
+    );
   }
 
   /** Only REGISTERED participants hold the event's score (cancel and drop revoke it), so this is the registered ranking. */

@@ -7,7 +7,7 @@ import type { ReadCache } from '../common/cache/read-cache.js';
 import { Clock } from '../common/clock/clock.js';
 import { DomainError } from '../common/errors/domain-error.js';
 import { type Page, type PageRequest, toPage } from '../common/pagination/pagination.js';
-import { itemText, pageOfItemTexts } from '../common/serialization/item-texts.js';
+import { keptItem, pageOfItemTexts } from '../common/serialization/item-texts.js';
 import { likeContaining } from '../common/sql/like.js';
 import { CommunitiesService, UUID_RE } from '../communities/communities.service.js';
 import { InventoryService } from '../inventory/inventory.service.js';
@@ -57,13 +57,18 @@ export class QuestsService {
       name: 'quest list pages',
       load: ({ query, page }) => this.repo.findListPage(query, page),
     });
-    this.completions = caches.create({ name: 'user quest completions', max: 200_000, weigh: (flags) => flags.size });
+    this.completions = caches.create({
+      name: 'user quest completions',
+      max: 200_000,
+      weigh: (flags) => flags.size,
+      droppedOnEveryChange: true,
+    });
     // Completions are only ever added, each publishing quest.completed: the user's cached flags go
     // at its commit, here and, through the cache bus, in every process.
     domainEvents.afterCommit('quest.completed', ({ userId }) => this.completions.drop(userId.toLowerCase()));
   }
 
-  /** Whether a user completed a quest, per quest, one scope per user (READ_CACHE_MS; dropped by their next completion). */
+  /** Whether a user completed a quest, per quest, one scope per user, dropped by their next completion (so BOARD_CACHE_MS while the cache bus listens). */
   private readonly completions: ReadCache<never, Map<string, { readonly done: boolean }>>;
 
   /** Pages of filtered quest lists (rows in order, total), per tenant (READ_CACHE_MS); every quest write of the tenant drops them. */
@@ -91,11 +96,18 @@ export class QuestsService {
       userId,
       rows.map((x) => x.id),
     );
-    const items = rows.map((x) => toQuestDto(x, done.has(x.id)));
-    // Each item's JSON kept per cached row and per completion flag (the caller's own).
+    // Each item and its JSON kept per cached row and per completion flag (the caller's own).
+    const kept = rows.map((x) => {
+      const completed = done.has(x.id);
+      return keptItem(x, completed ? 1 : 0, () => toQuestDto(x, completed));
+    });
     return pageOfItemTexts(
-      toPage(items, total, page),
-      items.map((dto, n) => itemText(rows[n], dto.completed ? 1 : 0, dto)),
+      toPage(
+        kept.map((k) => k.item),
+        total,
+        page,
+      ),
+      kept.map((k) => k.text),
     );
   }
 

@@ -2,7 +2,8 @@ import type { TenantCredentials } from '../../src/tenants/tenants.service.js';
 import { adminApi, givenResourceType, type TestCommunity } from '../helpers/communities.js';
 import type { TestUser } from '../helpers/factories.js';
 import { eventApi, givenCommunity, givenEvent, givenMember, HOUR, type TestEvent } from '../helpers/quests.js';
-import { createTwoTestApps, type TestApp } from '../helpers/test-app.js';
+import { CacheBus } from '../../src/database/cache-bus.js';
+import { createTestApp, createTwoTestApps, type TestApp } from '../helpers/test-app.js';
 import { until } from '../helpers/until.js';
 
 /**
@@ -12,6 +13,20 @@ import { until } from '../helpers/until.js';
  * hidden (the value is cached), and a change made through either instance shows in the other's
  * next list because the drop travels on the cache bus, not because the value aged out.
  */
+/** What the list of `app` shows of `u`'s state: their status on `event`, and whether `quest` is completed. */
+async function ownState(app: TestApp, u: TestUser, c: TestCommunity, event: TestEvent, quest: { id: string }) {
+  const events = await app.http().get(`/v1/quest-event?limit=100`).set('Authorization', u.auth).expect(200);
+  const quests = await app
+    .http()
+    .get(`/v1/community/${c.id}/quests?tags=&questTypes=&featured=&query=&page=1&limit=20`)
+    .set('Authorization', u.auth)
+    .expect(200);
+  return {
+    status: events.body.items.find((e: { id: string }) => e.id === event.id).participantStatus as number | null,
+    completed: quests.body.items.find((q: { id: string }) => q.id === quest.id).completed as boolean,
+  };
+}
+
 describe("the caller's own state in lists, cached across instances", () => {
   let a: TestApp;
   let b: TestApp;
@@ -102,5 +117,71 @@ describe("the caller's own state in lists, cached across instances", () => {
       () => completed(a),
       (v) => v,
     );
+  });
+});
+
+/**
+ * Every change of the caller's own state is dropped at its commit, in every process through the
+ * cache bus, so while the bus listens it is kept BOARD_CACHE_MS rather than READ_CACHE_MS: a row
+ * changed behind the service's back shows only then.
+ */
+describe("the caller's own state in lists, kept while the cache bus listens", () => {
+  let t: TestApp;
+  let tenant: TenantCredentials;
+  let c: TestCommunity;
+  let event: TestEvent;
+  let quest: { id: string };
+  let u: TestUser;
+
+  beforeAll(async () => {
+    t = await createTestApp({
+      READ_CACHE_MS: '1000',
+      BOARD_CACHE_MS: '10000',
+      MINT_WORKER_ENABLED: 'false',
+      QUEST_EVENT_WORKER_ENABLED: 'false',
+    });
+    await until(
+      async () => t.app.get(CacheBus).listening,
+      (v) => v,
+    );
+    tenant = await t.givenTenant();
+    c = await givenCommunity(t, tenant);
+    event = await givenEvent(t, tenant, c);
+    t.clock.advance(HOUR + 60_000);
+    const xp = await givenResourceType(t, tenant, c.id);
+    const res = await adminApi(t, tenant).post('/v1/admin/quests', {
+      communityId: c.id,
+      name: 'Say hello',
+      type: 'social',
+      rewards: [{ type: 'resource', resourceTypeId: xp.id, amount: 5 }],
+    });
+    expect(res.status).toBe(201);
+    quest = res.body;
+    u = await givenMember(t, tenant, c);
+  }, 60_000);
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('serves it for up to BOARD_CACHE_MS, and a change through the service at once', async () => {
+    expect(await ownState(t, u, c, event, quest)).toEqual({ status: null, completed: false });
+    await t.dataSource.query(
+      `INSERT INTO quest_event_participants (tenant_id, event_id, user_id, status, score, registered_at, status_changed_at)
+       VALUES ($1, $2, $3, 2, 0, now(), now())`,
+      [tenant.id, event.id, u.userId],
+    );
+    await t.dataSource.query('INSERT INTO quest_completions (tenant_id, quest_id, user_id, completed_at) VALUES ($1, $2, $3, now())', [
+      tenant.id,
+      quest.id,
+      u.userId,
+    ]);
+    t.clock.advance(t.config.READ_CACHE_MS + 1);
+    expect(await ownState(t, u, c, event, quest)).toEqual({ status: null, completed: false });
+    t.clock.advance(t.config.BOARD_CACHE_MS - t.config.READ_CACHE_MS);
+    expect(await ownState(t, u, c, event, quest)).toEqual({ status: 2, completed: true });
+
+    // A change through the service: the next list has it, with no wait.
+    await eventApi(t, event)(u, 'post', '/participant/register').expect(201);
+    expect(await ownState(t, u, c, event, quest)).toEqual({ status: 1, completed: true });
   });
 });

@@ -15,6 +15,11 @@ export interface CacheSpec<C, V> {
   weigh?: (value: V) => number;
   /** How `get` loads a value; omitted for a cache read only through `ReadCache.lookup`. */
   load?: (context: C) => Promise<V>;
+  /**
+   * Every change of what it holds is dropped at its commit (`drop`/`dropAfterCommit` on every path
+   * that writes it): values then live BOARD_CACHE_MS while the cache bus listens, as boards do.
+   */
+  droppedOnEveryChange?: boolean;
 }
 
 /**
@@ -27,6 +32,8 @@ export interface CacheSpec<C, V> {
 @Injectable()
 export class CacheFactory {
   private readonly caches = new Map<string, { dropHere(scope: string): void; clearHere(): void }>();
+  /** The caches whose values live longer while the bus listens (`createRanged`, `droppedOnEveryChange`). */
+  private readonly keptWhileLinked = new Set<{ clearHere(): void }>();
   /** Whether the cache bus is listening, so every process's drops reach this one. */
   private linked = false;
   private readonly dropListeners: ((cache: string, scope: string) => void)[] = [];
@@ -38,8 +45,10 @@ export class CacheFactory {
   ) {}
 
   create<C, V extends object>(spec: CacheSpec<C, V>): ReadCache<C, V> {
-    const cache = new ReadCache<C, V>({ ...this.common(spec.name), max: spec.max ?? 5_000, load: spec.load, weigh: spec.weigh });
+    const linked = spec.droppedOnEveryChange ? { ttlFor: this.ttlWhileLinked, longestTtlMs: this.linkedMs } : {};
+    const cache = new ReadCache<C, V>({ ...this.common(spec.name), ...linked, max: spec.max ?? 5_000, load: spec.load, weigh: spec.weigh });
     this.caches.set(spec.name, cache);
+    if (spec.droppedOnEveryChange) this.keptWhileLinked.add(cache);
     return cache;
   }
 
@@ -49,22 +58,25 @@ export class CacheFactory {
    * while the bus carries drops between processes they live BOARD_CACHE_MS; READ_CACHE_MS otherwise.
    */
   createRanged<V extends object>(spec: { name: string; max: number }): RangeCache<V> {
-    const linkedMs = Math.max(this.config.READ_CACHE_MS, this.config.BOARD_CACHE_MS);
-    const cache = new RangeCache<V>({
-      ...this.common(spec.name),
-      max: spec.max,
-      ttlFor: () => (this.linked ? linkedMs : this.config.READ_CACHE_MS),
-    });
+    const cache = new RangeCache<V>({ ...this.common(spec.name), max: spec.max, ttlFor: this.ttlWhileLinked });
     this.caches.set(spec.name, cache);
+    this.keptWhileLinked.add(cache);
     return cache;
   }
+
+  /** The life of values whose every change is dropped at its commit: BOARD_CACHE_MS while the bus listens. */
+  private get linkedMs(): number {
+    return Math.max(this.config.READ_CACHE_MS, this.config.BOARD_CACHE_MS);
+  }
+
+  private readonly ttlWhileLinked = (): number => (this.linked ? this.linkedMs : this.config.READ_CACHE_MS);
 
   /**
    * The cache bus started or stopped listening. When it stops, drops of other processes may be
    * missed from now on: the values kept for BOARD_CACHE_MS on the strength of the bus are forgotten.
    */
   setLinked(linked: boolean): void {
-    if (this.linked && !linked) for (const cache of this.caches.values()) if (cache instanceof RangeCache) cache.clearHere();
+    if (this.linked && !linked) for (const cache of this.keptWhileLinked) cache.clearHere();
     this.linked = linked;
   }
 

@@ -7,6 +7,13 @@ import { upTo } from './up-to.js';
 export interface ReadCacheOptions<C, V> {
   /** How long a value is served, in milliseconds. 0: never cached, every call loads. */
   ttlMs: number;
+  /**
+   * How long a value stored now is served, when not `ttlMs` (read at each store; never more than
+   * `longestTtlMs`): for a cache whose every change is dropped at its commit (CacheFactory).
+   */
+  ttlFor?: () => number;
+  /** The longest `ttlFor` can answer (default `ttlMs`): how long a scope's drop is remembered depends on it. */
+  longestTtlMs?: number;
   /** Values kept (the least recently used go first), each counted as `weigh` says (default 1). */
   max: number;
   /** What one value counts against `max`: its keys, for a cache read with `getGrouped`. */
@@ -34,7 +41,8 @@ export const EVERY_SCOPE = '*';
  * A per-process read-through cache for data that is the same for every caller (a leaderboard page,
  * the ids of a filtered list): values expire after `ttlMs`; concurrent misses of one key share one
  * load; a scope (e.g. a resource type, a tenant) is dropped at once by writes through this process.
- * Writes through other processes show within `ttlMs`.
+ * Writes through other processes show within `ttlMs` (`ttlFor`'s time, for a cache whose every
+ * change is dropped at its commit: then the drops carried between processes show them).
  *
  * A scope is dropped by giving it a new generation, which is part of every key: a load that
  * started before the drop stores its value under the old generation, where nobody looks any more.
@@ -66,7 +74,7 @@ export class ReadCache<C, V extends object> {
     });
     this.generations = new LRUCache<string, number>({
       ...upTo(options.scopes ?? GENERATIONS),
-      ttl: 2 * options.ttlMs,
+      ttl: 2 * Math.max(options.ttlMs, options.longestTtlMs ?? 0),
       perf,
       ttlResolution: 0,
       dispose: (generation, _scope, reason) => {
@@ -83,7 +91,7 @@ export class ReadCache<C, V extends object> {
     const load = this.options.load;
     if (!load) throw new Error('this read cache has no load function: use lookup()');
     if (!this.cache) return load(context);
-    return (await this.cache.fetch(this.prefixOf(scope) + key, { context }))!;
+    return (await this.cache.fetch(this.prefixOf(scope) + key, { context, ttl: this.ttlNow() }))!;
   }
 
   /**
@@ -107,7 +115,8 @@ export class ReadCache<C, V extends object> {
       found,
       missing,
       store: (values) => {
-        for (const [key, v] of values) cache.set(prefix + key, v);
+        const ttl = this.ttlNow();
+        for (const [key, v] of values) cache.set(prefix + key, v, { ttl });
       },
     };
   }
@@ -158,7 +167,7 @@ export class ReadCache<C, V extends object> {
             // A new Map (lru-cache weighs a value again only when it is another object).
             const kept = new Map(cache.get(entry));
             for (const [key, v] of loaded) kept.set(key, v);
-            cache.set(entry, kept, { noUpdateTTL: true });
+            cache.set(entry, kept, { noUpdateTTL: true, ttl: this.ttlNow() });
             return loaded;
           })
           .finally(() => {
@@ -169,6 +178,12 @@ export class ReadCache<C, V extends object> {
     const wanted = new Set(missing);
     for (const loaded of await Promise.all(joined)) for (const [key, v] of loaded) if (wanted.has(key)) found.set(key, v);
     return found;
+  }
+
+  /** The time to live of a value stored now. */
+  private ttlNow(): number {
+    const { ttlFor, ttlMs, longestTtlMs } = this.options;
+    return ttlFor ? Math.min(ttlFor(), Math.max(ttlMs, longestTtlMs ?? 0)) : ttlMs;
   }
 
   /** `getGrouped`'s loads under way, by generation prefix and key. */
