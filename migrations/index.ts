@@ -25,6 +25,7 @@ import { AdminAuditAborted1795649189400 } from './1795649189400-AdminAuditAborte
 import { PausedDeliveries1795649256503 } from './1795649256503-PausedDeliveries.js';
 import { AuditRetentionIndex1795654825325 } from './1795654825325-AuditRetentionIndex.js';
 import { SupplyTakeFunctions1795717161396 } from './1795717161396-SupplyTakeFunctions.js';
+import { NotificationWriteOrder1795740000000 } from './1795740000000-NotificationWriteOrder.js';
 // <imports above>
 
 export const migrations: (new () => MigrationInterface)[] = [
@@ -53,5 +54,6 @@ export const migrations: (new () => MigrationInterface)[] = [
   PausedDeliveries1795649256503,
   AuditRetentionIndex1795654825325,
   SupplyTakeFunctions1795717161396,
+  NotificationWriteOrder1795740000000,
   // <classes above>
 ];

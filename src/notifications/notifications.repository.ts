@@ -95,7 +95,14 @@ export class NotificationsRepository extends BaseRepository {
       return q;
     };
     const [[rows, total], unread] = await Promise.all([
-      scoped().orderBy('n.created_at', 'DESC').addOrderBy('n.id', 'DESC').offset(page.offset).limit(page.limit).getManyAndCount(),
+      scoped()
+        .orderBy('n.created_at', 'DESC')
+        // Ties of time in the order written (rows from before \`seq\` have none: by id among themselves).
+        .addOrderBy('n.seq', 'DESC', 'NULLS LAST')
+        .addOrderBy('n.id', 'DESC')
+        .offset(page.offset)
+        .limit(page.limit)
+        .getManyAndCount(),
       scoped().andWhere('n.read_at IS NULL').getCount(),
     ]);
     return { rows, total, unread };

@@ -20,6 +20,7 @@ WHERE
 ORDER BY
   n.xid,
   n.created_at,
+  n.seq,
   n.id
 OFFSET
   $5
@@ -85,6 +86,7 @@ FROM
     ORDER BY
       n.xid DESC,
       n.created_at DESC,
+      n.seq DESC,
       n.id DESC
     LIMIT
       $4 + 1

@@ -18,6 +18,7 @@ VALUES
 RETURNING
   "id",
   "data",
+  "seq",
   "xid";
 
 -- NotificationsRepository.insertMany
@@ -89,6 +90,7 @@ WHERE
   )
 ORDER BY
   "n"."created_at" DESC,
+  "n"."seq" DESC NULLS LAST,
   "n"."id" DESC
 LIMIT
   20
@@ -125,6 +127,7 @@ WHERE
   AND "n"."user_id" = $2
 ORDER BY
   "n"."created_at" DESC,
+  "n"."seq" DESC NULLS LAST,
   "n"."id" DESC
 LIMIT
   20

@@ -1,7 +1,9 @@
+import { NotificationWriteOrder1795740000000 } from '../../migrations/1795740000000-NotificationWriteOrder.js';
 import { NotificationsInboxService } from '../../src/notifications/notifications-inbox.service.js';
 import { NotificationsModule } from '../../src/notifications/notifications.module.js';
 import { NotificationsService } from '../../src/notifications/notifications.service.js';
 import { NOTIFICATION_TITLE_MAX, NotificationType } from '../../src/notifications/notification-types.js';
+import { NotificationStreamRepository } from '../../src/notifications/stream/notification-stream.repository.js';
 import { TenantsModule } from '../../src/tenants/tenants.module.js';
 import { createModuleTest, type ModuleTest } from './harness.js';
 import { givenCommunity, givenTenant, givenUser } from './fixtures.js';
@@ -69,5 +71,63 @@ describe('NotificationsService, NotificationsInboxService (medium: Notifications
     const after = await inbox.list(tenantId, user, { containerId: other, page: 1, limit: 1 });
     expect(after).toMatchObject({ total: 2, unreadCount: 0, items: [{ title: 'elsewhere', read: true }] });
     t.clock.reset();
+  });
+
+  it('notifications of one change, written at one time, are listed and streamed in the order written', async () => {
+    const community = await givenCommunity(t, tenantId);
+    const user = await givenUser(t, tenantId);
+    const stream = t.get(NotificationStreamRepository);
+    const start = await stream.snapshot();
+    const titles = ['1st', '2nd', '3rd', '4th', '5th', '6th'];
+    const input = (title: string) => ({ tenantId, userId: user, communityId: community, type: NotificationType.System, title });
+    // One transaction at one time of the clock: one by one, then in one statement.
+    await t.dataSource.transaction(async (em) => {
+      for (const title of titles.slice(0, 3)) await notifications.notify(em, input(title));
+      await notifications.notifyMany(em, titles.slice(3).map(input));
+    });
+    const page = await inbox.list(tenantId, user, { containerId: community });
+    expect(page.items.map((n) => n.title)).toEqual([...titles].reverse());
+    expect((await stream.since(tenantId, user, start, 10)).rows.map((n) => n.title)).toEqual(titles);
+  });
+
+  it('migration NotificationWriteOrder: down drops the column and its sequence; up adds them back, numbering new rows only', async () => {
+    // Whether the column and its sequence exist, and whether every row has a number (asked only while the column exists).
+    const state = async (run: (sql: string) => Promise<{ seq: boolean; sequence: boolean; numbered: boolean | null }[]>) =>
+      (
+        await run(
+          `SELECT EXISTS (SELECT 1 FROM information_schema.columns WHERE table_name = 'notifications' AND column_name = 'seq') AS seq,
+                  to_regclass('notifications_seq_seq') IS NOT NULL AS sequence,
+                  (SELECT bool_and(seq IS NOT NULL) FROM notifications) AS numbered`,
+        )
+      )[0];
+    const user = await givenUser(t, tenantId);
+    await notifications.notify(t.dataSource.manager, { tenantId, userId: user, type: NotificationType.System, title: 'numbered' });
+    expect(await state((sql) => t.dataSource.query(sql))).toEqual({ seq: true, sequence: true, numbered: true });
+
+    const qr = t.dataSource.createQueryRunner();
+    await qr.connect();
+    try {
+      await qr.startTransaction();
+      const migration = new NotificationWriteOrder1795740000000();
+      await migration.down(qr);
+      const [{ seq, sequence }] = await qr.query(
+        `SELECT EXISTS (SELECT 1 FROM information_schema.columns WHERE table_name = 'notifications' AND column_name = 'seq') AS seq,
+                to_regclass('notifications_seq_seq') IS NOT NULL AS sequence`,
+      );
+      expect({ seq, sequence }).toEqual({ seq: false, sequence: false });
+      await migration.up(qr);
+      // Rows from before have no number; rows written after take one.
+      expect(await state((sql) => qr.query(sql))).toEqual({ seq: true, sequence: true, numbered: false });
+      await qr.query(`INSERT INTO notifications (tenant_id, user_id, type, title, created_at) VALUES ($1, $2, 'system', 'after', now())`, [
+        tenantId,
+        user,
+      ]);
+      const [{ n }] = await qr.query(`SELECT count(*)::int AS n FROM notifications WHERE title = 'after' AND seq IS NOT NULL`);
+      expect(n).toBe(1);
+    } finally {
+      // Rolled back: the other tests keep the database as migrated.
+      await qr.rollbackTransaction();
+      await qr.release();
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, type Relation } from 'typeorm';
+import { Column, Entity, Generated, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, type Relation } from 'typeorm';
 import { Community } from '../../communities/entities/community.entity.js';
 import { User } from '../../users/entities/user.entity.js';
 
@@ -46,6 +46,14 @@ export class Notification {
 
   @Column({ type: 'timestamptz' })
   createdAt: Date;
+
+  /**
+   * The order rows were written in, from a sequence: ties of `createdAt` (notifications of one
+   * change share its time) are ordered by it. Null on rows written before it was added. Not read.
+   */
+  @Column({ type: 'bigint', nullable: true, select: false, insert: false, update: false })
+  @Generated('increment')
+  seq?: string | null;
 
   /**
    * The id of the transaction that wrote the row (`pg_current_xact_id()`, 64 bits, never reused):

@@ -17,9 +17,10 @@ export interface SinceResult {
 }
 
 const COLUMNS = 'n.id, n.type, n.title, n.data, n.community_id AS "communityId", n.read_at AS "readAt", n.created_at AS "createdAt"';
-// Stream order: by writing transaction, then as written. Cursors count rows in this order.
-const ORDER_ASC = 'n.xid, n.created_at, n.id';
-const ORDER_DESC = 'n.xid DESC, n.created_at DESC, n.id DESC';
+// Stream order: by writing transaction, then as written (rows from before \`seq\` have none: by id
+// among themselves). Cursors count rows in this order.
+const ORDER_ASC = 'n.xid, n.created_at, n.seq, n.id';
+const ORDER_DESC = 'n.xid DESC, n.created_at DESC, n.seq DESC, n.id DESC';
 // Rows whose transaction the snapshot `s` did not see as committed (the index bounds the scan at its xmin).
 const UNSEEN = (s: string) => `n.xid >= pg_snapshot_xmin(${s})::text::bigint AND NOT pg_visible_in_snapshot(n.xid::text::xid8, ${s})`;
 
