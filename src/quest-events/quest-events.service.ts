@@ -7,7 +7,7 @@ import type { ReadCache } from '../common/cache/read-cache.js';
 import { Clock } from '../common/clock/clock.js';
 import { DomainError } from '../common/errors/domain-error.js';
 import { type Page, type PageRequest, pageRequest, sharedPage, toPage } from '../common/pagination/pagination.js';
-import { keptItem, pageOfItemTexts } from '../common/serialization/item-texts.js';
+import { itemText, pageOfItemTexts } from '../common/serialization/item-texts.js';
 import { CommunitiesService, UUID_RE } from '../communities/communities.service.js';
 import type { LeaderboardEntryDto } from '../resources/dto/ranking.dto.js';
 import { onUniqueViolation } from '../database/repository.js';
@@ -116,7 +116,8 @@ export class QuestEventsService {
     return event;
   }
 
-  toDto(e: QuestEvent, participantStatus: number | null = null, now = this.clock.now()): QuestEventDto {
+  toDto(e: QuestEvent, participantStatus: number | null = null): QuestEventDto {
+    const now = this.clock.now();
     return {
       id: e.id,
       communityId: e.communityId,
@@ -181,27 +182,16 @@ export class QuestEventsService {
       rows.map((e) => e.id),
       userId,
     );
-    const now = this.clock.now();
-    // Each item and its JSON kept per cached row and per value of what this request adds to it: the
+    const items = rows.map((e) => this.toDto(e, statuses.get(e.id) ?? null));
+    // Each item's JSON kept per cached row and per value of what this request adds to it: the
     // event's status and registrationOpen at this time, and the caller's status (ParticipantStatus,
-    // 1-4; none: 0), as one number. A status beyond three bits is built and serialized, never kept.
-    const kept = rows.map((e) => {
-      const own = statuses.get(e.id) ?? null;
-      if (own !== null && (own < 0 || own > 7)) {
-        const item = this.toDto(e, own, now);
-        return { item, text: JSON.stringify(item) };
-      }
-      const variant = (EVENT_STATUSES.indexOf(eventStatus(e, now)) * 2 + (isRegistrationOpen(e, now) ? 1 : 0)) * 8 + (own ?? 0);
-      return keptItem(e, variant, () => this.toDto(e, own, now));
+    // 1-4; none: 0), as one number. A status beyond three bits is serialized, never kept.
+    const texts = items.map((dto, i) => {
+      const own = dto.participantStatus ?? 0;
+      if (own < 0 || own > 7) return JSON.stringify(dto);
+      return itemText(rows[i], (EVENT_STATUSES.indexOf(dto.status) * 2 + (dto.registrationOpen ? 1 : 0)) * 8 + own, dto);
     });
-    return pageOfItemTexts(
-      toPage(
-        kept.map((k) => k.item),
-        total,
-        page,
-      ),
-      kept.map((k) => k.text),
-    );
+    return pageOfItemTexts(toPage(items, total, page), texts);
   }
 
   /** Only REGISTERED participants hold the event's score (cancel and drop revoke it), so this is the registered ranking. */

@@ -7,7 +7,7 @@ import type { ReadCache } from '../common/cache/read-cache.js';
 import { Clock } from '../common/clock/clock.js';
 import { DomainError } from '../common/errors/domain-error.js';
 import { type Page, type PageRequest, toPage } from '../common/pagination/pagination.js';
-import { keptItem, pageOfItemTexts } from '../common/serialization/item-texts.js';
+import { itemText, pageOfItemTexts } from '../common/serialization/item-texts.js';
 import { likeContaining } from '../common/sql/like.js';
 import { CommunitiesService, UUID_RE } from '../communities/communities.service.js';
 import { InventoryService } from '../inventory/inventory.service.js';
@@ -96,18 +96,11 @@ export class QuestsService {
       userId,
       rows.map((x) => x.id),
     );
-    // Each item and its JSON kept per cached row and per completion flag (the caller's own).
-    const kept = rows.map((x) => {
-      const completed = done.has(x.id);
-      return keptItem(x, completed ? 1 : 0, () => toQuestDto(x, completed));
-    });
+    const items = rows.map((x) => toQuestDto(x, done.has(x.id)));
+    // Each item's JSON kept per cached row and per completion flag (the caller's own).
     return pageOfItemTexts(
-      toPage(
-        kept.map((k) => k.item),
-        total,
-        page,
-      ),
-      kept.map((k) => k.text),
+      toPage(items, total, page),
+      items.map((dto, n) => itemText(rows[n], dto.completed ? 1 : 0, dto)),
     );
   }
 

@@ -1,35 +1,27 @@
 import express from 'express';
 import request from 'supertest';
 import { toPage } from '../pagination/pagination.js';
-import { keptItem, pageOfItemTexts } from './item-texts.js';
+import { itemText, pageOfItemTexts } from './item-texts.js';
 import { serveSharedAnswers } from './shared-answer.js';
 
-describe('keptItem', () => {
-  it('builds and serializes an item once per row and variant: the same variant gives the kept one, another variant its own', () => {
+describe('itemText', () => {
+  it('serializes an item once per row and variant: the same variant gives the kept text, another variant its own', () => {
     const row = { id: 'e1', name: 'Cup' };
-    let builds = 0;
-    const build = (item: object) => () => (builds++, item);
-    const first = keptItem(row, 1, build({ ...row, status: 'active', mine: 1 }));
-    expect(first.text).toBe('{"id":"e1","name":"Cup","status":"active","mine":1}');
-    expect(first.item).toEqual({ ...row, status: 'active', mine: 1 });
-    expect(Object.isFrozen(first.item)).toBe(true);
-    // Kept: not built again.
-    expect(keptItem(row, 1, build({ changed: true }))).toBe(first);
-    expect(builds).toBe(1);
-    expect(keptItem(row, 2, build({ ...row, status: 'active', mine: null })).text).toBe(
-      '{"id":"e1","name":"Cup","status":"active","mine":null}',
-    );
-    // Another row with equal contents has items of its own.
-    expect(keptItem({ ...row }, 1, build({ other: 1 })).text).toBe('{"other":1}');
-    expect(builds).toBe(3);
+    const first = itemText(row, 1, { ...row, status: 'active', mine: 1 });
+    expect(first).toBe('{"id":"e1","name":"Cup","status":"active","mine":1}');
+    // Kept: the item is not serialized again (a different object with the same variant gives the kept text).
+    expect(itemText(row, 1, { changed: true })).toBe(first);
+    expect(itemText(row, 2, { ...row, status: 'active', mine: null })).toBe('{"id":"e1","name":"Cup","status":"active","mine":null}');
+    // Another row with equal contents has texts of its own.
+    expect(itemText({ ...row }, 1, { other: 1 })).toBe('{"other":1}');
   });
 
   it('keeps at most 16 variants of a row, then starts over', () => {
     const row = {};
-    for (let v = 0; v < 16; v++) keptItem(row, v, () => ({ v }));
-    expect(keptItem(row, 0, () => ({ again: true })).text).toBe('{"v":0}');
-    keptItem(row, 16, () => ({ v: 16 })); // the 17th: the row's items start over
-    expect(keptItem(row, 0, () => ({ again: true })).text).toBe('{"again":true}');
+    for (let v = 0; v < 16; v++) itemText(row, v, { v });
+    expect(itemText(row, 0, { again: true })).toBe('{"v":0}');
+    itemText(row, 16, { v: 16 }); // the 17th: the row's texts start over
+    expect(itemText(row, 0, { again: true })).toBe('{"again":true}');
   });
 });
 
