@@ -2,7 +2,7 @@ import { AppConfig } from '../../config/app-config.js';
 import { CacheFactory } from './cache-factory.js';
 import { fakeDataSource, StoppedClock } from './cache.spec-kit.js';
 
-describe('CacheFactory: how long board values live', () => {
+describe('CacheFactory: how long values live', () => {
   let clock: StoppedClock;
   let factory: CacheFactory;
   let version: number;
