@@ -183,7 +183,10 @@ async function profileMark(c: Ctx, name: string | null): Promise<void> {
       await sleep(200);
       if (name) renameSync(join(dir, fresh[0]), `bench/results/${name}.cpuprofile`);
       else rmSync(join(dir, fresh[0]));
-      if (name) log(`  cpu profile: bench/results/${name}.cpuprofile (node scripts/bench-cpu-prof.mjs <file> summarises it)`);
+      if (name)
+        log(
+          `  cpu profile: bench/results/${name}.cpuprofile (node scripts/bench-cpu-prof.mjs <file> [requests] summarises it; requests: the 2xx count below)`,
+        );
       return;
     }
   }
