@@ -6,13 +6,6 @@ import { CacheBus } from '../../src/database/cache-bus.js';
 import { createTestApp, createTwoTestApps, type TestApp } from '../helpers/test-app.js';
 import { until } from '../helpers/until.js';
 
-/**
- * The caller's own state in the lists (participant statuses, the events a `participating=`
- * filter keeps, quest completions) is cached per user and process. Two instances on one database,
- * read caches that never expire during the test: a row changed behind the service's back stays
- * hidden (the value is cached), and a change made through either instance shows in the other's
- * next list because the drop travels on the cache bus, not because the value aged out.
- */
 /** What the list of `app` shows of `u`'s state: their status on `event`, and whether `quest` is completed. */
 async function ownState(app: TestApp, u: TestUser, c: TestCommunity, event: TestEvent, quest: { id: string }) {
   const events = await app.http().get(`/v1/quest-event?limit=100`).set('Authorization', u.auth).expect(200);
@@ -27,6 +20,34 @@ async function ownState(app: TestApp, u: TestUser, c: TestCommunity, event: Test
   };
 }
 
+/** A tenant with a community, an event open for registration (on every app's clock), a quest and a member. */
+async function givenOwnStateFixture(apps: TestApp[]) {
+  const app = apps[0];
+  const tenant = await app.givenTenant();
+  const c = await givenCommunity(app, tenant);
+  const event = await givenEvent(app, tenant, c);
+  // Registration opens an hour after the event was created.
+  for (const each of apps) each.clock.advance(HOUR + 60_000);
+  const xp = await givenResourceType(app, tenant, c.id);
+  const res = await adminApi(app, tenant).post('/v1/admin/quests', {
+    communityId: c.id,
+    name: 'Say hello',
+    type: 'social',
+    rewards: [{ type: 'resource', resourceTypeId: xp.id, amount: 5 }],
+  });
+  expect(res.status).toBe(201);
+  const quest = res.body as { id: string };
+  const u = await givenMember(app, tenant, c);
+  return { tenant, c, event, quest, u };
+}
+
+/**
+ * The caller's own state in the lists (participant statuses, the events a `participating=`
+ * filter keeps, quest completions) is cached per user and process. Two instances on one database,
+ * read caches that never expire during the test: a row changed behind the service's back stays
+ * hidden (the value is cached), and a change made through either instance shows in the other's
+ * next list because the drop travels on the cache bus, not because the value aged out.
+ */
 describe("the caller's own state in lists, cached across instances", () => {
   let a: TestApp;
   let b: TestApp;
@@ -39,21 +60,7 @@ describe("the caller's own state in lists, cached across instances", () => {
   beforeAll(async () => {
     const env = { READ_CACHE_MS: '60000', MINT_WORKER_ENABLED: 'false', QUEST_EVENT_WORKER_ENABLED: 'false' };
     [a, b] = await createTwoTestApps(env);
-    tenant = await a.givenTenant();
-    c = await givenCommunity(a, tenant);
-    event = await givenEvent(a, tenant, c);
-    // Registration opens an hour after the event was created, on both instances' clocks.
-    for (const app of [a, b]) app.clock.advance(HOUR + 60_000);
-    const xp = await givenResourceType(a, tenant, c.id);
-    const res = await adminApi(a, tenant).post('/v1/admin/quests', {
-      communityId: c.id,
-      name: 'Say hello',
-      type: 'social',
-      rewards: [{ type: 'resource', resourceTypeId: xp.id, amount: 5 }],
-    });
-    expect(res.status).toBe(201);
-    quest = res.body;
-    u = await givenMember(a, tenant, c);
+    ({ tenant, c, event, quest, u } = await givenOwnStateFixture([a, b]));
   }, 60_000);
   afterAll(async () => {
     await b?.close();
@@ -67,14 +74,7 @@ describe("the caller's own state in lists, cached across instances", () => {
     const row = list.body.items.find((e: { id: string }) => e.id === event.id);
     return { status: row.participantStatus as number | null, kept: mine.body.items.some((e: { id: string }) => e.id === event.id) };
   };
-  const completed = async (app: TestApp) => {
-    const res = await app
-      .http()
-      .get(`/v1/community/${c.id}/quests?tags=&questTypes=&featured=&query=&page=1&limit=20`)
-      .set('Authorization', u.auth)
-      .expect(200);
-    return res.body.items.find((q: { id: string }) => q.id === quest.id).completed as boolean;
-  };
+  const completed = async (app: TestApp) => (await ownState(app, u, c, event, quest)).completed;
 
   it('shows a registration and an unregistration made through the other instance', async () => {
     expect(await eventState(a)).toEqual({ status: null, kept: false });
@@ -144,20 +144,7 @@ describe("the caller's own state in lists, kept while the cache bus listens", ()
       async () => t.app.get(CacheBus).listening,
       (v) => v,
     );
-    tenant = await t.givenTenant();
-    c = await givenCommunity(t, tenant);
-    event = await givenEvent(t, tenant, c);
-    t.clock.advance(HOUR + 60_000);
-    const xp = await givenResourceType(t, tenant, c.id);
-    const res = await adminApi(t, tenant).post('/v1/admin/quests', {
-      communityId: c.id,
-      name: 'Say hello',
-      type: 'social',
-      rewards: [{ type: 'resource', resourceTypeId: xp.id, amount: 5 }],
-    });
-    expect(res.status).toBe(201);
-    quest = res.body;
-    u = await givenMember(t, tenant, c);
+    ({ tenant, c, event, quest, u } = await givenOwnStateFixture([t]));
   }, 60_000);
   afterAll(async () => {
     await t?.close();

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { DataSource } from 'typeorm';
+import type { DataSource, QueryRunner } from 'typeorm';
 import { DomainError } from '../../src/common/errors/domain-error.js';
 import { CommunitiesService } from '../../src/communities/communities.service.js';
 import { ResourcesService } from '../../src/resources/resources.service.js';
@@ -56,4 +56,20 @@ export function outcomeOf(pending: Promise<unknown>, success: string): Promise<s
 export async function numbers(ds: DataSource, sql: string, params: unknown[] = []): Promise<Record<string, number>> {
   const [row] = await ds.query<Record<string, string | number | null>[]>(sql, params);
   return Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Number(v ?? 0)]));
+}
+
+/**
+ * Runs `work` in a transaction that is always rolled back (a migration's `down` and `up`, say), so
+ * the other tests of the file keep the database as migrated.
+ */
+export async function inRolledBackTransaction(ds: DataSource, work: (qr: QueryRunner) => Promise<void>): Promise<void> {
+  const qr = ds.createQueryRunner();
+  await qr.connect();
+  try {
+    await qr.startTransaction();
+    await work(qr);
+  } finally {
+    if (qr.isTransactionActive) await qr.rollbackTransaction();
+    await qr.release();
+  }
 }

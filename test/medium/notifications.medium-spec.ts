@@ -6,7 +6,7 @@ import { NOTIFICATION_TITLE_MAX, NotificationType } from '../../src/notification
 import { NotificationStreamRepository } from '../../src/notifications/stream/notification-stream.repository.js';
 import { TenantsModule } from '../../src/tenants/tenants.module.js';
 import { createModuleTest, type ModuleTest } from './harness.js';
-import { givenCommunity, givenTenant, givenUser } from './fixtures.js';
+import { givenCommunity, givenTenant, givenUser, inRolledBackTransaction } from './fixtures.js';
 
 /** NotificationsService and the inbox on the real database: what is written, and what a user's page holds. */
 describe('NotificationsService, NotificationsInboxService (medium: NotificationsModule on PostgreSQL)', () => {
@@ -104,10 +104,7 @@ describe('NotificationsService, NotificationsInboxService (medium: Notifications
     await notifications.notify(t.dataSource.manager, { tenantId, userId: user, type: NotificationType.System, title: 'numbered' });
     expect(await state((sql) => t.dataSource.query(sql))).toEqual({ seq: true, sequence: true, numbered: true });
 
-    const qr = t.dataSource.createQueryRunner();
-    await qr.connect();
-    try {
-      await qr.startTransaction();
+    await inRolledBackTransaction(t.dataSource, async (qr) => {
       const migration = new NotificationWriteOrder1795740000000();
       await migration.down(qr);
       const [{ seq, sequence }] = await qr.query(
@@ -124,10 +121,6 @@ describe('NotificationsService, NotificationsInboxService (medium: Notifications
       ]);
       const [{ n }] = await qr.query(`SELECT count(*)::int AS n FROM notifications WHERE title = 'after' AND seq IS NOT NULL`);
       expect(n).toBe(1);
-    } finally {
-      // Rolled back: the other tests keep the database as migrated.
-      await qr.rollbackTransaction();
-      await qr.release();
-    }
+    });
   });
 });

@@ -9,7 +9,16 @@ import { StoreService } from '../../src/store/store.service.js';
 import { TenantsModule } from '../../src/tenants/tenants.module.js';
 import { UsersModule } from '../../src/users/users.module.js';
 import { createModuleTest, type ModuleTest } from './harness.js';
-import { domainErrorOf, givenCommunity, givenTenant, givenUser, numbers, outcomeOf, uniqueName } from './fixtures.js';
+import {
+  domainErrorOf,
+  givenCommunity,
+  givenTenant,
+  givenUser,
+  inRolledBackTransaction,
+  numbers,
+  outcomeOf,
+  uniqueName,
+} from './fixtures.js';
 
 const PAGE = { page: 1, limit: 20, offset: 0 };
 
@@ -235,19 +244,12 @@ describe('StoreService, StorePurchaseService (medium: StoreModule on PostgreSQL)
     const migrated = { calls: true, skipsInline: false, item: true, listing: true };
     expect(await state((sql) => t.dataSource.query(sql))).toEqual(migrated);
 
-    const qr = t.dataSource.createQueryRunner();
-    await qr.connect();
-    try {
-      await qr.startTransaction();
+    await inRolledBackTransaction(t.dataSource, async (qr) => {
       const migration = new SupplyTakeFunctions1795717161396();
       await migration.down(qr);
       expect(await state((sql) => qr.query(sql))).toEqual({ calls: false, skipsInline: true, item: false, listing: false });
       await migration.up(qr);
       expect(await state((sql) => qr.query(sql))).toEqual(migrated);
-    } finally {
-      // Rolled back: the other tests of this file keep the database as migrated.
-      await qr.rollbackTransaction();
-      await qr.release();
-    }
+    });
   });
 });

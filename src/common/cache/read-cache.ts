@@ -74,7 +74,7 @@ export class ReadCache<C, V extends object> {
     });
     this.generations = new LRUCache<string, number>({
       ...upTo(options.scopes ?? GENERATIONS),
-      ttl: 2 * Math.max(options.ttlMs, options.longestTtlMs ?? 0),
+      ttl: 2 * this.longestTtlMs,
       perf,
       ttlResolution: 0,
       dispose: (generation, _scope, reason) => {
@@ -128,7 +128,7 @@ export class ReadCache<C, V extends object> {
    * cached comes from those a concurrent call is loading already (under the same generation: a
    * burst of one client's requests makes one load, not one each), and the rest from one call of
    * `load` (which answers every key it is given). Keys loaded later join their scope's entry
-   * without renewing its time to live, so no value is served longer than `ttlMs`.
+   * without renewing its time to live, so no value is served longer than the entry's.
    */
   async getGrouped<T>(
     this: ReadCache<C, Map<string, T>>,
@@ -180,10 +180,15 @@ export class ReadCache<C, V extends object> {
     return found;
   }
 
+  /** The longest a value can live. */
+  private get longestTtlMs(): number {
+    return Math.max(this.options.ttlMs, this.options.longestTtlMs ?? 0);
+  }
+
   /** The time to live of a value stored now. */
   private ttlNow(): number {
-    const { ttlFor, ttlMs, longestTtlMs } = this.options;
-    return ttlFor ? Math.min(ttlFor(), Math.max(ttlMs, longestTtlMs ?? 0)) : ttlMs;
+    const ttlFor = this.options.ttlFor;
+    return ttlFor ? Math.min(ttlFor(), this.longestTtlMs) : this.options.ttlMs;
   }
 
   /** `getGrouped`'s loads under way, by generation prefix and key. */
