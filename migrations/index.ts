@@ -26,6 +26,7 @@ import { PausedDeliveries1795649256503 } from './1795649256503-PausedDeliveries.
 import { AuditRetentionIndex1795654825325 } from './1795654825325-AuditRetentionIndex.js';
 import { SupplyTakeFunctions1795717161396 } from './1795717161396-SupplyTakeFunctions.js';
 import { NotificationWriteOrder1795740000000 } from './1795740000000-NotificationWriteOrder.js';
+import { BalanceAmountsSafe1795760000000 } from './1795760000000-BalanceAmountsSafe.js';
 // <imports above>
 
 export const migrations: (new () => MigrationInterface)[] = [
@@ -55,5 +56,6 @@ export const migrations: (new () => MigrationInterface)[] = [
   AuditRetentionIndex1795654825325,
   SupplyTakeFunctions1795717161396,
   NotificationWriteOrder1795740000000,
+  BalanceAmountsSafe1795760000000,
   // <classes above>
 ];

@@ -9,7 +9,7 @@ import { Clock } from '../common/clock/clock.js';
 import { DomainError } from '../common/errors/domain-error.js';
 import { type Page, type PageRequest, toPage } from '../common/pagination/pagination.js';
 import { sharedAnswer } from '../common/serialization/shared-answer.js';
-import { onUniqueViolation } from '../database/repository.js';
+import { onConstraintViolation } from '../database/repository.js';
 import { ReferralsService } from '../users/referrals.service.js';
 import { UsersService } from '../users/users.service.js';
 import { UserErrors } from '../users/users.errors.js';
@@ -163,7 +163,7 @@ export class CommunitiesService {
 
   async create(tenantId: string, dto: CreateCommunityDto): Promise<CommunityDto> {
     this.checkSlug(dto.slug);
-    const saved = await onUniqueViolation(
+    const saved = await onConstraintViolation(
       () =>
         this.repo.insert({
           tenantId,
@@ -193,7 +193,7 @@ export class CommunitiesService {
     if (dto.links !== undefined) community.links = dto.links.map((l) => ({ label: l.label, url: l.url }));
     // memberCount is maintained by join with an atomic increment: never write it back.
     const { slug, name, description, imageUrl, bannerUrl, links } = community;
-    await onUniqueViolation(
+    await onConstraintViolation(
       () => this.repo.update(tenantId, community.id, { slug, name, description, imageUrl, bannerUrl, links }),
       this.slugTaken(slug),
     );

@@ -9,7 +9,7 @@ import type { DomainError } from '../common/errors/domain-error.js';
  * - every method of a tenant-owned table takes the tenant first;
  * - every method takes the caller's entity manager last (`em?: EntityManager`): inside a
  *   transaction the service started, or the pool's manager when omitted (`manager(em)`);
- * - a unique violation becomes a domain error in one place (`onUniqueViolation`);
+ * - a unique or check violation becomes a domain error in one place (`onConstraintViolation`);
  * - every method is annotated `@GenerateSql(...)` with example arguments, and the SQL it emits is
  *   committed under src/queries/ (`npm run sql`; a test fails when it drifts).
  */
@@ -22,23 +22,27 @@ export abstract class BaseRepository {
   }
 }
 
-/** The constraint a unique violation (23505) hit, or null for any other error. */
-export function uniqueViolation(err: unknown): string | null {
+/** The constraint a violation with one of these SQLSTATE codes hit, or null for any other error. */
+function violated(err: unknown, codes: readonly string[]): string | null {
   if (!(err instanceof QueryFailedError)) return null;
   const driver = err.driverError as { code?: string; constraint?: string };
-  return driver.code === '23505' ? (driver.constraint ?? '') : null;
+  return driver.code !== undefined && codes.includes(driver.code) ? (driver.constraint ?? '') : null;
 }
 
+/** The constraint a unique violation (23505) hit, or null for any other error. */
+export const uniqueViolation = (err: unknown): string | null => violated(err, ['23505']);
+
 /**
- * Runs `work`; a unique violation of a constraint named in `errors` throws that constraint's
- * domain error instead (others, and every other failure, pass through unchanged). Inside a
- * transaction the violation has aborted it: callers that want to go on use a savepoint.
+ * Runs `work`; a unique (23505) or check (23514) violation of a constraint named in `errors`
+ * throws that constraint's domain error instead (others, and every other failure, pass through
+ * unchanged). Inside a transaction the violation has aborted it: callers that want to go on use a
+ * savepoint.
  */
-export async function onUniqueViolation<T>(work: () => Promise<T>, errors: Record<string, () => DomainError>): Promise<T> {
+export async function onConstraintViolation<T>(work: () => Promise<T>, errors: Record<string, () => DomainError>): Promise<T> {
   try {
     return await work();
   } catch (err) {
-    const constraint = uniqueViolation(err);
+    const constraint = violated(err, ['23505', '23514']);
     const mapped = constraint !== null ? errors[constraint] : undefined;
     if (mapped) throw mapped();
     throw err;

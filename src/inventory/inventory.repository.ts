@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { PageRequest } from '../common/pagination/pagination.js';
 import { DomainError } from '../common/errors/domain-error.js';
-import { BaseRepository, DUMMY, GenerateSql, onUniqueViolation } from '../database/repository.js';
+import { BaseRepository, DUMMY, GenerateSql, onConstraintViolation } from '../database/repository.js';
 import { InventoryItem } from './entities/inventory-item.entity.js';
 import { InventorySlot } from './entities/inventory-slot.entity.js';
 import { InventoryErrors } from './inventory.errors.js';
@@ -193,7 +193,7 @@ export class InventoryRepository extends BaseRepository {
     em?: EntityManager,
   ): Promise<InventorySlot> {
     const repo = this.manager(em).getRepository(InventorySlot);
-    return onUniqueViolation(() => repo.save(repo.create(slot)), {
+    return onConstraintViolation(() => repo.save(repo.create(slot)), {
       uq_inventory_slots_community_key: () =>
         new DomainError(InventoryErrors.slot_key_taken, `The community already has a slot "${slot.key}"`),
     });

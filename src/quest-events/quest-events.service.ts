@@ -10,7 +10,7 @@ import { type Page, type PageRequest, pageRequest, sharedPage, toPage } from '..
 import { itemText, pageOfItemTexts } from '../common/serialization/item-texts.js';
 import { CommunitiesService, UUID_RE } from '../communities/communities.service.js';
 import type { LeaderboardEntryDto } from '../resources/dto/ranking.dto.js';
-import { onUniqueViolation } from '../database/repository.js';
+import { onConstraintViolation } from '../database/repository.js';
 import { RankingService } from '../resources/ranking.service.js';
 import type {
   AdminQuestEventsQueryDto,
@@ -245,7 +245,7 @@ export class QuestEventsService {
     if (problem) throw new DomainError(QuestEventErrors.invalid_quest_event, problem);
     return this.dataSource.transaction(async (em) => {
       this.eventsChangedIn(em, tenantId);
-      const saved = await onUniqueViolation(
+      const saved = await onConstraintViolation(
         () =>
           this.repo.insert(
             {

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { PageRequest } from '../common/pagination/pagination.js';
 import { DomainError } from '../common/errors/domain-error.js';
-import { BaseRepository, DUMMY, GenerateSql, onUniqueViolation } from '../database/repository.js';
+import { BaseRepository, DUMMY, GenerateSql, onConstraintViolation } from '../database/repository.js';
 import { StoreRequirement } from './entities/store-requirement.entity.js';
 import { RequirementErrors } from './requirements.errors.js';
 
@@ -27,7 +27,7 @@ export class RequirementsRepository extends BaseRepository {
   })
   create(row: Partial<StoreRequirement>, em?: EntityManager): Promise<StoreRequirement> {
     const repo = this.manager(em).getRepository(StoreRequirement);
-    return onUniqueViolation(() => repo.save(repo.create(row)), {
+    return onConstraintViolation(() => repo.save(repo.create(row)), {
       uq_store_requirements_tenant_key: () =>
         new DomainError(RequirementErrors.requirement_key_taken, `The tenant already has a requirement "${row.key}"`),
     });

@@ -3,11 +3,14 @@ import { preparedQuery } from '../database/prepared-query.js';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { PageRequest } from '../common/pagination/pagination.js';
-import { BaseRepository, DUMMY, GenerateSql } from '../database/repository.js';
+import { BaseRepository, DUMMY, GenerateSql, onConstraintViolation } from '../database/repository.js';
+import { DomainError } from '../common/errors/domain-error.js';
+import { EXAMPLE_OUTBOX_RECORD, OutboxRepository, PIECE_DELIVERIES, type OutboxRecord } from '../integrations/outbox.repository.js';
 import { ResourceLedgerEntry } from './entities/resource-ledger-entry.entity.js';
 import type { ResourceKind } from './entities/resource-type.entity.js';
 import { targetsParams, targetsSelect } from './ledger-targets.read-model.js';
 import { RANK_BITS, RANK_LEVELS, type BucketChange } from './rank-buckets.js';
+import { ResourceErrors } from './resources.errors.js';
 
 /** An entry claims its idempotency key: a second entry under the key is not written (a concurrent one waits, then finds it taken). */
 const CLAIM_KEY = 'ON CONFLICT (tenant_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING';
@@ -18,14 +21,28 @@ const ADD_TO_BALANCE = `ON CONFLICT (resource_type_id, user_id) DO UPDATE SET
          earned = resource_balances.earned + EXCLUDED.earned,
          earned_at = EXCLUDED.earned_at, updated_at = EXCLUDED.updated_at`;
 
+/** A season score raised (the row created at its first entry). */
+const ADD_TO_SEASON_SCORE =
+  'ON CONFLICT (season_id, user_id) DO UPDATE SET score = season_scores.score + EXCLUDED.score, reached_at = EXCLUDED.reached_at';
+
+/** The bucket counters' changes of a move from `from` to `to` (SQL of bigints) on board `board`, `bucketChanges`'s rule in SQL. */
+function bucketDeltas(board: string, rows: string, from: string, to: string): string {
+  return `INSERT INTO resource_rank_bucket_deltas (resource_type_id, level, bucket, delta)
+         SELECT ${board}, l.level, c.bucket, c.delta
+         FROM ${rows}, generate_series(0, ${RANK_LEVELS - 1}) AS l(level),
+           LATERAL (SELECT (${from}) >> (${RANK_BITS} * l.level), (${to}) >> (${RANK_BITS} * l.level)) AS m(from_bucket, to_bucket),
+           LATERAL (VALUES (m.from_bucket, -1), (m.to_bucket, 1)) AS c(bucket, delta)
+         WHERE m.from_bucket <> m.to_bucket AND c.bucket > 0`;
+}
+
 /**
- * `LedgerRepository.appendCredit`'s statement (built once: its text is also its prepared
- * statement's key). $1-$6 the targets (`targetsParams`); $7 tenant, $8 resource type, $9 user,
- * $10 amount, $11 reason, $12 reference, $13 idempotency key, $14 time. The rank counters move
- * from `from` to `to` at each level: the old bucket loses one, the new one gains one (bucket 0 is
- * never counted), `bucketChanges`'s rule.
+ * `LedgerRepository.appendCredit`'s statement, with the CTEs of `more` (the outbox's piece) when
+ * given. $1-$6 the targets (`targetsParams`); $7 tenant, $8 resource type, $9 user, $10 amount,
+ * $11 reason, $12 reference, $13 idempotency key, $14 time. The rank counters move from `earned -
+ * amount` to `earned` at each level; a live season's board from its score before to its score
+ * after, each taken as 0 below 0 (only positive scores are ranked), like `countInSeasons`.
  */
-const APPEND_CREDIT = `WITH t AS (SELECT ${targetsSelect(1)}),
+const appendCreditSql = (more?: { ctes: string; select: string }) => `WITH t AS (SELECT ${targetsSelect(1)}),
        e AS (
          INSERT INTO resource_ledger (tenant_id, resource_type_id, user_id, delta, earned_delta, reason, reference, idempotency_key, created_at)
          SELECT $7, $8, $9, $10, $10, $11, $12, $13, $14 FROM t WHERE t.user_ok AND t.type_kind IS NOT NULL
@@ -37,13 +54,25 @@ const APPEND_CREDIT = `WITH t AS (SELECT ${targetsSelect(1)}),
          ${ADD_TO_BALANCE}
          RETURNING balance, earned),
        d AS (
-         INSERT INTO resource_rank_bucket_deltas (resource_type_id, level, bucket, delta)
-         SELECT $8, l.level, c.bucket, c.delta
-         FROM b, generate_series(0, ${RANK_LEVELS - 1}) AS l(level),
-           LATERAL (SELECT (b.earned - $10) >> (${RANK_BITS} * l.level), b.earned >> (${RANK_BITS} * l.level)) AS m(from_bucket, to_bucket),
-           LATERAL (VALUES (m.from_bucket, -1), (m.to_bucket, 1)) AS c(bucket, delta)
-         WHERE m.from_bucket <> m.to_bucket AND c.bucket > 0)
-       SELECT t.user_ok, t.type_kind, t.season_ids, e.id, e.created_at, b.balance, b.earned FROM t LEFT JOIN e ON true LEFT JOIN b ON true`;
+         ${bucketDeltas('$8', 'b', 'b.earned - $10', 'b.earned')}),
+       s AS (
+         INSERT INTO season_scores (season_id, user_id, tenant_id, score, reached_at)
+         SELECT sid, $9, $7, $10, $14 FROM e, t, unnest(t.season_ids) AS sid ORDER BY sid
+         ${ADD_TO_SEASON_SCORE}
+         RETURNING season_id, score),
+       sd AS (
+         ${bucketDeltas('s.season_id', 's', 'GREATEST(s.score - $10, 0)', 'GREATEST(s.score, 0)')})${more ? `,\n       ${more.ctes}` : ''}
+       SELECT t.user_ok, t.type_kind, e.id, e.created_at, b.balance, b.earned,
+         (SELECT array_agg(season_id ORDER BY season_id) FROM s) AS season_ids,
+         (SELECT array_agg(score::text ORDER BY season_id) FROM s) AS season_scores,
+         ${more ? more.select : '0'} AS deliveries
+       FROM t LEFT JOIN e ON true LEFT JOIN b ON true`;
+
+/** The statement of a credit without events of its own (built once: its text is also its prepared statement's key). */
+const APPEND_CREDIT = appendCreditSql();
+
+/** The constraint that keeps every amount within what a JSON number carries exactly (2^53 - 1). */
+const AMOUNTS_SAFE = { ck_resource_balances_amounts_safe: () => new DomainError(ResourceErrors.amount_too_large) };
 
 export interface EntryRow {
   id: string;
@@ -61,11 +90,15 @@ function updatedRows<T>(res: unknown): T[] {
 
 /**
  * The ledger's tables: `resource_ledger` (append-only), `resource_balances` and the rank counter
- * deltas. Only LedgerService calls the writers, inside its savepoint.
+ * deltas. Only LedgerService calls the writers: inside its savepoint, or a credit's one statement
+ * on its own (`appendCredit`).
  */
 @Injectable()
 export class LedgerRepository extends BaseRepository {
-  constructor(@InjectDataSource() dataSource: DataSource) {
+  constructor(
+    @InjectDataSource() dataSource: DataSource,
+    private readonly outbox: OutboxRepository,
+  ) {
     super(dataSource);
   }
 
@@ -146,26 +179,48 @@ export class LedgerRepository extends BaseRepository {
   /**
    * A credit in one statement: checks its targets (`LedgerTargetsReadModel`'s select: the user and
    * the type in the tenant, the live seasons that take it), appends the entry claiming its
-   * idempotency key, and adds `amount` to balance and earned (creating the row), each step only if
-   * the one before it could, and records the rank counters' changes of the move from `earned -
-   * amount` to `earned` (`bucketChanges`'s rule, in SQL). `id` null with `user_ok` and `type_kind`
-   * set: the key was taken (a concurrent duplicate waits on the key, then finds it taken);
-   * `balance` and `earned` are the totals after. Four round trips were one each.
+   * idempotency key, adds `amount` to balance and earned (creating the row) and to the score on
+   * each live season's board, each step only if the one before it could, and records the rank
+   * counters' changes of every move (`bucketChanges`'s rule, in SQL). `entry` null with `userOk`
+   * and `typeKind` set: the key was taken (a concurrent duplicate waits on the key, then finds it
+   * taken); `after` holds the totals after, `seasons` each season's score after. With `events`
+   * (their payloads get the type's `kind` and the `balance` after), the outbox's rows and their
+   * webhook deliveries are written by the same statement, only when the entry was. A total beyond
+   * 2^53 - 1 writes nothing: 400 `amount_too_large`. Six round trips were one each.
    */
-  @GenerateSql({
-    params: [
-      {
-        tenantId: DUMMY.tenant,
-        resourceTypeId: DUMMY.uuid,
-        userId: DUMMY.uuid2,
-        amount: 5,
-        reason: 'grant',
-        reference: null,
-        idempotencyKey: 'k',
-        createdAt: DUMMY.date,
-      },
-    ],
-  })
+  @GenerateSql(
+    {
+      params: [
+        {
+          tenantId: DUMMY.tenant,
+          resourceTypeId: DUMMY.uuid,
+          userId: DUMMY.uuid2,
+          amount: 5,
+          reason: 'grant',
+          reference: null,
+          idempotencyKey: 'k',
+          createdAt: DUMMY.date,
+        },
+      ],
+    },
+    {
+      name: 'withEvents',
+      params: [
+        {
+          tenantId: DUMMY.tenant,
+          resourceTypeId: DUMMY.uuid,
+          userId: DUMMY.uuid2,
+          amount: 5,
+          reason: 'grant',
+          reference: null,
+          idempotencyKey: 'k',
+          createdAt: DUMMY.date,
+        },
+        undefined,
+        [EXAMPLE_OUTBOX_RECORD],
+      ],
+    },
+  )
   async appendCredit(
     e: {
       tenantId: string;
@@ -178,23 +233,27 @@ export class LedgerRepository extends BaseRepository {
       createdAt: Date;
     },
     em?: EntityManager,
+    events: OutboxRecord[] = [],
   ): Promise<{
     userOk: boolean;
     typeKind: ResourceKind | null;
-    seasonIds: string[];
     entry: { id: string; created_at: Date } | null;
     after: { balance: string; earned: string } | null;
+    seasons: { seasonId: string; score: string }[];
+    deliveries: number;
   }> {
     type Row = {
       user_ok: boolean;
       type_kind: ResourceKind | null;
-      season_ids: string[] | null;
       id: string | null;
       created_at: Date | null;
       balance: string | null;
       earned: string | null;
+      season_ids: string[] | null;
+      season_scores: string[] | null;
+      deliveries: number;
     };
-    const [row] = await preparedQuery<Row>(this.manager(em), APPEND_CREDIT, [
+    const params = [
       ...targetsParams(e.tenantId, e.userId, e.resourceTypeId, { at: e.createdAt, reason: e.reason, reference: e.reference }),
       e.tenantId,
       e.resourceTypeId,
@@ -204,13 +263,25 @@ export class LedgerRepository extends BaseRepository {
       e.reference,
       e.idempotencyKey,
       e.createdAt,
-    ]);
+    ];
+    const piece = events.length
+      ? this.outbox.insertPiece(events, params.length + 1, {
+          payloadMerge: "jsonb_build_object('kind', (SELECT type_kind FROM t), 'balance', (SELECT balance FROM b))",
+          onlyIf: 'EXISTS (SELECT 1 FROM e)',
+        })
+      : null;
+    const sql = piece ? appendCreditSql({ ctes: piece.ctes, select: PIECE_DELIVERIES }) : APPEND_CREDIT;
+    const [row] = await onConstraintViolation(
+      () => preparedQuery<Row>(this.manager(em), sql, piece ? [...params, ...piece.params] : params),
+      AMOUNTS_SAFE,
+    );
     return {
       userOk: row.user_ok,
       typeKind: row.type_kind,
-      seasonIds: row.season_ids ?? [],
       entry: row.id ? { id: row.id, created_at: row.created_at! } : null,
       after: row.balance !== null ? { balance: row.balance, earned: row.earned! } : null,
+      seasons: (row.season_ids ?? []).map((seasonId, i) => ({ seasonId, score: row.season_scores![i] })),
+      deliveries: row.deliveries,
     };
   }
 
@@ -265,7 +336,7 @@ export class LedgerRepository extends BaseRepository {
       this.manager(em),
       `INSERT INTO season_scores (season_id, user_id, tenant_id, score, reached_at)
        SELECT s, $2, $3, $4, $5 FROM unnest($1::uuid[]) AS s ORDER BY s
-       ON CONFLICT (season_id, user_id) DO UPDATE SET score = season_scores.score + EXCLUDED.score, reached_at = EXCLUDED.reached_at
+       ${ADD_TO_SEASON_SCORE}
        RETURNING season_id, score::text AS score`,
       [seasonIds, userId, tenantId, delta, now],
     );
@@ -341,12 +412,16 @@ export class LedgerRepository extends BaseRepository {
     now: Date,
     em?: EntityManager,
   ): Promise<{ user_id: string; balance: string; earned: string }[]> {
-    return this.manager(em).query(
-      `INSERT INTO resource_balances (resource_type_id, user_id, tenant_id, balance, earned, earned_at, updated_at)
+    return onConstraintViolation(
+      () =>
+        this.manager(em).query(
+          `INSERT INTO resource_balances (resource_type_id, user_id, tenant_id, balance, earned, earned_at, updated_at)
        SELECT $1, c.u, $2, c.a, c.a, $5, $5 FROM unnest($3::uuid[], $4::bigint[]) AS c(u, a) ORDER BY c.u
        ${ADD_TO_BALANCE}
        RETURNING user_id, balance, earned`,
-      [resourceTypeId, tenantId, credits.map((c) => c.userId), credits.map((c) => c.amount), now],
+          [resourceTypeId, tenantId, credits.map((c) => c.userId), credits.map((c) => c.amount), now],
+        ),
+      AMOUNTS_SAFE,
     );
   }
 
@@ -365,7 +440,7 @@ export class LedgerRepository extends BaseRepository {
     return this.manager(em).query(
       `INSERT INTO season_scores (season_id, user_id, tenant_id, score, reached_at)
        SELECT s, c.u, $2, c.d, $5 FROM unnest($1::uuid[]) AS s, unnest($3::uuid[], $4::bigint[]) AS c(u, d) ORDER BY s, c.u
-       ON CONFLICT (season_id, user_id) DO UPDATE SET score = season_scores.score + EXCLUDED.score, reached_at = EXCLUDED.reached_at
+       ${ADD_TO_SEASON_SCORE}
        RETURNING season_id, user_id, score::text AS score`,
       [seasonIds, tenantId, scores.map((c) => c.userId), scores.map((c) => c.delta), now],
     );

@@ -3,9 +3,10 @@ import type { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock/clock.js';
 import { DomainError } from '../common/errors/domain-error.js';
 import { DomainEvents, type PublishOptions } from '../common/events/domain-events.js';
+import { OutboxWriter } from '../integrations/outbox.writer.js';
 import { UserErrors } from '../users/users.errors.js';
 import type { ResourceKind } from './entities/resource-type.entity.js';
-import { bucketChanges, MAX_AMOUNT_TOTAL, type BucketChange } from './rank-buckets.js';
+import { bucketChanges, type BucketChange } from './rank-buckets.js';
 import { LedgerTargetsReadModel } from './ledger-targets.read-model.js';
 import { LedgerRepository } from './ledger.repository.js';
 import { RankingService } from './ranking.service.js';
@@ -90,6 +91,7 @@ export class LedgerService {
     private readonly targets: LedgerTargetsReadModel,
     private readonly events: DomainEvents,
     private readonly seasons: SeasonBoardsService,
+    private readonly outbox: OutboxWriter,
   ) {}
 
   /**
@@ -112,9 +114,19 @@ export class LedgerService {
   /** The domain event types `debitedByCaller` publishes. */
   readonly callerDebitEvents = ['resource.debited'] as const;
 
-  /** Adds `amount` to the user's balance and earned total. */
+  /**
+   * Adds `amount` to the user's balance and earned total (and to the scores of the live seasons
+   * that take it). Outside a transaction (the management API's grants) it is one statement that
+   * commits on its own, its outbox rows written by it, unless a module writes in the credit's
+   * transaction (`DomainEvents.inTransaction`); inside one, that statement in a savepoint.
+   */
   credit(em: EntityManager, op: LedgerOperation): Promise<LedgerResult> {
-    return this.apply(em, op, 'credit', false);
+    assertAmount(op.amount);
+    if (!em.queryRunner?.isTransactionActive) {
+      const ownOutbox = this.outbox.enabled && !this.events.hasInTransactionHandlers(CREDIT_EVENTS, [OutboxWriter.HANDLER]);
+      if (ownOutbox || !this.events.hasInTransactionHandlers(CREDIT_EVENTS)) return this.creditIn(em, op, ownOutbox);
+    }
+    return em.transaction((tx) => this.creditIn(tx, op, false));
   }
 
   /**
@@ -122,7 +134,7 @@ export class LedgerService {
    * 409 `insufficient_balance` otherwise (nothing written). See `lowerEarned` for the rank.
    */
   debit(em: EntityManager, op: DebitOperation): Promise<LedgerResult> {
-    return this.apply(em, op, 'debit', op.lowerEarned ?? false);
+    return this.debitIn(em, op, op.lowerEarned ?? false);
   }
 
   /**
@@ -135,9 +147,7 @@ export class LedgerService {
    * whose key was used by the same operation is a replay (nothing changes for it).
    */
   creditMany(em: EntityManager, batch: CreditBatch): Promise<{ credited: number; replayed: number }> {
-    for (const c of batch.credits)
-      if (!Number.isSafeInteger(c.amount) || c.amount <= 0)
-        throw new Error(`ledger amount must be a positive safe integer, got ${c.amount}`);
+    for (const c of batch.credits) assertAmount(c.amount);
     if (new Set(batch.credits.map((c) => c.idempotencyKey)).size !== batch.credits.length)
       throw new Error('creditMany: every credit needs an idempotency key of its own');
     if (batch.credits.length === 0) return Promise.resolve({ credited: 0, replayed: 0 });
@@ -196,7 +206,6 @@ export class LedgerService {
       const changes: BucketChange[] = [];
       const balanceBefore = new Map<string, number>();
       for (const row of after) {
-        if (Number(row.earned) > MAX_AMOUNT_TOTAL) throw new DomainError(ResourceErrors.amount_too_large);
         const total = totals.get(row.user_id)!;
         const earned = BigInt(row.earned);
         changes.push(...bucketChanges(earned - BigInt(total), earned));
@@ -251,11 +260,59 @@ export class LedgerService {
     await this.repo.lockBalances(tenantId, userId, ids, this.clock.now(), em);
   }
 
-  private apply(em: EntityManager, op: LedgerOperation, direction: 'credit' | 'debit', lowerEarned: boolean): Promise<LedgerResult> {
-    if (!Number.isSafeInteger(op.amount) || op.amount <= 0)
-      throw new Error(`ledger amount must be a positive safe integer, got ${op.amount}`);
-    const delta = direction === 'credit' ? op.amount : -op.amount;
-    const earnedDelta = direction === 'credit' ? op.amount : lowerEarned ? -op.amount : 0;
+  /**
+   * A credit's one statement (`LedgerRepository.appendCredit`) and what follows it, in `em`: a
+   * transaction's savepoint, or on its own (it has committed when it answers). With `ownOutbox`
+   * the statement writes the credit's outbox row too, and the outbox's handler does not run.
+   */
+  private async creditIn(em: EntityManager, op: LedgerOperation, ownOutbox: boolean): Promise<LedgerResult> {
+    const now = this.clock.now();
+    const reference = op.reference ?? null;
+    const credited = {
+      tenantId: op.tenantId,
+      userId: op.userId,
+      resourceTypeId: op.resourceTypeId,
+      // The statement's outbox row gets the type's kind and the balance after from the statement.
+      kind: 'global' as ResourceKind,
+      amount: op.amount,
+      reason: op.reason,
+      reference,
+      balance: 0,
+    };
+    const events = ownOutbox ? [this.outbox.build('resource.credited', credited)] : [];
+    // Targets, entry (claiming the idempotency key: a concurrent duplicate waits there, then finds
+    // it taken), balance, season scores, rank counter deltas and outbox row in one statement.
+    const r = await this.repo.appendCredit({ ...credited, idempotencyKey: op.idempotencyKey ?? null, createdAt: now }, em, events);
+    const kind = kindOf(op, r.userOk, r.typeKind);
+    if (!r.entry) return this.replay(em, op, op.amount, op.amount);
+    if (!r.after) throw new Error('a credit appended its entry but stored no balance');
+    const balance = Number(r.after.balance);
+    const earned = Number(r.after.earned);
+    this.amountsChangedIn(em, op.resourceTypeId, op.userId);
+    await this.ranking.changedIn(em, op.resourceTypeId, op.userId, earned - op.amount, earned);
+    for (const { seasonId, score } of r.seasons)
+      this.seasons.changedIn(em, seasonId, op.resourceTypeId, Number(score) - op.amount, Number(score));
+    // Counted once the outermost transaction commits (the metrics), never for a rolled-back one.
+    await this.events.publish(em, 'resource.credited', { ...credited, kind, balance }, ownOutbox ? { handledBy: OUTBOX } : undefined);
+    if (ownOutbox)
+      this.outbox.committed([{ ...events[0], payload: { ...events[0].payload, kind, balance } }], { deliveries: r.deliveries });
+    return {
+      entryId: r.entry.id,
+      userId: op.userId,
+      resourceTypeId: op.resourceTypeId,
+      delta: op.amount,
+      earnedDelta: op.amount,
+      balance,
+      earned,
+      createdAt: r.entry.created_at,
+      replayed: false,
+    };
+  }
+
+  private debitIn(em: EntityManager, op: LedgerOperation, lowerEarned: boolean): Promise<LedgerResult> {
+    assertAmount(op.amount);
+    const delta = -op.amount;
+    const earnedDelta = lowerEarned ? -op.amount : 0;
     const now = this.clock.now();
     // A savepoint inside the caller's transaction (or a transaction of its own).
     return em.transaction(async (tx) => {
@@ -268,55 +325,32 @@ export class LedgerService {
         idempotencyKey: op.idempotencyKey ?? null,
         createdAt: now,
       };
-      /** The type's kind, once the user and the type are known to be in the tenant (404 otherwise). */
-      const kindOf = (user: boolean, type: ResourceKind | null): ResourceKind => {
-        if (!user) throw new DomainError(UserErrors.user_not_found, `No user ${op.userId} in this tenant`);
-        if (!type) throw new DomainError(ResourceErrors.resource_type_not_found, `No resource type ${op.resourceTypeId} in this tenant`);
-        return type;
-      };
-      let found: { type: ResourceKind; seasonIds: string[] };
-      let inserted: { id: string; created_at: Date };
-      let after: { balance: string; earned: string } | null;
-      if (direction === 'credit') {
-        // Targets, entry (claiming the idempotency key: a concurrent duplicate waits there, then
-        // finds it taken), balance and rank counter deltas in one statement.
-        const r = await this.repo.appendCredit({ ...entry, amount: op.amount }, tx);
-        found = { type: kindOf(r.userOk, r.typeKind), seasonIds: r.seasonIds };
-        if (!r.entry) return this.replay(tx, op, delta, earnedDelta);
-        if (!r.after) throw new Error('a credit appended its entry but stored no balance');
-        inserted = r.entry;
-        after = r.after;
-        if (Number(after.earned) > MAX_AMOUNT_TOTAL) throw new DomainError(ResourceErrors.amount_too_large);
-      } else {
-        const season = earnedDelta !== 0 ? { at: now, reason: op.reason, reference: op.reference ?? null } : null;
-        const targets = await this.targets.exist(op.tenantId, op.userId, op.resourceTypeId, season, tx);
-        found = { type: kindOf(targets.user, targets.type), seasonIds: targets.seasonIds };
-        // Claim the idempotency key first: a concurrent duplicate waits here, then sees the key taken.
-        const appended = await this.repo.append({ ...entry, delta, earnedDelta }, tx);
-        if (!appended) return this.replay(tx, op, delta, earnedDelta);
-        inserted = appended;
-        after = await this.repo.debit(op.tenantId, op.userId, op.resourceTypeId, op.amount, earnedDelta, now, tx);
-        if (!after) {
-          const have = await this.getBalance(tx, op.tenantId, op.userId, op.resourceTypeId);
-          throw new DomainError(ResourceErrors.insufficient_balance, `Needs ${op.amount}, holds ${have.balance}`, {
-            required: op.amount,
-            balance: have.balance,
-          });
-        }
-        // (A credit's statement records its rank counter changes itself.)
-        const changes = bucketChanges(BigInt(after.earned) - BigInt(earnedDelta), BigInt(after.earned));
-        if (changes.length > 0) await this.repo.addBucketDeltas(op.resourceTypeId, changes, tx);
+      const season = earnedDelta !== 0 ? { at: now, reason: op.reason, reference: op.reference ?? null } : null;
+      const targets = await this.targets.exist(op.tenantId, op.userId, op.resourceTypeId, season, tx);
+      const kind = kindOf(op, targets.user, targets.type);
+      // Claim the idempotency key first: a concurrent duplicate waits here, then sees the key taken.
+      const inserted = await this.repo.append({ ...entry, delta, earnedDelta }, tx);
+      if (!inserted) return this.replay(tx, op, delta, earnedDelta);
+      const after = await this.repo.debit(op.tenantId, op.userId, op.resourceTypeId, op.amount, earnedDelta, now, tx);
+      if (!after) {
+        const have = await this.getBalance(tx, op.tenantId, op.userId, op.resourceTypeId);
+        throw new DomainError(ResourceErrors.insufficient_balance, `Needs ${op.amount}, holds ${have.balance}`, {
+          required: op.amount,
+          balance: have.balance,
+        });
       }
-      const earned = BigInt(after.earned);
+      const changes = bucketChanges(BigInt(after.earned) - BigInt(earnedDelta), BigInt(after.earned));
+      if (changes.length > 0) await this.repo.addBucketDeltas(op.resourceTypeId, changes, tx);
+      const earned = Number(after.earned);
       this.amountsChangedIn(tx, op.resourceTypeId, op.userId);
-      if (earnedDelta !== 0) await this.ranking.changedIn(tx, op.resourceTypeId, op.userId, Number(earned) - earnedDelta, Number(earned));
-      if (found.seasonIds.length > 0) await this.countInSeasons(tx, op, found.seasonIds, earnedDelta, now);
+      if (earnedDelta !== 0) await this.ranking.changedIn(tx, op.resourceTypeId, op.userId, earned - earnedDelta, earned);
+      if (targets.seasonIds.length > 0) await this.countInSeasons(tx, op, targets.seasonIds, earnedDelta, now);
       // Counted once the outermost transaction commits (the metrics), never for a rolled-back one.
-      await this.events.publish(tx, direction === 'credit' ? 'resource.credited' : 'resource.debited', {
+      await this.events.publish(tx, 'resource.debited', {
         tenantId: op.tenantId,
         userId: op.userId,
         resourceTypeId: op.resourceTypeId,
-        kind: found.type,
+        kind,
         amount: op.amount,
         reason: op.reason,
         reference: op.reference ?? null,
@@ -329,7 +363,7 @@ export class LedgerService {
         delta,
         earnedDelta,
         balance: Number(after.balance),
-        earned: Number(earned),
+        earned,
         createdAt: inserted.created_at,
         replayed: false,
       };
@@ -406,4 +440,19 @@ export class LedgerService {
       replayed: true,
     };
   }
+}
+
+/** The events a credit publishes: an `inTransaction` handler of any of them (but the outbox's, whose row the statement writes) needs the credit in a transaction. */
+const CREDIT_EVENTS = ['resource.credited', 'resource.earned-changed'] as const;
+const OUTBOX = [OutboxWriter.HANDLER];
+
+function assertAmount(amount: number): void {
+  if (!Number.isSafeInteger(amount) || amount <= 0) throw new Error(`ledger amount must be a positive safe integer, got ${amount}`);
+}
+
+/** The type's kind, once the user and the type are known to be in the tenant (404 otherwise). */
+function kindOf(op: LedgerOperation, user: boolean, type: ResourceKind | null): ResourceKind {
+  if (!user) throw new DomainError(UserErrors.user_not_found, `No user ${op.userId} in this tenant`);
+  if (!type) throw new DomainError(ResourceErrors.resource_type_not_found, `No resource type ${op.resourceTypeId} in this tenant`);
+  return type;
 }

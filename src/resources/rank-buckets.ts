@@ -8,7 +8,7 @@
 export const RANK_BITS = 4;
 /** Levels 0..13 cover every score below 16^14 = 2^56 (scores stay below 2^53). */
 export const RANK_LEVELS = 14;
-/** Largest balance or earned amount (Number.MAX_SAFE_INTEGER). */
+/** Largest balance or earned amount (Number.MAX_SAFE_INTEGER): `resource_balances` refuses more (`ck_resource_balances_amounts_safe`). */
 export const MAX_AMOUNT_TOTAL = Number.MAX_SAFE_INTEGER;
 
 export interface BucketChange {

@@ -1,3 +1,4 @@
+import { IntegrationsModule } from '../integrations/integrations.module.js';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { RankBucket, RankBucketDelta } from './entities/rank-bucket.entity.js';
@@ -44,7 +45,7 @@ export const RESOURCES_ENTITIES = [
  * `LedgerService.credit/debit` inside their own transactions.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature(RESOURCES_ENTITIES), CommunitiesModule, UsersModule],
+  imports: [TypeOrmModule.forFeature(RESOURCES_ENTITIES), CommunitiesModule, UsersModule, IntegrationsModule],
   controllers: [ResourcesController, CommunityRankingController, ResourcesAdminController],
   providers: [
     ResourcesService,

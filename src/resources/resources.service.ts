@@ -5,7 +5,7 @@ import type { ReadCache } from '../common/cache/read-cache.js';
 import { DomainEvents } from '../common/events/domain-events.js';
 import '../communities/communities.events.js';
 import { DomainError } from '../common/errors/domain-error.js';
-import { onUniqueViolation } from '../database/repository.js';
+import { onConstraintViolation } from '../database/repository.js';
 import { LedgerRepository } from './ledger.repository.js';
 import { ResourceTypesRepository } from './resource-types.repository.js';
 import { type Page, type PageRequest, toPage } from '../common/pagination/pagination.js';
@@ -102,7 +102,7 @@ export class ResourcesService {
     if (dto.kind === 'global' && dto.questEventId)
       throw new DomainError(ResourceErrors.invalid_resource_type, 'A global resource type cannot belong to a quest event');
     const community = await this.communities.resolve(tenantId, dto.communityId);
-    const saved = await onUniqueViolation(
+    const saved = await onConstraintViolation(
       () =>
         this.types.save({
           tenantId,

@@ -3,7 +3,7 @@ import { randomInt } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import { DomainEvents } from '../common/events/domain-events.js';
 import { DomainError } from '../common/errors/domain-error.js';
-import { onUniqueViolation, uniqueViolation } from '../database/repository.js';
+import { onConstraintViolation, uniqueViolation } from '../database/repository.js';
 import type { AdminUserDto } from './dto/admin-user.dto.js';
 import type { User } from './entities/user.entity.js';
 import { UsersRepository } from './users.repository.js';
@@ -78,7 +78,7 @@ export class UsersService {
     if (changes.displayName !== undefined) set.displayName = changes.displayName;
     if (changes.handle !== undefined) Object.assign(set, { handle: changes.handle, handleNormalized: changes.handle.toLowerCase() });
     if (Object.keys(set).length === 0) return;
-    const affected = await onUniqueViolation(() => this.repo.update(tenantId, userId, set, em), {
+    const affected = await onConstraintViolation(() => this.repo.update(tenantId, userId, set, em), {
       uq_users_tenant_handle: () => new DomainError(UserErrors.handle_taken, `Handle "${changes.handle}" is already taken`),
     });
     if (!affected) throw new DomainError(UserErrors.user_not_found);

@@ -247,20 +247,47 @@ describe('SQL statements per request on the list endpoints (no N+1)', () => {
     expect(await events()).toBe(afterFirst);
   });
 
-  it('a grant is one statement for its targets, entry, balance and rank counters, then its events, in one transaction', async () => {
-    // A tenant of its own, without subscriptions (its outbox statement writes nothing); made last, as
-    // a new tenant makes the next request of every tenant read its tenant again.
+  it('a grant is one statement without a transaction, its event row written by it with the kind and the balance after', async () => {
+    // A tenant of its own; made last, as a new tenant makes the next request of every tenant read its tenant again.
     const quiet = await t.givenTenant();
     const c = await givenCommunity(t, quiet);
-    const gems = await givenResourceType(t, quiet, c.id, { slug: 'gems', name: 'Gems' });
+    const gems = await givenResourceType(t, quiet, c.id, { slug: 'gems', name: 'Gems', kind: 'scoped' });
     const u = await givenUser(t, quiet);
+    const credited = async () =>
+      (await t.dataSource.query(`SELECT payload FROM outbox_events WHERE tenant_id = $1 AND type = 'resource.credited'`, [quiet.id])).map(
+        (r: { payload: unknown }) => r.payload,
+      );
+    // No subscription: the event is not written.
     expect((await grant(t, quiet, u.userId, gems.id, 5)).status).toBe(201);
-    expect(last.sql).toEqual([
-      'START TRANSACTION',
-      expect.stringMatching(/^WITH t AS \(SELECT EXISTS \(SELECT 1 FROM users/),
-      expect.stringMatching(/^WITH outbox_rows AS/),
-      'COMMIT',
+    expect(last.sql).toEqual([expect.stringMatching(/^WITH t AS \(SELECT EXISTS \(SELECT 1 FROM users/)]);
+    expect(await credited()).toEqual([]);
+    // With one, the same one statement writes it (the outbox's CTEs in it).
+    await subscribeToEveryEvent(t.dataSource, quiet.id);
+    const res = await grant(t, quiet, u.userId, gems.id, 7);
+    expect({ status: res.status, balance: res.body.balance, sql: last.sql }).toEqual({
+      status: 201,
+      balance: 12,
+      sql: [expect.stringMatching(/^WITH t AS \(SELECT EXISTS \(SELECT 1 FROM users/)],
+    });
+    expect(await credited()).toEqual([
+      { userId: u.userId, resourceTypeId: gems.id, kind: 'scoped', amount: 7, reason: 'test', reference: null, balance: 12 },
     ]);
+    // A replay and a refused grant are the same one statement, and write no event.
+    const key = 'counted-grant';
+    expect((await grant(t, quiet, u.userId, gems.id, 1, key)).status).toBe(201);
+    const replay = await grant(t, quiet, u.userId, gems.id, 1, key);
+    expect({ status: replay.status, replayed: replay.body.replayed, balance: replay.body.balance }).toEqual({
+      status: 201,
+      replayed: true,
+      balance: 13,
+    });
+    const unknown = await grant(t, quiet, '00000000-0000-4000-8000-000000000000', gems.id, 1);
+    expect({ status: unknown.status, error: unknown.body.error, sql: last.sql }).toEqual({
+      status: 404,
+      error: 'user_not_found',
+      sql: [expect.stringMatching(/^WITH t AS/)],
+    });
+    expect((await credited()).length).toBe(2);
   });
 
   it('findOneFast reads the same entity as findOneBy', async () => {

@@ -4,7 +4,7 @@ import { DomainError } from '../../src/common/errors/domain-error.js';
 import { CommonErrors } from '../../src/common/errors/error-catalog.js';
 import { findOneFast } from '../../src/database/find-one-fast.js';
 import { preparedQuery } from '../../src/database/prepared-query.js';
-import { onUniqueViolation, uniqueViolation } from '../../src/database/repository.js';
+import { onConstraintViolation, uniqueViolation } from '../../src/database/repository.js';
 import { Tenant } from '../../src/tenants/entities/tenant.entity.js';
 import { createModuleTest, type ModuleTest } from './harness.js';
 import { uniqueName } from './fixtures.js';
@@ -33,15 +33,15 @@ describe('data layer helpers (medium: the infrastructure modules on PostgreSQL)'
     expect(uniqueViolation(new Error('not a query'))).toBeNull();
     expect(uniqueViolation(new QueryFailedError('q', [], Object.assign(new Error('dup'), { code: '23505' })))).toBe('');
 
-    const mapped = await onUniqueViolation(() => insertTenant(slug), {
+    const mapped = await onConstraintViolation(() => insertTenant(slug), {
       uq_tenants_slug: () => new DomainError(CommonErrors.conflict),
     }).catch((e: unknown) => e);
     expect(mapped).toBeInstanceOf(DomainError);
     // A constraint nobody mapped, and a failure that is no unique violation, are thrown as they are.
     await expect(
-      onUniqueViolation(() => insertTenant(slug), { other: () => new DomainError(CommonErrors.conflict) }),
+      onConstraintViolation(() => insertTenant(slug), { other: () => new DomainError(CommonErrors.conflict) }),
     ).rejects.toBeInstanceOf(QueryFailedError);
-    await expect(onUniqueViolation(() => Promise.reject(new Error('boom')), {})).rejects.toThrow('boom');
+    await expect(onConstraintViolation(() => Promise.reject(new Error('boom')), {})).rejects.toThrow('boom');
   });
 
   it('findOneFast finds by columns, inside a transaction too, and refuses a property that is no column', async () => {

@@ -1,3 +1,4 @@
+import type { EntityManager } from 'typeorm';
 import { CommunitiesModule } from '../../src/communities/communities.module.js';
 import { LedgerService, type LedgerResult } from '../../src/resources/ledger.service.js';
 import { RankingService } from '../../src/resources/ranking.service.js';
@@ -6,7 +7,7 @@ import { TenantsModule } from '../../src/tenants/tenants.module.js';
 import { UsersModule } from '../../src/users/users.module.js';
 import { until } from '../helpers/until.js';
 import { createModuleTest, type ModuleTest } from './harness.js';
-import { domainErrorOf, givenResourceType, givenTenant, givenUser, numbers, uniqueName } from './fixtures.js';
+import { domainErrorOf, givenCommunity, givenResourceType, givenTenant, givenUser, numbers, uniqueName } from './fixtures.js';
 
 /**
  * LedgerService on the real database: the only writer of balances. Every case reads the rows back
@@ -241,6 +242,77 @@ describe('LedgerService (medium: ResourcesModule on PostgreSQL)', () => {
       (rows) => rows.length > 0,
     );
     expect(new Map(folded.map((r) => [r.key, r.count]))).toEqual(expected);
+  });
+
+  it("counts credits on the live seasons' boards in the credit's statement, on its own or in a transaction: the scores and folded counters of the sums", async () => {
+    const communityId = await givenCommunity(t, tenantId);
+    const resourceTypeId = await givenResourceType(t, tenantId, communityId);
+    const users = await Promise.all(Array.from({ length: 6 }, () => givenUser(t, tenantId)));
+    const m = t.dataSource.manager;
+    // Earned before the seasons: a revoke can then take a season score below zero (unranked).
+    for (const userId of users) await ledger.credit(m, op({ userId, resourceTypeId }, 1_000));
+    const season = async (from: number, to: number) =>
+      (
+        await t.dataSource.query<{ id: string }[]>(
+          `INSERT INTO seasons (tenant_id, community_id, resource_type_id, name, starts_at, ends_at, created_at)
+           VALUES ($1, $2, $3, 'week', now() + make_interval(days => $4), now() + make_interval(days => $5), now()) RETURNING id`,
+          [tenantId, communityId, resourceTypeId, from, to],
+        )
+      )[0].id;
+    const live = [await season(-1, 6), await season(-2, 5)];
+    const ended = await season(-10, -3);
+    // Per player, what the live seasons took of them.
+    const sums = new Map<string, number>();
+    let fromBelowZero = 0;
+    let seed = 11;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+    for (let i = 0; i < 30; i++) {
+      const userId = users[i % users.length];
+      const amount = 1 + (next() % 2 ** 20);
+      // Every other credit inside a caller's transaction (a savepoint), the others on their own.
+      const credit = (em: EntityManager) => ledger.credit(em, op({ userId, resourceTypeId }, amount));
+      if (i % 2 === 0) await credit(m);
+      else await t.dataSource.transaction(credit);
+      if ((sums.get(userId) ?? 0) < 0) fromBelowZero++;
+      sums.set(userId, (sums.get(userId) ?? 0) + amount);
+      // Revokes: two players credited again after theirs, one not.
+      if (i === 10 || i === 20 || i === 27) {
+        const revoke = sums.get(userId)! + 500; // below zero on the season boards, not on the all-time one
+        await ledger.debit(m, op({ userId, resourceTypeId }, revoke, { lowerEarned: true }));
+        sums.set(userId, sums.get(userId)! - revoke);
+      }
+    }
+    const scores = await t.dataSource.query<{ season_id: string; user_id: string; score: string }[]>(
+      'SELECT season_id, user_id, score::text FROM season_scores WHERE season_id = ANY ($1::uuid[])',
+      [[...live, ended]],
+    );
+    const expectedScores = live.flatMap((s) => [...sums].map(([u, sum]) => `${s}:${u}:${sum}`));
+    expect(scores.map((r) => `${r.season_id}:${r.user_id}:${r.score}`).sort()).toEqual(expectedScores.sort());
+    // Credits of players below zero on the boards were among them, and both kinds of ends.
+    expect(fromBelowZero).toBeGreaterThan(0);
+    expect([[...sums.values()].some((x) => x > 0), [...sums.values()].some((x) => x < 0)]).toEqual([true, true]);
+    // Each live board's counters: every positive score counted once at each level (bucket > 0).
+    for (const board of live) {
+      const expected = new Map<string, number>();
+      for (const sum of sums.values())
+        if (sum > 0)
+          for (let level = 0; level < 14; level++) {
+            const bucket = BigInt(sum) >> BigInt(4 * level);
+            if (bucket > 0n) expected.set(`${level}:${bucket}`, (expected.get(`${level}:${bucket}`) ?? 0) + 1);
+          }
+      const folded = await until(
+        async () => {
+          await t.get(RankingService).compact();
+          return t.dataSource.query<{ key: string; count: number }[]>(
+            `SELECT level || ':' || bucket AS key, count::int AS count FROM resource_rank_buckets WHERE resource_type_id = $1
+             AND NOT EXISTS (SELECT 1 FROM resource_rank_bucket_deltas WHERE resource_type_id = $1)`,
+            [board],
+          );
+        },
+        (rows) => rows.length > 0,
+      );
+      expect(new Map(folded.map((r) => [r.key, r.count]))).toEqual(expected);
+    }
   });
 
   it('folds the rank counter deltas: a counter taken to zero is deleted, the others hold the exact counts', async () => {

@@ -19,6 +19,7 @@ import { ResourceType } from './resource-type.entity.js';
  */
 @Entity('resource_balances')
 @Check('ck_resource_balances_non_negative', 'balance >= 0 AND earned >= 0')
+@Check('ck_resource_balances_amounts_safe', 'balance <= 9007199254740991 AND earned <= 9007199254740991')
 @Index('ix_resource_balances_rank', { synchronize: false })
 @Index('ix_resource_balances_user', ['tenantId', 'userId'])
 export class ResourceBalance {
