@@ -30,6 +30,21 @@ export default tseslint.config(
     },
   },
   {
+    // V8 gives an object literal with a getter or setter a hidden class of its own at every
+    // evaluation: on a request's path that cost a third of a small read's CPU, mostly in GC
+    // (docs/performance.md, "Night of 2026-11-27"). A class's accessors live on its prototype.
+    files: ['src/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'ObjectExpression > Property[kind=/^(get|set)$/]',
+          message: 'No getters or setters in object literals: declare a class (its accessors live on the prototype).',
+        },
+      ],
+    },
+  },
+  {
     // HTTP bodies in tests (supertest's `res.body`, `fetch().json()`) are `any` by design: the
     // assertions on them are the type check, so the no-unsafe-* family would only add casts.
     files: ['test/**/*.ts', '**/*.spec.ts'],

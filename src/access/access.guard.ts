@@ -79,6 +79,24 @@ function tenantOf(token: string): string | undefined {
 }
 
 /**
+ * A request's tenant clues. A class rather than an object literal with a getter, which V8 builds
+ * on a slow path at every request (docs/performance.md, "Night of 2026-11-27").
+ */
+class RequestTenantClues implements TenantClues {
+  constructor(
+    private readonly req: AuthenticatedRequest,
+    readonly session: string | undefined,
+    readonly header: string | undefined,
+    readonly path: string | undefined,
+  ) {}
+
+  /** Read only when no clue before it names the tenant: Express parses it from the headers at each read. */
+  get host(): string | undefined {
+    return this.req.hostname;
+  }
+}
+
+/**
  * The one global guard. Every route is `user` (session token) unless it says otherwise with
  * `@Public()`, `@ApiKeyAuth()` or `@Infrastructure()`. It also fixes the tenant of the request,
  * so no handler can run in a tenant its credentials do not belong to: an API key's tenant, or
@@ -153,15 +171,7 @@ export class AccessGuard extends AuthGuard('jwt') {
     // A public route may name its tenant in the path (`:tenantId`) for URLs fetched without
     // headers, such as NFT token URIs.
     const path = typeof req.params?.tenantId === 'string' ? req.params.tenantId : undefined;
-    return {
-      session,
-      header: header(req, 'x-tenant-id'),
-      path,
-      // Read only when no clue before it names the tenant: Express parses it from the headers at each read.
-      get host() {
-        return req.hostname;
-      },
-    };
+    return new RequestTenantClues(req, session, header(req, 'x-tenant-id'), path);
   }
 
   override handleRequest<TUser = AuthUser>(err: unknown, user: TUser | false, info: unknown): TUser {

@@ -19,6 +19,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const CACHE_MS = 5_000;
 /** Every X-Tenant-Id a client invents is a key: past this many, start over rather than grow. */
 const CACHE_MAX_ENTRIES = 10_000;
+/** A cached read and when it was made. */
+type Kept = { at: number; value: Promise<unknown> };
+
 /** Domains one tenant may have. */
 export const MAX_TENANT_DOMAINS = 50;
 
@@ -65,7 +68,9 @@ export class TenantsService {
    * Short-lived cache: tenants and their domains are read on every request and change rarely. A
    * change through this process clears it; other instances see the change within CACHE_MS.
    */
-  private readonly cache = new Map<string, { at: number; value: Promise<unknown> }>();
+  private readonly cache = new Map<string, Kept>();
+  /** `findByRef`'s, by the ref as sent (read on every request: no key is built for it). */
+  private readonly byRef = new Map<string, Kept>();
 
   constructor(
     private readonly repo: TenantsRepository,
@@ -74,18 +79,24 @@ export class TenantsService {
     private readonly config: AppConfig,
   ) {}
 
-  private cached<T>(key: string, load: () => Promise<T>): Promise<T> {
-    const hit = this.cache.get(key);
+  private cached<T>(key: string, load: () => Promise<T>, cache = this.cache): Promise<T> {
+    const hit = cache.get(key);
     if (hit && Date.now() - hit.at < CACHE_MS) return hit.value as Promise<T>;
-    if (this.cache.size >= CACHE_MAX_ENTRIES) this.cache.clear();
+    if (cache.size >= CACHE_MAX_ENTRIES) cache.clear();
     const value = load();
-    value.catch(() => this.cache.delete(key));
-    this.cache.set(key, { at: Date.now(), value });
+    value.catch(() => cache.delete(key));
+    cache.set(key, { at: Date.now(), value });
     return value;
   }
 
+  /** Forgets every cached tenant read (a change through this process). */
+  private forget(): void {
+    this.cache.clear();
+    this.byRef.clear();
+  }
+
   findByRef(ref: string): Promise<Tenant | null> {
-    return this.cached(`ref:${ref}`, () => this.repo.findByRef(ref, UUID.test(ref)));
+    return this.cached(ref, () => this.repo.findByRef(ref, UUID.test(ref)), this.byRef);
   }
 
   findByApiKey(apiKey: string): Promise<Tenant | null> {
@@ -194,7 +205,7 @@ export class TenantsService {
         throw err;
       }
     });
-    this.cache.clear();
+    this.forget();
     return this.view(tenant.id);
   }
 
@@ -233,7 +244,7 @@ export class TenantsService {
       t.sharedSecretEnc = await this.encryption.encrypt(sharedSecret, `tenant:${t.id}:shared-secret`);
       return this.repo.save(t, em);
     });
-    this.cache.clear();
+    this.forget();
     return { id: tenant.id, slug: tenant.slug, name: tenant.name, sharedSecret, apiKey };
   }
 
@@ -253,7 +264,7 @@ export class TenantsService {
       tenant.sharedSecretEnc = await this.encryption.encrypt(out.sharedSecret, `tenant:${tenant.id}:shared-secret`);
     }
     await this.repo.save(tenant);
-    this.cache.clear();
+    this.forget();
     return out;
   }
 
@@ -263,7 +274,7 @@ export class TenantsService {
     checkSettings(settings);
     tenant.settings = { ...tenant.settings, ...settings };
     await this.repo.save(tenant);
-    this.cache.clear();
+    this.forget();
     return tenant;
   }
 
