@@ -7,7 +7,7 @@ import { preparedQuery } from '../../src/database/prepared-query.js';
 import { onConstraintViolation, uniqueViolation } from '../../src/database/repository.js';
 import { Tenant } from '../../src/tenants/entities/tenant.entity.js';
 import { createModuleTest, type ModuleTest } from './harness.js';
-import { uniqueName } from './fixtures.js';
+import { inRolledBackTransaction, uniqueName } from './fixtures.js';
 
 /** The data layer's shared helpers on the real database: unique violations, the fast lookups, read caches. */
 describe('data layer helpers (medium: the infrastructure modules on PostgreSQL)', () => {
@@ -42,6 +42,23 @@ describe('data layer helpers (medium: the infrastructure modules on PostgreSQL)'
       onConstraintViolation(() => insertTenant(slug), { other: () => new DomainError(CommonErrors.conflict) }),
     ).rejects.toBeInstanceOf(QueryFailedError);
     await expect(onConstraintViolation(() => Promise.reject(new Error('boom')), {})).rejects.toThrow('boom');
+  });
+
+  it("a check violation of a mapped constraint becomes its domain error too (the ledger's 2^53 - 1 limit)", async () => {
+    await inRolledBackTransaction(t.dataSource, async (qr) => {
+      await qr.query('CREATE TEMP TABLE ck_probe (n int CONSTRAINT ck_probe_small CHECK (n < 10))');
+      const insert = () => qr.query('INSERT INTO ck_probe VALUES (11)');
+      // The raw failure is a check violation, which `uniqueViolation` does not take for its own.
+      await qr.query('SAVEPOINT probe');
+      const raw = await insert().catch((e: unknown) => e);
+      await qr.query('ROLLBACK TO SAVEPOINT probe');
+      expect(raw).toBeInstanceOf(QueryFailedError);
+      expect(uniqueViolation(raw)).toBeNull();
+      const mapped = await onConstraintViolation(insert, { ck_probe_small: () => new DomainError(CommonErrors.conflict) }).catch(
+        (e: unknown) => e,
+      );
+      expect(mapped).toBeInstanceOf(DomainError);
+    });
   });
 
   it('findOneFast finds by columns, inside a transaction too, and refuses a property that is no column', async () => {

@@ -1,3 +1,4 @@
+import { BalanceAmountsSafe1795760000000 } from '../../migrations/1795760000000-BalanceAmountsSafe.js';
 import type { EntityManager } from 'typeorm';
 import { CommunitiesModule } from '../../src/communities/communities.module.js';
 import { LedgerService, type LedgerResult } from '../../src/resources/ledger.service.js';
@@ -7,7 +8,16 @@ import { TenantsModule } from '../../src/tenants/tenants.module.js';
 import { UsersModule } from '../../src/users/users.module.js';
 import { until } from '../helpers/until.js';
 import { createModuleTest, type ModuleTest } from './harness.js';
-import { domainErrorOf, givenCommunity, givenResourceType, givenTenant, givenUser, numbers, uniqueName } from './fixtures.js';
+import {
+  domainErrorOf,
+  givenCommunity,
+  givenResourceType,
+  givenTenant,
+  givenUser,
+  inRolledBackTransaction,
+  numbers,
+  uniqueName,
+} from './fixtures.js';
 
 /**
  * LedgerService on the real database: the only writer of balances. Every case reads the rows back
@@ -169,6 +179,23 @@ describe('LedgerService (medium: ResourcesModule on PostgreSQL)', () => {
     expect(await stored(ids)).toMatchObject({ balance: Number.MAX_SAFE_INTEGER - 1, entries: 1 });
     expect(await numbers(t.dataSource, 'SELECT count(*) AS n FROM resource_ledger WHERE resource_type_id = $1', [foreignType])).toEqual({
       n: 0,
+    });
+  });
+
+  it('the migration BalanceAmountsSafe adds the amounts check and its down takes it away', async () => {
+    await inRolledBackTransaction(t.dataSource, async (qr) => {
+      const checks = async () =>
+        (
+          await qr.query<{ def: string }[]>(
+            `SELECT pg_get_constraintdef(oid) AS def FROM pg_constraint WHERE conname = 'ck_resource_balances_amounts_safe' AND convalidated`,
+          )
+        ).map((r) => r.def);
+      expect(await checks()).toEqual(["CHECK (((balance <= '9007199254740991'::bigint) AND (earned <= '9007199254740991'::bigint)))"]);
+      const migration = new BalanceAmountsSafe1795760000000();
+      await migration.down(qr);
+      expect(await checks()).toEqual([]);
+      await migration.up(qr);
+      expect((await checks()).length).toBe(1);
     });
   });
 
