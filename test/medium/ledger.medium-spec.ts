@@ -184,11 +184,11 @@ describe('LedgerService (medium: ResourcesModule on PostgreSQL)', () => {
 
   it('the migration BalanceAmountsSafe adds the amounts check and its down takes it away', async () => {
     await inRolledBackTransaction(t.dataSource, async (qr) => {
-      const checks = async () =>
+      const checks = async (): Promise<string[]> =>
         (
-          await qr.query<{ def: string }[]>(
+          (await qr.query(
             `SELECT pg_get_constraintdef(oid) AS def FROM pg_constraint WHERE conname = 'ck_resource_balances_amounts_safe' AND convalidated`,
-          )
+          )) as { def: string }[]
         ).map((r) => r.def);
       expect(await checks()).toEqual(["CHECK (((balance <= '9007199254740991'::bigint) AND (earned <= '9007199254740991'::bigint)))"]);
       const migration = new BalanceAmountsSafe1795760000000();
