@@ -70,9 +70,10 @@ export interface CreditBatch {
 
 /**
  * The only writer of resource balances. Each operation runs in the caller's `EntityManager`
- * (inside a savepoint when the caller has a transaction, in its own transaction otherwise), and
- * writes, atomically: one append-only `resource_ledger` row, the `resource_balances` row, and the
- * rank counter deltas. So for every user and resource type: Σ delta = balance, Σ earnedDelta =
+ * (inside a savepoint when the caller has a transaction; otherwise a debit in its own transaction
+ * and a credit as one statement that commits on its own), and writes, atomically: one append-only
+ * `resource_ledger` row, the `resource_balances` row, the rank counter deltas and the live
+ * seasons' scores. So for every user and resource type: Σ delta = balance, Σ earnedDelta =
  * earned, and a failed operation (404, 409) leaves nothing behind even if the caller goes on.
  *
  * "earned" vs "spendable": credits raise both; `debit` lowers only the spendable balance unless
