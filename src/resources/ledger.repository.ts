@@ -71,6 +71,18 @@ const appendCreditSql = (more?: { ctes: string; select: string }) => `WITH t AS 
 /** The statement of a credit without events of its own (built once: its text is also its prepared statement's key). */
 const APPEND_CREDIT = appendCreditSql();
 
+/** `appendCredit`'s example for the SQL generator. */
+const EXAMPLE_CREDIT = {
+  tenantId: DUMMY.tenant,
+  resourceTypeId: DUMMY.uuid,
+  userId: DUMMY.uuid2,
+  amount: 5,
+  reason: 'grant',
+  reference: null,
+  idempotencyKey: 'k',
+  createdAt: DUMMY.date,
+};
+
 /** The constraint that keeps every amount within what a JSON number carries exactly (2^53 - 1). */
 const AMOUNTS_SAFE = { ck_resource_balances_amounts_safe: () => new DomainError(ResourceErrors.amount_too_large) };
 
@@ -188,39 +200,7 @@ export class LedgerRepository extends BaseRepository {
    * webhook deliveries are written by the same statement, only when the entry was. A total beyond
    * 2^53 - 1 writes nothing: 400 `amount_too_large`. Six round trips were one each.
    */
-  @GenerateSql(
-    {
-      params: [
-        {
-          tenantId: DUMMY.tenant,
-          resourceTypeId: DUMMY.uuid,
-          userId: DUMMY.uuid2,
-          amount: 5,
-          reason: 'grant',
-          reference: null,
-          idempotencyKey: 'k',
-          createdAt: DUMMY.date,
-        },
-      ],
-    },
-    {
-      name: 'withEvents',
-      params: [
-        {
-          tenantId: DUMMY.tenant,
-          resourceTypeId: DUMMY.uuid,
-          userId: DUMMY.uuid2,
-          amount: 5,
-          reason: 'grant',
-          reference: null,
-          idempotencyKey: 'k',
-          createdAt: DUMMY.date,
-        },
-        undefined,
-        [EXAMPLE_OUTBOX_RECORD],
-      ],
-    },
-  )
+  @GenerateSql({ params: [EXAMPLE_CREDIT] }, { name: 'withEvents', params: [EXAMPLE_CREDIT, undefined, [EXAMPLE_OUTBOX_RECORD]] })
   async appendCredit(
     e: {
       tenantId: string;

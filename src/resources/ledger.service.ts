@@ -268,22 +268,19 @@ export class LedgerService {
    */
   private async creditIn(em: EntityManager, op: LedgerOperation, ownOutbox: boolean): Promise<LedgerResult> {
     const now = this.clock.now();
-    const reference = op.reference ?? null;
-    const credited = {
+    const entry = {
       tenantId: op.tenantId,
       userId: op.userId,
       resourceTypeId: op.resourceTypeId,
-      // The statement's outbox row gets the type's kind and the balance after from the statement.
-      kind: 'global' as ResourceKind,
       amount: op.amount,
       reason: op.reason,
-      reference,
-      balance: 0,
+      reference: op.reference ?? null,
     };
-    const events = ownOutbox ? [this.outbox.build('resource.credited', credited)] : [];
+    // The statement's outbox row gets the type's kind and the balance after from the statement.
+    const events = ownOutbox ? [this.outbox.build('resource.credited', { ...entry, kind: 'global', balance: 0 })] : [];
     // Targets, entry (claiming the idempotency key: a concurrent duplicate waits there, then finds
     // it taken), balance, season scores, rank counter deltas and outbox row in one statement.
-    const r = await this.repo.appendCredit({ ...credited, idempotencyKey: op.idempotencyKey ?? null, createdAt: now }, em, events);
+    const r = await this.repo.appendCredit({ ...entry, idempotencyKey: op.idempotencyKey ?? null, createdAt: now }, em, events);
     const kind = kindOf(op, r.userOk, r.typeKind);
     if (!r.entry) return this.replay(em, op, op.amount, op.amount);
     if (!r.after) throw new Error('a credit appended its entry but stored no balance');
@@ -294,7 +291,7 @@ export class LedgerService {
     for (const { seasonId, score } of r.seasons)
       this.seasons.changedIn(em, seasonId, op.resourceTypeId, Number(score) - op.amount, Number(score));
     // Counted once the outermost transaction commits (the metrics), never for a rolled-back one.
-    await this.events.publish(em, 'resource.credited', { ...credited, kind, balance }, ownOutbox ? { handledBy: OUTBOX } : undefined);
+    await this.events.publish(em, 'resource.credited', { ...entry, kind, balance }, ownOutbox ? { handledBy: OUTBOX } : undefined);
     if (ownOutbox)
       this.outbox.committed([{ ...events[0], payload: { ...events[0].payload, kind, balance } }], { deliveries: r.deliveries });
     return {

@@ -58,6 +58,33 @@ describe('LedgerService (medium: ResourcesModule on PostgreSQL)', () => {
       [ids.userId, ids.resourceTypeId],
     );
 
+  /** The rank counters (`level:bucket` → count) of these scores: each positive one counted once at each level (bucket > 0). */
+  const countersOf = (scores: bigint[]) => {
+    const counters = new Map<string, number>();
+    for (const score of scores)
+      for (let level = 0; level < 14; level++) {
+        const bucket = score >> BigInt(4 * level);
+        if (bucket > 0n) counters.set(`${level}:${bucket}`, (counters.get(`${level}:${bucket}`) ?? 0) + 1);
+      }
+    return counters;
+  };
+  /** The board's folded rank counters, once no delta of it is left to fold. */
+  const foldedCounters = async (board: string) => {
+    const folded = await until(
+      async () => {
+        // The timer's fold may hold the lock: fold again until no delta of this board is left.
+        await t.get(RankingService).compact();
+        return t.dataSource.query<{ key: string; count: number }[]>(
+          `SELECT level || ':' || bucket AS key, count::int AS count FROM resource_rank_buckets WHERE resource_type_id = $1
+           AND NOT EXISTS (SELECT 1 FROM resource_rank_bucket_deltas WHERE resource_type_id = $1)`,
+          [board],
+        );
+      },
+      (rows) => rows.length > 0,
+    );
+    return new Map(folded.map((r) => [r.key, r.count]));
+  };
+
   it('credits raise balance and earned; a spend lowers the balance only; a revoke lowers both; Σ ledger = balance', async () => {
     const ids = await given();
     const m = t.dataSource.manager;
@@ -250,25 +277,7 @@ describe('LedgerService (medium: ResourcesModule on PostgreSQL)', () => {
       'SELECT earned::text FROM resource_balances WHERE resource_type_id = $1',
       [resourceTypeId],
     );
-    const expected = new Map<string, number>();
-    for (const { earned } of scores)
-      for (let level = 0; level < 14; level++) {
-        const bucket = BigInt(earned) >> BigInt(4 * level);
-        if (bucket > 0n) expected.set(`${level}:${bucket}`, (expected.get(`${level}:${bucket}`) ?? 0) + 1);
-      }
-    const folded = await until(
-      async () => {
-        // The timer's fold may hold the lock: fold again until no delta of this board is left.
-        await t.get(RankingService).compact();
-        return t.dataSource.query<{ key: string; count: number }[]>(
-          `SELECT level || ':' || bucket AS key, count::int AS count FROM resource_rank_buckets WHERE resource_type_id = $1
-           AND NOT EXISTS (SELECT 1 FROM resource_rank_bucket_deltas WHERE resource_type_id = $1)`,
-          [resourceTypeId],
-        );
-      },
-      (rows) => rows.length > 0,
-    );
-    expect(new Map(folded.map((r) => [r.key, r.count]))).toEqual(expected);
+    expect(await foldedCounters(resourceTypeId)).toEqual(countersOf(scores.map((s) => BigInt(s.earned))));
   });
 
   it("counts credits on the live seasons' boards in the credit's statement, on its own or in a transaction: the scores and folded counters of the sums", async () => {
@@ -319,27 +328,7 @@ describe('LedgerService (medium: ResourcesModule on PostgreSQL)', () => {
     expect(fromBelowZero).toBeGreaterThan(0);
     expect([[...sums.values()].some((x) => x > 0), [...sums.values()].some((x) => x < 0)]).toEqual([true, true]);
     // Each live board's counters: every positive score counted once at each level (bucket > 0).
-    for (const board of live) {
-      const expected = new Map<string, number>();
-      for (const sum of sums.values())
-        if (sum > 0)
-          for (let level = 0; level < 14; level++) {
-            const bucket = BigInt(sum) >> BigInt(4 * level);
-            if (bucket > 0n) expected.set(`${level}:${bucket}`, (expected.get(`${level}:${bucket}`) ?? 0) + 1);
-          }
-      const folded = await until(
-        async () => {
-          await t.get(RankingService).compact();
-          return t.dataSource.query<{ key: string; count: number }[]>(
-            `SELECT level || ':' || bucket AS key, count::int AS count FROM resource_rank_buckets WHERE resource_type_id = $1
-             AND NOT EXISTS (SELECT 1 FROM resource_rank_bucket_deltas WHERE resource_type_id = $1)`,
-            [board],
-          );
-        },
-        (rows) => rows.length > 0,
-      );
-      expect(new Map(folded.map((r) => [r.key, r.count]))).toEqual(expected);
-    }
+    for (const board of live) expect(await foldedCounters(board)).toEqual(countersOf([...sums.values()].map(BigInt)));
   });
 
   it('folds the rank counter deltas: a counter taken to zero is deleted, the others hold the exact counts', async () => {
