@@ -117,6 +117,8 @@ interface Row {
   dbMs?: number;
   /** CPU ms of the service's processes (the bare route's, on its row) per request. */
   serviceMs?: number;
+  /** CPU ms of the load generator (the bench's own process, on the same cores) per request. */
+  loadMs?: number;
   /** With BENCH_PERF: millions of instructions per request of the service's processes and of PostgreSQL's. */
   serviceMinstr?: number;
   dbMinstr?: number;
@@ -149,7 +151,7 @@ interface Scenario {
 
 const row = (
   scenario: string,
-  m: Pick<Measured, 'rps' | 'p50' | 'p99' | 'dbMs' | 'dbOwnMs' | 'serviceMs' | 'serviceMinstr' | 'dbMinstr'>,
+  m: Pick<Measured, 'rps' | 'p50' | 'p99' | 'dbMs' | 'dbOwnMs' | 'serviceMs' | 'loadMs' | 'serviceMinstr' | 'dbMinstr'>,
   c: Ctx | null,
   goal: string,
   met: boolean | null,
@@ -163,6 +165,7 @@ const row = (
   dbMs: m.dbMs,
   dbOwnMs: m.dbOwnMs,
   serviceMs: m.serviceMs,
+  loadMs: m.loadMs,
   serviceMinstr: m.serviceMinstr,
   dbMinstr: m.dbMinstr,
   goal,
@@ -201,21 +204,24 @@ const servicePids = (c: Ctx) => processTree(c.service.proc.pid!, 'dist/src/main.
  * load; instructions do not, but need a CPU whose counters the machine exposes (not every VM does).
  */
 function countPerRequest(pids: number[]): {
-  stop: (requests: number) => Promise<Pick<Measured, 'serviceMs' | 'serviceMinstr' | 'dbMinstr'>>;
+  stop: (requests: number) => Promise<Pick<Measured, 'serviceMs' | 'loadMs' | 'serviceMinstr' | 'dbMinstr'>>;
 } {
   const cpu0 = cpuMsOf(pids);
+  const own0 = process.cpuUsage();
   const counters = PERF ? [countInstructions(pids), countInstructions(processesNamed('postgres'))] : [];
   return {
     stop: async (requests) => {
       const serviceMs = (cpuMsOf(pids) - cpu0) / requests;
-      if (!PERF) return { serviceMs };
+      const own = process.cpuUsage(own0);
+      const loadMs = (own.user + own.system) / 1000 / requests;
+      if (!PERF) return { serviceMs, loadMs };
       const [service, db] = await Promise.all(counters.map((k) => k.stop()));
       if (!Number.isFinite(service)) {
         if (!perfWarned) log('  BENCH_PERF: perf cannot count instructions on this machine (no hardware counters); CPU times only');
         perfWarned = true;
-        return { serviceMs };
+        return { serviceMs, loadMs };
       }
-      return { serviceMs, serviceMinstr: service / 1e6 / requests, dbMinstr: db / 1e6 / requests };
+      return { serviceMs, loadMs, serviceMinstr: service / 1e6 / requests, dbMinstr: db / 1e6 / requests };
     },
   };
 }
@@ -224,6 +230,7 @@ let perfWarned = false;
 /** The log's figures of what a request cost: the service's CPU time, with BENCH_PERF the instructions. */
 const perRequestCosts = (m: Measured): string =>
   (m.serviceMs === undefined ? '' : `; service CPU ${m.serviceMs.toFixed(3)} ms/req`) +
+  (m.loadMs === undefined ? '' : `; load generator CPU ${m.loadMs.toFixed(3)} ms/req`) +
   (m.serviceMinstr === undefined
     ? ''
     : `; instructions per request: service ${m.serviceMinstr.toFixed(2)} M, PostgreSQL ${m.dbMinstr!.toFixed(2)} M`);

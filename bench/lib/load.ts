@@ -43,6 +43,8 @@ export interface Measured {
   dbOwnMs?: number;
   /** Set by the bench: CPU ms of the service's processes per request. */
   serviceMs?: number;
+  /** Set by the bench: CPU ms of the load generator (the bench's own process) per request. */
+  loadMs?: number;
   /** Set by the bench with BENCH_PERF=1: millions of instructions per request, of the service's processes and of PostgreSQL's. */
   serviceMinstr?: number;
   dbMinstr?: number;

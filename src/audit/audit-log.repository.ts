@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { PageRequest } from '../common/pagination/pagination.js';
 import { likePrefix } from '../common/sql/like.js';
+import { preparedQuery } from '../database/prepared-query.js';
 import { BaseRepository, DUMMY, GenerateSql } from '../database/repository.js';
 import { AdminAuditEntry } from './entities/admin-audit-entry.entity.js';
 
@@ -44,7 +45,27 @@ export class AuditLogRepository extends BaseRepository {
     ],
   })
   async insertMany(entries: NewAuditEntry[], em?: EntityManager): Promise<void> {
-    await this.manager(em).getRepository(AdminAuditEntry).insert(entries);
+    // One array per column, whatever the batch's size: one prepared statement (TypeORM's insert
+    // builder spent more CPU building each row's VALUES than the row cost to write).
+    const json = (v: object | null) => (v === null ? null : JSON.stringify(v));
+    await preparedQuery(
+      this.manager(em),
+      `INSERT INTO admin_audit_log (tenant_id, actor, method, route, target, body, status_code, outcome, aborted, created_at)
+       SELECT * FROM unnest($1::uuid[], $2::varchar[], $3::varchar[], $4::varchar[], $5::jsonb[], $6::jsonb[], $7::smallint[],
+         $8::varchar[], $9::boolean[], $10::timestamptz[])`,
+      [
+        entries.map((e) => e.tenantId),
+        entries.map((e) => e.actor),
+        entries.map((e) => e.method),
+        entries.map((e) => e.route),
+        entries.map((e) => json(e.target)),
+        entries.map((e) => json(e.body)),
+        entries.map((e) => e.statusCode),
+        entries.map((e) => e.outcome),
+        entries.map((e) => e.aborted),
+        entries.map((e) => e.createdAt),
+      ],
+    );
   }
 
   /** A tenant's entries, newest first. */

@@ -29,24 +29,33 @@ FROM
 
 -- AuditLogRepository.insertMany
 INSERT INTO
-  "admin_audit_log" (
-    "id",
-    "tenant_id",
-    "actor",
-    "method",
-    "route",
-    "target",
-    "body",
-    "status_code",
-    "outcome",
-    "aborted",
-    "created_at"
+  admin_audit_log (
+    tenant_id,
+    actor,
+    method,
+    route,
+    target,
+    body,
+    status_code,
+    outcome,
+    aborted,
+    created_at
   )
-VALUES
-  (DEFAULT, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
-RETURNING
-  "id",
-  "aborted";
+SELECT
+  *
+FROM
+  unnest(
+    $1::UUID[],
+    $2::VARCHAR[],
+    $3::VARCHAR[],
+    $4::VARCHAR[],
+    $5::JSONB[],
+    $6::JSONB[],
+    $7::SMALLINT[],
+    $8::VARCHAR[],
+    $9::BOOLEAN[],
+    $10::TIMESTAMPTZ[]
+  );
 
 -- AuditLogRepository.page
 SELECT
