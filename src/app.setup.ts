@@ -101,10 +101,12 @@ export function setupApp(app: INestApplication, options: { swagger?: boolean } =
   // First, so that requests refused by the body parser or the input checks are measured too.
   const metrics = app.get(Metrics);
   if (metrics.enabled) app.use(metrics.measureRequests);
-  express.useBodyParser('json', { limit: config.BODY_LIMIT, strict: true });
-  express.useBodyParser('urlencoded', { limit: config.BODY_LIMIT, extended: false });
+  // The id and the headers before the body parsers: an answer a parser refuses (malformed JSON,
+  // too large) carries them too.
   app.use(requestId);
   app.use(securityHeaders());
+  express.useBodyParser('json', { limit: config.BODY_LIMIT, strict: true });
+  express.useBodyParser('urlencoded', { limit: config.BODY_LIMIT, extended: false });
   // Before the input checks: the console's files take no input (helmet's CSP, which its pages get,
   // fits it: same-origin scripts, styles and API calls only).
   serveConsole(app);

@@ -110,6 +110,23 @@ describe('platform', () => {
     expect(res.headers['x-request-id']).toBe('req-123');
   });
 
+  it('refuses a malformed body with the request id and the security headers, parsing each body once', async () => {
+    const res = await t
+      .http()
+      .post('/v1/user/auth/password/login')
+      .set('X-Request-Id', 'req-bad-json')
+      .set('Content-Type', 'application/json')
+      .send('{"username": "a",');
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ error: 'invalid_json', requestId: 'req-bad-json' });
+    expect(res.headers['x-request-id']).toBe('req-bad-json');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['cache-control']).toBe('no-store');
+    // setupApp's parsers only: Nest adds its own only when it finds none.
+    const layers = (t.app.getHttpAdapter().getInstance() as { router: { stack: { handle: { name: string } }[] } }).router.stack;
+    expect(layers.map((l) => l.handle.name).filter((name) => /parser/i.test(name))).toEqual(['jsonParser', 'urlencodedParser']);
+  });
+
   it('reports the database in /health/ready: 200 when up, 503 {code, message} when down, recovers', async () => {
     await t.http().get('/health/ready').expect(200);
     await takeDatabaseDown(t.databaseName);
