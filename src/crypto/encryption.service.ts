@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, hash, randomBytes } from 'node:crypto';
 import { SecretsService } from './secrets.service.js';
 
 /**
@@ -29,7 +29,7 @@ export class EncryptionService {
       this.repeated.clear();
       this.repeatedKey = key;
     }
-    const id = createHash('sha256').update(`${context.length}:${context}`).update(plaintext).digest('base64url');
+    const id = hash('sha256', `${context.length}:${context}${plaintext}`, 'base64url');
     let ciphertext = this.repeated.get(id);
     if (ciphertext === undefined) this.repeated.set(id, (ciphertext = await this.encrypt(plaintext, context)));
     return ciphertext;

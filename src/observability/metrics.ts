@@ -1,4 +1,4 @@
-import { timingSafeEqual, createHash } from 'node:crypto';
+import { timingSafeEqual, hash } from 'node:crypto';
 import cluster from 'node:cluster';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
@@ -204,7 +204,7 @@ export class Metrics {
   }
 }
 
-const digest = (s: string) => createHash('sha256').update(s).digest();
+const digest = (s: string) => hash('sha256', s, 'buffer');
 
 /** The error identifier of a failure (a catalogued case: bounded), `error` for anything unexpected. */
 function outcome(err: unknown): string {

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type * as AjvModule from 'ajv';
 import type { Ajv as AjvInstance, ErrorObject, ValidateFunction } from 'ajv';
@@ -79,7 +79,5 @@ export function purchaseFingerprint(listingId: string, items: readonly Requireme
   const normalised = items
     .map((i) => ({ requirementId: i.requirementId.toLowerCase(), shouldSave: i.shouldSave ?? false, data: i.data }))
     .sort((a, b) => (a.requirementId < b.requirementId ? -1 : a.requirementId > b.requirementId ? 1 : 0));
-  return createHash('sha256')
-    .update(`${listingId.toLowerCase()}\n${canonicalJson(normalised)}`)
-    .digest('hex');
+  return hash('sha256', `${listingId.toLowerCase()}\n${canonicalJson(normalised)}`, 'hex');
 }

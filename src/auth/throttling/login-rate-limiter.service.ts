@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { createHash } from 'node:crypto';
 import { AppConfig } from '../../config/app-config.js';
+import { sha256Hex } from '../../crypto/hashing.js';
 import { TenantsService } from '../../tenants/tenants.service.js';
 import { DomainError } from '../../common/errors/domain-error.js';
 import { CommonErrors } from '../../common/errors/error-catalog.js';
@@ -8,7 +8,7 @@ import { clientKey } from './client-address.js';
 import { loginRateLimits, type LoginRateLimits } from '../../common/throttling/login-rate-limits.js';
 import { RateLimitStore } from './rate-limit-store.js';
 
-const hash = (...parts: string[]) => createHash('sha256').update(parts.join('\n')).digest('hex');
+const hash = (...parts: string[]) => sha256Hex(parts.join('\n'));
 
 /**
  * Login and registration rate limits, per tenant (configuration defaults, tenant overrides):
