@@ -1,7 +1,7 @@
-import { hash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type * as AjvModule from 'ajv';
 import type { Ajv as AjvInstance, ErrorObject, ValidateFunction } from 'ajv';
+import { sha256Hex } from '../crypto/hashing.js';
 
 // ajv and ajv-formats are CommonJS; require() sidesteps their default-export interop under ESM.
 const require = createRequire(import.meta.url);
@@ -79,5 +79,5 @@ export function purchaseFingerprint(listingId: string, items: readonly Requireme
   const normalised = items
     .map((i) => ({ requirementId: i.requirementId.toLowerCase(), shouldSave: i.shouldSave ?? false, data: i.data }))
     .sort((a, b) => (a.requirementId < b.requirementId ? -1 : a.requirementId > b.requirementId ? 1 : 0));
-  return hash('sha256', `${listingId.toLowerCase()}\n${canonicalJson(normalised)}`, 'hex');
+  return sha256Hex(`${listingId.toLowerCase()}\n${canonicalJson(normalised)}`);
 }
