@@ -16,7 +16,7 @@ import { memoizeValidationMetadata } from './common/validation/validation-metada
 import { requestId } from './common/logging/request-id.js';
 import { securityHeaders } from './common/security/response-headers.js';
 import { Metrics } from './observability/metrics.js';
-import { serveSharedAnswers } from './common/serialization/shared-answer.js';
+import { serveJsonAnswers } from './common/serialization/shared-answer.js';
 import { serveConsole } from './common/console/serve-console.js';
 import { AuditLogMiddleware } from './audit/audit-log.middleware.js';
 
@@ -93,7 +93,7 @@ export function setupApp(app: INestApplication, options: { swagger?: boolean } =
   express.disable('x-powered-by');
   // Answers are `no-store` (securityHeaders): an ETag would only cost a hash of every body.
   express.set('etag', false);
-  serveSharedAnswers(express.getHttpAdapter().getInstance());
+  serveJsonAnswers(express.getHttpAdapter().getInstance());
   // X-Forwarded-For is believed only from the proxies TRUST_PROXY names (default none): otherwise
   // any client could name itself anew on every request and never meet a per-address limit.
   express.set('trust proxy', trustProxy(config));

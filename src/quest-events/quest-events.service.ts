@@ -8,6 +8,7 @@ import { Clock } from '../common/clock/clock.js';
 import { DomainError } from '../common/errors/domain-error.js';
 import { type Page, type PageRequest, pageRequest, sharedPage, toPage } from '../common/pagination/pagination.js';
 import { itemText, pageOfItemTexts } from '../common/serialization/item-texts.js';
+import { jsonText } from '../common/serialization/shared-answer.js';
 import { CommunitiesService, UUID_RE } from '../communities/communities.service.js';
 import type { LeaderboardEntryDto } from '../resources/dto/ranking.dto.js';
 import { onConstraintViolation } from '../database/repository.js';
@@ -188,7 +189,7 @@ export class QuestEventsService {
     // 1-4; none: 0), as one number. A status beyond three bits is serialized, never kept.
     const texts = items.map((dto, i) => {
       const own = dto.participantStatus ?? 0;
-      if (own < 0 || own > 7) return JSON.stringify(dto);
+      if (own < 0 || own > 7) return jsonText(JSON.stringify(dto));
       return itemText(rows[i], (EVENT_STATUSES.indexOf(dto.status) * 2 + (dto.registrationOpen ? 1 : 0)) * 8 + own, dto);
     });
     return pageOfItemTexts(toPage(items, total, page), texts);

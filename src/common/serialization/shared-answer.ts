@@ -2,12 +2,28 @@ import type { Express, Response } from 'express';
 
 /** By source, then by kind of answer: one cached value may make answers of several kinds. */
 const answers = new WeakMap<object, Map<string, object>>();
-const texts = new WeakMap<object, string | null>();
+const texts = new WeakMap<object, JsonText | null>();
+
+/**
+ * A JSON text with its length in UTF-8 bytes, counted once where the text is kept. When the two
+ * lengths are equal the text is ASCII, whose UTF-8 bytes are its Latin-1 bytes: it is then written
+ * as Latin-1, which Node copies as it is, instead of counting its UTF-8 bytes at every send (and
+ * again in `res.end`) and encoding it.
+ */
+export interface JsonText {
+  readonly text: string;
+  readonly bytes: number;
+}
+
+/** `text` with its UTF-8 length: for a text that is kept and sent many times. */
+export function jsonText(text: string): JsonText {
+  return { text, bytes: Buffer.byteLength(text, 'utf8') };
+}
 
 /**
  * The answer of `kind` built from `source`, a value a read cache holds for every caller and nobody
  * changes: built once per source and kind (while the cache keeps the source) and serialized once
- * (`serveSharedAnswers`), not at every request. `build` must depend on `source` and on what `fits`
+ * (`serveJsonAnswers`), not at every request. `build` must depend on `source` and on what `fits`
  * checks alone; a kept answer that does not fit the request (another page number for the same
  * rows, say) is built anew. The answer is frozen: a handler that tried to change it would change
  * every caller's answer.
@@ -32,25 +48,70 @@ export function sharedAnswer<S extends object, A extends object>(
  * `answer`, sent by `res.json` as `text`, made by the caller as `JSON.stringify(answer)` would
  * make it (`pageOfItemTexts`: a page joined from its items' kept texts). For one request only.
  */
-export function answerWithText<A extends object>(answer: A, text: string): A {
+export function answerWithText<A extends object>(answer: A, text: JsonText): A {
   texts.set(answer, text);
   return answer;
 }
 
 /**
- * `res.json` that sends a shared answer's JSON text made at its first send. Text for text, the
- * same as Express's own `res.json` with its default settings (no replacer, spaces or escaping),
- * which is what this app uses.
+ * `res.json` that sends a shared answer's JSON text made at its first send, and any other body's
+ * `JSON.stringify` text. Text for text, the same as Express's own `res.json` with its default
+ * settings (no replacer, spaces or escaping), which is what this app uses. The common answer (no
+ * conditional request, no type or framing of the handler's own, a status with a body) is written
+ * with `res.end` directly: Express's `res.send` would copy a body over 1,000 characters into a
+ * Buffer to count it, and parse and format the content type it has just set.
  */
-export function serveSharedAnswers(app: Express): void {
+export function serveJsonAnswers(app: Express): void {
   const response = app.response as Response & { json: (body: unknown) => Response };
   const json = response.json;
   response.json = function (this: Response, body: unknown): Response {
     if (typeof body !== 'object' || body === null) return json.call(this, body);
-    let text = texts.get(body);
+    let kept = texts.get(body);
+    if (kept === null) {
+      // undefined for a body whose toJSON gives undefined: Express's own res.json sends nothing then.
+      const text: string | undefined = JSON.stringify(body);
+      if (text === undefined) return json.call(this, body);
+      texts.set(body, (kept = jsonText(text)));
+    }
+    const text: string | undefined = kept !== undefined ? kept.text : JSON.stringify(body);
     if (text === undefined) return json.call(this, body);
-    if (text === null) texts.set(body, (text = JSON.stringify(body)));
-    if (!this.get('Content-Type')) this.set('Content-Type', 'application/json');
-    return this.send(text);
+    if (!plainAnswer(this)) {
+      if (!this.get('Content-Type')) this.set('Content-Type', 'application/json');
+      return this.send(text);
+    }
+    this.setHeader('Content-Type', JSON_TYPE);
+    if (kept !== undefined && kept.bytes === text.length) {
+      this.setHeader('Content-Length', String(kept.bytes));
+      if (this.req.method === 'HEAD') this.end();
+      else this.end(text, 'latin1');
+    } else {
+      const bytes = Buffer.from(text, 'utf8');
+      this.setHeader('Content-Length', String(bytes.length));
+      if (this.req.method === 'HEAD') this.end();
+      else this.end(bytes);
+    }
+    return this;
   };
+}
+
+/** What Express sets for `application/json` (`mime.contentType`, then `setCharset`). */
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * An answer Express's `res.send` would send as it is, with no header it alone handles: no
+ * freshness check to make (`If-None-Match`, `If-Modified-Since`), no status without a body, no
+ * content type or transfer encoding the handler set.
+ */
+function plainAnswer(res: Response): boolean {
+  const h = res.req.headers;
+  const status = res.statusCode;
+  return (
+    h['if-none-match'] === undefined &&
+    h['if-modified-since'] === undefined &&
+    status !== 204 &&
+    status !== 205 &&
+    status !== 304 &&
+    !res.hasHeader('Content-Type') &&
+    !res.hasHeader('Transfer-Encoding')
+  );
 }
