@@ -7,7 +7,9 @@
  *    (bench/baseline-app.ts) as another child.
  * 3. Seeds what the chosen scenarios need with bulk SQL, then VACUUM ANALYZE.
  * 4. Each scenario: a warm-up, then autocannon at BENCH_CONNECTIONS (32) for BENCH_DURATION s.
- * 5. One table (scenario, req/s, p50, p99, ratio to the bare route of the same run, goal, met),
+ * 5. The bare route again at the end of a full run (`baseline-nest-end`): how far the machine's
+ *    speed moved over the run, since every ratio is to the first measurement.
+ * 6. One table (scenario, req/s, p50, p99, ratio to the bare route of the same run, goal, met),
  *    also written to bench/results/<time>.{json,md} and bench/results/latest.{json,md}.
  *
  * Environment: BENCH_DURATION (s, default 10), BENCH_WARMUP (s, default 3), BENCH_CONNECTIONS
@@ -330,34 +332,39 @@ const ratioGoal = (c: Ctx, m: Measured, k: number) => m.rps >= k * c.bare().rps;
 
 // ---------------------------------------------------------------------------------------------
 
+/** The bare route (bench/baseline-app.ts) with as many worker processes as the service: a fair limit. */
+async function measureBare(name: string): Promise<Measured> {
+  const port = await freePort();
+  const child = startChild(process.execPath, ['dist/bench/baseline-app.js'], { PORT: String(port), WORKERS: String(WORKERS) });
+  try {
+    await waitFor200(`http://127.0.0.1:${port}/constant`, child, 20_000);
+    const url = `http://127.0.0.1:${port}`;
+    await load(url, [{ method: 'GET', path: '/constant' }], WARMUP, CONNECTIONS);
+    log(`  ${name}: measuring ${DURATION} s at ${CONNECTIONS} connections...`);
+    const counting = countPerRequest(processTree(child.proc.pid!, 'baseline-app.js'));
+    const m = await load(url, [{ method: 'GET', path: '/constant' }], DURATION, CONNECTIONS);
+    Object.assign(m, await counting.stop(m.total));
+    log(`  ${name}: ${m.rps.toFixed(0)} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms${perRequestCosts(m)}`);
+    return m;
+  } finally {
+    await child.stop();
+  }
+}
+
 const scenarios: Scenario[] = [
   {
     name: 'baseline-nest',
     needs: [],
     run: async (_c) => {
-      const port = await freePort();
-      // The same number of processes as the service (WEB_CONCURRENCY = WORKERS): a fair limit.
-      const child = startChild(process.execPath, ['dist/bench/baseline-app.js'], { PORT: String(port), WORKERS: String(WORKERS) });
-      try {
-        await waitFor200(`http://127.0.0.1:${port}/constant`, child, 20_000);
-        const url = `http://127.0.0.1:${port}`;
-        await load(url, [{ method: 'GET', path: '/constant' }], WARMUP, CONNECTIONS);
-        log(`  baseline-nest: measuring ${DURATION} s at ${CONNECTIONS} connections...`);
-        const counting = countPerRequest(processTree(child.proc.pid!, 'baseline-app.js'));
-        const m = await load(url, [{ method: 'GET', path: '/constant' }], DURATION, CONNECTIONS);
-        Object.assign(m, await counting.stop(m.total));
-        log(`  baseline-nest: ${m.rps.toFixed(0)} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms${perRequestCosts(m)}`);
-        return row(
-          'baseline-nest',
-          m,
-          null,
-          'the framework limit (reference)',
-          null,
-          `bare NestJS 12 route returning a constant, ${WORKERS} worker process${WORKERS === 1 ? '' : 'es'} like the service`,
-        );
-      } finally {
-        await child.stop();
-      }
+      const m = await measureBare('baseline-nest');
+      return row(
+        'baseline-nest',
+        m,
+        null,
+        'the framework limit (reference)',
+        null,
+        `bare NestJS 12 route returning a constant, ${WORKERS} worker process${WORKERS === 1 ? '' : 'es'} like the service`,
+      );
     },
   },
   {
@@ -958,6 +965,25 @@ const scenarios: Scenario[] = [
         '≥ 0.3× bare req/s',
         ratioGoal(c, m, 0.3),
         `GET /v1/community/{id}/quests with filters, ${QUESTS.toLocaleString('en')} quests`,
+      );
+    },
+  },
+  {
+    // The bare route again after every other scenario: how far the machine's speed moved over the
+    // run (the scenarios' ratios are all to the first measurement; this says whether the later
+    // ones ran on a slower or faster machine than the limit they are compared with).
+    name: 'baseline-nest-end',
+    needs: [],
+    run: async (c) => {
+      const m = await measureBare('baseline-nest-end');
+      const first = c.bare();
+      return row(
+        'baseline-nest-end',
+        m,
+        c,
+        'the framework limit at the end of the run (reference)',
+        null,
+        `the bare route again, after the other scenarios: ${(100 * (m.rps / first.rps - 1)).toFixed(0)} % against the first, service CPU ${fmt(m.serviceMs ?? NaN, 3)} against ${fmt(first.serviceMs ?? NaN, 3)} ms per request`,
       );
     },
   },
