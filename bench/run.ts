@@ -15,7 +15,9 @@
  * Environment: BENCH_DURATION (s, default 10), BENCH_WARMUP (s, default 3), BENCH_CONNECTIONS
  * (default 32), BENCH_LARGE (ranked users of the "1m" scenarios, default 1000000), BENCH_EVENTS
  * (default 10000), BENCH_QUESTS (default 100000), DATABASE_URL (else embedded PostgreSQL),
- * BENCH_SERVICE_ENV (extra env for the service, e.g. `DB_POOL_SIZE=20`), BENCH_REUSE_DB (a database
+ * BENCH_SERVICE_ENV (extra env for the service, e.g. `DB_POOL_SIZE=20`), BENCH_SERVICE_FLAGS (Node or
+ * V8 flags for the service, e.g. `--trace-opt --trace-deopt`, which NODE_OPTIONS refuses),
+ * BENCH_SERVICE_LOG (a file that gets all the children's output, whole), BENCH_REUSE_DB (a database
  * name on DATABASE_URL's server that is kept after the run and reused, seeded, by the next run
  * with the same sizes: for profiling; the recorded figures come from fresh databases),
  * BENCH_PROFILE=1 (CPU profile of the service during each measured run, via
@@ -1211,7 +1213,11 @@ async function main(): Promise<void> {
   );
   log('starting the service (node dist/src/main.js)...');
   const t0 = Date.now();
-  const nodeArgs = PROFILE ? ['--import', './scripts/bench-cpu-prof.mjs'] : [];
+  // BENCH_SERVICE_FLAGS: Node/V8 flags for the service (e.g. `--trace-deopt`; NODE_OPTIONS refuses most V8 flags).
+  const nodeArgs = [
+    ...(PROFILE ? ['--import', './scripts/bench-cpu-prof.mjs'] : []),
+    ...(env.BENCH_SERVICE_FLAGS ?? '').split(/\s+/).filter(Boolean),
+  ];
   const serviceEnv = {
     CPU_PROF_DIR: 'bench/results/.prof',
     DATABASE_URL: dbUrl.toString(),

@@ -1,6 +1,6 @@
 /** Child processes of the bench: the service, the bare NestJS app, the raw pg load; RSS from /proc. */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { createWriteStream, readdirSync, readFileSync } from 'node:fs';
 import { sleep } from './util.js';
 
 export interface Child {
@@ -19,6 +19,14 @@ export function startChild(command: string, args: string[], env: Record<string, 
   };
   proc.stdout?.on('data', keep);
   proc.stderr?.on('data', keep);
+  // BENCH_SERVICE_LOG: every line the children write, whole, to that file (for traces too long to keep).
+  const logFile = process.env.BENCH_SERVICE_LOG;
+  if (logFile) {
+    const file = createWriteStream(logFile, { flags: 'a' });
+    proc.stdout?.pipe(file, { end: false });
+    proc.stderr?.pipe(file, { end: false });
+    proc.once('close', () => file.end());
+  }
   const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
   return {
     proc,
