@@ -47,6 +47,8 @@ export function sharedAnswer<S extends object, A extends object>(
 /**
  * `answer`, sent by `res.json` as `text`, made by the caller as `JSON.stringify(answer)` would
  * make it (`pageOfItemTexts`: a page joined from its items' kept texts). For one request only.
+ * `text.bytes` must be the text's UTF-8 length (`jsonText`, or the sum of such lengths): it
+ * decides how the text is written.
  */
 export function answerWithText<A extends object>(answer: A, text: JsonText): A {
   texts.set(answer, text);
@@ -79,17 +81,13 @@ export function serveJsonAnswers(app: Express): void {
       if (!this.get('Content-Type')) this.set('Content-Type', 'application/json');
       return this.send(text);
     }
+    // A kept ASCII text goes as it is (its length is its byte count); any other body is encoded once.
+    const out = kept !== undefined && kept.bytes === text.length ? text : Buffer.from(text, 'utf8');
     this.setHeader('Content-Type', JSON_TYPE);
-    if (kept !== undefined && kept.bytes === text.length) {
-      this.setHeader('Content-Length', String(kept.bytes));
-      if (this.req.method === 'HEAD') this.end();
-      else this.end(text, 'latin1');
-    } else {
-      const bytes = Buffer.from(text, 'utf8');
-      this.setHeader('Content-Length', String(bytes.length));
-      if (this.req.method === 'HEAD') this.end();
-      else this.end(bytes);
-    }
+    this.setHeader('Content-Length', String(out.length));
+    if (this.req.method === 'HEAD') this.end();
+    else if (typeof out === 'string') this.end(out, 'latin1');
+    else this.end(out);
     return this;
   };
 }
