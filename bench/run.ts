@@ -52,6 +52,7 @@ import {
   backendCpuMs,
   countInstructions,
   cpuMsOf,
+  kernelSideOf,
   findDescendant,
   postgresCpuMs,
   processesNamed,
@@ -121,6 +122,9 @@ interface Row {
   dbMs?: number;
   /** CPU ms of the service's processes (the bare route's, on its row) per request. */
   serviceMs?: number;
+  /** The kernel's part of serviceMs (system time) and the service's minor page faults, per request. */
+  serviceSysMs?: number;
+  serviceFaults?: number;
   /** CPU ms of the load generator (the bench's own process, on the same cores) per request. */
   loadMs?: number;
   /** With BENCH_PERF: millions of instructions per request of the service's processes and of PostgreSQL's. */
@@ -155,7 +159,10 @@ interface Scenario {
 
 const row = (
   scenario: string,
-  m: Pick<Measured, 'rps' | 'p50' | 'p99' | 'dbMs' | 'dbOwnMs' | 'serviceMs' | 'loadMs' | 'serviceMinstr' | 'dbMinstr'>,
+  m: Pick<
+    Measured,
+    'rps' | 'p50' | 'p99' | 'dbMs' | 'dbOwnMs' | 'serviceMs' | 'serviceSysMs' | 'serviceFaults' | 'loadMs' | 'serviceMinstr' | 'dbMinstr'
+  >,
   c: Ctx | null,
   goal: string,
   met: boolean | null,
@@ -169,6 +176,8 @@ const row = (
   dbMs: m.dbMs,
   dbOwnMs: m.dbOwnMs,
   serviceMs: m.serviceMs,
+  serviceSysMs: m.serviceSysMs,
+  serviceFaults: m.serviceFaults,
   loadMs: m.loadMs,
   serviceMinstr: m.serviceMinstr,
   dbMinstr: m.dbMinstr,
@@ -208,24 +217,32 @@ const servicePids = (c: Ctx) => processTree(c.service.proc.pid!, 'dist/src/main.
  * load; instructions do not, but need a CPU whose counters the machine exposes (not every VM does).
  */
 function countPerRequest(pids: number[]): {
-  stop: (requests: number) => Promise<Pick<Measured, 'serviceMs' | 'loadMs' | 'serviceMinstr' | 'dbMinstr'>>;
+  stop: (
+    requests: number,
+  ) => Promise<Pick<Measured, 'serviceMs' | 'serviceSysMs' | 'serviceFaults' | 'loadMs' | 'serviceMinstr' | 'dbMinstr'>>;
 } {
   const cpu0 = cpuMsOf(pids);
+  const kernel0 = kernelSideOf(pids);
   const own0 = process.cpuUsage();
   const counters = PERF ? [countInstructions(pids), countInstructions(processesNamed('postgres'))] : [];
   return {
     stop: async (requests) => {
-      const serviceMs = (cpuMsOf(pids) - cpu0) / requests;
+      const kernel = kernelSideOf(pids);
+      const service = {
+        serviceMs: (cpuMsOf(pids) - cpu0) / requests,
+        serviceSysMs: (kernel.sysMs - kernel0.sysMs) / requests,
+        serviceFaults: (kernel.minorFaults - kernel0.minorFaults) / requests,
+      };
       const own = process.cpuUsage(own0);
       const loadMs = (own.user + own.system) / 1000 / requests;
-      if (!PERF) return { serviceMs, loadMs };
-      const [service, db] = await Promise.all(counters.map((k) => k.stop()));
-      if (!Number.isFinite(service)) {
+      if (!PERF) return { ...service, loadMs };
+      const [serviceInstr, dbInstr] = await Promise.all(counters.map((k) => k.stop()));
+      if (!Number.isFinite(serviceInstr)) {
         if (!perfWarned) log('  BENCH_PERF: perf cannot count instructions on this machine (no hardware counters); CPU times only');
         perfWarned = true;
-        return { serviceMs, loadMs };
+        return { ...service, loadMs };
       }
-      return { serviceMs, loadMs, serviceMinstr: service / 1e6 / requests, dbMinstr: db / 1e6 / requests };
+      return { ...service, loadMs, serviceMinstr: serviceInstr / 1e6 / requests, dbMinstr: dbInstr / 1e6 / requests };
     },
   };
 }
@@ -234,6 +251,7 @@ let perfWarned = false;
 /** The log's figures of what a request cost: the service's CPU time, with BENCH_PERF the instructions. */
 const perRequestCosts = (m: Measured): string =>
   (m.serviceMs === undefined ? '' : `; service CPU ${m.serviceMs.toFixed(3)} ms/req`) +
+  (m.serviceSysMs === undefined ? '' : ` (system ${m.serviceSysMs.toFixed(3)}, ${m.serviceFaults!.toFixed(2)} minor page faults/req)`) +
   (m.loadMs === undefined ? '' : `; load generator CPU ${m.loadMs.toFixed(3)} ms/req`) +
   (m.serviceMinstr === undefined
     ? ''

@@ -43,6 +43,10 @@ export interface Measured {
   dbOwnMs?: number;
   /** Set by the bench: CPU ms of the service's processes per request. */
   serviceMs?: number;
+  /** Set by the bench: the kernel's part of serviceMs (system time), ms per request. */
+  serviceSysMs?: number;
+  /** Set by the bench: minor page faults of the service's processes per request. */
+  serviceFaults?: number;
   /** Set by the bench: CPU ms of the load generator (the bench's own process) per request. */
   loadMs?: number;
   /** Set by the bench with BENCH_PERF=1: millions of instructions per request, of the service's processes and of PostgreSQL's. */

@@ -146,6 +146,16 @@ export const treeRssMb = (pid: number, needle: string): number => processTree(pi
 /** Clock ticks per second of /proc's CPU times (USER_HZ: 100 on Linux). */
 const TICKS_PER_SECOND = 100;
 
+/** The fields of /proc/<pid>/stat after the command (field N of proc(5) is at N - 3); undefined when it ended. */
+function statFields(pid: number | string): string[] | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return undefined; // Ended, or not on this machine.
+  }
+}
+
 /**
  * CPU ms of these PostgreSQL backends (utime + stime from /proc): with the pids of the bench
  * database's connections (pg_stat_activity), what the requests cost the database even when other
@@ -154,19 +164,31 @@ const TICKS_PER_SECOND = 100;
 export function backendCpuMs(pids: readonly number[]): Map<number, number> {
   const out = new Map<number, number>();
   for (const pid of pids) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      out.set(pid, ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND);
-    } catch {
-      // Ended, or not on this machine.
-    }
+    const fields = statFields(pid);
+    if (fields) out.set(pid, ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND);
   }
   return out;
 }
 
 /** CPU ms used so far by these processes together (see backendCpuMs). */
 export const cpuMsOf = (pids: readonly number[]): number => [...backendCpuMs(pids).values()].reduce((sum, ms) => sum + ms, 0);
+
+/**
+ * What these processes have used so far, together: the kernel's part of their CPU time (stime, ms)
+ * and their minor page faults (memory first touched or given back and touched again), which a
+ * heap that the kernel keeps taking back costs in system time.
+ */
+export function kernelSideOf(pids: readonly number[]): { sysMs: number; minorFaults: number } {
+  let sysTicks = 0;
+  let minorFaults = 0;
+  for (const pid of pids) {
+    const fields = statFields(pid);
+    if (!fields) continue;
+    minorFaults += Number(fields[7]);
+    sysTicks += Number(fields[12]);
+  }
+  return { sysMs: (sysTicks * 1000) / TICKS_PER_SECOND, minorFaults };
+}
 
 /**
  * CPU time used so far by every PostgreSQL server process on this machine (backends, WAL writer,

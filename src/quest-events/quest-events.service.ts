@@ -7,8 +7,7 @@ import type { ReadCache } from '../common/cache/read-cache.js';
 import { Clock } from '../common/clock/clock.js';
 import { DomainError } from '../common/errors/domain-error.js';
 import { type Page, type PageRequest, pageRequest, sharedPage, toPage } from '../common/pagination/pagination.js';
-import { itemText, pageOfItemTexts } from '../common/serialization/item-texts.js';
-import { jsonText } from '../common/serialization/shared-answer.js';
+import { keptItem, pageOfKeptItems, unkeptItem } from '../common/serialization/item-texts.js';
 import { CommunitiesService, UUID_RE } from '../communities/communities.service.js';
 import type { LeaderboardEntryDto } from '../resources/dto/ranking.dto.js';
 import { onConstraintViolation } from '../database/repository.js';
@@ -117,8 +116,7 @@ export class QuestEventsService {
     return event;
   }
 
-  toDto(e: QuestEvent, participantStatus: number | null = null): QuestEventDto {
-    const now = this.clock.now();
+  toDto(e: QuestEvent, participantStatus: number | null = null, now = this.clock.now()): QuestEventDto {
     return {
       id: e.id,
       communityId: e.communityId,
@@ -183,16 +181,18 @@ export class QuestEventsService {
       rows.map((e) => e.id),
       userId,
     );
-    const items = rows.map((e) => this.toDto(e, statuses.get(e.id) ?? null));
-    // Each item's JSON kept per cached row and per value of what this request adds to it: the
-    // event's status and registrationOpen at this time, and the caller's status (ParticipantStatus,
-    // 1-4; none: 0), as one number. A status beyond three bits is serialized, never kept.
-    const texts = items.map((dto, i) => {
-      const own = dto.participantStatus ?? 0;
-      if (own < 0 || own > 7) return jsonText(JSON.stringify(dto));
-      return itemText(rows[i], (EVENT_STATUSES.indexOf(dto.status) * 2 + (dto.registrationOpen ? 1 : 0)) * 8 + own, dto);
+    // Each item and its JSON kept per cached row and per value of what this request adds to it:
+    // the event's status and registrationOpen at this time, and the caller's status
+    // (ParticipantStatus, 1-4; none: 0), as one number. A status beyond three bits is never kept.
+    const now = this.clock.now();
+    const items = rows.map((e) => {
+      const own = statuses.get(e.id) ?? null;
+      if (own !== null && (own < 0 || own > 7)) return unkeptItem(this.toDto(e, own, now));
+      const status = eventStatus(e, now);
+      const open = isRegistrationOpen(e, now);
+      return keptItem(e, (EVENT_STATUSES.indexOf(status) * 2 + (open ? 1 : 0)) * 8 + (own ?? 0), () => this.toDto(e, own, now));
     });
-    return pageOfItemTexts(toPage(items, total, page), texts);
+    return pageOfKeptItems(items, total, page);
   }
 
   /** Only REGISTERED participants hold the event's score (cancel and drop revoke it), so this is the registered ranking. */

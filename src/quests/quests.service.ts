@@ -7,7 +7,7 @@ import type { ReadCache } from '../common/cache/read-cache.js';
 import { Clock } from '../common/clock/clock.js';
 import { DomainError } from '../common/errors/domain-error.js';
 import { type Page, type PageRequest, toPage } from '../common/pagination/pagination.js';
-import { itemText, pageOfItemTexts } from '../common/serialization/item-texts.js';
+import { keptItem, pageOfKeptItems } from '../common/serialization/item-texts.js';
 import { likeContaining } from '../common/sql/like.js';
 import { CommunitiesService, UUID_RE } from '../communities/communities.service.js';
 import { InventoryService } from '../inventory/inventory.service.js';
@@ -96,11 +96,14 @@ export class QuestsService {
       userId,
       rows.map((x) => x.id),
     );
-    const items = rows.map((x) => toQuestDto(x, done.has(x.id)));
-    // Each item's JSON kept per cached row and per completion flag (the caller's own).
-    return pageOfItemTexts(
-      toPage(items, total, page),
-      items.map((dto, n) => itemText(rows[n], dto.completed ? 1 : 0, dto)),
+    // Each item and its JSON kept per cached row and per completion flag (the caller's own).
+    return pageOfKeptItems(
+      rows.map((x) => {
+        const completed = done.has(x.id);
+        return keptItem(x, completed ? 1 : 0, () => toQuestDto(x, completed));
+      }),
+      total,
+      page,
     );
   }
 

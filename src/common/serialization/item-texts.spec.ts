@@ -1,38 +1,59 @@
 import express from 'express';
 import request from 'supertest';
 import { toPage } from '../pagination/pagination.js';
-import { itemText, pageOfItemTexts } from './item-texts.js';
+import { keptItem, pageOfKeptItems, unkeptItem } from './item-texts.js';
 import { jsonText, serveJsonAnswers } from './shared-answer.js';
 
-describe('itemText', () => {
-  it('serializes an item once per row and variant: the same variant gives the kept text, another variant its own', () => {
+describe('keptItem', () => {
+  it('builds and serializes an item once per row and variant: the same variant gives the kept item, another variant its own', () => {
     const row = { id: 'e1', name: 'Cup' };
-    const first = itemText(row, 1, { ...row, status: 'active', mine: 1 });
-    expect(first).toEqual({ text: '{"id":"e1","name":"Cup","status":"active","mine":1}', bytes: 51 });
-    // Kept: the item is not serialized again (a different object with the same variant gives the kept text).
-    expect(itemText(row, 1, { changed: true })).toBe(first);
-    expect(itemText(row, 2, { ...row, status: 'active', mine: null }).text).toBe('{"id":"e1","name":"Cup","status":"active","mine":null}');
-    // Another row with equal contents has texts of its own.
-    expect(itemText({ ...row }, 1, { other: 1 }).text).toBe('{"other":1}');
+    let builds = 0;
+    const build = (item: object) => () => {
+      builds++;
+      return item;
+    };
+    const first = keptItem(row, 1, build({ ...row, status: 'active', mine: 1 }));
+    expect(first.item).toEqual({ id: 'e1', name: 'Cup', status: 'active', mine: 1 });
+    expect(first.text).toEqual({ text: '{"id":"e1","name":"Cup","status":"active","mine":1}', bytes: 51 });
+    // Every caller of the variant gets the same item: it cannot be changed.
+    expect(Object.isFrozen(first.item)).toBe(true);
+    // Kept: the same variant is not built again.
+    expect(keptItem(row, 1, build({ changed: true }))).toBe(first);
+    expect(builds).toBe(1);
+    expect(keptItem(row, 2, build({ ...row, status: 'active', mine: null })).text.text).toBe(
+      '{"id":"e1","name":"Cup","status":"active","mine":null}',
+    );
+    expect(builds).toBe(2);
+    // Another row with equal contents has items of its own.
+    expect(keptItem({ ...row }, 1, build({ other: 1 })).text.text).toBe('{"other":1}');
     // The length in UTF-8 bytes, not in characters.
-    expect(itemText({}, 0, { name: 'Ünï🎮' })).toEqual({ text: '{"name":"Ünï🎮"}', bytes: 20 });
+    expect(keptItem({}, 0, () => ({ name: 'Ünï🎮' })).text).toEqual({ text: '{"name":"Ünï🎮"}', bytes: 20 });
   });
 
   it('keeps at most 16 variants of a row, then starts over', () => {
     const row = {};
-    for (let v = 0; v < 16; v++) itemText(row, v, { v });
-    expect(itemText(row, 0, { again: true }).text).toBe('{"v":0}');
-    itemText(row, 16, { v: 16 }); // the 17th: the row's texts start over
-    expect(itemText(row, 0, { again: true }).text).toBe('{"again":true}');
+    for (let v = 0; v < 16; v++) keptItem(row, v, () => ({ v }));
+    expect(keptItem(row, 0, () => ({ again: true })).text.text).toBe('{"v":0}');
+    keptItem(row, 16, () => ({ v: 16 })); // the 17th: the row's items start over
+    expect(keptItem(row, 0, () => ({ again: true })).text.text).toBe('{"again":true}');
+  });
+
+  it('unkeptItem serializes an item in the same form without keeping it', () => {
+    const item = { name: 'Ünï' };
+    const made = unkeptItem(item);
+    expect(made).toEqual({ item, text: { text: '{"name":"Ünï"}', bytes: 16 } });
+    expect(unkeptItem(item)).not.toBe(made);
   });
 });
 
-describe('pageOfItemTexts', () => {
+describe('pageOfKeptItems', () => {
   const items = [
     { id: 'a', name: 'Ünïcode \u2028 "quoted" 🎮', tags: ['x'], n: 1.5, none: null },
     { id: 'b', name: 'B', tags: [], n: -2, none: null },
   ];
-  const page = (of: object[] = items) => toPage(of, 41, { page: 2, limit: 2, offset: 2 });
+  const request2 = { page: 2, limit: 2, offset: 2 };
+  const page = (of: object[] = items) => toPage(of, 41, request2);
+  const pageOf = (of: object[] = items) => pageOfKeptItems(of.map(unkeptItem), 41, request2);
 
   it('sends, through res.json, exactly what Express sends for the page itself: ASCII, not ASCII, empty', async () => {
     const app = express();
@@ -45,16 +66,7 @@ describe('pageOfItemTexts', () => {
       ['/empty', []],
     ];
     for (const [path, of] of cases) {
-      app.get(
-        path,
-        (_req, res) =>
-          void res.json(
-            pageOfItemTexts(
-              page(of),
-              of.map((item) => jsonText(JSON.stringify(item))),
-            ),
-          ),
-      );
+      app.get(path, (_req, res) => void res.json(pageOf(of)));
       reference.get(path, (_req, res) => void res.json(page(of)));
       const [joined, plain] = await Promise.all([request(app).get(path), request(reference).get(path)]);
       expect(joined.text).toBe(plain.text);
@@ -74,37 +86,24 @@ describe('pageOfItemTexts', () => {
       return end.apply(this, args);
     });
     const ascii = [items[1], { id: 'c', name: 'C', tags: [], n: 3, none: null }];
-    app.get(
-      '/ascii',
-      (_req, res) =>
-        void res.json(
-          pageOfItemTexts(
-            page(ascii),
-            ascii.map((item) => jsonText(JSON.stringify(item))),
-          ),
-        ),
-    );
-    app.get(
-      '/mixed',
-      (_req, res) =>
-        void res.json(
-          pageOfItemTexts(
-            page(),
-            items.map((item) => jsonText(JSON.stringify(item))),
-          ),
-        ),
-    );
+    app.get('/ascii', (_req, res) => void res.json(pageOf(ascii)));
+    app.get('/mixed', (_req, res) => void res.json(pageOf()));
     const text = (await request(app).get('/ascii').expect(200)).text;
     expect(JSON.parse(text)).toEqual({ items: ascii, page: 2, limit: 2, total: 41, hasNextPage: true });
     await request(app).get('/mixed').expect(200);
     expect(written).toEqual(['latin1', 'buffer']);
   });
 
-  it('sends the texts it is given (the kept ones), and refuses a text count that is not the item count', async () => {
+  it('sends the kept texts as they are, and the page object holds the kept items', async () => {
     const app = express();
     serveJsonAnswers(app);
-    app.get('/', (_req, res) => void res.json(pageOfItemTexts(page(), [jsonText('{"kept":1}'), jsonText('{"kept":2}')])));
+    const kept = [
+      { item: { id: 'a' }, text: jsonText('{"kept":1}') },
+      { item: { id: 'b' }, text: jsonText('{"kept":2}') },
+    ];
+    const answer = pageOfKeptItems(kept, 41, request2);
+    expect(answer).toEqual({ items: [{ id: 'a' }, { id: 'b' }], page: 2, limit: 2, total: 41, hasNextPage: true });
+    app.get('/', (_req, res) => void res.json(answer));
     expect((await request(app).get('/')).body.items).toEqual([{ kept: 1 }, { kept: 2 }]);
-    expect(() => pageOfItemTexts(page(), [jsonText('{}')])).toThrow(/one text per item/);
   });
 });

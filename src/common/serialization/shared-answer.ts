@@ -45,14 +45,25 @@ export function sharedAnswer<S extends object, A extends object>(
 }
 
 /**
- * `answer`, sent by `res.json` as `text`, made by the caller as `JSON.stringify(answer)` would
- * make it (`pageOfItemTexts`: a page joined from its items' kept texts). For one request only.
+ * An answer that carries the JSON text `res.json` sends for it, made by the caller as
+ * `JSON.stringify` would make it from the answer's own fields (`pageOfKeptItems`: a page joined
+ * from its items' kept texts), for one request. The text is a private field: `JSON.stringify` and
+ * equality checks see only the answer's fields, and no table keyed by objects that live for one
+ * request grows between collections (V8 walks a WeakMap's young keys at every scavenge).
  * `text.bytes` must be the text's UTF-8 length (`jsonText`, or the sum of such lengths): it
  * decides how the text is written.
  */
-export function answerWithText<A extends object>(answer: A, text: JsonText): A {
-  texts.set(answer, text);
-  return answer;
+export class TextAnswer {
+  readonly #text: JsonText;
+
+  protected constructor(text: JsonText) {
+    this.#text = text;
+  }
+
+  /** The text `body` carries, if it is a TextAnswer. */
+  static textOf(body: object): JsonText | undefined {
+    return #text in body ? body.#text : undefined;
+  }
 }
 
 /**
@@ -68,7 +79,7 @@ export function serveJsonAnswers(app: Express): void {
   const json = response.json;
   response.json = function (this: Response, body: unknown): Response {
     if (typeof body !== 'object' || body === null) return json.call(this, body);
-    let kept = texts.get(body);
+    let kept = TextAnswer.textOf(body) ?? texts.get(body);
     if (kept === null) {
       // undefined for a body whose toJSON gives undefined: Express's own res.json sends nothing then.
       const text: string | undefined = JSON.stringify(body);
