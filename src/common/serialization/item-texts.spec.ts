@@ -2,7 +2,7 @@ import express from 'express';
 import request from 'supertest';
 import { toPage } from '../pagination/pagination.js';
 import { keptItem, pageOfKeptItems, unkeptItem } from './item-texts.js';
-import { jsonText, serveJsonAnswers } from './shared-answer.js';
+import { jsonText, serveJsonAnswers, TextAnswer } from './shared-answer.js';
 
 describe('keptItem', () => {
   it('builds and serializes an item once per row and variant: the same variant gives the kept item, another variant its own', () => {
@@ -103,6 +103,13 @@ describe('pageOfKeptItems', () => {
     ];
     const answer = pageOfKeptItems(kept, 41, request2);
     expect(answer).toEqual({ items: [{ id: 'a' }, { id: 'b' }], page: 2, limit: 2, total: 41, hasNextPage: true });
+    // The text rides on the answer unseen: serialized on its own, the answer is its fields alone.
+    expect(JSON.stringify(answer)).toBe('{"items":[{"id":"a"},{"id":"b"}],"page":2,"limit":2,"total":41,"hasNextPage":true}');
+    const carried = TextAnswer.textOf(answer);
+    expect(carried?.text).toBe('{"items":[{"kept":1},{"kept":2}],"page":2,"limit":2,"total":41,"hasNextPage":true}');
+    // Its byte count, summed from the parts, is the text's UTF-8 length.
+    expect(carried?.bytes).toBe(Buffer.byteLength(carried!.text));
+    expect(TextAnswer.textOf({ ...answer })).toBeUndefined();
     app.get('/', (_req, res) => void res.json(answer));
     expect((await request(app).get('/')).body.items).toEqual([{ kept: 1 }, { kept: 2 }]);
   });
