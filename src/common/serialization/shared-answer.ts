@@ -2,6 +2,11 @@ import type { Express, Response } from 'express';
 
 /** By source, then by kind of answer: one cached value may make answers of several kinds. */
 const answers = new WeakMap<object, Map<string, object>>();
+/**
+ * Shared answers' texts (null until their first send), keyed by kept answers only: an answer made
+ * for one request carries its text itself (`TextAnswer`), since a key that lives for one request
+ * makes every scavenge dearer (docs/decisions.md).
+ */
 const texts = new WeakMap<object, JsonText | null>();
 
 /**
