@@ -1,5 +1,6 @@
 import { type ArgumentMetadata, type INestApplication, RequestMethod, ValidationPipe, type ValidationError } from '@nestjs/common';
 import type { Server } from 'node:http';
+import { isUUID } from 'class-validator';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
@@ -33,14 +34,19 @@ function flatten(errors: ValidationError[], parent = ''): Violation[] {
 }
 
 /**
- * ValidationPipe that first refuses NUL characters in path values (400, not a 500 below). Bodies
+ * ValidationPipe that first refuses NUL characters in path values (400, not a 500 below) and
+ * lower-cases the path's UUIDs. Bodies
  * and queries were checked once as the request came in (`checkRequestInput`, `parseQuery`).
  */
 class SafeValidationPipe extends ValidationPipe {
   private readonly queries = new ValidatedQueries();
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
-    if (metadata.type === 'param') assertSafeInput(value, 'path');
+    if (metadata.type === 'param') {
+      assertSafeInput(value, 'path');
+      // Ids in lower case, as the bodies' (`IsUuid`): caches and their drops compare them as strings.
+      if (typeof value === 'string' && isUUID(value)) value = value.toLowerCase();
+    }
     if (metadata.type !== 'query' || !metadata.metatype || !this.toValidate(metadata)) return super.transform(value, metadata);
     // A query DTO is a function of its class and the raw query alone: validated once per distinct query.
     const { hit, key } = this.queries.lookup(metadata.metatype, value);

@@ -4,7 +4,18 @@ import { Brackets, type DataSource, type EntityManager, IsNull } from 'typeorm';
 import type { PageRequest } from '../common/pagination/pagination.js';
 import { BaseRepository, DUMMY, GenerateSql } from '../database/repository.js';
 import { Notification } from './entities/notification.entity.js';
-import type { PreparedNotification } from './notifications.service.js';
+import type { NotificationType } from './notification-types.js';
+
+/** A notification row ready to be written (built by `NotificationsService.prepare`). */
+export interface PreparedNotification {
+  tenantId: string;
+  userId: string;
+  communityId: string | null;
+  type: NotificationType;
+  title: string;
+  data: Record<string, unknown>;
+  createdAt: Date;
+}
 
 /** Users' notifications. */
 @Injectable()

@@ -5,7 +5,7 @@ import { DomainEvents } from '../common/events/domain-events.js';
 import '../users/users.events.js';
 import './notifications.events.js';
 import type { Notification } from './entities/notification.entity.js';
-import { NotificationsRepository } from './notifications.repository.js';
+import { NotificationsRepository, type PreparedNotification } from './notifications.repository.js';
 import { NOTIFICATION_DATA_MAX_BYTES, NOTIFICATION_TITLE_MAX, NOTIFICATION_TYPES, NotificationType } from './notification-types.js';
 
 export interface NotifyInput {
@@ -17,17 +17,6 @@ export interface NotifyInput {
   title: string;
   /** A small JSON object (at most 4 KB) the client can use to link to the subject. */
   data?: Record<string, unknown>;
-}
-
-/** A notification row ready to be written (`NotificationsService.prepare`). */
-export interface PreparedNotification {
-  tenantId: string;
-  userId: string;
-  communityId: string | null;
-  type: NotificationType;
-  title: string;
-  data: Record<string, unknown>;
-  createdAt: Date;
 }
 
 /**

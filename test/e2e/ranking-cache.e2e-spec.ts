@@ -134,4 +134,31 @@ describe('rankings, cached across instances', () => {
       (r) => r.balance === 34,
     );
   });
+  it('drops them as well when a grant names the player and the resource type in upper case', async () => {
+    const x = await givenMember(a, tenant, c);
+    const y = await givenMember(a, tenant, c);
+    expect((await grant(a, tenant, x.userId, xp.id, 3)).status).toBe(201);
+    expect((await grant(a, tenant, y.userId, xp.id, 4)).status).toBe(201);
+    const before = await ranking(a, x);
+    expect(before).toMatchObject({ amount: 3, balance: 3 });
+    expect(await ranking(b, x)).toMatchObject({ amount: 3 });
+    const page = async (app: TestApp) =>
+      (
+        await app
+          .http()
+          .get(`/v1/community/${c.id.toUpperCase()}/leaderboard/${xp.slug}?limit=100`)
+          .set('X-Tenant-Id', tenant.id)
+          .expect(200)
+      ).body as { items: { userId: string; amount: number }[] };
+    expect((await page(a)).items.find((i) => i.userId === x.userId)?.amount).toBe(3);
+
+    // Ids are compared as strings by the caches and their drops: an id in upper case is the same id.
+    expect((await grant(a, tenant, x.userId.toUpperCase(), xp.id.toUpperCase(), 2)).status).toBe(201);
+    expect(await ranking(a, x)).toMatchObject({ rank: before.rank - 1, amount: 5, balance: 5 });
+    expect((await page(a)).items.find((i) => i.userId === x.userId)?.amount).toBe(5);
+    await until(
+      () => ranking(b, x),
+      (r) => r.amount === 5,
+    );
+  });
 });

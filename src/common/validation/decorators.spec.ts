@@ -20,6 +20,7 @@ import {
 } from 'class-validator';
 import {
   HttpUrl,
+  IsUuid,
   OptionalDate,
   OptionalInt,
   OptionalLabels,
@@ -201,6 +202,39 @@ describe('combined validation decorators', () => {
     ['nothing', {}],
   ])('validate and transform %s as the written stacks do (same 400 messages, same order)', (_, body) => {
     expect(check(Combined, body)).toBe(check(Stacks, body));
+  });
+});
+
+class Ids {
+  @IsUuid()
+  id: string;
+
+  @IsOptional()
+  @IsUuid(undefined, { message: 'other must be an id' })
+  other?: string;
+
+  @OptionalUuids({ max: 3 })
+  ids?: string[];
+}
+
+describe('IsUuid and OptionalUuids', () => {
+  const ID = '3B241101-E2BB-4255-8CAF-4136C566A962';
+
+  it('keep a UUID sent in any case in lower case, one or a list', () => {
+    const instance = plainToInstance(Ids, { id: ID, other: ID, ids: [ID, ID.toLowerCase()] });
+    expect(validateSync(instance)).toEqual([]);
+    expect(instance).toEqual({ id: ID.toLowerCase(), other: ID.toLowerCase(), ids: [ID.toLowerCase(), ID.toLowerCase()] });
+  });
+
+  it('refuse what is not a UUID with the messages of IsUUID, and leave other types to the validator', () => {
+    const instance = plainToInstance(Ids, { id: 'NOT-AN-ID', other: 5, ids: [ID, 7] });
+    const errors = validateSync(instance).map((e) => [e.property, Object.values(e.constraints ?? {})]);
+    expect(errors).toEqual([
+      ['id', ['id must be a UUID']],
+      ['other', ['other must be an id']],
+      ['ids', ['each value in ids must be a UUID']],
+    ]);
+    expect(instance).toMatchObject({ id: 'not-an-id', other: 5, ids: [ID.toLowerCase(), 7] });
   });
 });
 

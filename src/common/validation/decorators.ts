@@ -1,5 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
-import { Type } from 'class-transformer';
+import { Transform, Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   IsArray,
@@ -16,6 +16,7 @@ import {
   Min,
   ValidateBy,
   ValidateNested,
+  type ValidationOptions,
 } from 'class-validator';
 
 /*
@@ -101,13 +102,33 @@ export function OptionalInt({ min, max }: { min: number; max: number }): Propert
   return stacked(IsOptional(), IsInt(), Min(min), Max(max), PluginSchema({ minimum: min, maximum: max }));
 }
 
-/** An optional list of at most `max` UUIDs: `@IsOptional() @IsArray() @ArrayMaxSize(max) @IsUUID('all', { each: true })`. */
+/**
+ * Client ids in lower case, as PostgreSQL prints them: PostgreSQL compares UUIDs in any case, but
+ * the caches, their drops and the Redis rank keys compare ids as strings, so an id sent in upper
+ * case would miss them. Strings only (one or a list); anything else is left to the validator.
+ */
+const LowerCaseUuids = () =>
+  Transform(({ value }: { value: unknown }) =>
+    typeof value === 'string'
+      ? value.toLowerCase()
+      : Array.isArray(value)
+        ? value.map((v: unknown) => (typeof v === 'string' ? v.toLowerCase() : v))
+        : value,
+  );
+
+/** A UUID in any case, kept in lower case (`LowerCaseUuids`): `@IsUUID(version, options)`. */
+export function IsUuid(version?: Parameters<typeof IsUUID>[0], options?: ValidationOptions): PropertyDecorator {
+  return stacked(IsUUID(version, options), LowerCaseUuids(), PluginSchema({ format: 'uuid' }));
+}
+
+/** An optional list of at most `max` UUIDs, kept in lower case: `@IsOptional() @IsArray() @ArrayMaxSize(max) @IsUUID('all', { each: true })`. */
 export function OptionalUuids({ max }: { max: number }): PropertyDecorator {
   return stacked(
     IsOptional(),
     IsArray(),
     ArrayMaxSize(max),
     IsUUID('all', { each: true }),
+    LowerCaseUuids(),
     PluginSchema({ format: 'uuid', maxItems: max }),
   );
 }

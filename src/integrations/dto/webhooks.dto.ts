@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsIn, IsOptional, IsString, IsUUID, Matches, ValidateIf } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsIn, IsOptional, IsString, Matches, ValidateIf } from 'class-validator';
 import { PageQueryDto } from '../../common/pagination/pagination.js';
-import { HttpUrl, OptionalDate, OptionalInt, OptionalText, RequiredDate } from '../../common/validation/decorators.js';
+import { HttpUrl, IsUuid, OptionalDate, OptionalInt, OptionalText, RequiredDate } from '../../common/validation/decorators.js';
 import { PUBLIC_EVENT_TYPES } from '../event-catalog.js';
 
 const EVENT_TYPE_PATTERN = /^(\*|[a-z_]{1,32}\.[a-z_]{1,32})$/;
@@ -189,7 +189,7 @@ export class DeliveryDto {
 export class DeliveryQueryDto extends PageQueryDto {
   @ApiPropertyOptional({ format: 'uuid' })
   @IsOptional()
-  @IsUUID()
+  @IsUuid()
   subscriptionId?: string;
 
   @ApiPropertyOptional({ enum: ['pending', 'delivering', 'delivered', 'dead'] })
@@ -199,7 +199,7 @@ export class DeliveryQueryDto extends PageQueryDto {
 
   @ApiPropertyOptional({ format: 'uuid' })
   @IsOptional()
-  @IsUUID()
+  @IsUuid()
   eventId?: string;
 
   @ApiPropertyOptional({ type: String, format: 'date-time', description: 'Deliveries created at or after.' })

@@ -6,7 +6,6 @@ import {
   IsBoolean,
   IsOptional,
   IsString,
-  IsUUID,
   Length,
   Matches,
   MaxLength,
@@ -15,7 +14,7 @@ import {
 } from 'class-validator';
 import { ToBoolean } from '../../common/validation/transforms.js';
 import { PageQueryDto } from '../../common/pagination/pagination.js';
-import { OptionalInt, OptionalNestedList, OptionalText, OptionalUrl, RequiredText } from '../../common/validation/decorators.js';
+import { IsUuid, OptionalInt, OptionalNestedList, OptionalText, OptionalUrl, RequiredText } from '../../common/validation/decorators.js';
 
 export const MAX_ITEM_SUPPLY = 1_000_000_000;
 
@@ -97,13 +96,13 @@ export class OnlyOwnedQueryDto extends PageQueryDto {
 
 export class UserItemsQueryDto extends OnlyOwnedQueryDto {
   @ApiProperty({ format: 'uuid', example: '3b241101-e2bb-4255-8caf-4136c566a962' })
-  @IsUUID()
+  @IsUuid()
   userId: string;
 }
 
 export class UserQueryDto {
   @ApiProperty({ format: 'uuid', example: '3b241101-e2bb-4255-8caf-4136c566a962' })
-  @IsUUID()
+  @IsUuid()
   userId: string;
 }
 
@@ -177,11 +176,11 @@ export class UpdateItemDto {
 
 export class GrantItemDto {
   @ApiProperty({ format: 'uuid', example: '3b241101-e2bb-4255-8caf-4136c566a962' })
-  @IsUUID()
+  @IsUuid()
   userId: string;
 
   @ApiProperty({ format: 'uuid', example: '0f9e8d7c-6b5a-4c3d-9e2f-1a0b9c8d7e6f' })
-  @IsUUID()
+  @IsUuid()
   itemId: string;
 
   /** Default 1. */

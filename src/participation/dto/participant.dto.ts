@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
+import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsUuid } from '../../common/validation/decorators.js';
 import { Type } from 'class-transformer';
 import { PageQueryDto } from '../../common/pagination/pagination.js';
 import { LeaderboardEntryDto } from '../../resources/dto/ranking.dto.js';
@@ -86,7 +87,7 @@ export class ParticipantRankDto {
 
 export class DropParticipantDto {
   @ApiProperty({ format: 'uuid', example: '3b241101-e2bb-4255-8caf-4136c566a962' })
-  @IsUUID()
+  @IsUuid()
   userId: string;
 
   /** Why (disqualification, unmet entry requirement...). */

@@ -1,8 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsBoolean, IsIn, IsOptional, IsUUID } from 'class-validator';
+import { IsBoolean, IsIn, IsOptional } from 'class-validator';
 import { ToBoolean } from '../../common/validation/transforms.js';
 import { PageQueryDto } from '../../common/pagination/pagination.js';
-import { OptionalInt, OptionalText, OptionalUrl, OptionalUuids, RequiredText } from '../../common/validation/decorators.js';
+import { IsUuid, OptionalInt, OptionalText, OptionalUrl, OptionalUuids, RequiredText } from '../../common/validation/decorators.js';
 import { PRIZE_SOURCES, type PrizeSource } from '../entities/prize-award.entity.js';
 import { PRIZE_KINDS, type PrizeKind } from '../entities/prize.entity.js';
 
@@ -145,7 +145,7 @@ export class PrizesQueryDto extends PageQueryDto {
 
 export class AwardPrizeDto {
   @ApiProperty({ format: 'uuid', example: '3b241101-e2bb-4255-8caf-4136c566a962' })
-  @IsUUID()
+  @IsUuid()
   userId: string;
 
   /** Units to award (default 1). */

@@ -1,22 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  IsArray,
-  IsBoolean,
-  IsIn,
-  IsInt,
-  IsOptional,
-  IsString,
-  IsUUID,
-  Matches,
-  Max,
-  Min,
-  ValidateNested,
-} from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, ValidateNested } from 'class-validator';
 import { MAX_PAGE, MAX_PAGE_SIZE, PageQueryDto } from '../../common/pagination/pagination.js';
 import { ToArray, ToBoolean } from '../../common/validation/transforms.js';
 import {
+  IsUuid,
   OptionalDate,
   OptionalInt,
   OptionalLabels,
@@ -153,7 +141,7 @@ export class CreateQuestEventDto {
 
   /** A scoped resource type of the same community whose `questEventId` is empty or this event. */
   @IsOptional()
-  @IsUUID()
+  @IsUuid()
   scoreResourceTypeId?: string;
 
   @ApiPropertyOptional({ minimum: 0, default: 1 })
@@ -208,7 +196,7 @@ export class UpdateQuestEventDto {
   capacity?: number | null;
 
   @IsOptional()
-  @IsUUID()
+  @IsUuid()
   scoreResourceTypeId?: string;
 
   @OptionalInt({ min: 0, max: Number.MAX_SAFE_INTEGER })
@@ -278,12 +266,12 @@ export class ListQuestEventsQueryDto {
 
   /** Events with a reward that grants this inventory item. */
   @IsOptional()
-  @IsUUID()
+  @IsUuid()
   itemId?: string;
 
   /** Events scored with, or rewarding, this resource type. */
   @IsOptional()
-  @IsUUID()
+  @IsUuid()
   resourceId?: string;
 }
 

@@ -8,14 +8,13 @@ import {
   IsObject,
   IsOptional,
   IsString,
-  IsUUID,
   Matches,
   MaxLength,
   Min,
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
-import { OptionalInt, OptionalText, RequiredText } from '../../common/validation/decorators.js';
+import { IsUuid, OptionalInt, OptionalText, RequiredText } from '../../common/validation/decorators.js';
 import { AddressDto } from '../../profile/dto/profile.dto.js';
 import { REWARD_KINDS, type RewardKind } from '../entities/quest-event-reward.entity.js';
 
@@ -33,11 +32,11 @@ export class CreateRewardDto {
   kind: RewardKind;
 
   @ValidateIf((o: CreateRewardDto) => o.kind === 'resource')
-  @IsUUID()
+  @IsUuid()
   resourceTypeId?: string;
 
   @ValidateIf((o: CreateRewardDto) => o.kind === 'item')
-  @IsUUID()
+  @IsUuid()
   itemId?: string;
 
   /** Units given per claim (default 1). */

@@ -9,7 +9,6 @@ import {
   IsInt,
   IsOptional,
   IsString,
-  IsUUID,
   Length,
   Matches,
   Max,
@@ -19,7 +18,7 @@ import {
 } from 'class-validator';
 import { MAX_PAGE, MAX_PAGE_SIZE } from '../../common/pagination/pagination.js';
 import { ToArray, ToBoolean } from '../../common/validation/transforms.js';
-import { OptionalLabels, OptionalNestedList, OptionalText, RequiredText } from '../../common/validation/decorators.js';
+import { IsUuid, OptionalLabels, OptionalNestedList, OptionalText, RequiredText } from '../../common/validation/decorators.js';
 import { MAX_OPERATION_AMOUNT } from '../../resources/dto/ledger.dto.js';
 import { QUEST_STATUSES, type QuestStatus } from '../entities/quest.entity.js';
 
@@ -34,7 +33,7 @@ export class QuestRewardDto {
   /** `resource` rewards: the resource type credited (global XP or the event's scoped resource). */
   @ApiPropertyOptional({ format: 'uuid', example: '0b8f6f57-5a53-4d4c-9d3e-6f1c1b2f7a10' })
   @ValidateIf((o: QuestRewardDto) => o.type === 'resource')
-  @IsUUID()
+  @IsUuid()
   resourceTypeId?: string;
 
   @ApiPropertyOptional({ minimum: 1, maximum: MAX_OPERATION_AMOUNT, example: 50 })
@@ -47,7 +46,7 @@ export class QuestRewardDto {
   /** `item` rewards: the inventory item granted. */
   @ApiPropertyOptional({ format: 'uuid', example: '0f9e8d7c-6b5a-4c3d-9e2f-1a0b9c8d7e6f' })
   @ValidateIf((o: QuestRewardDto) => o.type === 'item')
-  @IsUUID()
+  @IsUuid()
   itemId?: string;
 
   @ApiPropertyOptional({ minimum: 1, maximum: 1000, example: 1 })
@@ -268,7 +267,7 @@ export class QuestTagsQueryDto {
   @IsDefined({ message: 'userId is required (send userId= for the current user)' })
   @IsString()
   @ValidateIf((o: QuestTagsQueryDto) => o.userId !== '')
-  @IsUUID(undefined, { message: 'userId must be a user id or empty' })
+  @IsUuid(undefined, { message: 'userId must be a user id or empty' })
   userId: string;
 }
 
@@ -295,7 +294,7 @@ export class QuestTagDto {
 
 export class CompleteQuestDto {
   @ApiProperty({ format: 'uuid', example: '3b241101-e2bb-4255-8caf-4136c566a962' })
-  @IsUUID()
+  @IsUuid()
   userId: string;
 }
 

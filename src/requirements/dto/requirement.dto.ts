@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsObject, IsOptional, IsString, IsUUID, Length, Matches, Max, MaxLength, Min } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsObject, IsOptional, IsString, Length, Matches, Max, MaxLength, Min } from 'class-validator';
+import { IsUuid } from '../../common/validation/decorators.js';
 import { REQUIREMENT_KINDS, type RequirementKind } from '../entities/store-requirement.entity.js';
 
 const ADDRESS_SCHEMA_EXAMPLE = {
@@ -50,12 +51,12 @@ export class CreateRequirementDto {
 
   /** `owns_item` only: an inventory item of the tenant. */
   @IsOptional()
-  @IsUUID()
+  @IsUuid()
   itemId?: string;
 
   /** `min_resource` only: a resource type of the tenant. */
   @IsOptional()
-  @IsUUID()
+  @IsUuid()
   resourceTypeId?: string;
 
   /** `min_resource` only: the minimum earned amount. */

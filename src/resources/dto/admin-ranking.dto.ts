@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsOptional, IsUUID, Matches } from 'class-validator';
+import { IsOptional, Matches } from 'class-validator';
 import { PageQueryDto } from '../../common/pagination/pagination.js';
-import { OptionalInt, RequiredText } from '../../common/validation/decorators.js';
+import { IsUuid, OptionalInt, RequiredText } from '../../common/validation/decorators.js';
 import { NeighboursQueryDto } from './ledger.dto.js';
 import { SEASON_DOC, SEASON_REF } from './ranking.dto.js';
 
@@ -83,6 +83,6 @@ export class AdminRankingQueryDto extends NeighboursQueryDto {
   resourceType: string;
 
   @ApiProperty({ format: 'uuid' })
-  @IsUUID()
+  @IsUuid()
   userId: string;
 }

@@ -1,19 +1,19 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsBoolean, IsInt, IsOptional, IsUUID, Max, Min } from 'class-validator';
+import { IsBoolean, IsInt, IsOptional, Max, Min } from 'class-validator';
 import { PageQueryDto } from '../../common/pagination/pagination.js';
-import { OptionalText, RequiredText } from '../../common/validation/decorators.js';
+import { IsUuid, OptionalText, RequiredText } from '../../common/validation/decorators.js';
 
 /** Largest single grant or deduction. */
 export const MAX_OPERATION_AMOUNT = 1_000_000_000_000;
 
 export class GrantResourceDto {
   @ApiProperty({ format: 'uuid', example: '3b241101-e2bb-4255-8caf-4136c566a962' })
-  @IsUUID()
+  @IsUuid()
   userId: string;
 
   @ApiProperty({ format: 'uuid', example: '0b8f6f57-5a53-4d4c-9d3e-6f1c1b2f7a10' })
-  @IsUUID()
+  @IsUuid()
   resourceTypeId: string;
 
   /** A positive integer, at most 10^12. */
@@ -98,17 +98,17 @@ export class BalanceDto {
 
 export class BalancesQueryDto {
   @ApiProperty({ format: 'uuid' })
-  @IsUUID()
+  @IsUuid()
   userId: string;
 }
 
 export class LedgerQueryDto extends PageQueryDto {
   @ApiProperty({ format: 'uuid' })
-  @IsUUID()
+  @IsUuid()
   userId: string;
 
   @IsOptional()
-  @IsUUID()
+  @IsUuid()
   resourceTypeId?: string;
 }
 

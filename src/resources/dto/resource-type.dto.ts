@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, IsUrl, IsUUID, Length, Matches, MaxLength } from 'class-validator';
+import { IsIn, IsOptional, IsString, IsUrl, Length, Matches, MaxLength } from 'class-validator';
+import { IsUuid } from '../../common/validation/decorators.js';
 import { RESOURCE_KINDS, type ResourceKind } from '../entities/resource-type.entity.js';
 
 export class ResourceTypeDto {
@@ -68,7 +69,7 @@ export class CreateResourceTypeDto {
 
   /** Scoped resources: the quest event they belong to (not checked until quest events exist). */
   @IsOptional()
-  @IsUUID()
+  @IsUuid()
   questEventId?: string;
 }
 

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsNumber, IsOptional, IsString, IsUUID, Length, Matches, Max, Min } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsNumber, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
 import {
+  IsUuid,
   OptionalDate,
   OptionalInt,
   OptionalNestedList,
@@ -42,7 +43,7 @@ export class SeasonRewardDto {
 
   /** The resource type (`resource`), item (`item`) or prize (`prize`) of the season's community. */
   @ApiProperty({ format: 'uuid', example: '0b8f6f57-5a53-4d4c-9d3e-6f1c1b2f7a10' })
-  @IsUUID('all')
+  @IsUuid('all')
   refId: string;
 
   /** Amount of the resource, or units of the item or prize (default 1). */

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsISO8601, IsOptional, IsString, IsUUID, Length, Matches, ValidateIf } from 'class-validator';
+import { IsBoolean, IsISO8601, IsOptional, IsString, Length, Matches, ValidateIf } from 'class-validator';
+import { IsUuid } from '../../common/validation/decorators.js';
 import { IsBoundedJsonObject, NO_NUL } from '../bounded-json.validator.js';
 import { ACCOUNT_TYPE_PATTERN } from '../social-account-types.js';
 
@@ -94,7 +95,7 @@ export class LinkSocialDto extends SocialOptionalFieldsDto {
 
 export class UpdateSocialDto extends SocialOptionalFieldsDto {
   @ApiProperty({ format: 'uuid', example: '6f1d2c3b-4a59-4e68-9d7c-8b9a0f1e2d3c' })
-  @IsUUID()
+  @IsUuid()
   socialId: string;
 
   @ApiPropertyOptional({ example: false })
@@ -113,7 +114,7 @@ export class SocialTypeParamDto {
 
 export class SocialIdParamDto {
   @ApiProperty({ format: 'uuid', example: '6f1d2c3b-4a59-4e68-9d7c-8b9a0f1e2d3c' })
-  @IsUUID()
+  @IsUuid()
   id: string;
 }
 

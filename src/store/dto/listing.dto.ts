@@ -9,7 +9,6 @@ import {
   IsInt,
   IsISO8601,
   IsOptional,
-  IsUUID,
   Max,
   Min,
   ValidateNested,
@@ -18,6 +17,7 @@ import { PageQueryDto } from '../../common/pagination/pagination.js';
 import { ToBoolean } from '../../common/validation/transforms.js';
 import {
   DateStringInRange,
+  IsUuid,
   OptionalInt,
   OptionalText,
   OptionalUrl,
@@ -31,7 +31,7 @@ export const MAX_PRICE_AMOUNT = 1_000_000_000_000;
 
 export class PriceComponentDto {
   @ApiProperty({ format: 'uuid', example: '0b8f6f57-5a53-4d4c-9d3e-6f1c1b2f7a10' })
-  @IsUUID()
+  @IsUuid()
   resourceTypeId: string;
 
   @ApiProperty({ minimum: 1, maximum: MAX_PRICE_AMOUNT, example: 250 })
@@ -111,17 +111,17 @@ export class CreateListingDto extends ListingFieldsDto {
 
   /** `item` listings: an item of the same community. */
   @IsOptional()
-  @IsUUID()
+  @IsUuid()
   itemId?: string;
 
   /** `prize` listings: a prize of the tenant (tenant-wide or of the same community). */
   @IsOptional()
-  @IsUUID()
+  @IsUuid()
   prizeId?: string;
 
   /** `resource` listings: a resource type of the same community. */
   @IsOptional()
-  @IsUUID()
+  @IsUuid()
   resourceTypeId?: string;
 
   /** Units granted per purchase (default 1). */

@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsObject, IsOptional, IsString, IsUUID, Length, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsObject, IsOptional, IsString, Length, ValidateNested } from 'class-validator';
+import { IsUuid } from '../../common/validation/decorators.js';
 import { PageQueryDto } from '../../common/pagination/pagination.js';
 import { LISTING_KINDS, type ListingKind } from '../entities/store-listing.entity.js';
 import { PriceComponentDto } from './listing.dto.js';
@@ -103,11 +104,11 @@ export class PurchaseResultDto extends PurchaseDto {
 
 export class AdminPurchasesQueryDto extends PageQueryDto {
   @IsOptional()
-  @IsUUID()
+  @IsUuid()
   listingId?: string;
 
   @IsOptional()
-  @IsUUID()
+  @IsUuid()
   userId?: string;
 }
 

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsUUID } from 'class-validator';
+import { IsUuid } from '../../common/validation/decorators.js';
 
 /** Who a user is, for the operator console's player view (no credentials, no tokens). */
 export class AdminUserDto {
@@ -23,6 +23,6 @@ export class AdminUserDto {
 /** `{userId}` of the management reads of one player. */
 export class AdminUserIdParamDto {
   @ApiProperty({ format: 'uuid', example: '3b241101-e2bb-4255-8caf-4136c566a962' })
-  @IsUUID()
+  @IsUuid()
   userId: string;
 }
