@@ -104,6 +104,31 @@ describe('ReadCache', () => {
     expect((await cache.get('s', 'a', { id: 'a' })).version).toBe(2);
   });
 
+  it('clearHere: the requests waiting on a load get its value, and nothing loaded before the clear is served after it', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const cache = new ReadCache<{ id: string }, { version: number }>({
+      ttlMs: 1000,
+      max: 10,
+      clock,
+      dataSource: db.dataSource,
+      load: async () => {
+        const seen = version;
+        await gate;
+        return { version: seen };
+      },
+    });
+    const kept = cache.get('s', 'b', { id: 'b' });
+    release();
+    expect((await kept).version).toBe(1);
+    const waiting = [cache.get('s', 'a', { id: 'a' }), cache.get('s', 'a', { id: 'a' })];
+    version = 2;
+    cache.clearHere();
+    expect((await Promise.all(waiting)).map((v) => v.version)).toEqual([1, 1]);
+    expect((await cache.get('s', 'a', { id: 'a' })).version).toBe(2);
+    expect((await cache.get('s', 'b', { id: 'b' })).version).toBe(2);
+  });
+
   it('loads every time with ttlMs 0', async () => {
     const cache = make(0);
     await cache.get('s', 'a', { id: 'a' });

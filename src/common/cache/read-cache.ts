@@ -220,9 +220,13 @@ export class ReadCache<C, V extends object> {
     }
   }
 
-  /** Forgets everything in this process (drops that may have been missed). */
+  /**
+   * Forgets everything in this process (drops that may have been missed). A new epoch, not
+   * `clear()`: lru-cache's `clear` aborts the loads under way, which would fail the requests
+   * waiting on them; their values go under the old epoch, where nobody looks.
+   */
   clearHere(): void {
-    this.cache?.clear();
+    this.dropHere(EVERY_SCOPE);
   }
 
   /**
