@@ -19,6 +19,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const CACHE_MS = 5_000;
 /** Every X-Tenant-Id a client invents is a key: past this many, start over rather than grow. */
 const CACHE_MAX_ENTRIES = 10_000;
+/** The longest slug (`tenants.slug`, varchar(64)); an id is 36 characters. */
+const TENANT_REF_MAX = 64;
 /** A cached read and when it was made. */
 type Kept = { at: number; value: Promise<unknown> };
 
@@ -96,6 +98,8 @@ export class TenantsService {
   }
 
   findByRef(ref: string): Promise<Tenant | null> {
+    // Longer than any slug or id: no tenant, and no key of a client's making kept at that length.
+    if (ref.length > TENANT_REF_MAX) return Promise.resolve(null);
     return this.cached(ref, () => this.repo.findByRef(ref, UUID.test(ref)), this.byRef);
   }
 

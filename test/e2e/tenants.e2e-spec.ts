@@ -1,5 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
+import { jest } from '@jest/globals';
+import { TenantsRepository } from '../../src/tenants/tenants.repository.js';
 import type { TenantCredentials } from '../../src/tenants/tenants.service.js';
 import { adminApi, givenCommunity } from '../helpers/communities.js';
 import { givenUser, type TestUser } from '../helpers/factories.js';
@@ -102,6 +104,24 @@ describe('tenant resolution with several tenants', () => {
     expect(user.body).toMatchObject({ code: 10415, message: 'GENERIC_UNAUTHORIZED', error: 'tenant_mismatch' });
     // The same tenant by id or slug is fine.
     expect((await arena({ Authorization: alice.auth, 'X-Tenant-Id': A.slug })).status).toBe(200);
+  });
+
+  it('refuses an X-Tenant-Id longer than any slug or id with 400 unknown_tenant, without reading or keeping it', async () => {
+    const lookups = jest.spyOn(t.app.get(TenantsRepository), 'findByRef');
+    try {
+      for (const ref of ['x'.repeat(65), `${A.id}${'x'.repeat(15_000)}`]) {
+        const res = await arena({ 'X-Tenant-Id': ref });
+        expect(res.status).toBe(400);
+        expect(res.body).toMatchObject({ message: 'generic_client_error', error: 'unknown_tenant' });
+      }
+      expect(lookups).not.toHaveBeenCalled();
+      // A ref of a slug's length is looked up (and refused when it names no tenant).
+      expect((await arena({ 'X-Tenant-Id': 'y'.repeat(64) })).body).toMatchObject({ error: 'unknown_tenant' });
+      expect(lookups).toHaveBeenCalledTimes(1);
+    } finally {
+      lookups.mockRestore();
+    }
+    expect((await arena({ 'X-Tenant-Id': A.id })).body).toMatchObject({ name: 'Arena of A' });
   });
 
   it('shows the API key its own tenant and domains', async () => {
