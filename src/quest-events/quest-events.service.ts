@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { CacheFactory } from '../common/cache/cache-factory.js';
+import { PAGES_WEIGHT_MAX, rowsWeight } from '../common/cache/rows-weight.js';
 import type { ReadCache } from '../common/cache/read-cache.js';
 import { Clock } from '../common/clock/clock.js';
 import { DomainError } from '../common/errors/domain-error.js';
@@ -47,6 +48,9 @@ export class QuestEventsService {
   ) {
     this.lists = caches.create({
       name: 'quest event list pages',
+      // Pages are kept per filter a client picks: bounded by what their rows weigh, not by count.
+      max: PAGES_WEIGHT_MAX,
+      weigh: ({ rows }) => rowsWeight(rows),
       load: ({ query, page }) => this.repo.findListPage(query, page),
     });
     this.scoreTypes = caches.create({

@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { CacheFactory } from '../common/cache/cache-factory.js';
+import { PAGES_WEIGHT_MAX, rowsWeight } from '../common/cache/rows-weight.js';
 import type { ReadCache } from '../common/cache/read-cache.js';
 import { Clock } from '../common/clock/clock.js';
 import { DomainError } from '../common/errors/domain-error.js';
@@ -55,6 +56,9 @@ export class QuestsService {
   ) {
     this.lists = caches.create({
       name: 'quest list pages',
+      // Pages are kept per filter a client picks: bounded by what their rows weigh, not by count.
+      max: PAGES_WEIGHT_MAX,
+      weigh: ({ rows }) => rowsWeight(rows),
       load: ({ query, page }) => this.repo.findListPage(query, page),
     });
     this.completions = caches.create({
