@@ -31,7 +31,11 @@ const secs = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 
 /** One instance: counters in memory, on the injectable clock. */
 export class MemoryRateLimitStore extends RateLimitStore {
-  private readonly entries = new Map<string, { hits: number; windowEnd: number; blockedUntil: number }>();
+  /**
+   * Bounded like the marks: the keys come from clients (addresses, names), so under a flood of new
+   * keys the least recently counted go first, never the one a client keeps hitting.
+   */
+  private readonly entries = new LRUCache<string, { hits: number; windowEnd: number; blockedUntil: number }>(upTo(200_000));
   /** Bounded: the least recently used marks go first. */
   private readonly marks = new LRUCache<string, number>(upTo(200_000));
 
@@ -50,7 +54,6 @@ export class MemoryRateLimitStore extends RateLimitStore {
 
   async increment(key: string, ttlMs: number, limit: number, blockDurationMs: number): Promise<RateLimitRecord> {
     const now = this.clock.nowMs();
-    if (this.entries.size > 100_000) this.sweep(now);
     let e = this.entries.get(key);
     if (e && e.blockedUntil > now)
       return { totalHits: e.hits, timeToExpire: secs(e.windowEnd - now), isBlocked: true, timeToBlockExpire: secs(e.blockedUntil - now) };
@@ -64,10 +67,6 @@ export class MemoryRateLimitStore extends RateLimitStore {
       return { totalHits: e.hits, timeToExpire: secs(e.windowEnd - now), isBlocked: true, timeToBlockExpire: secs(blockDurationMs) };
     }
     return { totalHits: e.hits, timeToExpire: secs(e.windowEnd - now), isBlocked: false, timeToBlockExpire: 0 };
-  }
-
-  private sweep(now: number): void {
-    for (const [k, e] of this.entries) if (e.windowEnd <= now && e.blockedUntil <= now) this.entries.delete(k);
   }
 }
 
