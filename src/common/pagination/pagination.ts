@@ -1,7 +1,7 @@
 import { type Type as ClassType } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { ToInteger } from '../validation/transforms.js';
 import { sharedAnswer } from '../serialization/shared-answer.js';
 
 export const DEFAULT_PAGE_SIZE = 20;
@@ -15,7 +15,7 @@ export const MAX_PAGE = 100_000;
 export class PageQueryDto {
   @ApiProperty({ required: false, minimum: 1, maximum: MAX_PAGE, default: 1, description: 'Page number, starting at 1.', type: Number })
   @IsOptional()
-  @Type(() => Number)
+  @ToInteger()
   @IsInt()
   @Min(1)
   @Max(MAX_PAGE)
@@ -30,7 +30,7 @@ export class PageQueryDto {
     type: Number,
   })
   @IsOptional()
-  @Type(() => Number)
+  @ToInteger()
   @IsInt()
   @Min(1)
   @Max(MAX_PAGE_SIZE)

@@ -31,6 +31,7 @@ import {
   RequiredDate,
   RequiredText,
 } from './decorators.js';
+import { ToDate } from './transforms.js';
 
 const TAG = /^[a-z]+$/;
 
@@ -76,12 +77,12 @@ class Stacks {
   @IsUUID('all', { each: true })
   requirementIds?: string[];
 
-  @Type(() => Date)
+  @ToDate()
   @IsDate()
   startsAt: Date;
 
   @IsOptional()
-  @Type(() => Date)
+  @ToDate()
   @IsDate()
   endsAt?: Date;
 

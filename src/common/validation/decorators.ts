@@ -1,5 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { Transform, Type } from 'class-transformer';
+import { ToDate } from './transforms.js';
 import {
   ArrayMaxSize,
   IsArray,
@@ -196,13 +197,9 @@ export function DateStringInRange(): PropertyDecorator {
   });
 }
 
-/** A date-time string turned into a `Date` of years 1 to 9999: `@Type(() => Date) @IsDate()` and the range check. */
+/** An ISO 8601 date-time string turned into a `Date` of years 1 to 9999: `ToDate`, `@IsDate()` and the range check. */
 export function RequiredDate(): PropertyDecorator {
-  return stacked(
-    Type(() => Date),
-    IsDate(),
-    DateInRange(),
-  );
+  return stacked(ToDate(), IsDate(), DateInRange());
 }
 
 /** `@IsOptional()` and `@RequiredDate()`. */

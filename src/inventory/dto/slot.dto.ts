@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { PageQueryDto } from '../../common/pagination/pagination.js';
-import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Length, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
+import { ToInteger } from '../../common/validation/transforms.js';
 import { ItemDto } from './item.dto.js';
 
 export const SLOT_KEY_RE = /^[a-z0-9](?:[a-z0-9_-]{0,62}[a-z0-9])?$/;
@@ -68,7 +68,7 @@ export class CreateSlotDto {
 
   /** Display and layering order (default 0). */
   @IsOptional()
-  @Type(() => Number)
+  @ToInteger()
   @IsInt()
   @Min(-1000000)
   @Max(1000000)

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { ToInteger } from '../../common/validation/transforms.js';
 import { IsUuid } from '../../common/validation/decorators.js';
-import { Type } from 'class-transformer';
 import { PageQueryDto } from '../../common/pagination/pagination.js';
 import { LeaderboardEntryDto } from '../../resources/dto/ranking.dto.js';
 import { EVENT_STATUSES, type EventStatus } from '../../quest-events/event-status.js';
@@ -102,7 +102,7 @@ export class AdminParticipantsQueryDto extends PageQueryDto {
   /** Only participants in this status (1 REGISTERED, 2 UNREGISTERED, 3 DROPPED, 4 CANCELLED); all by default. */
   @ApiPropertyOptional({ enum: [1, 2, 3, 4], type: Number })
   @IsOptional()
-  @Type(() => Number)
+  @ToInteger()
   @IsIn([1, 2, 3, 4], { message: 'status must be 1, 2, 3 or 4' })
   status?: ParticipantStatus;
 }

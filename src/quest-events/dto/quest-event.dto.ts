@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, ValidateNested } from 'class-validator';
 import { MAX_PAGE, MAX_PAGE_SIZE, PageQueryDto } from '../../common/pagination/pagination.js';
-import { ToArray, ToBoolean } from '../../common/validation/transforms.js';
+import { ToArray, ToBoolean, ToInteger } from '../../common/validation/transforms.js';
 import {
   IsUuid,
   OptionalDate,
@@ -236,14 +236,14 @@ export class QuestEventFilterDto {
 
 export class ListQuestEventsQueryDto {
   @IsOptional()
-  @Type(() => Number)
+  @ToInteger()
   @IsInt()
   @Min(1)
   @Max(MAX_PAGE)
   page?: number;
 
   @IsOptional()
-  @Type(() => Number)
+  @ToInteger()
   @IsInt()
   @Min(1)
   @Max(MAX_PAGE_SIZE)

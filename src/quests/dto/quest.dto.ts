@@ -1,5 +1,4 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   IsArray,
@@ -17,7 +16,7 @@ import {
   ValidateIf,
 } from 'class-validator';
 import { MAX_PAGE, MAX_PAGE_SIZE } from '../../common/pagination/pagination.js';
-import { ToArray, ToBoolean } from '../../common/validation/transforms.js';
+import { ToArray, ToBoolean, ToInteger } from '../../common/validation/transforms.js';
 import { IsUuid, OptionalLabels, OptionalNestedList, OptionalText, RequiredText } from '../../common/validation/decorators.js';
 import { MAX_OPERATION_AMOUNT } from '../../resources/dto/ledger.dto.js';
 import { QUEST_STATUSES, type QuestStatus } from '../entities/quest.entity.js';
@@ -224,7 +223,7 @@ export class ListQuestsQueryDto {
 
   @ApiProperty({ required: true, minimum: 1, maximum: MAX_PAGE, example: 1, type: Number })
   @IsDefined()
-  @Type(() => Number)
+  @ToInteger()
   @IsInt()
   @Min(1)
   @Max(MAX_PAGE)
@@ -232,7 +231,7 @@ export class ListQuestsQueryDto {
 
   @ApiProperty({ required: true, minimum: 1, maximum: MAX_PAGE_SIZE, example: 20, type: Number })
   @IsDefined()
-  @Type(() => Number)
+  @ToInteger()
   @IsInt()
   @Min(1)
   @Max(MAX_PAGE_SIZE)
@@ -323,7 +322,7 @@ export class AdminQuestListQueryDto {
 
   @ApiPropertyOptional({ type: Number, minimum: 1 })
   @IsOptional()
-  @Type(() => Number)
+  @ToInteger()
   @IsInt()
   @Min(1)
   @Max(MAX_PAGE)
@@ -331,7 +330,7 @@ export class AdminQuestListQueryDto {
 
   @ApiPropertyOptional({ type: Number, minimum: 1, maximum: MAX_PAGE_SIZE })
   @IsOptional()
-  @Type(() => Number)
+  @ToInteger()
   @IsInt()
   @Min(1)
   @Max(MAX_PAGE_SIZE)

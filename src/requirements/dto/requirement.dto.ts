@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsObject, IsOptional, IsString, Length, Matches, Max, MaxLength, Min } from 'class-validator';
+import { ToInteger } from '../../common/validation/transforms.js';
 import { IsUuid } from '../../common/validation/decorators.js';
 import { REQUIREMENT_KINDS, type RequirementKind } from '../entities/store-requirement.entity.js';
 
@@ -61,7 +61,7 @@ export class CreateRequirementDto {
 
   /** `min_resource` only: the minimum earned amount. */
   @IsOptional()
-  @Type(() => Number)
+  @ToInteger()
   @IsInt()
   @Min(1)
   @Max(Number.MAX_SAFE_INTEGER)

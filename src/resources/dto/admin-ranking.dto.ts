@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
 import { IsOptional, Matches } from 'class-validator';
+import { ToInteger } from '../../common/validation/transforms.js';
 import { PageQueryDto } from '../../common/pagination/pagination.js';
 import { IsUuid, OptionalInt, RequiredText } from '../../common/validation/decorators.js';
 import { NeighboursQueryDto } from './ledger.dto.js';
@@ -42,7 +42,7 @@ export class AdminEarnedPerDayQueryDto {
 
   /** How many days, today (UTC) included. */
   @ApiPropertyOptional({ default: 30, example: 30 })
-  @Type(() => Number)
+  @ToInteger()
   @OptionalInt({ min: 1, max: MAX_ACTIVITY_DAYS })
   days?: number;
 }

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
 import { IsBoolean, IsInt, IsOptional, Max, Min } from 'class-validator';
+import { ToInteger } from '../../common/validation/transforms.js';
 import { PageQueryDto } from '../../common/pagination/pagination.js';
 import { IsUuid, OptionalText, RequiredText } from '../../common/validation/decorators.js';
 
@@ -145,7 +145,7 @@ export class NeighboursQueryDto {
   /** Neighbours shown on each side of the user (default 2, at most 10). */
   @ApiProperty({ required: false, minimum: 0, maximum: 10, default: 2, type: Number })
   @IsOptional()
-  @Type(() => Number)
+  @ToInteger()
   @IsInt()
   @Min(0)
   @Max(10)
