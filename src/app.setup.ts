@@ -1,7 +1,9 @@
 import { type ArgumentMetadata, type INestApplication, RequestMethod, ValidationPipe, type ValidationError } from '@nestjs/common';
+import { isUtf8 } from 'node:buffer';
 import type { Server } from 'node:http';
 import { isUUID } from 'class-validator';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import { json } from 'express';
 import { SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
 import { AppConfig, trustProxy } from './config/app-config.js';
@@ -111,8 +113,9 @@ export function setupApp(app: INestApplication, options: { swagger?: boolean } =
   // too large) carries them too.
   app.use(requestId);
   app.use(securityHeaders());
-  express.useBodyParser('json', { limit: config.BODY_LIMIT, strict: true });
-  express.useBodyParser('urlencoded', { limit: config.BODY_LIMIT, extended: false });
+  // Express's own parser, as `useBodyParser` registers it: Nest's options type leaves out `verify`
+  // (Nest sets it for `rawBody`, which this app does not use).
+  app.use(json({ limit: config.BODY_LIMIT, strict: true, type: JSON_TYPES, verify: utf8Only }));
   // Before the input checks: the console's files take no input (helmet's CSP, which its pages get,
   // fits it: same-origin scripts, styles and API calls only).
   serveConsole(app);
@@ -133,6 +136,18 @@ export function setupApp(app: INestApplication, options: { swagger?: boolean } =
     });
   }
   return app;
+}
+
+/** JSON bodies: `application/json` and the `+json` types (`application/vnd.api+json`, ...). */
+const JSON_TYPES = ['application/json', 'application/*+json'];
+
+/**
+ * A JSON body in UTF-8 must be valid UTF-8 (RFC 8259): refused with 400 rather than read with
+ * U+FFFD in place of the bytes that are not, which would store something the client never sent.
+ */
+function utf8Only(_req: unknown, _res: unknown, body: Buffer, encoding: string): void {
+  if (encoding.toLowerCase() === 'utf-8' && !isUtf8(body))
+    throw Object.assign(new Error('The request body is not valid UTF-8'), { status: 400, type: 'entity.encoding.invalid' });
 }
 
 /**

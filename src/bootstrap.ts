@@ -11,7 +11,8 @@ import { TenantsService } from './tenants/tenants.service.js';
 
 /** One HTTP server process: the whole service, or one worker of a cluster (src/main.ts). */
 export async function bootstrap(): Promise<void> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule, { bufferLogs: true });
+  // setupApp registers the one body parser (JSON); Nest's defaults would add a form parser.
+  const app = await NestFactory.create<NestExpressApplication>(AppModule, { bufferLogs: true, bodyParser: false });
   setupApp(app);
   app.enableShutdownHooks();
   const config = app.get(AppConfig);

@@ -96,6 +96,63 @@ describe('platform', () => {
     expect(path.body).toMatchObject({ code: 10002 });
   });
 
+  it('refuses a body that is not valid UTF-8, holds half a character or is not JSON, changing nothing; takes +json types', async () => {
+    const tenant = await t.givenTenant();
+    const user = await givenUser(t, tenant);
+    const update = (body: string | Buffer, type?: string) => {
+      // Sent as they are (superagent would write a Buffer as JSON).
+      const req = t
+        .http()
+        .post('/v1/user/profile')
+        .set('Authorization', user.auth)
+        .serialize((b: unknown) => b as string);
+      return (type ? req.set('Content-Type', type) : req).send(body as string);
+    };
+    const kept = async () =>
+      (
+        (await t.http().get('/v1/user/profile?fields=displayName').set('Authorization', user.auth).expect(200)).body as {
+          displayName: unknown;
+        }
+      ).displayName;
+    expect((await update('{"displayName":"Ada"}', 'application/json')).status).toBe(200);
+
+    const bytes = await update(
+      Buffer.from([...Buffer.from('{"displayName":"a'), 0xff, 0xfe, 0xc3, 0x28, ...Buffer.from('"}')]),
+      'application/json',
+    );
+    expect({ status: bytes.status, body: bytes.body as unknown }).toEqual({
+      status: 400,
+      body: expect.objectContaining({
+        message: 'generic_client_error',
+        error: 'invalid_json',
+        detail: 'The request body is not valid UTF-8',
+      }),
+    });
+    const half = await update('{"displayName":"a\\ud800b"}', 'application/json');
+    expect(half.status).toBe(400);
+    expect(half.body).toMatchObject({
+      message: 'generic_client_error',
+      error: 'unsafe_input',
+      detail: expect.stringContaining('surrogate'),
+    });
+    const halfKey = await update('{"\\udc00":1}', 'application/json');
+    expect(halfKey.body).toMatchObject({ error: 'unsafe_input' });
+    for (const type of ['text/plain', 'application/xml', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
+      const res = await update('{"displayName":"Not JSON"}', type);
+      expect({ type, status: res.status, body: res.body as unknown }).toEqual({
+        type,
+        status: 415,
+        body: expect.objectContaining({ message: 'unsupported_media_type', error: 'unsupported_media_type' }),
+      });
+    }
+    expect(await kept()).toBe('Ada');
+
+    expect((await update('{"displayName":"Ada L"}', 'application/vnd.api+json')).status).toBe(200);
+    expect(await kept()).toBe('Ada L');
+    // No body at all needs no type.
+    expect((await t.http().post('/v1/user/profile').set('Authorization', user.auth)).status).toBe(200);
+  });
+
   it('answers a request line or headers over the size limit with 431 {code, message}', async () => {
     const res = await t.http().get(`/v1/community/x?pad=${'A'.repeat(20_000)}`);
     expect(res.status).toBe(431);
@@ -122,9 +179,9 @@ describe('platform', () => {
     expect(res.headers['x-request-id']).toBe('req-bad-json');
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['cache-control']).toBe('no-store');
-    // setupApp's parsers only: Nest adds its own only when it finds none.
+    // setupApp's parser only (the app is made with `bodyParser: false`).
     const layers = (t.app.getHttpAdapter().getInstance() as { router: { stack: { handle: { name: string } }[] } }).router.stack;
-    expect(layers.map((l) => l.handle.name).filter((name) => /parser/i.test(name))).toEqual(['jsonParser', 'urlencodedParser']);
+    expect(layers.map((l) => l.handle.name).filter((name) => /parser/i.test(name))).toEqual(['jsonParser']);
   });
 
   it('reports the database in /health/ready: 200 when up, 503 {code, message} when down, recovers', async () => {

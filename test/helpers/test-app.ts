@@ -56,7 +56,7 @@ export async function createTestApp(
     .overrideProvider(Clock)
     .useValue(clock)
     .compile();
-  const app = moduleRef.createNestApplication({ bufferLogs: false });
+  const app = moduleRef.createNestApplication({ bufferLogs: false, bodyParser: false });
   setupApp(app, { swagger: options.swagger ?? false });
   await app.init();
   const tenants = app.get(TenantsService);

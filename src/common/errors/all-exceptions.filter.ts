@@ -175,13 +175,15 @@ export function errorBody(
 
 /** Unparsable JSON is its own case; every other body-parser failure keeps its status's definition. */
 function bodyParserDefinition(e: BodyParserError, def: ErrorDefinition): ErrorDefinition {
-  return e.type === 'entity.parse.failed' ? CommonErrors.invalid_json : def;
+  return e.type === 'entity.parse.failed' || e.type === 'entity.encoding.invalid' ? CommonErrors.invalid_json : def;
 }
 
 function bodyParserDetail(e: BodyParserError, def: ErrorDefinition): string {
   switch (e.type) {
     case 'entity.parse.failed':
       return 'The request body is not valid JSON';
+    case 'entity.encoding.invalid':
+      return 'The request body is not valid UTF-8';
     case 'entity.too.large':
       return `The request body exceeds the limit of ${e.limit} bytes`;
     case 'encoding.unsupported':

@@ -1,4 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
+import { DomainError } from '../errors/domain-error.js';
+import { CommonErrors } from '../errors/error-catalog.js';
 import { assertSafeInput } from './safe-input.js';
 
 const pinQuery = (req: Request, query: unknown) =>
@@ -22,10 +24,21 @@ export function checkRequestInput(req: Request, _res: Response, next: NextFuncti
     return next(err);
   }
   pinQuery(req, query);
+  // No parser took it (the body parsers read JSON and forms only): a body of another type
+  // (text/plain, XML, multipart, no Content-Type) would otherwise be ignored and the route run
+  // as if nothing had been sent.
+  if (req.body === undefined && hasBody(req))
+    return next(new DomainError(CommonErrors.unsupported_media_type, 'The request body must be JSON (Content-Type: application/json)'));
   try {
     if (req.body !== undefined) assertSafeInput(req.body, 'body');
   } catch (err) {
     return next(err);
   }
   next();
+}
+
+/** Whether the request carries a body (a chunked one, or a length above 0), as body-parser decides it. */
+function hasBody(req: Request): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
