@@ -67,6 +67,12 @@ describe('parseQuery', () => {
     }
   });
 
+  it('refuses percent-encoding that does not decode, and half characters, in names and values; decodes the rest', () => {
+    for (const search of ['x=%', 'x=%zz', 'x=%E0%A4%A', 'x=%C3%28', '%zz=1', 'a%=1', 'x=%ED%A0%80', 'x=%FF'])
+      expect([search, refusal(search).message]).toEqual([search, expect.stringMatching(/percent-encoded UTF-8|surrogate/)]);
+    expect(parseQuery('x=%C3%A9+%2B%25&y=a%20b&z=100%25')).toEqual({ x: 'é +%', y: 'a b', z: '100%' });
+  });
+
   it('keeps the parse of a query string, frozen, for the next request with the same string; refusals are not kept', () => {
     const first = parseQuery('limit=50&page=2&filter[status][]=active');
     expect(parseQuery('limit=50&page=2&filter[status][]=active')).toBe(first);

@@ -33,12 +33,23 @@ const OPTIONS: qs.IParseOptions = {
   parameterLimit: MAX_QUERY_PARAMETERS,
   throwOnLimitExceeded: true,
   decoder(text: string, decode: qs.defaultDecoder, charset: string, type: 'key' | 'value'): string {
+    // qs keeps a token it cannot decode (`%`, `%zz`, `%C3%28`) as it was sent: refused instead.
+    if (text.includes('%') && !decodes(text)) throw refuse('The query string is not valid percent-encoded UTF-8');
     const decoded = decode(text, decode, charset);
     if (type === 'key' && decoded.split(/[[\]]/).some(isPrototypeKey))
       throw refuse(`The query parameter name "${decoded.slice(0, 64)}" is not allowed`);
     return decoded;
   },
 };
+
+function decodes(text: string): boolean {
+  try {
+    decodeURIComponent(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** Distinct query strings whose parse is kept (the same pages and filters come back from every player). */
 const KEPT_QUERIES = 1_000;
