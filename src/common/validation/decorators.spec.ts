@@ -14,6 +14,7 @@ import {
   Max,
   MaxLength,
   Min,
+  ValidateIf,
   ValidateNested,
   type ValidationError,
   validateSync,
@@ -21,6 +22,7 @@ import {
 import {
   HttpUrl,
   IsUuid,
+  NotBlank,
   OptionalDate,
   OptionalInt,
   OptionalLabels,
@@ -46,12 +48,12 @@ class Stacks {
   @Length(1, 200)
   name: string;
 
-  @IsOptional()
+  @ValidateIf((_, v) => v !== undefined)
   @IsString()
   @MaxLength(5000)
   description?: string;
 
-  @IsOptional()
+  @ValidateIf((_, v) => v !== undefined)
   @IsString()
   @Length(1, 64)
   communityId?: string;
@@ -71,7 +73,7 @@ class Stacks {
   @Max(1_000_000_000)
   totalSupply?: number | null;
 
-  @IsOptional()
+  @ValidateIf((_, v) => v !== undefined)
   @IsArray()
   @ArrayMaxSize(20)
   @IsUUID('all', { each: true })
@@ -81,12 +83,12 @@ class Stacks {
   @IsDate()
   startsAt: Date;
 
-  @IsOptional()
+  @ValidateIf((_, v) => v !== undefined)
   @ToDate()
   @IsDate()
   endsAt?: Date;
 
-  @IsOptional()
+  @ValidateIf((_, v) => v !== undefined)
   @IsArray()
   @ArrayMaxSize(20)
   @IsString({ each: true })
@@ -94,7 +96,7 @@ class Stacks {
   @Matches(TAG, { each: true })
   tags?: string[];
 
-  @IsOptional()
+  @ValidateIf((_, v) => v !== undefined)
   @IsArray()
   @ArrayMaxSize(2)
   @ValidateNested({ each: true })
@@ -115,10 +117,10 @@ class Combined {
   @HttpUrl()
   url: string;
 
-  @OptionalUrl()
+  @OptionalUrl({ nullable: true })
   imageUrl?: string | null;
 
-  @OptionalInt({ min: 0, max: 1_000_000_000 })
+  @OptionalInt({ min: 0, max: 1_000_000_000, nullable: true })
   totalSupply?: number | null;
 
   @OptionalUuids({ max: 20 })
@@ -201,8 +203,24 @@ describe('combined validation decorators', () => {
       },
     ],
     ['nothing', {}],
+    ['only the nullable fields null', { ...valid, imageUrl: null, totalSupply: null }],
   ])('validate and transform %s as the written stacks do (same 400 messages, same order)', (_, body) => {
     expect(check(Combined, body)).toBe(check(Stacks, body));
+  });
+});
+
+describe('NotBlank', () => {
+  class Named {
+    @RequiredText({ max: 20 })
+    @NotBlank()
+    name: string;
+  }
+  const errors = (name: unknown) => validateSync(plainToInstance(Named, { name })).map((e) => Object.values(e.constraints ?? {}));
+
+  it('refuses a name of white space only, and leaves other types to the type check', () => {
+    expect(errors('  \t\n')).toEqual([['name must not be blank']]);
+    expect(errors(' Space Pirates ')).toEqual([]);
+    expect(errors(5)).not.toContainEqual(expect.arrayContaining(['name must not be blank']));
   });
 });
 

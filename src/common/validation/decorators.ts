@@ -16,6 +16,7 @@ import {
   MaxLength,
   Min,
   ValidateBy,
+  ValidateIf,
   ValidateNested,
   type ValidationOptions,
 } from 'class-validator';
@@ -67,21 +68,51 @@ function PluginSchema(schema: Record<string, unknown>): PropertyDecorator {
   };
 }
 
+/**
+ * An optional field that cannot be null: absent, its checks are skipped; null goes through them and
+ * fails (a 400 naming the field). `@IsOptional()` skips null too, which let null reach NOT NULL
+ * columns and code reading the value (500s). This is the `ValidateIf` that
+ * `PartialType(..., { skipNullProperties: false })` of @nestjs/mapped-types adds.
+ */
+export function IfPresent(): PropertyDecorator {
+  return ValidateIf((_object, value) => value !== undefined);
+}
+
+/**
+ * `nullable: true` where null empties the field (an image URL, an unlimited supply): null then skips
+ * the checks, as `@IsOptional()` does. Otherwise null is refused (`IfPresent`).
+ */
+interface NullOption {
+  nullable?: boolean;
+}
+const optional = (nullable = false) => (nullable ? IsOptional() : IfPresent());
+
+/** A string with at least one character that is not white space (a name of only spaces would show as blank). */
+export function NotBlank(): PropertyDecorator {
+  return ValidateBy({
+    name: 'notBlank',
+    validator: {
+      validate: (value) => typeof value !== 'string' || value.trim() !== '',
+      defaultMessage: (args) => `${args?.property} must not be blank`,
+    },
+  });
+}
+
 /** A required string of `min` (default 1) to `max` characters: `@IsString() @Length(min, max)`. */
 export function RequiredText({ min = 1, max }: { min?: number; max: number }): PropertyDecorator {
   return stacked(IsString(), Length(min, max), PluginSchema({ minLength: min, maxLength: max }));
 }
 
 /**
- * An optional string: `@IsOptional() @IsString() @MaxLength(max)`, or with `min`
- * `@IsOptional() @IsString() @Length(min, max)` (its message names both bounds).
+ * An optional string: `@IfPresent() @IsString() @MaxLength(max)`, or with `min`
+ * `@IfPresent() @IsString() @Length(min, max)` (its message names both bounds); `IsOptional` with `nullable`.
  */
-export function OptionalText({ min, max }: { min?: number; max: number }): PropertyDecorator {
+export function OptionalText({ min, max, nullable }: { min?: number; max: number } & NullOption): PropertyDecorator {
   const length =
     min === undefined
       ? [MaxLength(max), PluginSchema({ maxLength: max })]
       : [Length(min, max), PluginSchema({ minLength: min, maxLength: max })];
-  return stacked(IsOptional(), IsString(), ...length);
+  return stacked(optional(nullable), IsString(), ...length);
 }
 
 /** An absolute http(s) URL of at most 2048 characters: `@IsUrl({ protocols: ['https', 'http'], require_protocol: true }) @MaxLength(2048)`. */
@@ -93,14 +124,17 @@ export function HttpUrl(): PropertyDecorator {
   );
 }
 
-/** `@IsOptional()` and `@HttpUrl()`: absent or null is not validated (null clears an image where the field is nullable). */
-export function OptionalUrl(): PropertyDecorator {
-  return stacked(IsOptional(), HttpUrl());
+/** `@IfPresent()` and `@HttpUrl()`; with `nullable` (null clears an image) `@IsOptional()`. */
+export function OptionalUrl({ nullable }: NullOption = {}): PropertyDecorator {
+  return stacked(optional(nullable), HttpUrl());
 }
 
-/** An optional integer from `min` to `max`: `@IsOptional() @IsInt() @Min(min) @Max(max)` (a negative `min`: see above). */
-export function OptionalInt({ min, max }: { min: number; max: number }): PropertyDecorator {
-  return stacked(IsOptional(), IsInt(), Min(min), Max(max), PluginSchema({ minimum: min, maximum: max }));
+/**
+ * An optional integer from `min` to `max`: `@IfPresent() @IsInt() @Min(min) @Max(max)`, `@IsOptional()`
+ * with `nullable` (a negative `min`: see above).
+ */
+export function OptionalInt({ min, max, nullable }: { min: number; max: number } & NullOption): PropertyDecorator {
+  return stacked(optional(nullable), IsInt(), Min(min), Max(max), PluginSchema({ minimum: min, maximum: max }));
 }
 
 /**
@@ -122,10 +156,10 @@ export function IsUuid(version?: Parameters<typeof IsUUID>[0], options?: Validat
   return stacked(IsUUID(version, options), LowerCaseUuids(), PluginSchema({ format: 'uuid' }));
 }
 
-/** An optional list of at most `max` UUIDs, kept in lower case: `@IsOptional() @IsArray() @ArrayMaxSize(max) @IsUUID('all', { each: true })`. */
+/** An optional list of at most `max` UUIDs, kept in lower case: `@IfPresent() @IsArray() @ArrayMaxSize(max) @IsUUID('all', { each: true })`. */
 export function OptionalUuids({ max }: { max: number }): PropertyDecorator {
   return stacked(
-    IsOptional(),
+    IfPresent(),
     IsArray(),
     ArrayMaxSize(max),
     IsUUID('all', { each: true }),
@@ -137,12 +171,12 @@ export function OptionalUuids({ max }: { max: number }): PropertyDecorator {
 /**
  * Optional labels such as a quest's tags or an event's features: at most 20 strings of 1-64
  * characters matching `pattern`:
- * `@IsOptional() @IsArray() @ArrayMaxSize(20) @IsString({ each: true }) @Length(1, 64, { each: true }) @Matches(pattern, { each: true })`.
+ * `@IfPresent() @IsArray() @ArrayMaxSize(20) @IsString({ each: true }) @Length(1, 64, { each: true }) @Matches(pattern, { each: true })`.
  * The schema gets no `pattern`, as the plugin gave none for a pattern passed by name.
  */
 export function OptionalLabels(pattern: RegExp): PropertyDecorator {
   return stacked(
-    IsOptional(),
+    IfPresent(),
     IsArray(),
     ArrayMaxSize(20),
     IsString({ each: true }),
@@ -154,10 +188,10 @@ export function OptionalLabels(pattern: RegExp): PropertyDecorator {
 
 /**
  * An optional list of at most `max` nested objects, each validated as `type()`:
- * `@IsOptional() @IsArray() @ArrayMaxSize(max) @ValidateNested({ each: true }) @Type(type)`.
+ * `@IfPresent() @IsArray() @ArrayMaxSize(max) @ValidateNested({ each: true }) @Type(type)`.
  */
 export function OptionalNestedList(type: () => new () => object, { max }: { max: number }): PropertyDecorator {
-  return stacked(IsOptional(), IsArray(), ArrayMaxSize(max), ValidateNested({ each: true }), Type(type), PluginSchema({ maxItems: max }));
+  return stacked(IfPresent(), IsArray(), ArrayMaxSize(max), ValidateNested({ each: true }), Type(type), PluginSchema({ maxItems: max }));
 }
 
 /**
@@ -202,7 +236,7 @@ export function RequiredDate(): PropertyDecorator {
   return stacked(ToDate(), IsDate(), DateInRange());
 }
 
-/** `@IsOptional()` and `@RequiredDate()`. */
+/** `@IfPresent()` and `@RequiredDate()`. */
 export function OptionalDate(): PropertyDecorator {
-  return stacked(IsOptional(), RequiredDate());
+  return stacked(IfPresent(), RequiredDate());
 }

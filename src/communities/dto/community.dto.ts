@@ -1,7 +1,15 @@
 import { ApiProperty } from '@nestjs/swagger';
 
-import { IsOptional, Matches } from 'class-validator';
-import { HttpUrl, OptionalNestedList, OptionalText, OptionalUrl, RequiredText } from '../../common/validation/decorators.js';
+import { Matches } from 'class-validator';
+import {
+  HttpUrl,
+  IfPresent,
+  NotBlank,
+  OptionalNestedList,
+  OptionalText,
+  OptionalUrl,
+  RequiredText,
+} from '../../common/validation/decorators.js';
 
 export const COMMUNITY_SLUG_RE = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
 
@@ -56,15 +64,16 @@ export class CreateCommunityDto {
 
   @ApiProperty({ example: 'Space Pirates' })
   @RequiredText({ max: 200 })
+  @NotBlank()
   name: string;
 
   @OptionalText({ max: 5000 })
   description?: string;
 
-  @OptionalUrl()
+  @OptionalUrl({ nullable: true })
   imageUrl?: string;
 
-  @OptionalUrl()
+  @OptionalUrl({ nullable: true })
   bannerUrl?: string;
 
   @ApiProperty({ type: CommunityLinkDto, isArray: true, required: false })
@@ -72,27 +81,28 @@ export class CreateCommunityDto {
   links?: CommunityLinkDto[];
 }
 
-/** Every field optional; `null` clears an image. */
+/** Every field optional; `null` clears an image and is refused elsewhere. */
 export class UpdateCommunityDto {
   @ApiProperty({ required: false, example: 'space-pirates' })
-  @IsOptional()
+  @IfPresent()
   @Matches(COMMUNITY_SLUG_RE, {
     message: 'slug must be 1-64 lowercase letters, digits or dashes, starting and ending with a letter or digit',
   })
   slug?: string;
 
   @OptionalText({ min: 1, max: 200 })
+  @NotBlank()
   name?: string;
 
   @OptionalText({ max: 5000 })
   description?: string;
 
   @ApiProperty({ type: String, nullable: true, required: false })
-  @OptionalUrl()
+  @OptionalUrl({ nullable: true })
   imageUrl?: string | null;
 
   @ApiProperty({ type: String, nullable: true, required: false })
-  @OptionalUrl()
+  @OptionalUrl({ nullable: true })
   bannerUrl?: string | null;
 
   @ApiProperty({ type: CommunityLinkDto, isArray: true, required: false })

@@ -32,7 +32,7 @@ export class CreateSubscriptionDto {
   active?: boolean;
 
   @ApiPropertyOptional({ example: 'Game server (production)', maxLength: 128 })
-  @OptionalText({ max: 128 })
+  @OptionalText({ max: 128, nullable: true })
   description?: string;
 }
 
@@ -58,7 +58,7 @@ export class UpdateSubscriptionDto {
   active?: boolean;
 
   @ApiPropertyOptional({ maxLength: 128 })
-  @OptionalText({ max: 128 })
+  @OptionalText({ max: 128, nullable: true })
   description?: string;
 }
 

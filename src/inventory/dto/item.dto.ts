@@ -14,7 +14,15 @@ import {
 } from 'class-validator';
 import { ToBoolean } from '../../common/validation/transforms.js';
 import { PageQueryDto } from '../../common/pagination/pagination.js';
-import { IsUuid, OptionalInt, OptionalNestedList, OptionalText, OptionalUrl, RequiredText } from '../../common/validation/decorators.js';
+import {
+  IsUuid,
+  NotBlank,
+  OptionalInt,
+  OptionalNestedList,
+  OptionalText,
+  OptionalUrl,
+  RequiredText,
+} from '../../common/validation/decorators.js';
 
 export const MAX_ITEM_SUPPLY = 1_000_000_000;
 
@@ -119,12 +127,13 @@ export class CreateItemDto {
 
   @ApiProperty({ example: 'Golden crown' })
   @RequiredText({ max: 100 })
+  @NotBlank()
   name: string;
 
   @OptionalText({ max: 1000 })
   description?: string;
 
-  @OptionalUrl()
+  @OptionalUrl({ nullable: true })
   imageUrl?: string;
 
   /** Default `common`. */
@@ -137,7 +146,7 @@ export class CreateItemDto {
   attributes?: ItemAttributeDto[];
 
   /** Units that can ever be granted; omit for unlimited. */
-  @OptionalInt({ min: 1, max: MAX_ITEM_SUPPLY })
+  @OptionalInt({ min: 1, max: MAX_ITEM_SUPPLY, nullable: true })
   supply?: number;
 }
 
@@ -145,6 +154,7 @@ export class UpdateItemDto {
   @ValidateIf((_, v) => v !== undefined) // null is refused, not stored in a NOT NULL column
   @IsString()
   @Length(1, 100)
+  @NotBlank()
   name?: string;
 
   @ValidateIf((_, v) => v !== undefined) // null is refused, not stored in a NOT NULL column
@@ -153,7 +163,7 @@ export class UpdateItemDto {
   description?: string;
 
   @ApiProperty({ type: String, nullable: true, required: false })
-  @OptionalUrl()
+  @OptionalUrl({ nullable: true })
   imageUrl?: string | null;
 
   @ValidateIf((_, v) => v !== undefined) // null is refused, not stored in a NOT NULL column
@@ -170,7 +180,7 @@ export class UpdateItemDto {
 
   /** New cap (at least the units already granted); null makes it unlimited. */
   @ApiProperty({ type: Number, nullable: true, required: false, minimum: 1, maximum: MAX_ITEM_SUPPLY })
-  @OptionalInt({ min: 1, max: MAX_ITEM_SUPPLY })
+  @OptionalInt({ min: 1, max: MAX_ITEM_SUPPLY, nullable: true })
   supply?: number | null;
 }
 

@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { PageQueryDto } from '../../common/pagination/pagination.js';
 import { IsInt, IsOptional, IsString, Length, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
 import { ToInteger } from '../../common/validation/transforms.js';
+import { NotBlank } from '../../common/validation/decorators.js';
 import { ItemDto } from './item.dto.js';
 
 export const SLOT_KEY_RE = /^[a-z0-9](?:[a-z0-9_-]{0,62}[a-z0-9])?$/;
@@ -59,6 +60,7 @@ export class CreateSlotDto {
   @ApiProperty({ example: 'Head' })
   @IsString()
   @Length(1, 100)
+  @NotBlank()
   name: string;
 
   @IsOptional()
@@ -79,6 +81,7 @@ export class UpdateSlotDto {
   @ValidateIf((_, v) => v !== undefined) // null is refused, not stored in a NOT NULL column
   @IsString()
   @Length(1, 100)
+  @NotBlank()
   name?: string;
 
   @ValidateIf((_, v) => v !== undefined) // null is refused, not stored in a NOT NULL column

@@ -2,7 +2,15 @@ import { ApiProperty } from '@nestjs/swagger';
 import { IsBoolean, IsIn, IsOptional } from 'class-validator';
 import { ToBoolean } from '../../common/validation/transforms.js';
 import { PageQueryDto } from '../../common/pagination/pagination.js';
-import { IsUuid, OptionalInt, OptionalText, OptionalUrl, OptionalUuids, RequiredText } from '../../common/validation/decorators.js';
+import {
+  IsUuid,
+  NotBlank,
+  OptionalInt,
+  OptionalText,
+  OptionalUrl,
+  OptionalUuids,
+  RequiredText,
+} from '../../common/validation/decorators.js';
 import { PRIZE_SOURCES, type PrizeSource } from '../entities/prize-award.entity.js';
 import { PRIZE_KINDS, type PrizeKind } from '../entities/prize.entity.js';
 
@@ -13,12 +21,13 @@ export class CreatePrizeDto {
 
   @ApiProperty({ example: 'Season 1 champion' })
   @RequiredText({ max: 200 })
+  @NotBlank()
   name: string;
 
   @OptionalText({ max: 5000 })
   description?: string;
 
-  @OptionalUrl()
+  @OptionalUrl({ nullable: true })
   imageUrl?: string;
 
   @ApiProperty({ enum: PRIZE_KINDS, example: 'physical' })
@@ -26,7 +35,7 @@ export class CreatePrizeDto {
   kind: PrizeKind;
 
   /** Units that can ever be awarded; absent for unlimited. */
-  @OptionalInt({ min: 0, max: 1_000_000_000 })
+  @OptionalInt({ min: 0, max: 1_000_000_000, nullable: true })
   totalSupply?: number;
 
   /** Requirement definitions (ids) a winner is asked for, e.g. a shipping address. */
@@ -36,18 +45,19 @@ export class CreatePrizeDto {
 
 export class UpdatePrizeDto {
   @OptionalText({ min: 1, max: 200 })
+  @NotBlank()
   name?: string;
 
   @OptionalText({ max: 5000 })
   description?: string;
 
   @ApiProperty({ type: String, nullable: true, required: false })
-  @OptionalUrl()
+  @OptionalUrl({ nullable: true })
   imageUrl?: string | null;
 
   /** null: unlimited. Cannot go below the number awarded (409). */
   @ApiProperty({ type: Number, nullable: true, required: false })
-  @OptionalInt({ min: 0, max: 1_000_000_000 })
+  @OptionalInt({ min: 0, max: 1_000_000_000, nullable: true })
   totalSupply?: number | null;
 
   @OptionalUuids({ max: 20 })

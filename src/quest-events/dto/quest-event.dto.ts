@@ -4,7 +4,9 @@ import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Ma
 import { MAX_PAGE, MAX_PAGE_SIZE, PageQueryDto } from '../../common/pagination/pagination.js';
 import { ToArray, ToBoolean, ToInteger } from '../../common/validation/transforms.js';
 import {
+  IfPresent,
   IsUuid,
+  NotBlank,
   OptionalDate,
   OptionalInt,
   OptionalLabels,
@@ -106,12 +108,13 @@ export class CreateQuestEventDto {
 
   @ApiProperty({ example: 'Spring Cup' })
   @RequiredText({ max: 200 })
+  @NotBlank()
   name: string;
 
   @OptionalText({ max: 5000 })
   description?: string;
 
-  @OptionalUrl()
+  @OptionalUrl({ nullable: true })
   imageUrl?: string;
 
   @ApiPropertyOptional({ type: [String], example: ['score-based'] })
@@ -136,11 +139,11 @@ export class CreateQuestEventDto {
 
   /** Most REGISTERED participants; absent: unlimited. */
   @ApiPropertyOptional({ minimum: 1, maximum: 10_000_000 })
-  @OptionalInt({ min: 1, max: 10_000_000 })
+  @OptionalInt({ min: 1, max: 10_000_000, nullable: true })
   capacity?: number;
 
   /** A scoped resource type of the same community whose `questEventId` is empty or this event. */
-  @IsOptional()
+  @IfPresent()
   @IsUuid()
   scoreResourceTypeId?: string;
 
@@ -149,11 +152,11 @@ export class CreateQuestEventDto {
   minScore?: number;
 
   @ApiPropertyOptional({ minimum: 1 })
-  @OptionalInt({ min: 1, max: 10_000_000 })
+  @OptionalInt({ min: 1, max: 10_000_000, nullable: true })
   maxRank?: number;
 
   /** false: the event is created as a draft (invisible to users) and published later. Default true. */
-  @IsOptional()
+  @IfPresent()
   @IsBoolean()
   publish?: boolean;
 }
@@ -161,13 +164,14 @@ export class CreateQuestEventDto {
 /** Anything but the community and slug; only while the event is a draft or published and not ended. */
 export class UpdateQuestEventDto {
   @OptionalText({ min: 1, max: 200 })
+  @NotBlank()
   name?: string;
 
   @OptionalText({ max: 5000 })
   description?: string;
 
   @ApiPropertyOptional({ type: String, nullable: true })
-  @OptionalUrl()
+  @OptionalUrl({ nullable: true })
   imageUrl?: string | null;
 
   @ApiPropertyOptional({ type: [String] })
@@ -192,10 +196,10 @@ export class UpdateQuestEventDto {
 
   /** Not below the current number of REGISTERED participants. */
   @ApiPropertyOptional({ type: Number, nullable: true, minimum: 1 })
-  @OptionalInt({ min: 1, max: 10_000_000 })
+  @OptionalInt({ min: 1, max: 10_000_000, nullable: true })
   capacity?: number | null;
 
-  @IsOptional()
+  @IfPresent()
   @IsUuid()
   scoreResourceTypeId?: string;
 
@@ -203,11 +207,11 @@ export class UpdateQuestEventDto {
   minScore?: number;
 
   @ApiPropertyOptional({ type: Number, nullable: true, minimum: 1 })
-  @OptionalInt({ min: 1, max: 10_000_000 })
+  @OptionalInt({ min: 1, max: 10_000_000, nullable: true })
   maxRank?: number | null;
 
   /** true publishes a draft. */
-  @IsOptional()
+  @IfPresent()
   @IsBoolean()
   publish?: boolean;
 }

@@ -14,13 +14,14 @@ import {
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
-import { IsUuid, OptionalInt, OptionalText, RequiredText } from '../../common/validation/decorators.js';
+import { IsUuid, NotBlank, OptionalInt, OptionalText, RequiredText } from '../../common/validation/decorators.js';
 import { AddressDto } from '../../profile/dto/profile.dto.js';
 import { REWARD_KINDS, type RewardKind } from '../entities/quest-event-reward.entity.js';
 
 export class CreateRewardDto {
   @ApiProperty({ example: 'Golden ticket' })
   @RequiredText({ max: 200 })
+  @NotBlank()
   name: string;
 
   @OptionalText({ max: 5000 })

@@ -17,7 +17,15 @@ import {
 } from 'class-validator';
 import { MAX_PAGE, MAX_PAGE_SIZE } from '../../common/pagination/pagination.js';
 import { ToArray, ToBoolean, ToInteger } from '../../common/validation/transforms.js';
-import { IsUuid, OptionalLabels, OptionalNestedList, OptionalText, RequiredText } from '../../common/validation/decorators.js';
+import {
+  IfPresent,
+  IsUuid,
+  NotBlank,
+  OptionalLabels,
+  OptionalNestedList,
+  OptionalText,
+  RequiredText,
+} from '../../common/validation/decorators.js';
 import { MAX_OPERATION_AMOUNT } from '../../resources/dto/ledger.dto.js';
 import { QUEST_STATUSES, type QuestStatus } from '../entities/quest.entity.js';
 
@@ -68,6 +76,7 @@ export class CreateQuestDto {
 
   @ApiProperty({ example: 'Follow us on X' })
   @RequiredText({ max: 200 })
+  @NotBlank()
   name: string;
 
   @OptionalText({ max: 5000 })
@@ -81,7 +90,7 @@ export class CreateQuestDto {
   type: string;
 
   @ApiPropertyOptional({ enum: QUEST_STATUSES, default: 'active' })
-  @IsOptional()
+  @IfPresent()
   @IsIn(QUEST_STATUSES)
   status?: QuestStatus;
 
@@ -94,12 +103,12 @@ export class CreateQuestDto {
   @OptionalNestedList(() => QuestRewardDto, { max: 10 })
   rewards?: QuestRewardDto[];
 
-  @IsOptional()
+  @IfPresent()
   @IsBoolean()
   featured?: boolean;
 
   /** A template quest (a blueprint shown as such; `excludeTemplateTags` leaves it out of tag statistics). */
-  @IsOptional()
+  @IfPresent()
   @IsBoolean()
   template?: boolean;
 }
@@ -107,19 +116,20 @@ export class CreateQuestDto {
 /** Community and event are fixed once created. */
 export class UpdateQuestDto {
   @OptionalText({ min: 1, max: 200 })
+  @NotBlank()
   name?: string;
 
   @OptionalText({ max: 5000 })
   description?: string;
 
-  @IsOptional()
+  @IfPresent()
   @IsString()
   @Length(1, 64)
   @Matches(/^[A-Za-z0-9][A-Za-z0-9_-]*$/)
   type?: string;
 
   @ApiPropertyOptional({ enum: QUEST_STATUSES })
-  @IsOptional()
+  @IfPresent()
   @IsIn(QUEST_STATUSES)
   status?: QuestStatus;
 
@@ -131,11 +141,11 @@ export class UpdateQuestDto {
   @OptionalNestedList(() => QuestRewardDto, { max: 10 })
   rewards?: QuestRewardDto[];
 
-  @IsOptional()
+  @IfPresent()
   @IsBoolean()
   featured?: boolean;
 
-  @IsOptional()
+  @IfPresent()
   @IsBoolean()
   template?: boolean;
 }

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsIn, IsInt, IsObject, IsOptional, IsString, Length, Matches, Max, MaxLength, Min } from 'class-validator';
 import { ToInteger } from '../../common/validation/transforms.js';
-import { IsUuid } from '../../common/validation/decorators.js';
+import { IsUuid, NotBlank } from '../../common/validation/decorators.js';
 import { REQUIREMENT_KINDS, type RequirementKind } from '../entities/store-requirement.entity.js';
 
 const ADDRESS_SCHEMA_EXAMPLE = {
@@ -26,6 +26,7 @@ export class CreateRequirementDto {
   @ApiProperty({ example: 'Shipping address' })
   @IsString()
   @Length(1, 200)
+  @NotBlank()
   name: string;
 
   @IsOptional()

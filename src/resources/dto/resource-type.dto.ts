@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, IsUrl, Length, Matches, MaxLength } from 'class-validator';
-import { IsUuid } from '../../common/validation/decorators.js';
+import { IfPresent, IsUuid, NotBlank } from '../../common/validation/decorators.js';
 import { RESOURCE_KINDS, type ResourceKind } from '../entities/resource-type.entity.js';
 
 export class ResourceTypeDto {
@@ -51,9 +51,10 @@ export class CreateResourceTypeDto {
   @ApiProperty({ example: 'Experience points' })
   @IsString()
   @Length(1, 200)
+  @NotBlank()
   name: string;
 
-  @IsOptional()
+  @IfPresent()
   @IsString()
   @MaxLength(5000)
   description?: string;
@@ -68,19 +69,20 @@ export class CreateResourceTypeDto {
   imageUrl?: string;
 
   /** Scoped resources: the quest event they belong to (not checked until quest events exist). */
-  @IsOptional()
+  @IfPresent()
   @IsUuid()
   questEventId?: string;
 }
 
-/** Slug, kind and community cannot change (ledger rows and rankings refer to them). */
+/** Slug, kind and community cannot change (ledger rows and rankings refer to them). null clears the image only. */
 export class UpdateResourceTypeDto {
-  @IsOptional()
+  @IfPresent()
   @IsString()
   @Length(1, 200)
+  @NotBlank()
   name?: string;
 
-  @IsOptional()
+  @IfPresent()
   @IsString()
   @MaxLength(5000)
   description?: string;

@@ -1,7 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsNumber, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
 import {
+  IfPresent,
   IsUuid,
+  NotBlank,
   OptionalDate,
   OptionalInt,
   OptionalNestedList,
@@ -31,7 +33,7 @@ export class SeasonRewardDto {
   toRank?: number;
 
   @ApiPropertyOptional({ minimum: 0.01, maximum: 100, example: 10, description: 'Instead of a rank range: the top p % (rounded up).' })
-  @IsOptional()
+  @IfPresent()
   @IsNumber({ allowNaN: false, allowInfinity: false, maxDecimalPlaces: 2 })
   @Min(0.01)
   @Max(100)
@@ -66,11 +68,12 @@ export class SeasonRulesDto {
 
   @ApiProperty({ example: 'Weekly XP' })
   @RequiredText({ max: 160 })
+  @NotBlank()
   name: string;
 
   /** Only ledger entries with one of these reasons count (e.g. `quest_completion`); absent: every earning. */
   @ApiPropertyOptional({ type: [String], maxItems: 20, example: ['quest_completion'] })
-  @IsOptional()
+  @IfPresent()
   @IsArray()
   @ArrayMaxSize(20)
   @IsString({ each: true })
@@ -114,11 +117,12 @@ export class CreateSeasonScheduleDto extends SeasonRulesDto {
 export class UpdateSeasonScheduleDto {
   @ApiPropertyOptional({ example: 'Weekly XP' })
   @OptionalText({ min: 1, max: 160 })
+  @NotBlank()
   name?: string;
 
   /** false: no further season is opened (the running one ends as planned). */
   @ApiPropertyOptional({ example: false })
-  @IsOptional()
+  @IfPresent()
   @IsBoolean()
   active?: boolean;
 

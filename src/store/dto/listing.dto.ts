@@ -17,7 +17,9 @@ import { PageQueryDto } from '../../common/pagination/pagination.js';
 import { ToBoolean } from '../../common/validation/transforms.js';
 import {
   DateStringInRange,
+  IfPresent,
   IsUuid,
+  NotBlank,
   OptionalInt,
   OptionalText,
   OptionalUrl,
@@ -45,7 +47,7 @@ class ListingFieldsDto {
   @OptionalText({ max: 5000 })
   description?: string;
 
-  @OptionalUrl()
+  @OptionalUrl({ nullable: true })
   imageUrl?: string;
 
   /** One or more resource amounts (distinct resource types of the listing's community). */
@@ -58,11 +60,11 @@ class ListingFieldsDto {
   price: PriceComponentDto[];
 
   /** Purchases available in total; absent for unlimited. */
-  @OptionalInt({ min: 0, max: 1_000_000_000 })
+  @OptionalInt({ min: 0, max: 1_000_000_000, nullable: true })
   totalSupply?: number;
 
   /** Purchases allowed per user; absent for unlimited. */
-  @OptionalInt({ min: 1, max: 1_000_000 })
+  @OptionalInt({ min: 1, max: 1_000_000, nullable: true })
   perUserLimit?: number;
 
   /** On sale from (ISO 8601); absent: already. */
@@ -82,12 +84,12 @@ class ListingFieldsDto {
   requirementIds?: string[];
 
   /** false hides the listing. Default true. */
-  @IsOptional()
+  @IfPresent()
   @IsBoolean()
   active?: boolean;
 
   /** Sort order in the store (ascending). */
-  @IsOptional()
+  @IfPresent()
   @IsInt()
   @Min(-1_000_000)
   @Max(1_000_000)
@@ -102,6 +104,7 @@ export class CreateListingDto extends ListingFieldsDto {
 
   @ApiProperty({ example: 'Golden sword' })
   @RequiredText({ max: 200 })
+  @NotBlank()
   name: string;
 
   /** What a purchase grants: an inventory `item`, a `prize`, or a `resource`. */
@@ -110,17 +113,17 @@ export class CreateListingDto extends ListingFieldsDto {
   kind: ListingKind;
 
   /** `item` listings: an item of the same community. */
-  @IsOptional()
+  @IfPresent()
   @IsUuid()
   itemId?: string;
 
   /** `prize` listings: a prize of the tenant (tenant-wide or of the same community). */
-  @IsOptional()
+  @IfPresent()
   @IsUuid()
   prizeId?: string;
 
   /** `resource` listings: a resource type of the same community. */
-  @IsOptional()
+  @IfPresent()
   @IsUuid()
   resourceTypeId?: string;
 
@@ -132,17 +135,18 @@ export class CreateListingDto extends ListingFieldsDto {
 /** What is sold and the community are fixed; everything else may change (purchases keep the price they paid). */
 export class UpdateListingDto {
   @OptionalText({ min: 1, max: 200 })
+  @NotBlank()
   name?: string;
 
   @OptionalText({ max: 5000 })
   description?: string;
 
   @ApiProperty({ type: String, nullable: true, required: false })
-  @OptionalUrl()
+  @OptionalUrl({ nullable: true })
   imageUrl?: string | null;
 
   @ApiProperty({ type: PriceComponentDto, isArray: true, required: false })
-  @IsOptional()
+  @IfPresent()
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(10)
@@ -152,11 +156,11 @@ export class UpdateListingDto {
 
   /** null: unlimited. Cannot go below the number sold. */
   @ApiProperty({ type: Number, nullable: true, required: false })
-  @OptionalInt({ min: 0, max: 1_000_000_000 })
+  @OptionalInt({ min: 0, max: 1_000_000_000, nullable: true })
   totalSupply?: number | null;
 
   @ApiProperty({ type: Number, nullable: true, required: false })
-  @OptionalInt({ min: 1, max: 1_000_000 })
+  @OptionalInt({ min: 1, max: 1_000_000, nullable: true })
   perUserLimit?: number | null;
 
   @ApiProperty({ type: String, nullable: true, required: false })
@@ -174,11 +178,11 @@ export class UpdateListingDto {
   @OptionalUuids({ max: 20 })
   requirementIds?: string[];
 
-  @IsOptional()
+  @IfPresent()
   @IsBoolean()
   active?: boolean;
 
-  @IsOptional()
+  @IfPresent()
   @IsInt()
   @Min(-1_000_000)
   @Max(1_000_000)
