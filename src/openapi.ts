@@ -2,7 +2,8 @@ import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import { API_KEY_SECURITY, SESSION_SECURITY } from './common/auth/auth.decorators.js';
 import { ErrorBodyDto } from './common/errors/error-body.dto.js';
-import { errorCatalog } from './common/errors/error-catalog.js';
+import { errorResponse } from './common/errors/api-errors.decorator.js';
+import { CommonErrors, errorCatalog, type ErrorDefinition } from './common/errors/error-catalog.js';
 import { eventSchemaComponents } from './integrations/event-catalog.js';
 import { API_TAGS } from './openapi-layout.js';
 
@@ -94,6 +95,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       if (op && typeof op === 'object' && 'responses' in op && !op.security) op.security = [];
     }
   }
+  addInputErrors(document);
   const ids = new Map<string, string>();
   for (const [path, item] of Object.entries(document.paths)) {
     for (const [method, op] of Object.entries(item as Record<string, { operationId?: string }>)) {
@@ -104,6 +106,28 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     }
   }
   return inLayoutOrder(sortKeys(document) as OpenAPIObject);
+}
+
+/**
+ * What the request's checks answer before any route runs (src/common/validation): every operation
+ * can answer 400 (a query it cannot take: prototype names, encoding, limits) and every operation
+ * with a body 413 (over BODY_LIMIT) and 415 (not JSON). Added here once, where an operation does
+ * not already list the status.
+ */
+function addInputErrors(document: OpenAPIObject): void {
+  const response = (status: number, list: ErrorDefinition[]) => {
+    const { description, example } = errorResponse(status, list);
+    return { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBodyDto' }, example } } };
+  };
+  for (const item of Object.values(document.paths)) {
+    for (const op of Object.values(item as Record<string, { responses?: Record<string, unknown>; requestBody?: unknown }>)) {
+      if (!op?.responses) continue;
+      op.responses['400'] ??= response(400, [CommonErrors.generic_client_error, CommonErrors.unsafe_input]);
+      if (!op.requestBody) continue;
+      op.responses['413'] ??= response(413, [CommonErrors.payload_too_large]);
+      op.responses['415'] ??= response(415, [CommonErrors.unsupported_media_type]);
+    }
+  }
 }
 
 /**

@@ -7399,6 +7399,29 @@ export interface operations {
                     };
                 };
             };
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `unsafe_input` (10002, message `generic_client_error`): The request holds what the service never accepts from a client: a reserved key (`__proto__`, `constructor`, `prototype`) anywhere in the body, query or settings, nesting deeper than 32 levels, a NUL character, a lone surrogate (half a character, e.g. `\ud800`), percent-encoding that does not decode as UTF-8, or a query string beyond its limits (depth, array size, parameter count).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
+                     *       "error": "generic_client_error",
+                     *       "message": "generic_client_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     ready: {
@@ -7419,6 +7442,29 @@ export interface operations {
                         /** @example ok */
                         status?: string;
                     };
+                };
+            };
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `unsafe_input` (10002, message `generic_client_error`): The request holds what the service never accepts from a client: a reserved key (`__proto__`, `constructor`, `prototype`) anywhere in the body, query or settings, nesting deeper than 32 levels, a NUL character, a lone surrogate (half a character, e.g. `\ud800`), percent-encoding that does not decode as UTF-8, or a query string beyond its limits (depth, array size, parameter count).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
+                     *       "error": "generic_client_error",
+                     *       "message": "generic_client_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             /** @description `service_unavailable` (10503): the database does not answer, or `Object.prototype` was written to. */
@@ -7673,6 +7719,40 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     getAdminCommunity: {
@@ -7863,6 +7943,40 @@ export interface operations {
                      *       "detail": "Another community of this tenant already uses this slug.",
                      *       "error": "community_slug_taken",
                      *       "message": "community_slug_taken"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -8074,6 +8188,40 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     listAdminInventoryItems: {
@@ -8263,6 +8411,40 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     updateInventoryItem: {
@@ -8350,6 +8532,40 @@ export interface operations {
                      *       "detail": "No item with this id in this community.",
                      *       "error": "item_not_found",
                      *       "message": "item_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -8549,6 +8765,40 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     updateInventorySlot: {
@@ -8634,6 +8884,40 @@ export interface operations {
                      *       "detail": "No slot with this id or key in this community.",
                      *       "error": "slot_not_found",
                      *       "message": "slot_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -8796,6 +9080,40 @@ export interface operations {
                      *       "detail": "No community with this id or slug in this tenant.",
                      *       "error": "community_not_found",
                      *       "message": "community_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -8996,6 +9314,40 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     awardPrize: {
@@ -9106,6 +9458,40 @@ export interface operations {
                      *       "detail": "Not enough of the prize is left; nothing was awarded.",
                      *       "error": "prize_supply_exhausted",
                      *       "message": "prize_supply_exhausted"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -9401,6 +9787,40 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     getAdminQuestEvent: {
@@ -9576,6 +9996,40 @@ export interface operations {
                      *       "detail": "No quest event with this id or slug in this tenant (drafts are invisible to users).",
                      *       "error": "quest_event_not_found",
                      *       "message": "quest_event_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -10035,6 +10489,40 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     listQuestEventRewards: {
@@ -10210,6 +10698,40 @@ export interface operations {
                      *       "detail": "No quest event with this id or slug in this tenant (drafts are invisible to users).",
                      *       "error": "quest_event_not_found",
                      *       "message": "quest_event_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -10397,6 +10919,40 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     getAdminQuest: {
@@ -10575,6 +11131,40 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     completeQuest: {
@@ -10683,6 +11273,40 @@ export interface operations {
                      *       "detail": "The item has no supply left for this grant; nothing was granted.",
                      *       "error": "supply_exhausted",
                      *       "message": "supply_exhausted"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -10882,6 +11506,40 @@ export interface operations {
                      *       "detail": "The user does not hold enough of the resource; nothing was changed.",
                      *       "error": "insufficient_balance",
                      *       "message": "insufficient_balance"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -11088,6 +11746,40 @@ export interface operations {
                      *       "detail": "The idempotency key was already used for a different operation (another user, resource type or amount).",
                      *       "error": "idempotency_key_reused",
                      *       "message": "idempotency_key_reused"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -11577,6 +12269,40 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     updateResourceType: {
@@ -11662,6 +12388,40 @@ export interface operations {
                      *       "detail": "No resource type with this id (or slug in this community) in this tenant.",
                      *       "error": "resource_type_not_found",
                      *       "message": "resource_type_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -11851,6 +12611,40 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     updateSchedule: {
@@ -11938,6 +12732,40 @@ export interface operations {
                      *       "detail": "No such season schedule in this tenant.",
                      *       "error": "season_schedule_not_found",
                      *       "message": "season_schedule_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -12131,6 +12959,40 @@ export interface operations {
                      *       "detail": "No community with this id or slug in this tenant.",
                      *       "error": "community_not_found",
                      *       "message": "community_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -12494,6 +13356,40 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     getAdminStoreListing: {
@@ -12667,6 +13563,40 @@ export interface operations {
                      *       "detail": "No such store listing in this tenant (or in the community named by containerId), or it is not on sale.",
                      *       "error": "listing_not_found",
                      *       "message": "listing_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -12903,6 +13833,40 @@ export interface operations {
                      *       "detail": "The tenant already has a requirement with this key.",
                      *       "error": "requirement_key_taken",
                      *       "message": "requirement_key_taken"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -13146,6 +14110,40 @@ export interface operations {
                      *       "detail": "A domain is already assigned to another tenant; nothing changed.",
                      *       "error": "domain_taken",
                      *       "message": "domain_taken"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -13867,6 +14865,29 @@ export interface operations {
                 };
             };
             /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `unsafe_input` (10002, message `generic_client_error`): The request holds what the service never accepts from a client: a reserved key (`__proto__`, `constructor`, `prototype`) anywhere in the body, query or settings, nesting deeper than 32 levels, a NUL character, a lone surrogate (half a character, e.g. `\ud800`), percent-encoding that does not decode as UTF-8, or a query string beyond its limits (depth, array size, parameter count).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
+                     *       "error": "generic_client_error",
+                     *       "message": "generic_client_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
              * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
              *
              *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
@@ -13908,6 +14929,29 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SubscriptionListDto"];
+                };
+            };
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `unsafe_input` (10002, message `generic_client_error`): The request holds what the service never accepts from a client: a reserved key (`__proto__`, `constructor`, `prototype`) anywhere in the body, query or settings, nesting deeper than 32 levels, a NUL character, a lone surrogate (half a character, e.g. `\ud800`), percent-encoding that does not decode as UTF-8, or a query string beyond its limits (depth, array size, parameter count).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
+                     *       "error": "generic_client_error",
+                     *       "message": "generic_client_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             /**
@@ -14022,6 +15066,40 @@ export interface operations {
                      *       "detail": "The tenant has the most webhook subscriptions allowed (50).",
                      *       "error": "too_many_subscriptions",
                      *       "message": "too_many_subscriptions"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -14292,6 +15370,40 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     redeliverFailedWebhooks: {
@@ -14377,6 +15489,40 @@ export interface operations {
                      *       "detail": "No webhook subscription with this id in this tenant.",
                      *       "error": "subscription_not_found",
                      *       "message": "subscription_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -14484,6 +15630,40 @@ export interface operations {
                      *       "detail": "Another rotation of this subscription's secret was applied at the same time; this one changed nothing (the secret in effect is the other answer's). Rotate again if a newer secret is still wanted.",
                      *       "error": "secret_rotated_concurrently",
                      *       "message": "secret_rotated_concurrently"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -14767,6 +15947,40 @@ export interface operations {
                      *       "detail": "This version of the avatar already has a mint on this blockchain (pending or done). Change the avatar to mint again.",
                      *       "error": "avatar_already_minted",
                      *       "message": "avatar_already_minted"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -15282,6 +16496,40 @@ export interface operations {
                      *       "detail": "No community with this id or slug in this tenant.",
                      *       "error": "community_not_found",
                      *       "message": "community_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -18078,6 +19326,40 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `internal_error` (10001): An unexpected error. Details are logged under the request id, never returned. */
             500: {
                 headers: {
@@ -18744,6 +20026,40 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     logout: {
@@ -18818,6 +20134,40 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     passwordLogin: {
@@ -18887,6 +20237,40 @@ export interface operations {
                      *       "detail": "No user with this username in the tenant, or the password is wrong (the two are not told apart).",
                      *       "error": "invalid_credentials",
                      *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -18982,6 +20366,40 @@ export interface operations {
                      *       "detail": "The providerA credential is not a valid ID token: bad signature, unknown key id, wrong issuer or audience, or missing subject.",
                      *       "error": "credential_invalid",
                      *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -19134,6 +20552,40 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `too_many_requests` (10029): Rate limit exceeded; retry after the number of seconds in the Retry-After header. */
             429: {
                 headers: {
@@ -19241,6 +20693,40 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `too_many_requests` (10029): Rate limit exceeded; retry after the number of seconds in the Retry-After header. */
             429: {
                 headers: {
@@ -19343,6 +20829,40 @@ export interface operations {
                      *       "detail": "The `token` is not a compact JWE that decrypts with the tenant shared secret (malformed, tampered, another key or another tenant).",
                      *       "error": "login_token_invalid",
                      *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -19474,6 +20994,40 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `too_many_requests` (10029): Rate limit exceeded; retry after the number of seconds in the Retry-After header. */
             429: {
                 headers: {
@@ -19567,6 +21121,40 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     currentSession: {
@@ -19584,6 +21172,29 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CurrentSessionDto"];
+                };
+            };
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `unsafe_input` (10002, message `generic_client_error`): The request holds what the service never accepts from a client: a reserved key (`__proto__`, `constructor`, `prototype`) anywhere in the body, query or settings, nesting deeper than 32 levels, a NUL character, a lone surrogate (half a character, e.g. `\ud800`), percent-encoding that does not decode as UTF-8, or a query string beyond its limits (depth, array size, parameter count).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
+                     *       "error": "generic_client_error",
+                     *       "message": "generic_client_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             /**
@@ -19698,6 +21309,40 @@ export interface operations {
                      *       "detail": "The SIWE message domain or URI is not one of the tenant allowed origins.",
                      *       "error": "siwe_domain_not_allowed",
                      *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -19958,6 +21603,29 @@ export interface operations {
                 content?: never;
             };
             /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `unsafe_input` (10002, message `generic_client_error`): The request holds what the service never accepts from a client: a reserved key (`__proto__`, `constructor`, `prototype`) anywhere in the body, query or settings, nesting deeper than 32 levels, a NUL character, a lone surrogate (half a character, e.g. `\ud800`), percent-encoding that does not decode as UTF-8, or a query string beyond its limits (depth, array size, parameter count).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
+                     *       "error": "generic_client_error",
+                     *       "message": "generic_client_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
              * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
              *
              *     `session_token_missing` (10411, message `GENERIC_UNAUTHORIZED`): The route needs a session token: send `Authorization: Bearer <sessionToken>`.
@@ -20143,6 +21811,29 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["StreamTicketDto"];
+                };
+            };
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `unsafe_input` (10002, message `generic_client_error`): The request holds what the service never accepts from a client: a reserved key (`__proto__`, `constructor`, `prototype`) anywhere in the body, query or settings, nesting deeper than 32 levels, a NUL character, a lone surrogate (half a character, e.g. `\ud800`), percent-encoding that does not decode as UTF-8, or a query string beyond its limits (depth, array size, parameter count).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
+                     *       "error": "generic_client_error",
+                     *       "message": "generic_client_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             /**
@@ -20346,6 +22037,40 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     listReferrals: {
@@ -20363,6 +22088,29 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ReferralDto"][];
+                };
+            };
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `unsafe_input` (10002, message `generic_client_error`): The request holds what the service never accepts from a client: a reserved key (`__proto__`, `constructor`, `prototype`) anywhere in the body, query or settings, nesting deeper than 32 levels, a NUL character, a lone surrogate (half a character, e.g. `\ud800`), percent-encoding that does not decode as UTF-8, or a query string beyond its limits (depth, array size, parameter count).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
+                     *       "error": "generic_client_error",
+                     *       "message": "generic_client_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             /**
@@ -20464,6 +22212,40 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `too_many_requests` (10029): Rate limit exceeded; retry after the number of seconds in the Retry-After header. */
             429: {
                 headers: {
@@ -20498,6 +22280,29 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SocialDto"][];
+                };
+            };
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `unsafe_input` (10002, message `generic_client_error`): The request holds what the service never accepts from a client: a reserved key (`__proto__`, `constructor`, `prototype`) anywhere in the body, query or settings, nesting deeper than 32 levels, a NUL character, a lone surrogate (half a character, e.g. `\ud800`), percent-encoding that does not decode as UTF-8, or a query string beyond its limits (depth, array size, parameter count).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
+                     *       "error": "generic_client_error",
+                     *       "message": "generic_client_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             /**
@@ -20618,6 +22423,40 @@ export interface operations {
                      *       "detail": "This account (type and subject) is already linked to another user of the tenant.",
                      *       "error": "social_account_taken",
                      *       "message": "social_account_taken"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -20879,6 +22718,40 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     getWallet: {
@@ -20896,6 +22769,29 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WalletDto"];
+                };
+            };
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `unsafe_input` (10002, message `generic_client_error`): The request holds what the service never accepts from a client: a reserved key (`__proto__`, `constructor`, `prototype`) anywhere in the body, query or settings, nesting deeper than 32 levels, a NUL character, a lone surrogate (half a character, e.g. `\ud800`), percent-encoding that does not decode as UTF-8, or a query string beyond its limits (depth, array size, parameter count).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
+                     *       "error": "generic_client_error",
+                     *       "message": "generic_client_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             /**

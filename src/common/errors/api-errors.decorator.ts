@@ -13,20 +13,21 @@ export function ApiErrors(...defs: ErrorDefinition[]) {
   return applyDecorators(
     ...[...byStatus.entries()]
       .sort(([a], [b]) => a - b)
-      .map(([status, list]) =>
-        ApiResponse({
-          status,
-          description: [
-            statusNote(status),
-            ...list.map((d) => `\`${d.error}\` (${d.code}${d.message !== d.error ? `, message \`${d.message}\`` : ''}): ${d.description}`),
-          ]
-            .filter(Boolean)
-            .join('\n\n'),
-          type: ErrorBodyDto,
-          example: { code: list[0].code, message: list[0].message, error: list[0].error, detail: list[0].description },
-        }),
-      ),
+      .map(([status, list]) => ApiResponse({ status, ...errorResponse(status, list), type: ErrorBodyDto })),
   );
+}
+
+/** The description and example of one status's error response, listing its cases. */
+export function errorResponse(status: number, list: readonly ErrorDefinition[]): { description: string; example: object } {
+  return {
+    description: [
+      statusNote(status),
+      ...list.map((d) => `\`${d.error}\` (${d.code}${d.message !== d.error ? `, message \`${d.message}\`` : ''}): ${d.description}`),
+    ]
+      .filter(Boolean)
+      .join('\n\n'),
+    example: { code: list[0].code, message: list[0].message, error: list[0].error, detail: list[0].description },
+  };
 }
 
 /** What a client compares for this status, said once above the list of cases. */

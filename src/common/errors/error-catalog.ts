@@ -77,7 +77,7 @@ export const CommonErrors = defineErrors({
   unsafe_input: {
     status: 400,
     description:
-      'The request holds what the service never accepts from a client: a reserved key (`__proto__`, `constructor`, `prototype`) anywhere in the body, query or settings, nesting deeper than 32 levels, a NUL character, or a query string beyond its limits (depth, array size, parameter count).',
+      'The request holds what the service never accepts from a client: a reserved key (`__proto__`, `constructor`, `prototype`) anywhere in the body, query or settings, nesting deeper than 32 levels, a NUL character, a lone surrogate (half a character, e.g. `\\ud800`), percent-encoding that does not decode as UTF-8, or a query string beyond its limits (depth, array size, parameter count).',
   },
   GENERIC_UNAUTHORIZED: {
     status: 401,
@@ -127,7 +127,11 @@ export const CommonErrors = defineErrors({
       'A concurrent request changed the same data at the same moment and this one was rolled back; nothing was applied. Retry it.',
   },
   payload_too_large: { status: 413, code: 10013, description: 'The request body exceeds the size limit.' },
-  unsupported_media_type: { status: 415, code: 10015, description: 'The request body is not JSON.' },
+  unsupported_media_type: {
+    status: 415,
+    code: 10015,
+    description: 'The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.',
+  },
   headers_too_large: {
     status: 431,
     code: 10031,
