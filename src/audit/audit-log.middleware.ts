@@ -3,7 +3,7 @@ import type { NextFunction, Request, Response } from 'express';
 import type { AuthenticatedRequest } from '../common/auth/request-context.js';
 import { Clock } from '../common/clock/clock.js';
 import { AuditLogWriter } from './audit-log.writer.js';
-import { auditBody, outcomeOf } from './redact.js';
+import { auditBody, outcomeOf, storableEntry } from './redact.js';
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const ADMIN_ROUTES = '/v1/admin/';
@@ -45,7 +45,9 @@ export class AuditLogMiddleware {
       const route = (req.route as { path?: unknown } | undefined)?.path;
       const { tenantId, actor } = req;
       if (typeof route !== 'string' || !route.startsWith(ADMIN_ROUTES) || !tenantId || !actor) return;
-      this.writer.record({
+      // Storable here, where client text comes in: a NUL in a path value (refused with 400 after
+      // the key check, so recorded) would otherwise fail its whole batch.
+      const entry = storableEntry({
         tenantId,
         actor,
         method: req.method,
@@ -57,6 +59,7 @@ export class AuditLogMiddleware {
         aborted,
         createdAt,
       });
+      this.writer.record({ ...entry, requestId: (req as { id?: string }).id });
     };
     const json = res.json.bind(res);
     res.json = (body: unknown) => {

@@ -1,4 +1,4 @@
-import { auditBody, MAX_BODY_CHARS, outcomeOf, REDACTED } from './redact.js';
+import { auditBody, MAX_BODY_CHARS, outcomeOf, REDACTED, storableEntry } from './redact.js';
 
 describe('audit log body', () => {
   it('redacts secret-named fields at any depth and keeps the rest', () => {
@@ -36,6 +36,23 @@ describe('audit log body', () => {
     const cut = auditBody({ d: 'x'.repeat(MAX_BODY_CHARS - 7) + '😀'.repeat(10) }) as { preview: string };
     expect(cut.preview).toHaveLength(MAX_BODY_CHARS);
     expect(cut.preview.endsWith('\ufffd')).toBe(true);
+  });
+
+  it('replaces NUL, which PostgreSQL keeps in no text, in the body and in every text field of an entry', () => {
+    expect(auditBody({ ['k\u0000']: ['a\u0000b'] })).toEqual({ ['k\ufffd']: ['a\ufffdb'] });
+    const entry = {
+      tenantId: '7d0c5f4e-0000-4000-8000-000000000001',
+      actor: 'api-key:0123456789ab',
+      method: 'PATCH',
+      route: '/v1/admin/communities/:communityId',
+      target: { ['c\u0000']: 'a\u0000b\ud800' },
+      body: null,
+      statusCode: 400,
+      outcome: 'x\u0000',
+      aborted: false,
+      createdAt: new Date(0),
+    };
+    expect(storableEntry(entry)).toEqual({ ...entry, target: { ['c\ufffd']: 'a\ufffdb\ufffd' }, outcome: 'x\ufffd' });
   });
 
   it("takes the response's id, or a nested resource's", () => {

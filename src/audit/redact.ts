@@ -1,3 +1,5 @@
+import type { NewAuditEntry } from './audit-log.repository.js';
+
 /** Names of fields whose values the audit log never keeps. */
 const SECRET_KEY = /secret|password|token|apiKey|key$/i;
 /** Names that match SECRET_KEY but are no secret, and that an operator needs (to match a retry with its first try). */
@@ -9,17 +11,22 @@ export const REDACTED = '[redacted]';
 /** The audit log keeps at most this many characters of a request body (its JSON). */
 export const MAX_BODY_CHARS = 8 * 1024;
 
-// Lone surrogates (legal in JSON text, refused by PostgreSQL's jsonb) become U+FFFD: one such
-// string would otherwise fail the whole batch insert the entry goes in.
-const wellFormed = (s: string) => s.replace(/\p{Cs}/gu, '\uFFFD');
+/**
+ * Text as the audit log stores it, in every field of an entry (`storableEntry`, and the body in
+ * `auditBody`): NUL (U+0000), which PostgreSQL keeps in no text or jsonb, and lone UTF-16
+ * surrogates, which JSON writes as `\ud800` and jsonb refuses, become U+FFFD. PostgreSQL would
+ * refuse the entry, and with it the batch it goes in; an entry is recorded for requests refused
+ * for such input too (a NUL in a path value is answered 400 after the key check).
+ */
+export const storable = (s: string): string => s.replace(/[\0\p{Cs}]/gu, '\uFFFD');
 
 function redactValue(value: unknown, depth: number): unknown {
-  if (typeof value === 'string') return wellFormed(value);
+  if (typeof value === 'string') return storable(value);
   if (Array.isArray(value)) return depth > 20 ? REDACTED : value.map((v) => redactValue(v, depth + 1));
   if (value && typeof value === 'object') {
     if (depth > 20) return REDACTED;
     return Object.fromEntries(
-      Object.entries(value as Record<string, unknown>).map(([k, v]) => [wellFormed(k), isSecret(k) ? REDACTED : redactValue(v, depth + 1)]),
+      Object.entries(value as Record<string, unknown>).map(([k, v]) => [storable(k), isSecret(k) ? REDACTED : redactValue(v, depth + 1)]),
     );
   }
   return value;
@@ -36,7 +43,7 @@ export function auditBody(body: unknown): object | null {
   if (!Array.isArray(body) && Object.keys(body).length === 0) return null;
   const redacted = redactValue(body, 0) as object;
   const json = JSON.stringify(redacted);
-  return json.length > MAX_BODY_CHARS ? { truncated: true, preview: wellFormed(json.slice(0, MAX_BODY_CHARS)) } : redacted;
+  return json.length > MAX_BODY_CHARS ? { truncated: true, preview: storable(json.slice(0, MAX_BODY_CHARS)) } : redacted;
 }
 
 /** The fields that name the resource an answer is about: its id, or a ledger operation's entry. */
@@ -63,4 +70,16 @@ export function outcomeOf(value: unknown): string | null {
     if (id !== null) return id;
   }
   return null;
+}
+
+/** The entry with every text field `storable` (the body is, as `auditBody` returns it). */
+export function storableEntry(entry: NewAuditEntry): NewAuditEntry {
+  return {
+    ...entry,
+    actor: storable(entry.actor),
+    method: storable(entry.method),
+    route: storable(entry.route),
+    target: Object.fromEntries(Object.entries(entry.target).map(([k, v]) => [storable(k), storable(String(v))])),
+    outcome: entry.outcome === null ? null : storable(entry.outcome),
+  };
 }

@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { Socket } from 'node:net';
 import { AuditLogWriter } from '../../src/audit/audit-log.writer.js';
 import type { TenantCredentials } from '../../src/tenants/tenants.service.js';
-import { adminApi } from '../helpers/communities.js';
+import { adminApi, givenCommunity } from '../helpers/communities.js';
 import { listening } from '../helpers/sse.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
@@ -160,6 +160,40 @@ describe('Management audit log', () => {
     expect(page.items).toEqual([expect.objectContaining({ method: 'POST', route: '/v1/admin/communities', statusCode: 201 })]);
     // A later flush writes nothing twice.
     expect((await log(c)).total).toBe(1);
+  });
+
+  it("stores a NUL-path request's entry (NUL as U+FFFD) and the other tenant's write of the same batch, within seconds", async () => {
+    const crafted = await t.givenTenant();
+    const honest = await t.givenTenant();
+    const community = await givenCommunity(t, honest);
+    await log(honest); // its create written: what follows waits for the writer's own timer
+    const [refused] = await Promise.all([
+      adminApi(t, crafted).patch('/v1/admin/communities/a%00b', { name: 'x' }),
+      adminApi(t, honest).patch(`/v1/admin/communities/${community.id}`, { name: 'Renamed' }).expect(200),
+    ]);
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toBe('unsafe_input');
+
+    // No flush: the writer's 100 ms batch. A refused batch would only be tried again 1 s, 2 s... later.
+    const read = async (c: TenantCredentials) => (await adminApi(t, c).get('/v1/admin/audit-log').expect(200)).body as { items: Entry[] };
+    const end = Date.now() + 3000;
+    let mine: Entry[] = [];
+    let theirs: Entry[] = [];
+    while (Date.now() < end && (mine.length < 1 || theirs.length < 2)) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      [mine, theirs] = [(await read(crafted)).items, (await read(honest)).items];
+    }
+    expect(theirs[0]).toMatchObject({ method: 'PATCH', target: { communityId: community.id }, body: { name: 'Renamed' }, statusCode: 200 });
+    expect(mine).toEqual([
+      expect.objectContaining({
+        actor: actorOf(crafted),
+        method: 'PATCH',
+        route: '/v1/admin/communities/:communityId',
+        target: { communityId: 'a\ufffdb' },
+        statusCode: 400,
+      }),
+    ]);
+    expect(t.app.get(AuditLogWriter).pending).toBe(0);
   });
   describe('a client that goes away before the answer', () => {
     /**
