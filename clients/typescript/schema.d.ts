@@ -2220,7 +2220,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Exchange a refresh token for a new session token */
+        /**
+         * Exchange a refresh token for a new session token
+         * @description The refresh token names its tenant: when nothing else names one (no session token, `X-Tenant-Id`, tenant domain, default or only tenant), the session is refreshed in the refresh token's tenant. When something does, it must be the token's (401 `refresh_token_invalid` otherwise).
+         */
         post: operations["refreshSession"];
         delete?: never;
         options?: never;

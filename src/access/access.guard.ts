@@ -7,7 +7,8 @@ import { upTo } from '../common/cache/up-to.js';
 import { type TenantClues, TenantsService } from '../tenants/tenants.service.js';
 import { DomainError } from '../common/errors/domain-error.js';
 import { CommonErrors } from '../common/errors/error-catalog.js';
-import { AUTH_MODE_KEY, type AuthMode } from '../common/auth/auth.decorators.js';
+import { AUTH_MODE_KEY, type AuthMode, TENANT_FROM_CREDENTIAL_KEY } from '../common/auth/auth.decorators.js';
+import { TenantErrors } from '../tenants/tenants.errors.js';
 import type { AuthenticatedRequest, AuthUser } from '../common/auth/request-context.js';
 import { URL_CREDENTIAL_KEY, UrlCredentials } from './url-credentials.js';
 import { assertSessionLive } from './jwt.strategy.js';
@@ -122,7 +123,12 @@ export class AccessGuard extends AuthGuard('jwt') {
       case 'infrastructure':
         return true;
       case 'public':
-        req.tenantId = await this.tenants.resolveForRequest(this.tenantClues(req, sessionTenantHint(req)));
+        try {
+          req.tenantId = await this.tenants.resolveForRequest(this.tenantClues(req, sessionTenantHint(req)));
+        } catch (err) {
+          const named = !(err instanceof DomainError && err.definition === TenantErrors.tenant_required);
+          if (named || !this.reflector.get<boolean | undefined>(TENANT_FROM_CREDENTIAL_KEY, context.getHandler())) throw err;
+        }
         return true;
       case 'apiKey': {
         const key = header(req, 'x-api-key');

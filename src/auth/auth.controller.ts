@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, HttpStatus, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Authenticated, CurrentUser, Public, TenantId } from '../common/auth/auth.decorators.js';
+import { Authenticated, CurrentUser, OptionalTenantId, Public, TenantFromCredential, TenantId } from '../common/auth/auth.decorators.js';
 import type { AuthUser } from '../common/auth/request-context.js';
 import { ApiErrors } from '../common/errors/api-errors.decorator.js';
 import { CommonErrors, INPUT_ERRORS, SESSION_ERRORS } from '../common/errors/error-catalog.js';
@@ -53,10 +53,15 @@ export class AuthController {
   @Post('auth/refresh-session')
   @Public()
   @HttpCode(HttpStatus.OK)
-  @ApiOperation({ summary: 'Exchange a refresh token for a new session token' })
+  @TenantFromCredential()
+  @ApiOperation({
+    summary: 'Exchange a refresh token for a new session token',
+    description:
+      "The refresh token names its tenant: when nothing else names one (no session token, `X-Tenant-Id`, tenant domain, default or only tenant), the session is refreshed in the refresh token's tenant. When something does, it must be the token's (401 `refresh_token_invalid` otherwise).",
+  })
   @ApiOkResponse({ type: RefreshResultDto })
   @ApiErrors(...tenantErrors, AuthErrors.refresh_token_invalid, CommonErrors.REFRESH_TOKEN_EXPIRED)
-  refreshSession(@TenantId() tenantId: string, @Body() dto: RefreshSessionDto): Promise<RefreshResultDto> {
+  refreshSession(@OptionalTenantId() tenantId: string | undefined, @Body() dto: RefreshSessionDto): Promise<RefreshResultDto> {
     return this.sessions.refresh(dto.refreshToken, tenantId);
   }
 

@@ -95,10 +95,13 @@ export class SessionTokenService {
     return { userId, sessionToken: await this.sessionToken(userId, tenantId, session.id), refreshToken: session.refreshToken };
   }
 
-  /** A new session token for a valid refresh token of this tenant. The refresh token stays valid. */
-  async refresh(refreshToken: string, tenantId: string): Promise<{ sessionToken: string }> {
+  /**
+   * A new session token for a valid refresh token, in the token's tenant, which must be `tenantId`
+   * when the request names one. The refresh token stays valid.
+   */
+  async refresh(refreshToken: string, tenantId: string | undefined): Promise<{ sessionToken: string }> {
     const row = await this.repo.refreshTokenByHash(sha256Hex(refreshToken));
-    if (!row || row.tenantId !== tenantId || row.revokedAt) {
+    if (!row || (tenantId !== undefined && row.tenantId !== tenantId) || row.revokedAt) {
       throw new DomainError(AuthErrors.refresh_token_invalid, 'Invalid refresh token');
     }
     if (row.expiresAt.getTime() <= this.clock.nowMs()) {

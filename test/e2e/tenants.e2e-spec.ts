@@ -87,6 +87,30 @@ describe('tenant resolution with several tenants', () => {
     expect(unreadable.body).toMatchObject({ code: 10002, error: 'tenant_required' });
   });
 
+  it("refreshes a session in the refresh token's tenant when nothing else names one, as a client of the interface sends it", async () => {
+    const refresh = (user: TestUser, headers: Record<string, string> = {}) =>
+      t.http().post('/v1/user/auth/refresh-session').set(headers).send({ refreshToken: user.refreshToken });
+    for (const user of [alice, bob]) {
+      const res = await refresh(user);
+      expect(res.status).toBe(200);
+      const session = await t
+        .http()
+        .get('/v1/user/auth/session')
+        .set('Authorization', `Bearer ${res.body.sessionToken as string}`);
+      expect(session.body).toMatchObject({ userId: user.userId, tenantId: user.tenant.id });
+    }
+    // Named otherwise, it must be the token's.
+    expect((await refresh(alice, { 'X-Tenant-Id': B.id })).body).toMatchObject({ error: 'refresh_token_invalid' });
+    expect((await refresh(alice, { 'X-Tenant-Id': A.slug })).status).toBe(200);
+    // An unknown token is refused as before, and other public routes still need their tenant named.
+    const unknown = await t
+      .http()
+      .post('/v1/user/auth/refresh-session')
+      .send({ refreshToken: 'x'.repeat(64) });
+    expect(unknown.body).toMatchObject({ message: 'GENERIC_UNAUTHORIZED', error: 'refresh_token_invalid' });
+    expect((await login(alice)).body).toMatchObject({ error: 'tenant_required' });
+  });
+
   it("runs a public route called with a valid session and no X-Tenant-Id in the session's tenant, before the host's", async () => {
     const res = await arena({ Authorization: alice.auth });
     expect(res.status).toBe(200);

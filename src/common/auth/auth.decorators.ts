@@ -43,6 +43,19 @@ export const CurrentUser = createParamDecorator((_: unknown, ctx: ExecutionConte
   return user;
 });
 
+export const TENANT_FROM_CREDENTIAL_KEY = 'cgs:tenant-from-credential';
+/**
+ * A public route whose credential (a refresh token) names its own tenant: when nothing else
+ * names one, the route runs with none (`OptionalTenantId`) instead of answering 400
+ * `tenant_required`, and takes the credential's.
+ */
+export const TenantFromCredential = () => SetMetadata(TENANT_FROM_CREDENTIAL_KEY, true);
+
+/** The tenant the request names, if any (only on `@TenantFromCredential()` routes can there be none). */
+export const OptionalTenantId = createParamDecorator(
+  (_: unknown, ctx: ExecutionContext): string | undefined => ctx.switchToHttp().getRequest<AuthenticatedRequest>().tenantId,
+);
+
 /** The id of the tenant the request runs in (every route but infrastructure ones). */
 export const TenantId = createParamDecorator((_: unknown, ctx: ExecutionContext): string => {
   const tenantId = ctx.switchToHttp().getRequest<AuthenticatedRequest>().tenantId;
