@@ -32,8 +32,9 @@ function isRefusedData(err: unknown): boolean {
  * nothing); after MAX_ATTEMPTS failures in a row, or at shutdown, what is left is logged and
  * dropped. A batch PostgreSQL refuses for its values is split in halves, down to the entries it
  * refuses, which are logged (with their request ids) and dropped: one bad entry never costs the
- * others of its batch (`storableEntry` makes client text storable first). Entries still queued are written when the application closes, and lost if the process
- * dies first (docs/decisions.md).
+ * others of its batch (`storableEntry` makes client text storable first). Entries still queued
+ * are written when the application closes, and lost if the process dies first
+ * (docs/decisions.md).
  */
 @Injectable()
 export class AuditLogWriter implements OnModuleDestroy {
