@@ -86,6 +86,8 @@ export class ParticipationService {
     );
     // ... and their ranking, which the completion allocates the event's tickets by.
     completion.rankParticipantsWith(rankedRegisteredSql);
+    // The caller's cached event state (quest events' lists and reads) goes at every status change's commit.
+    domainEvents.afterCommit('participant.status_changed', ({ userId }) => this.events.forgetCallerState(userId));
   }
 
   async get(tenantId: string, userId: string, eventRef: string): Promise<ParticipantDto> {

@@ -27,7 +27,6 @@ import { EVENT_STATUSES, eventStatus, isRegistrationOpen, timesProblem, type Eve
 import { QuestEventErrors } from './quest-events.errors.js';
 import { type EventListQuery, eventListQuery, QuestEventsRepository } from './quest-events.repository.js';
 import { DomainEvents } from '../common/events/domain-events.js';
-import '../participation/participation.events.js';
 
 /** The caller's participant status on one event (null: never registered). */
 type OwnStatus = { readonly status: number | null };
@@ -69,12 +68,15 @@ export class QuestEventsService {
       droppedOnEveryChange: true,
       load: async ({ tenantId, userId }) => ({ ids: await this.participants.registeredEventIds(tenantId, userId) }),
     });
-    // Every change of a participant status publishes this event (participation): the caller's
-    // cached state goes at the commit, here and, through the cache bus, in every process.
-    domainEvents.afterCommit('participant.status_changed', ({ userId }) => {
-      this.ownStatuses.drop(userId.toLowerCase());
-      this.ownRegistered.drop(userId.toLowerCase());
-    });
+  }
+
+  /**
+   * Forgets a user's cached statuses and registered events, here and, through the cache bus, in
+   * every process: participation calls it at the commit of every status change.
+   */
+  forgetCallerState(userId: string): void {
+    this.ownStatuses.drop(userId.toLowerCase());
+    this.ownRegistered.drop(userId.toLowerCase());
   }
 
   /** The caller's status per event, one scope (and entry) per user, dropped when any of their statuses changes (so BOARD_CACHE_MS while the cache bus listens). */
