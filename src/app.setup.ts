@@ -142,11 +142,14 @@ export function setupApp(app: INestApplication, options: { swagger?: boolean } =
 const JSON_TYPES = ['application/json', 'application/*+json'];
 
 /**
- * A JSON body in UTF-8 must be valid UTF-8 (RFC 8259): refused with 400 rather than read with
- * U+FFFD in place of the bytes that are not, which would store something the client never sent.
+ * A JSON body is UTF-8 (RFC 8259): another charset (UTF-16, which body-parser would decode) is
+ * 415, and bytes that are not valid UTF-8 are 400 rather than read with U+FFFD in their place,
+ * which would store something the client never sent.
  */
 function utf8Only(_req: unknown, _res: unknown, body: Buffer, encoding: string): void {
-  if (encoding.toLowerCase() === 'utf-8' && !isUtf8(body))
+  if (encoding.toLowerCase() !== 'utf-8')
+    throw Object.assign(new Error(`unsupported charset "${encoding.toUpperCase()}"`), { status: 415, type: 'charset.unsupported' });
+  if (!isUtf8(body))
     throw Object.assign(new Error('The request body is not valid UTF-8'), { status: 400, type: 'entity.encoding.invalid' });
 }
 

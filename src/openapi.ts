@@ -109,23 +109,27 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
 }
 
 /**
- * What the request's checks answer before any route runs (src/common/validation): every operation
- * can answer 400 (a query it cannot take: prototype names, encoding, limits) and every operation
- * with a body 413 (over BODY_LIMIT) and 415 (not JSON). Added here once, where an operation does
- * not already list the status.
+ * What the request's checks answer before any route runs, on every operation (src/app.setup.ts,
+ * src/common/validation): 400 (a query or body it cannot take: prototype names, encoding, limits),
+ * 413 (a body over BODY_LIMIT), 415 (a body that is not JSON in UTF-8, sent to any route) and 431
+ * (a request line or headers over Node's limit). Added here once, where an operation does not
+ * already list the status.
  */
 function addInputErrors(document: OpenAPIObject): void {
   const response = (status: number, list: ErrorDefinition[]) => {
     const { description, example } = errorResponse(status, list);
     return { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBodyDto' }, example } } };
   };
+  const checks: [number, ErrorDefinition[]][] = [
+    [400, [CommonErrors.generic_client_error, CommonErrors.unsafe_input]],
+    [413, [CommonErrors.payload_too_large]],
+    [415, [CommonErrors.unsupported_media_type]],
+    [431, [CommonErrors.headers_too_large]],
+  ];
   for (const item of Object.values(document.paths)) {
-    for (const op of Object.values(item as Record<string, { responses?: Record<string, unknown>; requestBody?: unknown }>)) {
+    for (const op of Object.values(item as Record<string, { responses?: Record<string, unknown> }>)) {
       if (!op?.responses) continue;
-      op.responses['400'] ??= response(400, [CommonErrors.generic_client_error, CommonErrors.unsafe_input]);
-      if (!op.requestBody) continue;
-      op.responses['413'] ??= response(413, [CommonErrors.payload_too_large]);
-      op.responses['415'] ??= response(415, [CommonErrors.unsupported_media_type]);
+      for (const [status, list] of checks) op.responses[String(status)] ??= response(status, list);
     }
   }
 }

@@ -7407,7 +7407,7 @@ export interface operations {
              *
              *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
              *
-             *     `unsafe_input` (10002, message `generic_client_error`): The request holds what the service never accepts from a client: a reserved key (`__proto__`, `constructor`, `prototype`) anywhere in the body, query or settings, nesting deeper than 32 levels, a NUL character, a lone surrogate (half a character, e.g. `\ud800`), percent-encoding that does not decode as UTF-8, or a query string beyond its limits (depth, array size, parameter count).
+             *     `unsafe_input` (10002, message `generic_client_error`): The request holds what the service never accepts from a client: a reserved key (`__proto__`, `constructor`, `prototype`, or another member of `Object.prototype` such as `toString`) anywhere in the body, query or settings, nesting deeper than 32 levels, a NUL character, a lone surrogate (half a character, e.g. `\ud800`), percent-encoding that does not decode as UTF-8, or a query string beyond its limits (depth, array size, parameter count).
              */
             400: {
                 headers: {
@@ -7420,6 +7420,57 @@ export interface operations {
                      *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
                      *       "message": "generic_client_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -7452,7 +7503,7 @@ export interface operations {
              *
              *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
              *
-             *     `unsafe_input` (10002, message `generic_client_error`): The request holds what the service never accepts from a client: a reserved key (`__proto__`, `constructor`, `prototype`) anywhere in the body, query or settings, nesting deeper than 32 levels, a NUL character, a lone surrogate (half a character, e.g. `\ud800`), percent-encoding that does not decode as UTF-8, or a query string beyond its limits (depth, array size, parameter count).
+             *     `unsafe_input` (10002, message `generic_client_error`): The request holds what the service never accepts from a client: a reserved key (`__proto__`, `constructor`, `prototype`, or another member of `Object.prototype` such as `toString`) anywhere in the body, query or settings, nesting deeper than 32 levels, a NUL character, a lone surrogate (half a character, e.g. `\ud800`), percent-encoding that does not decode as UTF-8, or a query string beyond its limits (depth, array size, parameter count).
              */
             400: {
                 headers: {
@@ -7465,6 +7516,57 @@ export interface operations {
                      *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
                      *       "message": "generic_client_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -7560,6 +7662,57 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     listAdminCommunities: {
@@ -7627,6 +7780,57 @@ export interface operations {
                      *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
                      *       "error": "api_key_missing",
                      *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -7756,6 +7960,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     getAdminCommunity: {
@@ -7837,6 +8058,57 @@ export interface operations {
                      *       "detail": "No community with this id or slug in this tenant.",
                      *       "error": "community_not_found",
                      *       "message": "community_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -7985,6 +8257,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     listCommunityMembers: {
@@ -8073,6 +8362,57 @@ export interface operations {
                      *       "detail": "No community with this id or slug in this tenant.",
                      *       "error": "community_not_found",
                      *       "message": "community_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -8225,6 +8565,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     listAdminInventoryItems: {
@@ -8317,6 +8674,57 @@ export interface operations {
                      *       "detail": "No community with this id or slug in this tenant.",
                      *       "error": "community_not_found",
                      *       "message": "community_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -8448,6 +8856,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     updateInventoryItem: {
@@ -8574,6 +8999,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     listAdminInventorySlots: {
@@ -8656,6 +9098,57 @@ export interface operations {
                      *       "detail": "No community with this id or slug in this tenant.",
                      *       "error": "community_not_found",
                      *       "message": "community_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -8802,6 +9295,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     updateInventorySlot: {
@@ -8926,6 +9436,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     listAdminPrizes: {
@@ -8993,6 +9520,57 @@ export interface operations {
                      *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
                      *       "error": "api_key_missing",
                      *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -9122,6 +9700,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     getAdminPrize: {
@@ -9203,6 +9798,57 @@ export interface operations {
                      *       "detail": "No such prize in this tenant.",
                      *       "error": "prize_not_found",
                      *       "message": "prize_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -9346,6 +9992,23 @@ export interface operations {
                      *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
                      *       "error": "unsupported_media_type",
                      *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -9500,6 +10163,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     listPrizeOwners: {
@@ -9586,6 +10266,57 @@ export interface operations {
                      *       "detail": "No such prize in this tenant.",
                      *       "error": "prize_not_found",
                      *       "message": "prize_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -9678,6 +10409,57 @@ export interface operations {
                      *       "detail": "No community with this id or slug in this tenant.",
                      *       "error": "community_not_found",
                      *       "message": "community_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -9824,6 +10606,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     getAdminQuestEvent: {
@@ -9905,6 +10704,57 @@ export interface operations {
                      *       "detail": "No quest event with this id or slug in this tenant (drafts are invisible to users).",
                      *       "error": "quest_event_not_found",
                      *       "message": "quest_event_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -10038,6 +10888,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     listQuestEventAllocations: {
@@ -10124,6 +10991,57 @@ export interface operations {
                      *       "detail": "No quest event with this id or slug in this tenant (drafts are invisible to users).",
                      *       "error": "quest_event_not_found",
                      *       "message": "quest_event_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -10217,6 +11135,57 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     closeQuestEvent: {
@@ -10300,6 +11269,57 @@ export interface operations {
                      *       "detail": "No quest event with this id or slug in this tenant (drafts are invisible to users).",
                      *       "error": "quest_event_not_found",
                      *       "message": "quest_event_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -10393,6 +11413,57 @@ export interface operations {
                      *       "detail": "No quest event with this id or slug in this tenant (drafts are invisible to users).",
                      *       "error": "quest_event_not_found",
                      *       "message": "quest_event_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -10526,6 +11597,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     listQuestEventRewards: {
@@ -10607,6 +11695,57 @@ export interface operations {
                      *       "detail": "No quest event with this id or slug in this tenant (drafts are invisible to users).",
                      *       "error": "quest_event_not_found",
                      *       "message": "quest_event_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -10740,6 +11879,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     listAdminQuests: {
@@ -10823,6 +11979,57 @@ export interface operations {
                      *       "detail": "No community with this id or slug in this tenant.",
                      *       "error": "community_not_found",
                      *       "message": "community_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -10956,6 +12163,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     getAdminQuest: {
@@ -11037,6 +12261,57 @@ export interface operations {
                      *       "detail": "No quest with this id in this tenant.",
                      *       "error": "quest_not_found",
                      *       "message": "quest_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -11163,6 +12438,23 @@ export interface operations {
                      *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
                      *       "error": "unsupported_media_type",
                      *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -11315,6 +12607,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     listUserBalances: {
@@ -11396,6 +12705,57 @@ export interface operations {
                      *       "detail": "No such user in this tenant.",
                      *       "error": "user_not_found",
                      *       "message": "user_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -11548,6 +12908,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     getEarnedPerDay: {
@@ -11638,6 +13015,57 @@ export interface operations {
                      *       "detail": "No community with this id or slug in this tenant.",
                      *       "error": "community_not_found",
                      *       "message": "community_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -11788,6 +13216,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     getAdminLeaderboard: {
@@ -11889,6 +13334,57 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     listLedgerEntries: {
@@ -11975,6 +13471,57 @@ export interface operations {
                      *       "detail": "No such user in this tenant.",
                      *       "error": "user_not_found",
                      *       "message": "user_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -12074,6 +13621,57 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     listAdminResourceTypes: {
@@ -12160,6 +13758,57 @@ export interface operations {
                      *       "detail": "No community with this id or slug in this tenant.",
                      *       "error": "community_not_found",
                      *       "message": "community_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -12306,6 +13955,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     updateResourceType: {
@@ -12430,6 +14096,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     listSchedules: {
@@ -12515,6 +14198,57 @@ export interface operations {
                      *       "detail": "No community with this id or slug in this tenant.",
                      *       "error": "community_not_found",
                      *       "message": "community_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -12648,6 +14382,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     updateSchedule: {
@@ -12774,6 +14525,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     adminListSeasons: {
@@ -12868,6 +14636,57 @@ export interface operations {
                      *       "detail": "No community with this id or slug in this tenant.",
                      *       "error": "community_not_found",
                      *       "message": "community_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -13001,6 +14820,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     adminGetSeason: {
@@ -13082,6 +14918,57 @@ export interface operations {
                      *       "detail": "No such season of this resource in this community (or, for `current`, none is running now).",
                      *       "error": "season_not_found",
                      *       "message": "season_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -13178,6 +15065,57 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     listAdminStoreListings: {
@@ -13264,6 +15202,57 @@ export interface operations {
                      *       "detail": "No community with this id or slug in this tenant.",
                      *       "error": "community_not_found",
                      *       "message": "community_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -13393,6 +15382,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     getAdminStoreListing: {
@@ -13474,6 +15480,57 @@ export interface operations {
                      *       "detail": "No such store listing in this tenant (or in the community named by containerId), or it is not on sale.",
                      *       "error": "listing_not_found",
                      *       "message": "listing_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -13605,6 +15662,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     listAdminStorePurchases: {
@@ -13679,6 +15753,57 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     listStoreRequirements: {
@@ -13746,6 +15871,57 @@ export interface operations {
                      *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
                      *       "error": "api_key_missing",
                      *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -13875,6 +16051,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     getStoreRequirement: {
@@ -13961,6 +16154,57 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     getAdminTenant: {
@@ -14023,6 +16267,57 @@ export interface operations {
                      *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
                      *       "error": "api_key_missing",
                      *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -14152,6 +16447,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     getAdminUser: {
@@ -14233,6 +16545,57 @@ export interface operations {
                      *       "detail": "No such user in this tenant.",
                      *       "error": "user_not_found",
                      *       "message": "user_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -14329,6 +16692,57 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     listAdminUserNotifications: {
@@ -14415,6 +16829,57 @@ export interface operations {
                      *       "detail": "No such user in this tenant.",
                      *       "error": "user_not_found",
                      *       "message": "user_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -14511,6 +16976,57 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     listAdminUserSocials: {
@@ -14592,6 +17108,57 @@ export interface operations {
                      *       "detail": "No such user in this tenant.",
                      *       "error": "user_not_found",
                      *       "message": "user_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -14683,6 +17250,57 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     listWebhookDeliveries: {
@@ -14757,6 +17375,57 @@ export interface operations {
                      *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
                      *       "error": "api_key_missing",
                      *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -14848,6 +17517,57 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     listWebhookEventTypes: {
@@ -14872,7 +17592,7 @@ export interface operations {
              *
              *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
              *
-             *     `unsafe_input` (10002, message `generic_client_error`): The request holds what the service never accepts from a client: a reserved key (`__proto__`, `constructor`, `prototype`) anywhere in the body, query or settings, nesting deeper than 32 levels, a NUL character, a lone surrogate (half a character, e.g. `\ud800`), percent-encoding that does not decode as UTF-8, or a query string beyond its limits (depth, array size, parameter count).
+             *     `unsafe_input` (10002, message `generic_client_error`): The request holds what the service never accepts from a client: a reserved key (`__proto__`, `constructor`, `prototype`, or another member of `Object.prototype` such as `toString`) anywhere in the body, query or settings, nesting deeper than 32 levels, a NUL character, a lone surrogate (half a character, e.g. `\ud800`), percent-encoding that does not decode as UTF-8, or a query string beyond its limits (depth, array size, parameter count).
              */
             400: {
                 headers: {
@@ -14910,6 +17630,57 @@ export interface operations {
                      *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
                      *       "error": "api_key_missing",
                      *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -14939,7 +17710,7 @@ export interface operations {
              *
              *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
              *
-             *     `unsafe_input` (10002, message `generic_client_error`): The request holds what the service never accepts from a client: a reserved key (`__proto__`, `constructor`, `prototype`) anywhere in the body, query or settings, nesting deeper than 32 levels, a NUL character, a lone surrogate (half a character, e.g. `\ud800`), percent-encoding that does not decode as UTF-8, or a query string beyond its limits (depth, array size, parameter count).
+             *     `unsafe_input` (10002, message `generic_client_error`): The request holds what the service never accepts from a client: a reserved key (`__proto__`, `constructor`, `prototype`, or another member of `Object.prototype` such as `toString`) anywhere in the body, query or settings, nesting deeper than 32 levels, a NUL character, a lone surrogate (half a character, e.g. `\ud800`), percent-encoding that does not decode as UTF-8, or a query string beyond its limits (depth, array size, parameter count).
              */
             400: {
                 headers: {
@@ -14977,6 +17748,57 @@ export interface operations {
                      *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
                      *       "error": "api_key_missing",
                      *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -15108,6 +17930,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     getWebhookSubscription: {
@@ -15194,6 +18033,57 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     deleteWebhookSubscription: {
@@ -15274,6 +18164,57 @@ export interface operations {
                      *       "detail": "No webhook subscription with this id in this tenant.",
                      *       "error": "subscription_not_found",
                      *       "message": "subscription_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -15407,6 +18348,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     redeliverFailedWebhooks: {
@@ -15526,6 +18484,23 @@ export interface operations {
                      *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
                      *       "error": "unsupported_media_type",
                      *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -15672,6 +18647,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     getInventory: {
@@ -15763,6 +18755,57 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     getUserAvatar: {
@@ -15833,6 +18876,57 @@ export interface operations {
                      *       "detail": "No community with this id or slug in this tenant.",
                      *       "error": "community_not_found",
                      *       "message": "community_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -15989,6 +19083,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     listInventoryItems: {
@@ -16070,6 +19181,57 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     getInventoryItem: {
@@ -16139,6 +19301,57 @@ export interface operations {
                      *       "detail": "No community with this id or slug in this tenant.",
                      *       "error": "community_not_found",
                      *       "message": "community_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -16220,6 +19433,57 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     listInventorySlots: {
@@ -16290,6 +19554,57 @@ export interface operations {
                      *       "detail": "No community with this id or slug in this tenant.",
                      *       "error": "community_not_found",
                      *       "message": "community_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -16393,6 +19708,57 @@ export interface operations {
                      *       "detail": "No community with this id or slug in this tenant.",
                      *       "error": "community_not_found",
                      *       "message": "community_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -16538,6 +19904,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     getCommunity: {
@@ -16601,6 +19984,57 @@ export interface operations {
                      *       "detail": "No community with this id or slug in this tenant.",
                      *       "error": "community_not_found",
                      *       "message": "community_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -16730,6 +20164,57 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `internal_error` (10001): An unexpected error. Details are logged under the request id, never returned. */
             500: {
                 headers: {
@@ -16843,6 +20328,57 @@ export interface operations {
                      *       "detail": "No community with this id or slug in this tenant.",
                      *       "error": "community_not_found",
                      *       "message": "community_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -16968,6 +20504,57 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `internal_error` (10001): An unexpected error. Details are logged under the request id, never returned. */
             500: {
                 headers: {
@@ -17080,6 +20667,57 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `internal_error` (10001): An unexpected error. Details are logged under the request id, never returned. */
             500: {
                 headers: {
@@ -17165,6 +20803,57 @@ export interface operations {
                      *       "detail": "No community with this id or slug in this tenant.",
                      *       "error": "community_not_found",
                      *       "message": "community_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -17264,6 +20953,57 @@ export interface operations {
                      *       "detail": "No community with this id or slug in this tenant.",
                      *       "error": "community_not_found",
                      *       "message": "community_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -17388,6 +21128,57 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `internal_error` (10001): An unexpected error. Details are logged under the request id, never returned. */
             500: {
                 headers: {
@@ -17486,6 +21277,57 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `internal_error` (10001): An unexpected error. Details are logged under the request id, never returned. */
             500: {
                 headers: {
@@ -17576,6 +21418,57 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `internal_error` (10001): An unexpected error. Details are logged under the request id, never returned. */
             500: {
                 headers: {
@@ -17656,6 +21549,57 @@ export interface operations {
                      *       "detail": "No resource type with this id (or slug in this community) in this tenant.",
                      *       "error": "resource_type_not_found",
                      *       "message": "resource_type_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -17751,6 +21695,57 @@ export interface operations {
                      *       "detail": "The route needs a session token: send `Authorization: Bearer <sessionToken>`.",
                      *       "error": "session_token_missing",
                      *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -17863,6 +21858,57 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `internal_error` (10001): An unexpected error. Details are logged under the request id, never returned. */
             500: {
                 headers: {
@@ -17970,6 +22016,57 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `internal_error` (10001): An unexpected error. Details are logged under the request id, never returned. */
             500: {
                 headers: {
@@ -18053,6 +22150,57 @@ export interface operations {
                      *       "detail": "The route needs a session token: send `Authorization: Bearer <sessionToken>`.",
                      *       "error": "session_token_missing",
                      *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -18173,6 +22321,57 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `internal_error` (10001): An unexpected error. Details are logged under the request id, never returned. */
             500: {
                 headers: {
@@ -18275,6 +22474,57 @@ export interface operations {
                      *       "detail": "No quest event with this id or slug in this tenant (drafts are invisible to users).",
                      *       "error": "quest_event_not_found",
                      *       "message": "quest_event_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -18391,6 +22641,57 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `internal_error` (10001): An unexpected error. Details are logged under the request id, never returned. */
             500: {
                 headers: {
@@ -18497,6 +22798,57 @@ export interface operations {
                      *       "detail": "No quest event with this id or slug in this tenant (drafts are invisible to users).",
                      *       "error": "quest_event_not_found",
                      *       "message": "quest_event_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -18614,6 +22966,57 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `internal_error` (10001): An unexpected error. Details are logged under the request id, never returned. */
             500: {
                 headers: {
@@ -18720,6 +23123,57 @@ export interface operations {
                      *       "detail": "No quest event with this id or slug in this tenant (drafts are invisible to users).",
                      *       "error": "quest_event_not_found",
                      *       "message": "quest_event_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -18855,6 +23309,57 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `internal_error` (10001): An unexpected error. Details are logged under the request id, never returned. */
             500: {
                 headers: {
@@ -18965,6 +23470,57 @@ export interface operations {
                      *       "detail": "No quest event with this id or slug in this tenant (drafts are invisible to users).",
                      *       "error": "quest_event_not_found",
                      *       "message": "quest_event_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -19083,6 +23639,57 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `internal_error` (10001): An unexpected error. Details are logged under the request id, never returned. */
             500: {
                 headers: {
@@ -19185,6 +23792,57 @@ export interface operations {
                      *       "detail": "No quest event with this id or slug in this tenant (drafts are invisible to users).",
                      *       "error": "quest_event_not_found",
                      *       "message": "quest_event_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -19363,6 +24021,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `internal_error` (10001): An unexpected error. Details are logged under the request id, never returned. */
             500: {
                 headers: {
@@ -19475,6 +24150,57 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `internal_error` (10001): An unexpected error. Details are logged under the request id, never returned. */
             500: {
                 headers: {
@@ -19577,6 +24303,57 @@ export interface operations {
                      *       "detail": "No quest event with this id or slug in this tenant (drafts are invisible to users).",
                      *       "error": "quest_event_not_found",
                      *       "message": "quest_event_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -19690,6 +24467,57 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     listStoreListings: {
@@ -19787,6 +24615,57 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     listStorePurchases: {
@@ -19877,6 +24756,57 @@ export interface operations {
                      *       "detail": "No community with this id or slug in this tenant.",
                      *       "error": "community_not_found",
                      *       "message": "community_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -20063,6 +24993,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     logout: {
@@ -20166,6 +25113,23 @@ export interface operations {
                      *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
                      *       "error": "unsupported_media_type",
                      *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -20296,6 +25260,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     providerALogin: {
@@ -20420,6 +25401,23 @@ export interface operations {
                      *       "detail": "Rate limit exceeded; retry after the number of seconds in the Retry-After header.",
                      *       "error": "too_many_requests",
                      *       "message": "too_many_requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -20606,6 +25604,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     providerBLogin: {
@@ -20747,6 +25762,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     providerCLogin: {
@@ -20883,6 +25915,23 @@ export interface operations {
                      *       "detail": "Rate limit exceeded; retry after the number of seconds in the Retry-After header.",
                      *       "error": "too_many_requests",
                      *       "message": "too_many_requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -21048,6 +26097,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     refreshSession: {
@@ -21158,6 +26224,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     currentSession: {
@@ -21182,7 +26265,7 @@ export interface operations {
              *
              *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
              *
-             *     `unsafe_input` (10002, message `generic_client_error`): The request holds what the service never accepts from a client: a reserved key (`__proto__`, `constructor`, `prototype`) anywhere in the body, query or settings, nesting deeper than 32 levels, a NUL character, a lone surrogate (half a character, e.g. `\ud800`), percent-encoding that does not decode as UTF-8, or a query string beyond its limits (depth, array size, parameter count).
+             *     `unsafe_input` (10002, message `generic_client_error`): The request holds what the service never accepts from a client: a reserved key (`__proto__`, `constructor`, `prototype`, or another member of `Object.prototype` such as `toString`) anywhere in the body, query or settings, nesting deeper than 32 levels, a NUL character, a lone surrogate (half a character, e.g. `\ud800`), percent-encoding that does not decode as UTF-8, or a query string beyond its limits (depth, array size, parameter count).
              */
             400: {
                 headers: {
@@ -21224,6 +26307,57 @@ export interface operations {
                      *       "detail": "The route needs a session token: send `Authorization: Bearer <sessionToken>`.",
                      *       "error": "session_token_missing",
                      *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -21368,6 +26502,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     getSiweNonce: {
@@ -21408,6 +26559,57 @@ export interface operations {
                      *       "detail": "Nothing names the tenant of this request: several tenants exist, and there is no session token, no X-Tenant-Id, no domain of a tenant in the host name and no DEFAULT_TENANT.",
                      *       "error": "tenant_required",
                      *       "message": "generic_client_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -21484,6 +26686,57 @@ export interface operations {
                      *       "detail": "No user with this id, handle or username in the tenant.",
                      *       "error": "profile_user_not_found",
                      *       "message": "profile_user_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -21587,6 +26840,57 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     markNotificationsRead: {
@@ -21610,7 +26914,7 @@ export interface operations {
              *
              *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
              *
-             *     `unsafe_input` (10002, message `generic_client_error`): The request holds what the service never accepts from a client: a reserved key (`__proto__`, `constructor`, `prototype`) anywhere in the body, query or settings, nesting deeper than 32 levels, a NUL character, a lone surrogate (half a character, e.g. `\ud800`), percent-encoding that does not decode as UTF-8, or a query string beyond its limits (depth, array size, parameter count).
+             *     `unsafe_input` (10002, message `generic_client_error`): The request holds what the service never accepts from a client: a reserved key (`__proto__`, `constructor`, `prototype`, or another member of `Object.prototype` such as `toString`) anywhere in the body, query or settings, nesting deeper than 32 levels, a NUL character, a lone surrogate (half a character, e.g. `\ud800`), percent-encoding that does not decode as UTF-8, or a query string beyond its limits (depth, array size, parameter count).
              */
             400: {
                 headers: {
@@ -21652,6 +26956,57 @@ export interface operations {
                      *       "detail": "The route needs a session token: send `Authorization: Bearer <sessionToken>`.",
                      *       "error": "session_token_missing",
                      *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -21759,6 +27114,40 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `stream_limit_reached` (71002): The user already has the most notification streams an instance keeps open for one user; close one first. */
             429: {
                 headers: {
@@ -21771,6 +27160,23 @@ export interface operations {
                      *       "detail": "The user already has the most notification streams an instance keeps open for one user; close one first.",
                      *       "error": "stream_limit_reached",
                      *       "message": "stream_limit_reached"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -21821,7 +27227,7 @@ export interface operations {
              *
              *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
              *
-             *     `unsafe_input` (10002, message `generic_client_error`): The request holds what the service never accepts from a client: a reserved key (`__proto__`, `constructor`, `prototype`) anywhere in the body, query or settings, nesting deeper than 32 levels, a NUL character, a lone surrogate (half a character, e.g. `\ud800`), percent-encoding that does not decode as UTF-8, or a query string beyond its limits (depth, array size, parameter count).
+             *     `unsafe_input` (10002, message `generic_client_error`): The request holds what the service never accepts from a client: a reserved key (`__proto__`, `constructor`, `prototype`, or another member of `Object.prototype` such as `toString`) anywhere in the body, query or settings, nesting deeper than 32 levels, a NUL character, a lone surrogate (half a character, e.g. `\ud800`), percent-encoding that does not decode as UTF-8, or a query string beyond its limits (depth, array size, parameter count).
              */
             400: {
                 headers: {
@@ -21863,6 +27269,57 @@ export interface operations {
                      *       "detail": "The route needs a session token: send `Authorization: Bearer <sessionToken>`.",
                      *       "error": "session_token_missing",
                      *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -21941,6 +27398,57 @@ export interface operations {
                      *       "detail": "The route needs a session token: send `Authorization: Bearer <sessionToken>`.",
                      *       "error": "session_token_missing",
                      *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -22074,6 +27582,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     listReferrals: {
@@ -22098,7 +27623,7 @@ export interface operations {
              *
              *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
              *
-             *     `unsafe_input` (10002, message `generic_client_error`): The request holds what the service never accepts from a client: a reserved key (`__proto__`, `constructor`, `prototype`) anywhere in the body, query or settings, nesting deeper than 32 levels, a NUL character, a lone surrogate (half a character, e.g. `\ud800`), percent-encoding that does not decode as UTF-8, or a query string beyond its limits (depth, array size, parameter count).
+             *     `unsafe_input` (10002, message `generic_client_error`): The request holds what the service never accepts from a client: a reserved key (`__proto__`, `constructor`, `prototype`, or another member of `Object.prototype` such as `toString`) anywhere in the body, query or settings, nesting deeper than 32 levels, a NUL character, a lone surrogate (half a character, e.g. `\ud800`), percent-encoding that does not decode as UTF-8, or a query string beyond its limits (depth, array size, parameter count).
              */
             400: {
                 headers: {
@@ -22140,6 +27665,57 @@ export interface operations {
                      *       "detail": "The route needs a session token: send `Authorization: Bearer <sessionToken>`.",
                      *       "error": "session_token_missing",
                      *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -22266,6 +27842,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     listSocials: {
@@ -22290,7 +27883,7 @@ export interface operations {
              *
              *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
              *
-             *     `unsafe_input` (10002, message `generic_client_error`): The request holds what the service never accepts from a client: a reserved key (`__proto__`, `constructor`, `prototype`) anywhere in the body, query or settings, nesting deeper than 32 levels, a NUL character, a lone surrogate (half a character, e.g. `\ud800`), percent-encoding that does not decode as UTF-8, or a query string beyond its limits (depth, array size, parameter count).
+             *     `unsafe_input` (10002, message `generic_client_error`): The request holds what the service never accepts from a client: a reserved key (`__proto__`, `constructor`, `prototype`, or another member of `Object.prototype` such as `toString`) anywhere in the body, query or settings, nesting deeper than 32 levels, a NUL character, a lone surrogate (half a character, e.g. `\ud800`), percent-encoding that does not decode as UTF-8, or a query string beyond its limits (depth, array size, parameter count).
              */
             400: {
                 headers: {
@@ -22332,6 +27925,57 @@ export interface operations {
                      *       "detail": "The route needs a session token: send `Authorization: Bearer <sessionToken>`.",
                      *       "error": "session_token_missing",
                      *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -22465,6 +28109,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     deleteSocial: {
@@ -22554,6 +28215,57 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     listSocialsOfType: {
@@ -22624,6 +28336,57 @@ export interface operations {
                      *       "detail": "The route needs a session token: send `Authorization: Bearer <sessionToken>`.",
                      *       "error": "session_token_missing",
                      *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -22755,6 +28518,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     getWallet: {
@@ -22779,7 +28559,7 @@ export interface operations {
              *
              *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
              *
-             *     `unsafe_input` (10002, message `generic_client_error`): The request holds what the service never accepts from a client: a reserved key (`__proto__`, `constructor`, `prototype`) anywhere in the body, query or settings, nesting deeper than 32 levels, a NUL character, a lone surrogate (half a character, e.g. `\ud800`), percent-encoding that does not decode as UTF-8, or a query string beyond its limits (depth, array size, parameter count).
+             *     `unsafe_input` (10002, message `generic_client_error`): The request holds what the service never accepts from a client: a reserved key (`__proto__`, `constructor`, `prototype`, or another member of `Object.prototype` such as `toString`) anywhere in the body, query or settings, nesting deeper than 32 levels, a NUL character, a lone surrogate (half a character, e.g. `\ud800`), percent-encoding that does not decode as UTF-8, or a query string beyond its limits (depth, array size, parameter count).
              */
             400: {
                 headers: {
@@ -22838,6 +28618,57 @@ export interface operations {
                      *       "detail": "The user has no wallet yet: a zkLogin or SIWE login creates one.",
                      *       "error": "wallet_not_found",
                      *       "message": "wallet_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];

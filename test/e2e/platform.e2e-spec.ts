@@ -145,6 +145,9 @@ describe('platform', () => {
         body: expect.objectContaining({ message: 'unsupported_media_type', error: 'unsupported_media_type' }),
       });
     }
+    // JSON is UTF-8: another charset is refused, not decoded.
+    const utf16 = await update(Buffer.from('{"displayName":"UTF-16"}', 'utf16le'), 'application/json; charset=utf-16');
+    expect(utf16.body).toMatchObject({ message: 'unsupported_media_type', error: 'unsupported_media_type' });
     expect(await kept()).toBe('Ada');
 
     expect((await update('{"displayName":"Ada L"}', 'application/vnd.api+json')).status).toBe(200);

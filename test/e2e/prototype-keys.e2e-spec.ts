@@ -41,6 +41,10 @@ describe('client keys that reach a prototype', () => {
       'x[__proto__]',
       '%5F%5Fproto%5F%5F%5Bpolluted%5D',
       'filter[constructor][prototype]',
+      // The other members of Object.prototype, which class-transformer dropped without a word.
+      'toString',
+      'filter[valueOf]',
+      'hasOwnProperty',
     ];
     for (const name of names) {
       expectRefused(await t.http().get(`/v1/community/${community.slug}?${name}=1`).set('X-Tenant-Id', tenant.id), `public read ?${name}`);
@@ -61,6 +65,7 @@ describe('client keys that reach a prototype', () => {
         .set('Content-Type', type)
         .send(body);
     expectRefused(await join('{"__proto__":{"polluted":1}}'), 'join with __proto__');
+    expectRefused(await join('{"toString":"x"}'), 'join with toString');
     expectRefused(await join('{"a":[{"b":{"constructor":{"prototype":{"polluted":1}}}}]}'), 'join with a nested constructor.prototype');
     // A form is no body the API takes (JSON only): refused before any guard or handler too.
     expect((await join('prototype=1', 'application/x-www-form-urlencoded')).body).toMatchObject({

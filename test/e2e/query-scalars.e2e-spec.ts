@@ -57,8 +57,8 @@ describe('numbers and dates in a query', () => {
     for (const query of ['days[a]=7', 'days=0x7']) expect((await earned(query)).body).toMatchObject(refused(['days']));
   });
 
-  it('refuses a date that is not an ISO 8601 date (an object, a number, a fraction) with 400', async () => {
-    for (const query of ['from[a]=1', 'from=-1', 'from=1.5', 'from=1700000000000', 'to[a]=1', 'to=soon'])
+  it('refuses a date that is not an ISO 8601 calendar date (an object, a number, a fraction, February 30) with 400', async () => {
+    for (const query of ['from[a]=1', 'from=-1', 'from=1.5', 'from=1700000000000', 'from=2026-02-30T00:00:00Z', 'to[a]=1', 'to=soon'])
       expect((await auditLog(query)).body).toMatchObject(refused([query.startsWith('from') ? 'from' : 'to']));
   });
 

@@ -77,7 +77,7 @@ export const CommonErrors = defineErrors({
   unsafe_input: {
     status: 400,
     description:
-      'The request holds what the service never accepts from a client: a reserved key (`__proto__`, `constructor`, `prototype`) anywhere in the body, query or settings, nesting deeper than 32 levels, a NUL character, a lone surrogate (half a character, e.g. `\\ud800`), percent-encoding that does not decode as UTF-8, or a query string beyond its limits (depth, array size, parameter count).',
+      'The request holds what the service never accepts from a client: a reserved key (`__proto__`, `constructor`, `prototype`, or another member of `Object.prototype` such as `toString`) anywhere in the body, query or settings, nesting deeper than 32 levels, a NUL character, a lone surrogate (half a character, e.g. `\\ud800`), percent-encoding that does not decode as UTF-8, or a query string beyond its limits (depth, array size, parameter count).',
   },
   GENERIC_UNAUTHORIZED: {
     status: 401,

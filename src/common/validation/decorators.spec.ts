@@ -219,6 +219,9 @@ describe('NotBlank', () => {
 
   it('refuses a name of white space only, and leaves other types to the type check', () => {
     expect(errors('  \t\n')).toEqual([['name must not be blank']]);
+    // Invisible format characters (zero-width space, BOM) show nothing either.
+    expect(errors('\u200b\u3000\ufeff')).toEqual([['name must not be blank']]);
+    expect(errors('\u200bA')).toEqual([]);
     expect(errors(' Space Pirates ')).toEqual([]);
     expect(errors(5)).not.toContainEqual(expect.arrayContaining(['name must not be blank']));
   });

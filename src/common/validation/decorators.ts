@@ -87,12 +87,15 @@ interface NullOption {
 }
 const optional = (nullable = false) => (nullable ? IsOptional() : IfPresent());
 
-/** A string with at least one character that is not white space (a name of only spaces would show as blank). */
+/** A character that shows: not white space, not an invisible format character (U+200B, U+FEFF, ...). */
+const VISIBLE = /[^\p{White_Space}\p{Cf}]/u;
+
+/** A string with at least one character that shows (a name of only spaces would show as blank). */
 export function NotBlank(): PropertyDecorator {
   return ValidateBy({
     name: 'notBlank',
     validator: {
-      validate: (value) => typeof value !== 'string' || value.trim() !== '',
+      validate: (value) => typeof value !== 'string' || VISIBLE.test(value),
       defaultMessage: (args) => `${args?.property} must not be blank`,
     },
   });

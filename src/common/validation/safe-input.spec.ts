@@ -37,5 +37,9 @@ describe('assertSafeInput', () => {
     expect(() => assertSafeInput({ a: [{ b: { constructor: { prototype: 1 } } }] })).toThrow(/reserved key "constructor"/);
     expect(() => assertSafeInput({ prototype: 1 })).toThrow(/reserved key "prototype"/);
     expect(() => assertSafeInput({ proto: 1, constructorName: 'x' })).not.toThrow();
+    // The other members of Object.prototype too: class-transformer skips them without a word.
+    for (const key of ['toString', 'valueOf', 'hasOwnProperty', '__defineGetter__', 'toLocaleString'])
+      expect(() => assertSafeInput({ a: { [key]: 'x' } })).toThrow(`reserved key "${key}"`);
+    expect(() => assertSafeInput({ name: 'toString', tostring: 1 })).not.toThrow();
   });
 });

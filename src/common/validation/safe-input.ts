@@ -1,8 +1,13 @@
 import { DomainError } from '../errors/domain-error.js';
 import { CommonErrors } from '../errors/error-catalog.js';
 
-/** Names that reach an object's prototype when used as a key: never accepted from a client. */
-const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+/**
+ * Names never accepted from a client as a key: those that reach an object's prototype, and the
+ * other members of `Object.prototype` (`toString`, `valueOf`, `hasOwnProperty`, ...), which read
+ * as that member wherever the key is missing and which class-transformer skips without a word, so
+ * the whitelist never saw them as unknown.
+ */
+const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype', ...Object.getOwnPropertyNames(Object.prototype)]);
 export const isPrototypeKey = (key: string): boolean => PROTOTYPE_KEYS.has(key);
 
 /** Deepest nesting of arrays/objects accepted in a body or query (every DTO of the API needs far less). */

@@ -37,12 +37,27 @@ export const ToArray = () =>
 export const ToInteger = () =>
   Transform(({ value }: { value: unknown }) => (typeof value === 'string' && /^-?\d{1,16}$/.test(value) ? Number(value) : value));
 
-/** How an ISO 8601 date starts: a year (four digits, or six with a sign), a month and a day. */
-const ISO_DATE_START = /^[+-]?\d{4,6}-\d\d-\d\d/;
+/** The date an ISO 8601 date-time starts with: a year (four digits, or six with a sign), a month, a day. */
+const ISO_DATE_START = /^([+-]\d{6}|\d{4})-(\d\d)-(\d\d)/;
+const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 /**
- * A date-time sent as an ISO 8601 string becomes a `Date`; anything else (a number, `1.5` or `-1`,
- * which `new Date` reads as dates, an object) is left for `@IsDate` to refuse.
+ * Whether `value` starts with a date of the calendar: `new Date` moves `2026-02-30` to March 2.
+ * (validator.js's `isISO8601` with `strict` checks this too, but reads years below 100 as 19xx
+ * and so refuses `0001-01-01`, the first date the API accepts.)
+ */
+function startsWithCalendarDate(value: string): boolean {
+  const m = ISO_DATE_START.exec(value);
+  if (!m) return false;
+  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return month >= 1 && month <= 12 && day >= 1 && day <= (month === 2 && leap ? 29 : DAYS[month - 1]);
+}
+
+/**
+ * A date-time sent as an ISO 8601 string of a calendar date becomes a `Date`; anything else
+ * (`2026-02-30`, a number, `1.5` or `-1`, which `new Date` reads as dates, an object) is left for
+ * `@IsDate` to refuse.
  */
 export const ToDate = () =>
-  Transform(({ value }: { value: unknown }) => (typeof value === 'string' && ISO_DATE_START.test(value) ? new Date(value) : value));
+  Transform(({ value }: { value: unknown }) => (typeof value === 'string' && startsWithCalendarDate(value) ? new Date(value) : value));

@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { PageQueryDto } from '../../common/pagination/pagination.js';
 import { IsInt, IsOptional, IsString, Length, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
 import { ToInteger } from '../../common/validation/transforms.js';
-import { NotBlank } from '../../common/validation/decorators.js';
+import { IfPresent, NotBlank } from '../../common/validation/decorators.js';
 import { ItemDto } from './item.dto.js';
 
 export const SLOT_KEY_RE = /^[a-z0-9](?:[a-z0-9_-]{0,62}[a-z0-9])?$/;
@@ -63,13 +63,13 @@ export class CreateSlotDto {
   @NotBlank()
   name: string;
 
-  @IsOptional()
+  @IfPresent()
   @IsString()
   @MaxLength(1000)
   description?: string;
 
   /** Display and layering order (default 0). */
-  @IsOptional()
+  @IfPresent()
   @ToInteger()
   @IsInt()
   @Min(-1000000)

@@ -14,7 +14,7 @@ import {
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
-import { IsUuid, NotBlank, OptionalInt, OptionalText, RequiredText } from '../../common/validation/decorators.js';
+import { IfPresent, IsUuid, NotBlank, OptionalInt, OptionalText, RequiredText } from '../../common/validation/decorators.js';
 import { AddressDto } from '../../profile/dto/profile.dto.js';
 import { REWARD_KINDS, type RewardKind } from '../entities/quest-event-reward.entity.js';
 
@@ -62,26 +62,26 @@ export class CreateRewardDto {
 
   /** Rank bracket (inclusive) of the participants allocated this reward; absent: no bound. */
   @ApiPropertyOptional({ minimum: 1 })
-  @IsOptional()
+  @IfPresent()
   @IsInt()
   @Min(1)
   rankFrom?: number;
 
   @ApiPropertyOptional({ minimum: 1 })
-  @IsOptional()
+  @IfPresent()
   @IsInt()
   @Min(1)
   rankTo?: number;
 
-  @IsOptional()
+  @IfPresent()
   @IsBoolean()
   requiresEmail?: boolean;
 
-  @IsOptional()
+  @IfPresent()
   @IsBoolean()
   requiresWalletAddress?: boolean;
 
-  @IsOptional()
+  @IfPresent()
   @IsBoolean()
   requiresAddress?: boolean;
 }
