@@ -37,8 +37,8 @@ function flatten(errors: ValidationError[], parent = ''): Violation[] {
 
 /**
  * ValidationPipe that first refuses NUL characters in path values (400, not a 500 below) and
- * lower-cases the path's UUIDs. Bodies
- * and queries were checked once as the request came in (`checkRequestInput`, `parseQuery`).
+ * lower-cases the path's UUIDs. Bodies and queries were checked once as the request came in
+ * (`checkRequestInput`, `parseQuery`).
  */
 class SafeValidationPipe extends ValidationPipe {
   private readonly queries = new ValidatedQueries();

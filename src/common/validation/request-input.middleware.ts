@@ -24,9 +24,9 @@ export function checkRequestInput(req: Request, _res: Response, next: NextFuncti
     return next(err);
   }
   pinQuery(req, query);
-  // No parser took it (the body parsers read JSON and forms only): a body of another type
-  // (text/plain, XML, multipart, no Content-Type) would otherwise be ignored and the route run
-  // as if nothing had been sent.
+  // No parser took it (the one body parser reads JSON only): a body of another type (a form,
+  // text/plain, XML, multipart, no Content-Type) would otherwise be ignored and the route run as
+  // if nothing had been sent.
   if (req.body === undefined && hasBody(req))
     return next(new DomainError(CommonErrors.unsupported_media_type, 'The request body must be JSON (Content-Type: application/json)'));
   try {
