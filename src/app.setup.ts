@@ -9,7 +9,7 @@ import { Logger } from 'nestjs-pino';
 import { AppConfig, trustProxy } from './config/app-config.js';
 import { DomainError } from './common/errors/domain-error.js';
 import { AllExceptionsFilter, errorBody } from './common/errors/all-exceptions.filter.js';
-import { CommonErrors } from './common/errors/error-catalog.js';
+import { CommonErrors, type ErrorDefinition } from './common/errors/error-catalog.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { assertSafeInput } from './common/validation/safe-input.js';
 import { parseQuery } from './common/validation/query-parser.js';
@@ -122,7 +122,7 @@ export function setupApp(app: INestApplication, options: { swagger?: boolean } =
   app.use(checkRequestInput);
   // Management writes (non-GET under /v1/admin) are recorded after their response.
   app.use('/v1/admin', app.get(AuditLogMiddleware).use);
-  answerClientErrorsInJson(app.getHttpServer() as Server);
+  answerClientErrorsInJson(app.getHttpServer() as Server, config.REQUEST_TIMEOUT_MS);
   applyGlobalPrefix(app);
   app.useGlobalPipes(validationPipe);
   app.useGlobalFilters(new AllExceptionsFilter());
@@ -153,22 +153,37 @@ function utf8Only(_req: unknown, _res: unknown, body: Buffer, encoding: string):
     throw Object.assign(new Error('The request body is not valid UTF-8'), { status: 400, type: 'entity.encoding.invalid' });
 }
 
+/** What Node's own refusals of a request are in the API's terms. */
+const CLIENT_ERRORS: Record<string, [ErrorDefinition, string, string]> = {
+  HPE_HEADER_OVERFLOW: [
+    CommonErrors.headers_too_large,
+    'The request line or headers exceed the size limit',
+    'Request Header Fields Too Large',
+  ],
+  ERR_HTTP_REQUEST_TIMEOUT: [CommonErrors.request_timeout, 'The request was not received in full in time', 'Request Timeout'],
+};
+
 /**
- * Node answers malformed requests itself (headers over the size limit: 431; unparsable: 400)
- * before Express sees them; answer them in the API's error shape too.
+ * Node answers malformed requests itself (headers over the size limit: 431; unparsable: 400; not
+ * received in full within `requestTimeoutMs`: 408) before Express sees them; answer them in the
+ * API's error shape too. A client that stops sending its body would otherwise hold its socket for
+ * Node's 300 s default.
  */
-function answerClientErrorsInJson(server: Server): void {
+function answerClientErrorsInJson(server: Server, requestTimeoutMs: number): void {
   if (!server || typeof server.on !== 'function' || server.listenerCount('clientError') > 0) return;
+  server.requestTimeout = requestTimeoutMs;
+  server.headersTimeout = Math.min(server.headersTimeout, requestTimeoutMs);
   server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
     if (!socket.writable || err.code === 'ECONNRESET') {
       socket.destroy();
       return;
     }
-    const def = err.code === 'HPE_HEADER_OVERFLOW' ? CommonErrors.headers_too_large : CommonErrors.generic_client_error;
-    const detail =
-      def === CommonErrors.headers_too_large ? 'The request line or headers exceed the size limit' : 'The request is not valid HTTP';
+    const [def, detail, reason] = CLIENT_ERRORS[err.code ?? ''] ?? [
+      CommonErrors.generic_client_error,
+      'The request is not valid HTTP',
+      'Bad Request',
+    ];
     const body = JSON.stringify(errorBody(def, detail));
-    const reason = def.status === 431 ? 'Request Header Fields Too Large' : 'Bad Request';
     socket.end(
       `HTTP/1.1 ${def.status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     );

@@ -111,9 +111,9 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
 /**
  * What the request's checks answer before any route runs, on every operation (src/app.setup.ts,
  * src/common/validation): 400 (a query or body it cannot take: prototype names, encoding, limits),
- * 413 (a body over BODY_LIMIT), 415 (a body that is not JSON in UTF-8, sent to any route) and 431
- * (a request line or headers over Node's limit). Added here once, where an operation does not
- * already list the status.
+ * 408 (not received in full within REQUEST_TIMEOUT_MS), 413 (a body over BODY_LIMIT), 415 (a body
+ * that is not JSON in UTF-8, sent to any route) and 431 (a request line or headers over Node's
+ * limit). Added here once, where an operation does not already list the status.
  */
 function addInputErrors(document: OpenAPIObject): void {
   const response = (status: number, list: ErrorDefinition[]) => {
@@ -122,6 +122,7 @@ function addInputErrors(document: OpenAPIObject): void {
   };
   const checks: [number, ErrorDefinition[]][] = [
     [400, [CommonErrors.generic_client_error, CommonErrors.unsafe_input]],
+    [408, [CommonErrors.request_timeout]],
     [413, [CommonErrors.payload_too_large]],
     [415, [CommonErrors.unsupported_media_type]],
     [431, [CommonErrors.headers_too_large]],

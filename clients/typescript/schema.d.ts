@@ -7425,6 +7425,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
             413: {
                 headers: {
@@ -7516,6 +7533,23 @@ export interface operations {
                      *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
                      *       "message": "generic_client_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -7662,6 +7696,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
             413: {
                 headers: {
@@ -7780,6 +7831,23 @@ export interface operations {
                      *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
                      *       "error": "api_key_missing",
                      *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -7904,6 +7972,23 @@ export interface operations {
                      *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
                      *       "error": "api_key_missing",
                      *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -8063,6 +8148,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
             413: {
                 headers: {
@@ -8201,6 +8303,23 @@ export interface operations {
                      *       "detail": "No community with this id or slug in this tenant.",
                      *       "error": "community_not_found",
                      *       "message": "community_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -8367,6 +8486,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
             413: {
                 headers: {
@@ -8505,6 +8641,23 @@ export interface operations {
                      *       "detail": "No such user in this tenant.",
                      *       "error": "user_not_found",
                      *       "message": "user_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -8679,6 +8832,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
             413: {
                 headers: {
@@ -8817,6 +8987,23 @@ export interface operations {
                      *       "detail": "No community with this id or slug in this tenant.",
                      *       "error": "community_not_found",
                      *       "message": "community_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -8965,6 +9152,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
             413: {
                 headers: {
@@ -9098,6 +9302,23 @@ export interface operations {
                      *       "detail": "No community with this id or slug in this tenant.",
                      *       "error": "community_not_found",
                      *       "message": "community_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -9239,6 +9460,23 @@ export interface operations {
                      *       "detail": "No community with this id or slug in this tenant.",
                      *       "error": "community_not_found",
                      *       "message": "community_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -9402,6 +9640,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
             413: {
                 headers: {
@@ -9520,6 +9775,23 @@ export interface operations {
                      *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
                      *       "error": "api_key_missing",
                      *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -9666,6 +9938,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
             413: {
                 headers: {
@@ -9798,6 +10087,23 @@ export interface operations {
                      *       "detail": "No such prize in this tenant.",
                      *       "error": "prize_not_found",
                      *       "message": "prize_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -9941,6 +10247,23 @@ export interface operations {
                      *       "detail": "No such prize in this tenant.",
                      *       "error": "prize_not_found",
                      *       "message": "prize_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -10103,6 +10426,23 @@ export interface operations {
                      *       "detail": "No such prize in this tenant.",
                      *       "error": "prize_not_found",
                      *       "message": "prize_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -10271,6 +10611,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
             413: {
                 headers: {
@@ -10414,6 +10771,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
             413: {
                 headers: {
@@ -10550,6 +10924,23 @@ export interface operations {
                      *       "detail": "No community with this id or slug in this tenant.",
                      *       "error": "community_not_found",
                      *       "message": "community_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -10709,6 +11100,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
             413: {
                 headers: {
@@ -10849,6 +11257,23 @@ export interface operations {
                      *       "detail": "No quest event with this id or slug in this tenant (drafts are invisible to users).",
                      *       "error": "quest_event_not_found",
                      *       "message": "quest_event_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -10996,6 +11421,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
             413: {
                 headers: {
@@ -11130,6 +11572,23 @@ export interface operations {
                      *       "detail": "No quest event with this id or slug in this tenant (drafts are invisible to users).",
                      *       "error": "quest_event_not_found",
                      *       "message": "quest_event_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -11274,6 +11733,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
             413: {
                 headers: {
@@ -11413,6 +11889,23 @@ export interface operations {
                      *       "detail": "No quest event with this id or slug in this tenant (drafts are invisible to users).",
                      *       "error": "quest_event_not_found",
                      *       "message": "quest_event_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -11563,6 +12056,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
             413: {
                 headers: {
@@ -11695,6 +12205,23 @@ export interface operations {
                      *       "detail": "No quest event with this id or slug in this tenant (drafts are invisible to users).",
                      *       "error": "quest_event_not_found",
                      *       "message": "quest_event_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -11845,6 +12372,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
             413: {
                 headers: {
@@ -11979,6 +12523,23 @@ export interface operations {
                      *       "detail": "No community with this id or slug in this tenant.",
                      *       "error": "community_not_found",
                      *       "message": "community_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -12129,6 +12690,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
             413: {
                 headers: {
@@ -12261,6 +12839,23 @@ export interface operations {
                      *       "detail": "No quest with this id in this tenant.",
                      *       "error": "quest_not_found",
                      *       "message": "quest_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -12409,6 +13004,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
             413: {
                 headers: {
@@ -12551,6 +13163,23 @@ export interface operations {
                      *       "detail": "No quest with this id in this tenant.",
                      *       "error": "quest_not_found",
                      *       "message": "quest_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -12710,6 +13339,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
             413: {
                 headers: {
@@ -12848,6 +13494,23 @@ export interface operations {
                      *       "detail": "No such user in this tenant.",
                      *       "error": "user_not_found",
                      *       "message": "user_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -13020,6 +13683,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
             413: {
                 headers: {
@@ -13160,6 +13840,23 @@ export interface operations {
                      *       "detail": "No such user in this tenant.",
                      *       "error": "user_not_found",
                      *       "message": "user_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -13334,6 +14031,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
             413: {
                 headers: {
@@ -13471,6 +14185,23 @@ export interface operations {
                      *       "detail": "No such user in this tenant.",
                      *       "error": "user_not_found",
                      *       "message": "user_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -13621,6 +14352,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
             413: {
                 headers: {
@@ -13763,6 +14511,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
             413: {
                 headers: {
@@ -13899,6 +14664,23 @@ export interface operations {
                      *       "detail": "No community with this id or slug in this tenant.",
                      *       "error": "community_not_found",
                      *       "message": "community_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -14062,6 +14844,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
             413: {
                 headers: {
@@ -14198,6 +14997,23 @@ export interface operations {
                      *       "detail": "No community with this id or slug in this tenant.",
                      *       "error": "community_not_found",
                      *       "message": "community_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -14348,6 +15164,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
             413: {
                 headers: {
@@ -14486,6 +15319,23 @@ export interface operations {
                      *       "detail": "No such season schedule in this tenant.",
                      *       "error": "season_schedule_not_found",
                      *       "message": "season_schedule_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -14641,6 +15491,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
             413: {
                 headers: {
@@ -14786,6 +15653,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
             413: {
                 headers: {
@@ -14918,6 +15802,23 @@ export interface operations {
                      *       "detail": "No such season of this resource in this community (or, for `current`, none is running now).",
                      *       "error": "season_not_found",
                      *       "message": "season_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -15065,6 +15966,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
             413: {
                 headers: {
@@ -15202,6 +16120,23 @@ export interface operations {
                      *       "detail": "No community with this id or slug in this tenant.",
                      *       "error": "community_not_found",
                      *       "message": "community_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -15348,6 +16283,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
             413: {
                 headers: {
@@ -15480,6 +16432,23 @@ export interface operations {
                      *       "detail": "No such store listing in this tenant (or in the community named by containerId), or it is not on sale.",
                      *       "error": "listing_not_found",
                      *       "message": "listing_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -15628,6 +16597,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
             413: {
                 headers: {
@@ -15748,6 +16734,23 @@ export interface operations {
                      *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
                      *       "error": "api_key_missing",
                      *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -15876,6 +16879,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
             413: {
                 headers: {
@@ -15995,6 +17015,23 @@ export interface operations {
                      *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
                      *       "error": "api_key_missing",
                      *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -16154,6 +17191,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
             413: {
                 headers: {
@@ -16267,6 +17321,23 @@ export interface operations {
                      *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
                      *       "error": "api_key_missing",
                      *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -16391,6 +17462,23 @@ export interface operations {
                      *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
                      *       "error": "api_key_missing",
                      *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -16550,6 +17638,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
             413: {
                 headers: {
@@ -16687,6 +17792,23 @@ export interface operations {
                      *       "detail": "No such user in this tenant.",
                      *       "error": "user_not_found",
                      *       "message": "user_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -16834,6 +17956,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
             413: {
                 headers: {
@@ -16976,6 +18115,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
             413: {
                 headers: {
@@ -17108,6 +18264,23 @@ export interface operations {
                      *       "detail": "No such user in this tenant.",
                      *       "error": "user_not_found",
                      *       "message": "user_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -17250,6 +18423,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
             413: {
                 headers: {
@@ -17375,6 +18565,23 @@ export interface operations {
                      *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
                      *       "error": "api_key_missing",
                      *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -17517,6 +18724,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
             413: {
                 headers: {
@@ -17635,6 +18859,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
             413: {
                 headers: {
@@ -17748,6 +18989,23 @@ export interface operations {
                      *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
                      *       "error": "api_key_missing",
                      *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -17874,6 +19132,23 @@ export interface operations {
                      *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
                      *       "error": "api_key_missing",
                      *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -18033,6 +19308,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
             413: {
                 headers: {
@@ -18164,6 +19456,23 @@ export interface operations {
                      *       "detail": "No webhook subscription with this id in this tenant.",
                      *       "error": "subscription_not_found",
                      *       "message": "subscription_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -18314,6 +19623,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
             413: {
                 headers: {
@@ -18455,6 +19781,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
             413: {
                 headers: {
@@ -18591,6 +19934,23 @@ export interface operations {
                      *       "detail": "No webhook subscription with this id in this tenant.",
                      *       "error": "subscription_not_found",
                      *       "message": "subscription_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -18755,6 +20115,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
             413: {
                 headers: {
@@ -18876,6 +20253,23 @@ export interface operations {
                      *       "detail": "No community with this id or slug in this tenant.",
                      *       "error": "community_not_found",
                      *       "message": "community_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -19032,6 +20426,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `avatar_already_minted` (50005): This version of the avatar already has a mint on this blockchain (pending or done). Change the avatar to mint again. */
             409: {
                 headers: {
@@ -19181,6 +20592,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
             413: {
                 headers: {
@@ -19301,6 +20729,23 @@ export interface operations {
                      *       "detail": "No community with this id or slug in this tenant.",
                      *       "error": "community_not_found",
                      *       "message": "community_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -19433,6 +20878,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
             413: {
                 headers: {
@@ -19554,6 +21016,23 @@ export interface operations {
                      *       "detail": "No community with this id or slug in this tenant.",
                      *       "error": "community_not_found",
                      *       "message": "community_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -19708,6 +21187,23 @@ export interface operations {
                      *       "detail": "No community with this id or slug in this tenant.",
                      *       "error": "community_not_found",
                      *       "message": "community_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -19870,6 +21366,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
             413: {
                 headers: {
@@ -19984,6 +21497,23 @@ export interface operations {
                      *       "detail": "No community with this id or slug in this tenant.",
                      *       "error": "community_not_found",
                      *       "message": "community_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -20164,6 +21694,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
             413: {
                 headers: {
@@ -20328,6 +21875,23 @@ export interface operations {
                      *       "detail": "No community with this id or slug in this tenant.",
                      *       "error": "community_not_found",
                      *       "message": "community_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -20504,6 +22068,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
             413: {
                 headers: {
@@ -20667,6 +22248,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
             413: {
                 headers: {
@@ -20803,6 +22401,23 @@ export interface operations {
                      *       "detail": "No community with this id or slug in this tenant.",
                      *       "error": "community_not_found",
                      *       "message": "community_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -20953,6 +22568,23 @@ export interface operations {
                      *       "detail": "No community with this id or slug in this tenant.",
                      *       "error": "community_not_found",
                      *       "message": "community_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -21128,6 +22760,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
             413: {
                 headers: {
@@ -21277,6 +22926,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
             413: {
                 headers: {
@@ -21418,6 +23084,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
             413: {
                 headers: {
@@ -21549,6 +23232,23 @@ export interface operations {
                      *       "detail": "No resource type with this id (or slug in this community) in this tenant.",
                      *       "error": "resource_type_not_found",
                      *       "message": "resource_type_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -21695,6 +23395,23 @@ export interface operations {
                      *       "detail": "The route needs a session token: send `Authorization: Bearer <sessionToken>`.",
                      *       "error": "session_token_missing",
                      *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -21858,6 +23575,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
             413: {
                 headers: {
@@ -22016,6 +23750,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
             413: {
                 headers: {
@@ -22150,6 +23901,23 @@ export interface operations {
                      *       "detail": "The route needs a session token: send `Authorization: Bearer <sessionToken>`.",
                      *       "error": "session_token_missing",
                      *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -22321,6 +24089,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
             413: {
                 headers: {
@@ -22474,6 +24259,23 @@ export interface operations {
                      *       "detail": "No quest event with this id or slug in this tenant (drafts are invisible to users).",
                      *       "error": "quest_event_not_found",
                      *       "message": "quest_event_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -22641,6 +24443,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
             413: {
                 headers: {
@@ -22798,6 +24617,23 @@ export interface operations {
                      *       "detail": "No quest event with this id or slug in this tenant (drafts are invisible to users).",
                      *       "error": "quest_event_not_found",
                      *       "message": "quest_event_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -22966,6 +24802,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
             413: {
                 headers: {
@@ -23123,6 +24976,23 @@ export interface operations {
                      *       "detail": "No quest event with this id or slug in this tenant (drafts are invisible to users).",
                      *       "error": "quest_event_not_found",
                      *       "message": "quest_event_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -23309,6 +25179,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
             413: {
                 headers: {
@@ -23470,6 +25357,23 @@ export interface operations {
                      *       "detail": "No quest event with this id or slug in this tenant (drafts are invisible to users).",
                      *       "error": "quest_event_not_found",
                      *       "message": "quest_event_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -23639,6 +25543,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
             413: {
                 headers: {
@@ -23792,6 +25713,23 @@ export interface operations {
                      *       "detail": "No quest event with this id or slug in this tenant (drafts are invisible to users).",
                      *       "error": "quest_event_not_found",
                      *       "message": "quest_event_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -23965,6 +25903,23 @@ export interface operations {
                      *       "detail": "No quest event with this id or slug in this tenant (drafts are invisible to users).",
                      *       "error": "quest_event_not_found",
                      *       "message": "quest_event_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -24150,6 +26105,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
             413: {
                 headers: {
@@ -24303,6 +26275,23 @@ export interface operations {
                      *       "detail": "No quest event with this id or slug in this tenant (drafts are invisible to users).",
                      *       "error": "quest_event_not_found",
                      *       "message": "quest_event_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -24467,6 +26456,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
             413: {
                 headers: {
@@ -24615,6 +26621,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
             413: {
                 headers: {
@@ -24756,6 +26779,23 @@ export interface operations {
                      *       "detail": "No community with this id or slug in this tenant.",
                      *       "error": "community_not_found",
                      *       "message": "community_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -24932,6 +26972,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /**
              * @description `insufficient_balance` (20103): The user does not hold enough of the resource; nothing was changed.
              *
@@ -25084,6 +27141,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
             413: {
                 headers: {
@@ -25204,6 +27278,23 @@ export interface operations {
                      *       "detail": "No user with this username in the tenant, or the password is wrong (the two are not told apart).",
                      *       "error": "invalid_credentials",
                      *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -25350,6 +27441,23 @@ export interface operations {
                      *       "detail": "The providerA credential is not a valid ID token: bad signature, unknown key id, wrong issuer or audience, or missing subject.",
                      *       "error": "credential_invalid",
                      *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -25553,6 +27661,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
             413: {
                 headers: {
@@ -25711,6 +27836,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
             413: {
                 headers: {
@@ -25864,6 +28006,23 @@ export interface operations {
                      *       "detail": "The `token` is not a compact JWE that decrypts with the tenant shared secret (malformed, tampered, another key or another tenant).",
                      *       "error": "login_token_invalid",
                      *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -26046,6 +28205,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
             413: {
                 headers: {
@@ -26190,6 +28366,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
             413: {
                 headers: {
@@ -26307,6 +28500,23 @@ export interface operations {
                      *       "detail": "The route needs a session token: send `Authorization: Bearer <sessionToken>`.",
                      *       "error": "session_token_missing",
                      *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -26451,6 +28661,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
             413: {
                 headers: {
@@ -26559,6 +28786,23 @@ export interface operations {
                      *       "detail": "Nothing names the tenant of this request: several tenants exist, and there is no session token, no X-Tenant-Id, no domain of a tenant in the host name and no DEFAULT_TENANT.",
                      *       "error": "tenant_required",
                      *       "message": "generic_client_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -26686,6 +28930,23 @@ export interface operations {
                      *       "detail": "No user with this id, handle or username in the tenant.",
                      *       "error": "profile_user_not_found",
                      *       "message": "profile_user_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -26840,6 +29101,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
             413: {
                 headers: {
@@ -26956,6 +29234,23 @@ export interface operations {
                      *       "detail": "The route needs a session token: send `Authorization: Bearer <sessionToken>`.",
                      *       "error": "session_token_missing",
                      *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -27109,6 +29404,23 @@ export interface operations {
                      *       "detail": "The route needs a session token: send `Authorization: Bearer <sessionToken>`.",
                      *       "error": "session_token_missing",
                      *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -27274,6 +29586,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
             413: {
                 headers: {
@@ -27403,6 +29732,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
             413: {
                 headers: {
@@ -27526,6 +29872,23 @@ export interface operations {
                      *       "detail": "The route needs a session token: send `Authorization: Bearer <sessionToken>`.",
                      *       "error": "session_token_missing",
                      *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -27670,6 +30033,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
             413: {
                 headers: {
@@ -27769,6 +30149,23 @@ export interface operations {
                      *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
                      *       "message": "generic_client_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -27930,6 +30327,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
             413: {
                 headers: {
@@ -28053,6 +30467,23 @@ export interface operations {
                      *       "detail": "The route needs a session token: send `Authorization: Bearer <sessionToken>`.",
                      *       "error": "session_token_missing",
                      *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -28215,6 +30646,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
             413: {
                 headers: {
@@ -28336,6 +30784,23 @@ export interface operations {
                      *       "detail": "The route needs a session token: send `Authorization: Bearer <sessionToken>`.",
                      *       "error": "session_token_missing",
                      *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -28484,6 +30949,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
             413: {
                 headers: {
@@ -28618,6 +31100,23 @@ export interface operations {
                      *       "detail": "The user has no wallet yet: a zkLogin or SIWE login creates one.",
                      *       "error": "wallet_not_found",
                      *       "message": "wallet_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];

@@ -103,6 +103,17 @@ export class AppConfig {
   @Matches(/^\d+(b|kb|mb)$/i)
   BODY_LIMIT = '100kb';
 
+  /**
+   * How long a client may take to send a whole request (its headers and body), in milliseconds:
+   * then 408 and the connection closes. Node checks every 30 s, so a stalled request ends within
+   * this plus up to 30 s (Node's own default is 300 s).
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1000)
+  @Max(300000)
+  REQUEST_TIMEOUT_MS = 30000;
+
   /** scrypt cost parameter N (a power of two). */
   @Transform(toInt)
   @IsInt()

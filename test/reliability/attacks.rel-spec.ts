@@ -76,7 +76,11 @@ describe('attacks: forgery, replay, expiry, cross-tenant, IDOR, privilege, mass 
   const refused: { name: string; status: number }[] = [];
 
   beforeAll(async () => {
-    c = await startCluster(createTestDatabase, 2, { LOGIN_RATE_LIMIT_ACCOUNT: '5', LOGIN_RATE_LIMIT_IP: '100000' });
+    c = await startCluster(createTestDatabase, 2, {
+      LOGIN_RATE_LIMIT_ACCOUNT: '5',
+      LOGIN_RATE_LIMIT_IP: '100000',
+      REQUEST_TIMEOUT_MS: '2000',
+    });
     [a, b] = c.apps;
     A = c.tenant;
     B = createTenantWithCli(c.databaseUrl, unique('tenant-b-'));
@@ -500,6 +504,20 @@ describe('attacks: forgery, replay, expiry, cross-tenant, IDOR, privilege, mass 
       );
       expectRefused('oversized headers', await a.call('GET', '/health', { headers: { 'X-Pad': 'x'.repeat(20_000) } }), 431, 10031);
     });
+    it('answers a client that stops sending its body with 408 and closes its connection, whatever else runs', async () => {
+      const t0 = Date.now();
+      // Headers that promise 100 bytes, then 5 of them and nothing more (Node checks every 30 s).
+      const stalled = rawHttp(
+        a.port,
+        `POST /v1/user/profile HTTP/1.1\r\nHost: x\r\nAuthorization: ${mallory.auth}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"a":`,
+      );
+      expectOk(await a.call('GET', '/health'), 200, 'another request meanwhile');
+      const raw = await stalled;
+      expect(raw.status).toBe(408);
+      expect(JSON.parse(raw.body)).toEqual(expect.objectContaining({ code: 10008, message: 'request_timeout', error: 'request_timeout' }));
+      expect(Date.now() - t0).toBeLessThan(33_000);
+      refused.push({ name: 'stalled body', status: 408 });
+    }, 60_000);
     it('treats SQL injection strings as data', async () => {
       expectRefused(
         'SQL injection in a login',

@@ -132,6 +132,11 @@ export const CommonErrors = defineErrors({
     code: 10015,
     description: 'The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.',
   },
+  request_timeout: {
+    status: 408,
+    code: 10008,
+    description: 'The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.',
+  },
   headers_too_large: {
     status: 431,
     code: 10031,
