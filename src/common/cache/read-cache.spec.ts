@@ -26,6 +26,24 @@ describe('ReadCache', () => {
     version = 1;
   });
 
+  /** A cache whose loads return the version current when they started, once `release` is called. */
+  const gated = () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const cache = new ReadCache<{ id: string }, { version: number }>({
+      ttlMs: 1000,
+      max: 10,
+      clock,
+      dataSource: db.dataSource,
+      load: async () => {
+        const seen = version;
+        await gate;
+        return { version: seen };
+      },
+    });
+    return { cache, release };
+  };
+
   it('serves a value for ttlMs, then loads it again', async () => {
     const cache = make();
     expect(await cache.get('s', 'a', { id: 'a' })).toEqual({ id: 'a', version: 1 });
@@ -83,19 +101,7 @@ describe('ReadCache', () => {
   });
 
   it('does not keep a value that a load started before a drop returns after it', async () => {
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    const cache = new ReadCache<{ id: string }, { version: number }>({
-      ttlMs: 1000,
-      max: 10,
-      clock,
-      dataSource: db.dataSource,
-      load: async () => {
-        const seen = version;
-        await gate;
-        return { version: seen };
-      },
-    });
+    const { cache, release } = gated();
     const early = cache.get('s', 'a', { id: 'a' });
     version = 2;
     cache.drop('s');
@@ -105,19 +111,7 @@ describe('ReadCache', () => {
   });
 
   it('clearHere: the requests waiting on a load get its value, and nothing loaded before the clear is served after it', async () => {
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    const cache = new ReadCache<{ id: string }, { version: number }>({
-      ttlMs: 1000,
-      max: 10,
-      clock,
-      dataSource: db.dataSource,
-      load: async () => {
-        const seen = version;
-        await gate;
-        return { version: seen };
-      },
-    });
+    const { cache, release } = gated();
     const kept = cache.get('s', 'b', { id: 'b' });
     release();
     expect((await kept).version).toBe(1);

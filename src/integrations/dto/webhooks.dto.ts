@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsIn, IsOptional, IsString, Matches, ValidateIf } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsIn, IsOptional, IsString, Matches } from 'class-validator';
 import { PageQueryDto } from '../../common/pagination/pagination.js';
-import { HttpUrl, IsUuid, OptionalDate, OptionalInt, OptionalText, RequiredDate } from '../../common/validation/decorators.js';
+import { HttpUrl, IfPresent, IsUuid, OptionalDate, OptionalInt, OptionalText, RequiredDate } from '../../common/validation/decorators.js';
 import { PUBLIC_EVENT_TYPES } from '../event-catalog.js';
 
 const EVENT_TYPE_PATTERN = /^(\*|[a-z_]{1,32}\.[a-z_]{1,32})$/;
@@ -39,12 +39,12 @@ export class CreateSubscriptionDto {
 // null is refused (400), not taken for "absent" nor stored in a NOT NULL column.
 export class UpdateSubscriptionDto {
   @ApiPropertyOptional({ example: 'https://game.example.com/hooks/cgs' })
-  @ValidateIf((_, v) => v !== undefined)
+  @IfPresent()
   @HttpUrl()
   url?: string;
 
   @ApiPropertyOptional({ type: [String], description: TYPES_TEXT, maxItems: 50 })
-  @ValidateIf((_, v) => v !== undefined)
+  @IfPresent()
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(50)
@@ -53,7 +53,7 @@ export class UpdateSubscriptionDto {
   eventTypes?: string[];
 
   @ApiPropertyOptional()
-  @ValidateIf((_, v) => v !== undefined)
+  @IfPresent()
   @IsBoolean()
   active?: boolean;
 

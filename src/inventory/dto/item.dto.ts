@@ -15,6 +15,7 @@ import {
 import { ToBoolean } from '../../common/validation/transforms.js';
 import { PageQueryDto } from '../../common/pagination/pagination.js';
 import {
+  IfPresent,
   IsUuid,
   NotBlank,
   OptionalInt,
@@ -151,13 +152,13 @@ export class CreateItemDto {
 }
 
 export class UpdateItemDto {
-  @ValidateIf((_, v) => v !== undefined) // null is refused, not stored in a NOT NULL column
+  @IfPresent()
   @IsString()
   @Length(1, 100)
   @NotBlank()
   name?: string;
 
-  @ValidateIf((_, v) => v !== undefined) // null is refused, not stored in a NOT NULL column
+  @IfPresent()
   @IsString()
   @MaxLength(1000)
   description?: string;
@@ -166,12 +167,12 @@ export class UpdateItemDto {
   @OptionalUrl({ nullable: true })
   imageUrl?: string | null;
 
-  @ValidateIf((_, v) => v !== undefined) // null is refused, not stored in a NOT NULL column
+  @IfPresent()
   @Matches(/^[a-z0-9][a-z0-9_-]{0,31}$/, { message: 'rarity must be 1-32 lowercase letters, digits, _ or -' })
   rarity?: string;
 
   @ApiProperty({ type: ItemAttributeDto, isArray: true, required: false })
-  @ValidateIf((_, v) => v !== undefined) // null is refused, not stored in a NOT NULL column
+  @IfPresent()
   @IsArray()
   @ArrayMaxSize(20)
   @ValidateNested({ each: true })

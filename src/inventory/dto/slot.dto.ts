@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { PageQueryDto } from '../../common/pagination/pagination.js';
-import { IsInt, IsOptional, IsString, Length, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
+import { IsInt, IsOptional, IsString, Length, Matches, Max, MaxLength, Min } from 'class-validator';
 import { ToInteger } from '../../common/validation/transforms.js';
 import { IfPresent, NotBlank } from '../../common/validation/decorators.js';
 import { ItemDto } from './item.dto.js';
@@ -78,18 +78,18 @@ export class CreateSlotDto {
 }
 
 export class UpdateSlotDto {
-  @ValidateIf((_, v) => v !== undefined) // null is refused, not stored in a NOT NULL column
+  @IfPresent()
   @IsString()
   @Length(1, 100)
   @NotBlank()
   name?: string;
 
-  @ValidateIf((_, v) => v !== undefined) // null is refused, not stored in a NOT NULL column
+  @IfPresent()
   @IsString()
   @MaxLength(1000)
   description?: string;
 
-  @ValidateIf((_, v) => v !== undefined) // null is refused, not stored in a NOT NULL column
+  @IfPresent()
   @IsInt()
   @Min(-1000000)
   @Max(1000000)
