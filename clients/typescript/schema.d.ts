@@ -3144,7 +3144,10 @@ export interface components {
             idempotencyKey: string;
             /** @description Units to award (default 1). */
             quantity?: number;
-            /** @example tournament_winner */
+            /**
+             * @description Must hold a character that shows: not only white space or invisible format characters (U+200B, U+FEFF, ...).
+             * @example tournament_winner
+             */
             reason: string;
             reference?: string;
             /**
@@ -3317,7 +3320,10 @@ export interface components {
             /** Format: uri */
             imageUrl?: string;
             links?: components["schemas"]["CommunityLinkDto"][];
-            /** @example Space Pirates */
+            /**
+             * @description Must hold a character that shows: not only white space or invisible format characters (U+200B, U+FEFF, ...).
+             * @example Space Pirates
+             */
             name: string;
             /**
              * @description 1-64 lowercase letters, digits and dashes; not uuid-shaped; `resource-types` is reserved.
@@ -3335,7 +3341,10 @@ export interface components {
             description?: string;
             /** Format: uri */
             imageUrl?: string;
-            /** @example Golden crown */
+            /**
+             * @description Must hold a character that shows: not only white space or invisible format characters (U+200B, U+FEFF, ...).
+             * @example Golden crown
+             */
             name: string;
             /** @description Default `common`. */
             rarity?: string;
@@ -3371,7 +3380,10 @@ export interface components {
              * @enum {string}
              */
             kind: "item" | "prize" | "resource";
-            /** @example Golden sword */
+            /**
+             * @description Must hold a character that shows: not only white space or invisible format characters (U+200B, U+FEFF, ...).
+             * @example Golden sword
+             */
             name: string;
             /** @description Purchases allowed per user; absent for unlimited. */
             perUserLimit?: number;
@@ -3407,7 +3419,10 @@ export interface components {
              * @enum {string}
              */
             kind: "achievement" | "physical" | "digital";
-            /** @example Season 1 champion */
+            /**
+             * @description Must hold a character that shows: not only white space or invisible format characters (U+200B, U+FEFF, ...).
+             * @example Season 1 champion
+             */
             name: string;
             /** @description Requirement definitions (ids) a winner is asked for, e.g. a shipping address. */
             requirementIds?: string[];
@@ -3422,7 +3437,10 @@ export interface components {
             communityId: string;
             description?: string;
             featured?: boolean;
-            /** @example Follow us on X */
+            /**
+             * @description Must hold a character that shows: not only white space or invisible format characters (U+200B, U+FEFF, ...).
+             * @example Follow us on X
+             */
             name: string;
             /** @description The quest event (id or slug) the quest belongs to, if any; it must be of the same community. */
             questEventId?: string;
@@ -3473,7 +3491,10 @@ export interface components {
             maxRank?: number;
             /** @default 1 */
             minScore: number;
-            /** @example Spring Cup */
+            /**
+             * @description Must hold a character that shows: not only white space or invisible format characters (U+200B, U+FEFF, ...).
+             * @example Spring Cup
+             */
             name: string;
             /** @description false: the event is created as a draft (invisible to users) and published later. Default true. */
             publish?: boolean;
@@ -3523,7 +3544,10 @@ export interface components {
             kind: "data" | "owns_item" | "min_resource";
             /** @description `min_resource` only: the minimum earned amount. */
             minAmount?: number;
-            /** @example Shipping address */
+            /**
+             * @description Must hold a character that shows: not only white space or invisible format characters (U+200B, U+FEFF, ...).
+             * @example Shipping address
+             */
             name: string;
             /** @description `data` only: whether the data is personal (then it is stored encrypted). Default true. */
             personalData?: boolean;
@@ -3573,7 +3597,10 @@ export interface components {
              * @enum {string}
              */
             kind: "global" | "scoped";
-            /** @example Experience points */
+            /**
+             * @description Must hold a character that shows: not only white space or invisible format characters (U+200B, U+FEFF, ...).
+             * @example Experience points
+             */
             name: string;
             /**
              * Format: uuid
@@ -3601,7 +3628,10 @@ export interface components {
              * @enum {string}
              */
             kind: "resource" | "item" | "manual";
-            /** @example Golden ticket */
+            /**
+             * @description Must hold a character that shows: not only white space or invisible format characters (U+200B, U+FEFF, ...).
+             * @example Golden ticket
+             */
             name: string;
             /** @description Rank bracket (inclusive) of the participants allocated this reward; absent: no bound. */
             rankFrom?: number;
@@ -3635,7 +3665,10 @@ export interface components {
              * @example 2026-12-08T00:00:00.000Z
              */
             endsAt: string;
-            /** @example Weekly XP */
+            /**
+             * @description Must hold a character that shows: not only white space or invisible format characters (U+200B, U+FEFF, ...).
+             * @example Weekly XP
+             */
             name: string;
             /** @description Only completions of these quests count (Zealy's `includedQuestIds`); absent: every earning. */
             questIds?: string[];
@@ -3670,7 +3703,10 @@ export interface components {
              * @example 0 0 * * 1
              */
             cron: string;
-            /** @example Weekly XP */
+            /**
+             * @description Must hold a character that shows: not only white space or invisible format characters (U+200B, U+FEFF, ...).
+             * @example Weekly XP
+             */
             name: string;
             /** @description Only completions of these quests count (Zealy's `includedQuestIds`); absent: every earning. */
             questIds?: string[];
@@ -3705,7 +3741,10 @@ export interface components {
              * @example head
              */
             key: string;
-            /** @example Head */
+            /**
+             * @description Must hold a character that shows: not only white space or invisible format characters (U+200B, U+FEFF, ...).
+             * @example Head
+             */
             name: string;
             /** @description Display and layering order (default 0). */
             position?: number;
@@ -3780,7 +3819,7 @@ export interface components {
             /** @description false (default): lowers the spendable balance only (rank kept). true: lowers the earned total (rank) too. */
             lowerEarned?: boolean;
             /**
-             * @description Why, e.g. `match_won`. Stored in the ledger.
+             * @description Why, e.g. `match_won`. Stored in the ledger. Must hold a character that shows: not only white space or invisible format characters (U+200B, U+FEFF, ...).
              * @example match_won
              */
             reason: string;
@@ -3952,7 +3991,7 @@ export interface components {
             /** @description Default 1. */
             quantity?: number;
             /**
-             * @description Why, e.g. `tournament_prize`. Stored in the item ledger.
+             * @description Why, e.g. `tournament_prize`. Stored in the item ledger. Must hold a character that shows: not only white space or invisible format characters (U+200B, U+FEFF, ...).
              * @example tournament_prize
              */
             reason: string;
@@ -3975,7 +4014,7 @@ export interface components {
              */
             idempotencyKey: string;
             /**
-             * @description Why, e.g. `match_won`. Stored in the ledger.
+             * @description Why, e.g. `match_won`. Stored in the ledger. Must hold a character that shows: not only white space or invisible format characters (U+200B, U+FEFF, ...).
              * @example match_won
              */
             reason: string;
@@ -6679,6 +6718,7 @@ export interface components {
             /** Format: uri */
             imageUrl?: string | null;
             links?: components["schemas"]["CommunityLinkDto"][];
+            /** @description Must hold a character that shows: not only white space or invisible format characters (U+200B, U+FEFF, ...). */
             name?: string;
             /** @example space-pirates */
             slug?: string;
@@ -6688,6 +6728,7 @@ export interface components {
             description?: string;
             /** Format: uri */
             imageUrl?: string | null;
+            /** @description Must hold a character that shows: not only white space or invisible format characters (U+200B, U+FEFF, ...). */
             name?: string;
             rarity?: string;
             /** @description New cap (at least the units already granted); null makes it unlimited. */
@@ -6699,6 +6740,7 @@ export interface components {
             endsAt?: string | null;
             /** Format: uri */
             imageUrl?: string | null;
+            /** @description Must hold a character that shows: not only white space or invisible format characters (U+200B, U+FEFF, ...). */
             name?: string;
             perUserLimit?: number | null;
             price?: components["schemas"]["PriceComponentDto"][];
@@ -6711,6 +6753,7 @@ export interface components {
             description?: string;
             /** Format: uri */
             imageUrl?: string | null;
+            /** @description Must hold a character that shows: not only white space or invisible format characters (U+200B, U+FEFF, ...). */
             name?: string;
             requirementIds?: string[];
             /** @description null: unlimited. Cannot go below the number awarded (409). */
@@ -6732,6 +6775,7 @@ export interface components {
         UpdateQuestDto: {
             description?: string;
             featured?: boolean;
+            /** @description Must hold a character that shows: not only white space or invisible format characters (U+200B, U+FEFF, ...). */
             name?: string;
             rewards?: components["schemas"]["QuestRewardDto"][];
             /** @enum {string} */
@@ -6754,6 +6798,7 @@ export interface components {
             imageUrl?: string | null;
             maxRank?: number | null;
             minScore?: number;
+            /** @description Must hold a character that shows: not only white space or invisible format characters (U+200B, U+FEFF, ...). */
             name?: string;
             /** @description true publishes a draft. */
             publish?: boolean;
@@ -6779,6 +6824,7 @@ export interface components {
             description?: string;
             /** Format: uri */
             imageUrl?: string | null;
+            /** @description Must hold a character that shows: not only white space or invisible format characters (U+200B, U+FEFF, ...). */
             name?: string;
         };
         UpdateSeasonScheduleDto: {
@@ -6787,13 +6833,17 @@ export interface components {
              * @example false
              */
             active?: boolean;
-            /** @example Weekly XP */
+            /**
+             * @description Must hold a character that shows: not only white space or invisible format characters (U+200B, U+FEFF, ...).
+             * @example Weekly XP
+             */
             name?: string;
             /** @description The rewards of the seasons it opens from now on. */
             rewards?: components["schemas"]["SeasonRewardDto"][];
         };
         UpdateSlotDto: {
             description?: string;
+            /** @description Must hold a character that shows: not only white space or invisible format characters (U+200B, U+FEFF, ...). */
             name?: string;
             position?: number;
         };

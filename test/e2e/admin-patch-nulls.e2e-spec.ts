@@ -1,7 +1,8 @@
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { adminApi, givenCommunity, givenResourceType, type TestCommunity } from '../helpers/communities.js';
 import { givenEvent } from '../helpers/quests.js';
-import { givenListing, givenPrize } from '../helpers/store.js';
+import { givenItem, givenListing, givenPrize } from '../helpers/store.js';
+import { givenUser } from '../helpers/factories.js';
 import type { TenantCredentials } from '../../src/tenants/tenants.service.js';
 
 /*
@@ -9,7 +10,7 @@ import type { TenantCredentials } from '../../src/tenants/tenants.service.js';
  * code reading it (500), and a whitespace-only name blanked a community's name. In a PATCH an
  * absent field is unchanged; null only clears what may be empty (decisions.md, "Shared conventions").
  */
-describe('management API: null and blank names in creates and updates', () => {
+describe('management API: null and blank names in creates and updates, blank reasons in grants', () => {
   let t: TestApp;
   let tenant: TenantCredentials;
   let community: TestCommunity;
@@ -28,6 +29,7 @@ describe('management API: null and blank names in creates and updates', () => {
     create: { path: string; body: () => Body; notNull: string[] };
   }
   let resources: Resource[];
+  let prizeId: string;
 
   beforeAll(async () => {
     t = await createTestApp();
@@ -40,6 +42,7 @@ describe('management API: null and blank names in creates and updates', () => {
     });
     xp = await givenResourceType(t, tenant, community.id, { description: 'Points', imageUrl: 'https://cdn.example.com/xp.png' });
     const prize = await givenPrize(t, tenant, { description: 'A jersey', imageUrl: 'https://cdn.example.com/p.png', totalSupply: 5 });
+    prizeId = prize.id;
     const event = await givenEvent(t, tenant, community, {
       description: 'Cup',
       imageUrl: 'https://cdn.example.com/e.png',
@@ -263,5 +266,51 @@ describe('management API: null and blank names in creates and updates', () => {
       const after = await r.read();
       for (const f of r.clearable) expect({ what: r.name, field: f, value: after[f] }).toEqual({ what: r.name, field: f, value: null });
     }
+  });
+
+  it('refuses a whitespace-only or invisible reason in grants, deductions and awards, and moves nothing', async () => {
+    const player = await givenUser(t, tenant);
+    const item = await givenItem(t, tenant, community.id);
+    await admin()
+      .post('/v1/admin/resources/grants', {
+        userId: player.userId,
+        resourceTypeId: xp.id,
+        amount: 10,
+        reason: 'seed',
+        idempotencyKey: 'seed',
+      })
+      .expect(201);
+    const writes: [string, (reason: string, key: string) => Body][] = [
+      [
+        '/v1/admin/resources/grants',
+        (reason, key) => ({ userId: player.userId, resourceTypeId: xp.id, amount: 5, reason, idempotencyKey: key }),
+      ],
+      [
+        '/v1/admin/resources/deductions',
+        (reason, key) => ({ userId: player.userId, resourceTypeId: xp.id, amount: 5, reason, idempotencyKey: key }),
+      ],
+      ['/v1/admin/inventory/grants', (reason, key) => ({ userId: player.userId, itemId: item.id, reason, idempotencyKey: key })],
+      [`/v1/admin/prizes/${prizeId}/awards`, (reason, key) => ({ userId: player.userId, reason, idempotencyKey: key })],
+    ];
+    const seen: object[] = [];
+    const expected: object[] = [];
+    let n = 0;
+    for (const [path, body] of writes) {
+      for (const reason of ['   ', '\t', '\u200b']) {
+        seen.push(outcome(`POST ${path} ${JSON.stringify(reason)}`, 'reason', await admin().post(path, body(reason, `blank-${++n}`))));
+        expected.push(refused(`POST ${path} ${JSON.stringify(reason)}`, 'reason'));
+      }
+    }
+    expect(seen).toEqual(expected);
+    // Nothing moved: the balance is the seed's, no item is held, no prize awarded.
+    const ledger = (await admin().get(`/v1/admin/resources/ledger?userId=${player.userId}&resourceTypeId=${xp.id}`).expect(200))
+      .body as Body;
+    expect((ledger.items as Body[]).map((e) => [e.delta, e.reason])).toEqual([[10, 'seed']]);
+    const inventory = (await admin().get(`/v1/admin/users/${player.userId}/inventory`).expect(200)).body as Body;
+    expect(inventory.items).toEqual([]);
+    const owners = (await admin().get(`/v1/admin/prizes/${prizeId}/owners`).expect(200)).body as Body;
+    expect(owners.items).toEqual([]);
+    // A reason with a character that shows still grants.
+    await admin().post('/v1/admin/resources/grants', writes[0][1]('match_won', 'shown')).expect(201);
   });
 });

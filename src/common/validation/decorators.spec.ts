@@ -22,6 +22,7 @@ import {
 import {
   HttpUrl,
   IsUuid,
+  NOT_BLANK_DOC,
   NotBlank,
   OptionalDate,
   OptionalInt,
@@ -314,6 +315,31 @@ describe('PluginSchema (through the combined decorators)', () => {
     expect(metadata).toEqual({
       name: { required: true, type: expect.any(Function), description: 'The name.', minLength: 1, maxLength: 200 },
       imageUrl: { required: false, type: expect.any(Function), nullable: true, maxLength: 2048, format: 'uri' },
+    });
+  });
+
+  it("adds NotBlank's rule to the property's description, or makes it the description", () => {
+    class Dto {
+      static _OPENAPI_METADATA_FACTORY() {
+        return {
+          name: { required: true, type: () => String, description: 'The name.' },
+          reason: { required: true, type: () => String },
+        };
+      }
+
+      @RequiredText({ max: 200 })
+      @NotBlank()
+      name: string;
+
+      @NotBlank()
+      reason: string;
+    }
+    const metadata = (
+      Dto as unknown as { _OPENAPI_METADATA_FACTORY: () => Record<string, Record<string, unknown>> }
+    )._OPENAPI_METADATA_FACTORY();
+    expect(metadata).toEqual({
+      name: { required: true, type: expect.any(Function), description: `The name. ${NOT_BLANK_DOC}`, minLength: 1, maxLength: 200 },
+      reason: { required: true, type: expect.any(Function), description: NOT_BLANK_DOC },
     });
   });
 

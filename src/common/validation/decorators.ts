@@ -55,7 +55,7 @@ function stacked(...decorators: PropertyDecorator[]): PropertyDecorator {
  * Only to properties the plugin documents; without the plugin (ts-jest) there is nothing to add,
  * as with the written stacks.
  */
-function PluginSchema(schema: Record<string, unknown>): PropertyDecorator {
+function PluginSchema(schema: Record<string, unknown> | ((own: Record<string, unknown>) => Record<string, unknown>)): PropertyDecorator {
   return (target, key) => {
     const cls = target.constructor as unknown as Record<string, PluginMetadataFactory | undefined>;
     const factory = Object.hasOwn(cls, PLUGIN_METADATA_FACTORY) ? cls[PLUGIN_METADATA_FACTORY] : undefined;
@@ -63,7 +63,7 @@ function PluginSchema(schema: Record<string, unknown>): PropertyDecorator {
     cls[PLUGIN_METADATA_FACTORY] = () => {
       const metadata = factory();
       const own = metadata[key];
-      return own ? { ...metadata, [key]: { ...own, ...schema } } : metadata;
+      return own ? { ...metadata, [key]: { ...own, ...(typeof schema === 'function' ? schema(own) : schema) } } : metadata;
     };
   };
 }
@@ -90,15 +90,24 @@ const optional = (nullable = false) => (nullable ? IsOptional() : IfPresent());
 /** A character that shows: not white space, not an invisible format character (U+200B, U+FEFF, ...). */
 const VISIBLE = /[^\p{White_Space}\p{Cf}]/u;
 
-/** A string with at least one character that shows (a name of only spaces would show as blank). */
+/** What `NotBlank` adds to the property's description: no JSON Schema `pattern`, as `\p{...}` classes are not portable to every client's regex engine. */
+export const NOT_BLANK_DOC = 'Must hold a character that shows: not only white space or invisible format characters (U+200B, U+FEFF, ...).';
+
+/**
+ * A string with at least one character that shows (a name of only spaces would show as blank).
+ * Swagger says so in the property's description.
+ */
 export function NotBlank(): PropertyDecorator {
-  return ValidateBy({
-    name: 'notBlank',
-    validator: {
-      validate: (value) => typeof value !== 'string' || VISIBLE.test(value),
-      defaultMessage: (args) => `${args?.property} must not be blank`,
-    },
-  });
+  return stacked(
+    ValidateBy({
+      name: 'notBlank',
+      validator: {
+        validate: (value) => typeof value !== 'string' || VISIBLE.test(value),
+        defaultMessage: (args) => `${args?.property} must not be blank`,
+      },
+    }),
+    PluginSchema((own) => ({ description: typeof own.description === 'string' ? `${own.description} ${NOT_BLANK_DOC}` : NOT_BLANK_DOC })),
+  );
 }
 
 /** A required string of `min` (default 1) to `max` characters: `@IsString() @Length(min, max)`. */

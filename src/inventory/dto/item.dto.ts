@@ -201,6 +201,7 @@ export class GrantItemDto {
   /** Why, e.g. `tournament_prize`. Stored in the item ledger. */
   @ApiProperty({ example: 'tournament_prize' })
   @RequiredText({ max: 64 })
+  @NotBlank()
   reason: string;
 
   @OptionalText({ max: 200 })

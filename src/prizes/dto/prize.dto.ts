@@ -170,6 +170,7 @@ export class AwardPrizeDto {
 
   @ApiProperty({ example: 'tournament_winner' })
   @RequiredText({ max: 64 })
+  @NotBlank()
   reason: string;
 
   @OptionalText({ max: 200 })

@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { IsBoolean, IsInt, IsOptional, Max, Min } from 'class-validator';
 import { ToInteger } from '../../common/validation/transforms.js';
 import { PageQueryDto } from '../../common/pagination/pagination.js';
-import { IsUuid, OptionalText, RequiredText } from '../../common/validation/decorators.js';
+import { IsUuid, NotBlank, OptionalText, RequiredText } from '../../common/validation/decorators.js';
 
 /** Largest single grant or deduction. */
 export const MAX_OPERATION_AMOUNT = 1_000_000_000_000;
@@ -26,6 +26,7 @@ export class GrantResourceDto {
   /** Why, e.g. `match_won`. Stored in the ledger. */
   @ApiProperty({ example: 'match_won' })
   @RequiredText({ max: 64 })
+  @NotBlank()
   reason: string;
 
   /** What it refers to, e.g. a match id. */
