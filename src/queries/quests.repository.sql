@@ -18,31 +18,6 @@ WHERE
   quest_id = $1
   AND user_id = $2;
 
--- QuestsRepository.findActiveInCommunity
-SELECT
-  "Quest"."id" AS "Quest_id",
-  "Quest"."created_at" AS "Quest_created_at",
-  "Quest"."updated_at" AS "Quest_updated_at",
-  "Quest"."tenant_id" AS "Quest_tenant_id",
-  "Quest"."community_id" AS "Quest_community_id",
-  "Quest"."quest_event_id" AS "Quest_quest_event_id",
-  "Quest"."name" AS "Quest_name",
-  "Quest"."description" AS "Quest_description",
-  "Quest"."type" AS "Quest_type",
-  "Quest"."status" AS "Quest_status",
-  "Quest"."tags" AS "Quest_tags",
-  "Quest"."rewards" AS "Quest_rewards",
-  "Quest"."featured" AS "Quest_featured",
-  "Quest"."template" AS "Quest_template"
-FROM
-  "quests" "Quest"
-WHERE
-  (
-    ("Quest"."tenant_id" = $1)
-    AND ("Quest"."community_id" = $2)
-    AND ("Quest"."status" = $3)
-  );
-
 -- QuestsRepository.findActiveOfEvent
 SELECT
   "Quest"."id" AS "Quest_id",
@@ -123,32 +98,6 @@ WHERE
   )
 LIMIT
   1;
-
--- QuestsRepository.findListPage
-SELECT
-  q.id
-FROM
-  quests q
-WHERE
-  q.tenant_id = $1
-  AND q.community_id = $2
-  AND q.status = 'active'
-ORDER BY
-  q.featured DESC,
-  q.created_at ASC,
-  q.id ASC
-OFFSET
-  0
-LIMIT
-  20;
-SELECT
-  COUNT(*)::int AS n
-FROM
-  quests q
-WHERE
-  q.tenant_id = $1
-  AND q.community_id = $2
-  AND q.status = 'active';
 
 -- QuestsRepository.findPageInCommunity
 SELECT

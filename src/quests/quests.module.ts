@@ -8,6 +8,7 @@ import { QuestsController } from './quests.controller.js';
 import { QuestsService } from './quests.service.js';
 import { QuestEventQuestsController } from './quest-event-quests.controller.js';
 import { QuestReferencesReadModel } from './quest-references.read-model.js';
+import { QuestListReadModel } from './quest-list.read-model.js';
 import { QuestsRepository } from './quests.repository.js';
 import { ParticipationModule } from '../participation/participation.module.js';
 import { CommunitiesModule } from '../communities/communities.module.js';
@@ -28,6 +29,6 @@ export const QUESTS_ENTITIES = [Quest, QuestCompletion];
     ResourcesModule,
   ],
   controllers: [QuestsController, QuestsAdminController, QuestEventQuestsController],
-  providers: [QuestsService, QuestsRepository, QuestReferencesReadModel],
+  providers: [QuestsService, QuestsRepository, QuestReferencesReadModel, QuestListReadModel],
 })
 export class QuestsModule {}

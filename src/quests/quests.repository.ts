@@ -3,42 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity.js';
 import type { PageRequest } from '../common/pagination/pagination.js';
-import { findPageFast } from '../database/find-one-fast.js';
 import { BaseRepository, DUMMY, GenerateSql } from '../database/repository.js';
 import { Quest } from './entities/quest.entity.js';
-
-/** The community list's order: featured first, then oldest first (index `ix_quests_active_order`). */
-const QUEST_ORDER = 'q.featured DESC, q.created_at ASC, q.id ASC';
-
-/** The filters of a community's quest list (`questListQuery`). */
-export interface QuestListFilter {
-  tags: string[];
-  types: string[];
-  featured?: boolean;
-  /** ILIKE pattern over name and description, escaped. */
-  like?: string;
-}
-
-/** One page's query of the quest list: the FROM/WHERE text and its parameters (what the list cache keys on). */
-export interface QuestListQuery {
-  from: string;
-  params: unknown[];
-}
-
-/** The FROM ... WHERE of a community's active quests, filtered. Pure: the page is read by `findListPage`. */
-export function questListQuery(tenantId: string, communityId: string, f: QuestListFilter): QuestListQuery {
-  const params: unknown[] = [tenantId, communityId];
-  const where = ['q.tenant_id = $1', 'q.community_id = $2', `q.status = 'active'`];
-  const add = (sql: (p: string) => string, v: unknown) => {
-    params.push(v);
-    where.push(sql(`$${params.length}`));
-  };
-  if (f.tags.length) add((p) => `q.tags && ${p}::text[]`, f.tags);
-  if (f.types.length) add((p) => `q.type = ANY(${p}::text[])`, f.types);
-  if (f.featured !== undefined) add((p) => `q.featured = ${p}`, f.featured);
-  if (f.like !== undefined) add((p) => `(q.name ILIKE ${p} OR q.description ILIKE ${p})`, f.like);
-  return { from: `FROM quests q WHERE ${where.join(' AND ')}`, params };
-}
 
 /** Quests (`quests`) and their completions (`quest_completions`, one per quest and user). */
 @Injectable()
@@ -56,20 +22,6 @@ export class QuestsRepository extends BaseRepository {
   @GenerateSql({ params: [DUMMY.tenant, DUMMY.uuid, 'Daily login'] })
   async findByName(tenantId: string, communityId: string, name: string, em?: EntityManager): Promise<Quest | null> {
     return this.manager(em).getRepository(Quest).findOneBy({ tenantId, communityId, name });
-  }
-
-  /** One page of the quest list (`questListQuery`), featured first then oldest first, and the total. */
-  @GenerateSql({ params: [questListQuery(DUMMY.tenant, DUMMY.uuid, { tags: [], types: [] }), DUMMY.page] })
-  async findListPage(q: QuestListQuery, page: PageRequest, em?: EntityManager): Promise<{ rows: Quest[]; total: number }> {
-    return findPageFast(this.manager(em), Quest, { alias: 'q', order: QUEST_ORDER, ...q, page });
-  }
-
-  /** The community's active quests. */
-  @GenerateSql({ params: [DUMMY.tenant, DUMMY.uuid] })
-  async findActiveInCommunity(tenantId: string, communityId: string, em?: EntityManager): Promise<Quest[]> {
-    return this.manager(em)
-      .getRepository(Quest)
-      .find({ where: { tenantId, communityId, status: 'active' } });
   }
 
   /** The event's active quests, oldest first. */

@@ -31,7 +31,8 @@ import type { Quest, QuestReward } from './entities/quest.entity.js';
 import { toQuestDto, toRewardDto } from './quest.mapper.js';
 import { QuestReferencesReadModel } from './quest-references.read-model.js';
 import { QuestErrors } from './quests.errors.js';
-import { type QuestListQuery, questListQuery, QuestsRepository } from './quests.repository.js';
+import { QuestsRepository } from './quests.repository.js';
+import { type QuestListQuery, questListQuery, QuestListReadModel } from './quest-list.read-model.js';
 
 const DONE = Object.freeze({ done: true });
 const NOT_DONE = Object.freeze({ done: false });
@@ -44,6 +45,7 @@ export class QuestsService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly repo: QuestsRepository,
+    private readonly shown: QuestListReadModel,
     private readonly references: QuestReferencesReadModel,
     private readonly participants: ParticipantsRepository,
     private readonly communities: CommunitiesService,
@@ -59,7 +61,7 @@ export class QuestsService {
       // Pages are kept per filter a client picks: bounded by what their rows weigh, not by count.
       max: PAGES_WEIGHT_MAX,
       weigh: ({ rows }) => rowsWeight(rows),
-      load: ({ query, page }) => this.repo.findListPage(query, page),
+      load: ({ query, page }) => this.shown.findListPage(query, page),
     });
     this.completions = caches.create({
       name: 'user quest completions',
@@ -70,12 +72,14 @@ export class QuestsService {
     // Completions are only ever added, each publishing quest.completed: the user's cached flags go
     // at its commit, here and, through the cache bus, in every process.
     domainEvents.afterCommit('quest.completed', ({ userId }) => this.completions.drop(userId.toLowerCase()));
+    // An event published, cancelled or completed shows or hides its quests in the lists.
+    domainEvents.afterCommit('quest_event.status_changed', ({ tenantId }) => this.lists.drop(tenantId));
   }
 
   /** Whether a user completed a quest, per quest, one scope per user, dropped by their next completion (so BOARD_CACHE_MS while the cache bus listens). */
   private readonly completions: ReadCache<never, Map<string, { readonly done: boolean }>>;
 
-  /** Pages of filtered quest lists (rows in order, total), per tenant (READ_CACHE_MS); every quest write of the tenant drops them. */
+  /** Pages of filtered quest lists (rows in order, total), per tenant (READ_CACHE_MS); every quest write and event status change of the tenant drops them. */
   private readonly lists: ReadCache<{ query: QuestListQuery; page: PageRequest }, { rows: Quest[]; total: number }>;
 
   /**
@@ -124,7 +128,7 @@ export class QuestsService {
       if (!(await this.references.userExists(tenantId, userId)))
         throw new DomainError(UserErrors.user_not_found, `No user ${userId} in this tenant`);
     }
-    const quests = await this.repo.findActiveInCommunity(tenantId, community.id);
+    const quests = await this.shown.findShownInCommunity(tenantId, community.id);
     const counted = quests.filter((x) => !(q.excludeTemplateTags && x.template));
     const done = await this.completedSet(
       userId,

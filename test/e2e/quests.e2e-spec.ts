@@ -1,7 +1,7 @@
 import type { TenantCredentials } from '../../src/tenants/tenants.service.js';
 import { givenResourceType, type TestCommunity } from '../helpers/communities.js';
 import type { TestUser } from '../helpers/factories.js';
-import { admin, givenCommunity, givenMember, givenUser } from '../helpers/quests.js';
+import { admin, givenCommunity, givenEvent, givenEventQuest, givenMember, givenUser, HOUR } from '../helpers/quests.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 describe('community quests and quest tags', () => {
@@ -280,6 +280,43 @@ describe('community quests and quest tags', () => {
     expect((await admin(t, stranger).get(`/v1/admin/quests/${ids.follow}`)).status).toBe(404);
     expect((await api.get(`/v1/admin/quests?communityId=${community.id}&limit=2`)).body).toMatchObject({ total: 5, hasNextPage: true });
   });
+  it("shows an event's quests only while the event is published: not a draft's, a cancelled or a completed event's", async () => {
+    const c = await givenCommunity(t, tenant);
+    const player = await givenMember(t, tenant, c);
+    const api = admin(t, tenant);
+    const plain = (await api.post('/v1/admin/quests', { communityId: c.id, name: 'Plain', type: 'social', tags: ['cup'] }).expect(201))
+      .body;
+    const draft = await givenEvent(t, tenant, c, { publish: false });
+    const ofDraft = await givenEventQuest(t, tenant, draft, 5, { name: 'Of the draft', tags: ['cup'] });
+    const closing = await givenEvent(t, tenant, c);
+    const ofClosing = await givenEventQuest(t, tenant, closing, 5, { name: 'Of the closing', tags: ['cup'] });
+    const seen = async () => {
+      const res = await t.http().get(`/v1/community/${c.id}/quests?${all}`).set('Authorization', player.auth).expect(200);
+      const tags = await t
+        .http()
+        .get(`/v1/community/${c.id}/quests/tags?excludeTemplateTags=false&userAvailableQuests=false&includeRewards=&userId=`)
+        .set('Authorization', player.auth)
+        .expect(200);
+      return {
+        ids: (res.body.items as { id: string }[]).map((q) => q.id).sort(),
+        total: res.body.total as number,
+        cup: (tags.body as { tag: string; questCount: number }[]).find((x) => x.tag === 'cup')?.questCount,
+      };
+    };
+    const expected = (...quests: { id: string }[]) => ({ ids: quests.map((q) => q.id).sort(), total: quests.length, cup: quests.length });
+
+    expect(await seen()).toEqual(expected(plain, ofClosing));
+    // Published: its quests show at once (the lists are dropped at the commit).
+    await api.patch(`/v1/admin/quest-events/${draft.id}`, { publish: true }).expect(200);
+    expect(await seen()).toEqual(expected(plain, ofDraft, ofClosing));
+    await api.post(`/v1/admin/quest-events/${draft.id}/cancel`, {}).expect(200);
+    expect(await seen()).toEqual(expected(plain, ofClosing));
+    t.clock.advance(3 * HOUR);
+    await api.post(`/v1/admin/quest-events/${closing.id}/close`, {}).expect(200);
+    t.clock.advance(-3 * HOUR);
+    expect(await seen()).toEqual(expected(plain));
+  });
+
   it("serves a list page from memory for up to READ_CACHE_MS; quest writes through this process and the caller's completions show at once", async () => {
     const before = await list(all);
     // A change this process does not see (another instance's): the cached page stays until it expires.
