@@ -4413,8 +4413,9 @@ export interface components {
              */
             totalSupply: number | null;
             /**
-             * @description `enrichRequirements=true` only: why not, any of `not_started`, `ended`, `sold_out`,
-             *     `limit_reached`, `insufficient_balance`, `requirement_not_met:<requirementId>`.
+             * @description `enrichRequirements=true` only: why not, any of `not_started`, `ended`, `sold_out` (the
+             *     listing's supply, or what is left of its item's or prize's own supply, is short of one
+             *     purchase), `limit_reached`, `insufficient_balance`, `requirement_not_met:<requirementId>`.
              * @example [
              *       "insufficient_balance"
              *     ]

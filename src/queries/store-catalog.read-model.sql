@@ -18,6 +18,27 @@ ORDER BY
   (t.kind = 'global') DESC,
   t.slug;
 
+-- StoreCatalogReadModel.itemsLeft
+SELECT
+  i.id,
+  i.supply - COALESCE(
+    (
+      SELECT
+        SUM(s.granted)
+      FROM
+        inventory_item_shards s
+      WHERE
+        s.item_id = i.id
+    ),
+    0
+  )::int AS left
+FROM
+  inventory_items i
+WHERE
+  i.tenant_id = $1
+  AND i.id = ANY ($2::UUID[])
+  AND i.supply IS NOT NULL;
+
 -- StoreCatalogReadModel.prize
 SELECT
   "Prize"."id" AS "Prize_id",

@@ -57,7 +57,8 @@ interface PurchaseTargetRow {
  * prize is of the community).
  *
  * Reads: `resource_types`, `resource_balances` (resources module); `prizes` (prizes module);
- * `inventory_items` (inventory module: the item a purchase grants, for its notification).
+ * `inventory_items` (inventory module: the item a purchase grants, for its notification) and
+ * `inventory_item_shards` (what is left of a listed item's supply).
  */
 @Injectable()
 export class StoreCatalogReadModel {
@@ -136,6 +137,20 @@ export class StoreCatalogReadModel {
       [tenantId, userId],
     );
     return new Map(balances.map((b) => [b.resource_type_id, Number(b.balance)]));
+  }
+
+  /**
+   * item id -> the units left of its supply (its cap less Σ granted over its shards), for the
+   * listed items with a supply; an item absent from the map is unlimited.
+   */
+  @GenerateSql({ params: [DUMMY.tenant, [DUMMY.uuid, DUMMY.uuid2]] })
+  async itemsLeft(tenantId: string, itemIds: string[], em?: EntityManager): Promise<Map<string, number>> {
+    const rows: { id: string; left: number }[] = await this.manager(em).query(
+      `SELECT i.id, i.supply - COALESCE((SELECT SUM(s.granted) FROM inventory_item_shards s WHERE s.item_id = i.id), 0)::int AS left
+       FROM inventory_items i WHERE i.tenant_id = $1 AND i.id = ANY($2::uuid[]) AND i.supply IS NOT NULL`,
+      [tenantId, itemIds],
+    );
+    return new Map(rows.map((r) => [r.id, r.left]));
   }
 
   /** Which of `ids` are resource types of the community. */

@@ -113,6 +113,14 @@ export class StoreService {
       em,
     );
     const balanceOf = await this.catalog.userBalances(tenantId, userId, em);
+    const itemIds = rows.map((l) => l.itemId).filter((x): x is string => x !== null);
+    const itemLeft = itemIds.length ? await this.catalog.itemsLeft(tenantId, itemIds, em) : new Map<string, number>();
+    // What the listing grants can run out before the listing does (an item or a prize sold or granted elsewhere).
+    const grantsRunOut = (l: StoreListing) => {
+      if (l.itemId !== null) return (itemLeft.get(l.itemId) ?? Infinity) < l.quantity;
+      const prize = l.prizeId !== null ? prizeById.get(l.prizeId) : undefined;
+      return prize !== undefined && prize.totalSupply !== null && prize.totalSupply - prize.awarded < l.quantity;
+    };
 
     rows.forEach((l, i) => {
       const reqs = reqIdsOf(l)
@@ -122,7 +130,7 @@ export class StoreService {
       const reasons: string[] = [];
       const w = windowProblem(l, now);
       if (w) reasons.push(w);
-      if (l.totalSupply !== null && l.soldTotal >= l.totalSupply) reasons.push('sold_out');
+      if ((l.totalSupply !== null && l.soldTotal >= l.totalSupply) || grantsRunOut(l)) reasons.push('sold_out');
       if (l.perUserLimit !== null && purchased >= l.perUserLimit) reasons.push('limit_reached');
       if (l.price.some((p) => (balanceOf.get(p.resourceTypeId) ?? 0) < Number(p.amount))) reasons.push('insufficient_balance');
       for (const r of reqs) if (unmet.has(r.id)) reasons.push(`requirement_not_met:${r.id}`);

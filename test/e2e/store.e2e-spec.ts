@@ -286,6 +286,39 @@ describe('the store', () => {
       expect(await balances(b)).toMatchObject({ gems: 10 });
     });
 
+    it('says sold_out in the enriched listings once what a listing grants has less left than one purchase, as the purchase would refuse', async () => {
+      const item = await givenItem(t, tenant, c.id, { supply: 3 });
+      const itemListing = await gemListing({ kind: 'item', resourceTypeId: undefined, itemId: item.id, quantity: 2, totalSupply: 10 });
+      const prize = await givenPrize(t, tenant, { totalSupply: 1 });
+      const prizeListing = await gemListing({ kind: 'prize', resourceTypeId: undefined, prizeId: prize.id, quantity: 1 });
+      const [a, b] = [await fundedUser(100), await fundedUser(100)];
+      const shown = async (u: TestUser) => {
+        const res = await userGet(t, u, `/v1/store/listings?containerId=${c.id}&enrichRequirements=true&limit=100`).expect(200);
+        const of = (id: string) => {
+          const l = (
+            res.body.items as { id: string; canBuy: boolean; unavailableReasons: string[]; remainingSupply: number | null }[]
+          ).find((x) => x.id === id)!;
+          return { canBuy: l.canBuy, unavailableReasons: l.unavailableReasons, remainingSupply: l.remainingSupply };
+        };
+        return { item: of(itemListing.id), prize: of(prizeListing.id) };
+      };
+      expect(await shown(b)).toEqual({
+        item: { canBuy: true, unavailableReasons: [], remainingSupply: 10 },
+        prize: { canBuy: true, unavailableReasons: [], remainingSupply: null },
+      });
+      // One unit of the item left (two per purchase), and the prize's one unit awarded outside the store.
+      await purchase(t, a, itemListing.id).expect(201);
+      await admin()
+        .post(`/v1/admin/prizes/${prize.id}/awards`, { userId: a.userId, reason: 'tournament_winner', idempotencyKey: `award-${prize.id}` })
+        .expect(201);
+      expect(await shown(b)).toEqual({
+        item: { canBuy: false, unavailableReasons: ['sold_out'], remainingSupply: 9 },
+        prize: { canBuy: false, unavailableReasons: ['sold_out'], remainingSupply: null },
+      });
+      expect((await purchase(t, b, itemListing.id).expect(409)).body).toMatchObject({ error: 'listing_sold_out' });
+      expect((await purchase(t, b, prizeListing.id).expect(409)).body).toMatchObject({ error: 'listing_sold_out' });
+    });
+
     it('reads an item listing once for the purchases that follow, again once it changes or READ_CACHE_MS passes, and always charges the price of the row', async () => {
       const item = await givenItem(t, tenant, c.id);
       const l = await gemListing({ kind: 'item', resourceTypeId: undefined, itemId: item.id, quantity: 1 });

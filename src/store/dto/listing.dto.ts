@@ -269,8 +269,9 @@ export class ListingDto {
   canBuy?: boolean;
 
   /**
-   * `enrichRequirements=true` only: why not, any of `not_started`, `ended`, `sold_out`,
-   * `limit_reached`, `insufficient_balance`, `requirement_not_met:<requirementId>`.
+   * `enrichRequirements=true` only: why not, any of `not_started`, `ended`, `sold_out` (the
+   * listing's supply, or what is left of its item's or prize's own supply, is short of one
+   * purchase), `limit_reached`, `insufficient_balance`, `requirement_not_met:<requirementId>`.
    */
   @ApiProperty({ type: String, isArray: true, required: false, example: ['insufficient_balance'] })
   unavailableReasons?: string[];
