@@ -30,9 +30,18 @@ interface Violation {
 function flatten(errors: ValidationError[], parent = ''): Violation[] {
   return errors.flatMap((e) => {
     const field = parent ? `${parent}.${e.property}` : e.property;
-    const own = Object.values(e.constraints ?? {}).map((m) => ({ field, message: parent ? `${field}: ${m}` : m }));
+    const own = Object.values(missing(e) ?? e.constraints ?? {}).map((m) => ({ field, message: parent ? `${field}: ${m}` : m }));
     return [...own, ...flatten(e.children ?? [], field)];
   });
+}
+
+/**
+ * A required field that was not sent fails every check of its value ("must be a string; must be
+ * shorter than..."): say that it is required instead, or what its own `IsDefined` says.
+ */
+function missing(e: ValidationError): Record<string, string> | undefined {
+  if (e.value !== undefined || !e.constraints || (e.children?.length ?? 0) > 0) return undefined;
+  return e.constraints.isDefined ? { isDefined: e.constraints.isDefined } : { isDefined: `${e.property} is required` };
 }
 
 /**

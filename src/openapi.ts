@@ -95,7 +95,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       if (op && typeof op === 'object' && 'responses' in op && !op.security) op.security = [];
     }
   }
-  addInputErrors(document);
+  addCommonErrors(document);
   const ids = new Map<string, string>();
   for (const [path, item] of Object.entries(document.paths)) {
     for (const [method, op] of Object.entries(item as Record<string, { operationId?: string }>)) {
@@ -109,13 +109,18 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
 }
 
 /**
- * What the request's checks answer before any route runs, on every operation (src/app.setup.ts,
- * src/common/validation): 400 (a query or body it cannot take: prototype names, encoding, limits),
- * 408 (not received in full within REQUEST_TIMEOUT_MS), 413 (a body over BODY_LIMIT), 415 (a body
- * that is not JSON in UTF-8, sent to any route) and 431 (a request line or headers over Node's
- * limit). Added here once, where an operation does not already list the status.
+ * What every operation can answer beside its own cases, added here once where an operation does
+ * not already list the status:
+ * - the request's checks before any route runs (src/app.setup.ts, src/common/validation): 400 (a
+ *   query or body it cannot take: prototype names, encoding, limits), 408 (not received in full
+ *   within REQUEST_TIMEOUT_MS), 413 (a body over BODY_LIMIT), 415 (a body that is not JSON in
+ *   UTF-8, sent to any route) and 431 (a request line or headers over Node's limit);
+ * - on the public `/v1` routes, 401 `tenant_mismatch`: a session token is read on every route
+ *   (it names the tenant), so one sent with an `X-Tenant-Id` of another tenant is refused there too;
+ * - `default`: any other status (500, 503 with `Retry-After`, ...) in the same error body, so that a
+ *   generated client reads every error it did not expect.
  */
-function addInputErrors(document: OpenAPIObject): void {
+function addCommonErrors(document: OpenAPIObject): void {
   const response = (status: number, list: ErrorDefinition[]) => {
     const { description, example } = errorResponse(status, list);
     return { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBodyDto' }, example } } };
@@ -127,10 +132,16 @@ function addInputErrors(document: OpenAPIObject): void {
     [415, [CommonErrors.unsupported_media_type]],
     [431, [CommonErrors.headers_too_large]],
   ];
-  for (const item of Object.values(document.paths)) {
-    for (const op of Object.values(item as Record<string, { responses?: Record<string, unknown> }>)) {
+  const unexpected = {
+    description: `Any other error, in the same body: \`internal_error\` (500), \`service_unavailable\` or \`database_timeout\` (503, with \`Retry-After\`: the request may be sent again as it was), ...`,
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBodyDto' } } },
+  };
+  for (const [path, item] of Object.entries(document.paths)) {
+    for (const op of Object.values(item as Record<string, { responses?: Record<string, unknown>; security?: unknown[] }>)) {
       if (!op?.responses) continue;
       for (const [status, list] of checks) op.responses[String(status)] ??= response(status, list);
+      if (path.startsWith('/v1/') && op.security?.length === 0) op.responses['401'] ??= response(401, [CommonErrors.tenant_mismatch]);
+      op.responses.default ??= unexpected;
     }
   }
 }

@@ -7544,6 +7544,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     ready: {
@@ -7666,6 +7675,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     listAdminAuditLog: {
@@ -7677,6 +7695,7 @@ export interface operations {
                 from?: string;
                 /** @description Items per page (default 20, at most 100). */
                 limit?: number;
+                /** @description Entries of this HTTP method only (reads are not recorded). */
                 method?: "POST" | "PUT" | "PATCH" | "DELETE";
                 /** @description Page number, starting at 1. */
                 page?: number;
@@ -7812,6 +7831,15 @@ export interface operations {
                      *       "message": "headers_too_large"
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
@@ -7952,6 +7980,15 @@ export interface operations {
                      *       "message": "headers_too_large"
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
@@ -8113,6 +8150,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     getAdminCommunity: {
@@ -8264,6 +8310,15 @@ export interface operations {
                      *       "message": "headers_too_large"
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
@@ -8444,6 +8499,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     listCommunityMembers: {
@@ -8602,6 +8666,15 @@ export interface operations {
                      *       "message": "headers_too_large"
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
@@ -8786,6 +8859,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     listAdminInventoryItems: {
@@ -8951,6 +9033,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     createInventoryItem: {
@@ -9108,6 +9199,15 @@ export interface operations {
                      *       "message": "headers_too_large"
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
@@ -9271,6 +9371,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     listAdminInventorySlots: {
@@ -9423,6 +9532,15 @@ export interface operations {
                      *       "message": "headers_too_large"
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
@@ -9601,6 +9719,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     updateInventorySlot: {
@@ -9759,6 +9886,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     listAdminPrizes: {
@@ -9896,6 +10032,15 @@ export interface operations {
                      *       "message": "headers_too_large"
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
@@ -10057,6 +10202,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     getAdminPrize: {
@@ -10208,6 +10362,15 @@ export interface operations {
                      *       "message": "headers_too_large"
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
@@ -10385,6 +10548,15 @@ export interface operations {
                      *       "message": "headers_too_large"
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
@@ -10571,6 +10743,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     listPrizeOwners: {
@@ -10730,6 +10911,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     listAdminQuestEvents: {
@@ -10741,6 +10931,7 @@ export interface operations {
                 limit?: number;
                 /** @description Page number, starting at 1. */
                 page?: number;
+                /** @description Events in this status only (drafts included); absent: every status. */
                 status?: "draft" | "upcoming" | "registration_open" | "active" | "ended" | "completed" | "cancelled";
             };
             header?: never;
@@ -10887,6 +11078,15 @@ export interface operations {
                      *       "message": "headers_too_large"
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
@@ -11065,6 +11265,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     getAdminQuestEvent: {
@@ -11216,6 +11425,15 @@ export interface operations {
                      *       "message": "headers_too_large"
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
@@ -11381,6 +11599,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     listQuestEventAllocations: {
@@ -11540,6 +11767,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     cancelQuestEvent: {
@@ -11696,6 +11932,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     closeQuestEvent: {
@@ -11849,6 +12094,15 @@ export interface operations {
                      *       "message": "headers_too_large"
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
@@ -12010,6 +12264,15 @@ export interface operations {
                      *       "message": "headers_too_large"
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
@@ -12175,6 +12438,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     listQuestEventRewards: {
@@ -12326,6 +12598,15 @@ export interface operations {
                      *       "message": "headers_too_large"
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
@@ -12491,13 +12772,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     listAdminQuests: {
         parameters: {
             query: {
+                /** @description The community (id or slug). */
                 communityId: string;
+                /** @description Items per page (default 20, at most 100). */
                 limit?: number;
+                /** @description Page number, starting at 1 (default 1). */
                 page?: number;
             };
             header?: never;
@@ -12644,6 +12937,15 @@ export interface operations {
                      *       "message": "headers_too_large"
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
@@ -12809,6 +13111,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     getAdminQuest: {
@@ -12960,6 +13271,15 @@ export interface operations {
                      *       "message": "headers_too_large"
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
@@ -13120,6 +13440,15 @@ export interface operations {
                      *       "message": "headers_too_large"
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
@@ -13304,11 +13633,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     listUserBalances: {
         parameters: {
             query: {
+                /** @description The player whose balances to show. */
                 userId: string;
             };
             header?: never;
@@ -13455,6 +13794,15 @@ export interface operations {
                      *       "message": "headers_too_large"
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
@@ -13639,6 +13987,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     getEarnedPerDay: {
@@ -13799,6 +14156,15 @@ export interface operations {
                      *       "message": "headers_too_large"
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
@@ -13981,6 +14347,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     getAdminLeaderboard: {
@@ -14150,6 +14525,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     listLedgerEntries: {
@@ -14159,7 +14543,9 @@ export interface operations {
                 limit?: number;
                 /** @description Page number, starting at 1. */
                 page?: number;
+                /** @description Entries of this resource type only; absent: of every type. */
                 resourceTypeId?: string;
+                /** @description The player whose ledger entries to show. */
                 userId: string;
             };
             header?: never;
@@ -14309,15 +14695,27 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     getAdminRanking: {
         parameters: {
             query: {
+                /** @description The community (id or slug). */
                 communityId: string;
                 /** @description Neighbours shown on each side of the user (default 2, at most 10). */
                 neighbours?: number;
+                /** @description The resource type (slug or id) of the community. */
                 resourceType: string;
+                /** @description The player whose place to show, with their neighbours. */
                 userId: string;
             };
             header?: never;
@@ -14468,6 +14866,15 @@ export interface operations {
                      *       "message": "headers_too_large"
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
@@ -14627,6 +15034,15 @@ export interface operations {
                      *       "message": "headers_too_large"
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
@@ -14805,6 +15221,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     updateResourceType: {
@@ -14963,11 +15388,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     listSchedules: {
         parameters: {
             query: {
+                /** @description The community (id or slug). */
                 communityId: string;
                 /** @description Items per page (default 20, at most 100). */
                 limit?: number;
@@ -15118,6 +15553,15 @@ export interface operations {
                      *       "message": "headers_too_large"
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
@@ -15283,6 +15727,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     updateSchedule: {
@@ -15440,6 +15893,15 @@ export interface operations {
                      *       "message": "headers_too_large"
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
@@ -15610,6 +16072,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     createSeason: {
@@ -15772,6 +16243,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     adminGetSeason: {
@@ -15923,6 +16403,15 @@ export interface operations {
                      *       "message": "headers_too_large"
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
@@ -16085,6 +16574,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     listAdminStoreListings: {
@@ -16241,6 +16739,15 @@ export interface operations {
                      *       "message": "headers_too_large"
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
@@ -16402,6 +16909,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     getAdminStoreListing: {
@@ -16553,6 +17069,15 @@ export interface operations {
                      *       "message": "headers_too_large"
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
@@ -16716,6 +17241,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     listAdminStorePurchases: {
@@ -16723,9 +17257,11 @@ export interface operations {
             query?: {
                 /** @description Items per page (default 20, at most 100). */
                 limit?: number;
+                /** @description Purchases of this listing only. */
                 listingId?: string;
                 /** @description Page number, starting at 1. */
                 page?: number;
+                /** @description Purchases by this player only. */
                 userId?: string;
             };
             header?: never;
@@ -16855,6 +17391,15 @@ export interface operations {
                      *       "message": "headers_too_large"
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
@@ -16995,6 +17540,15 @@ export interface operations {
                      *       "message": "headers_too_large"
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
@@ -17156,6 +17710,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     getStoreRequirement: {
@@ -17310,6 +17873,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     getAdminTenant: {
@@ -17442,6 +18014,15 @@ export interface operations {
                      *       "message": "headers_too_large"
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
@@ -17603,6 +18184,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     getAdminUser: {
@@ -17754,6 +18344,15 @@ export interface operations {
                      *       "message": "headers_too_large"
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
@@ -17916,6 +18515,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     listAdminUserNotifications: {
@@ -18072,6 +18680,15 @@ export interface operations {
                      *       "message": "headers_too_large"
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
@@ -18234,6 +18851,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     listAdminUserSocials: {
@@ -18385,6 +19011,15 @@ export interface operations {
                      *       "message": "headers_too_large"
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
@@ -18542,11 +19177,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     listWebhookDeliveries: {
         parameters: {
             query?: {
+                /** @description Deliveries of this event (its `id` in the payload) only. */
                 eventId?: string;
                 /** @description Deliveries created at or after. */
                 from?: string;
@@ -18554,7 +19199,9 @@ export interface operations {
                 limit?: number;
                 /** @description Page number, starting at 1. */
                 page?: number;
+                /** @description Deliveries in this state only: waiting for an attempt, being sent, delivered, or given up after the last retry. */
                 status?: "pending" | "delivering" | "delivered" | "dead";
+                /** @description Deliveries to this subscription only. */
                 subscriptionId?: string;
                 /** @description Deliveries created before. */
                 to?: string;
@@ -18686,6 +19333,15 @@ export interface operations {
                      *       "message": "headers_too_large"
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
@@ -18843,6 +19499,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     listWebhookEventTypes: {
@@ -18978,6 +19643,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     listWebhookSubscriptions: {
@@ -19110,6 +19784,15 @@ export interface operations {
                      *       "message": "headers_too_large"
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
@@ -19273,6 +19956,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     getWebhookSubscription: {
@@ -19427,6 +20119,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     deleteWebhookSubscription: {
@@ -19577,6 +20278,15 @@ export interface operations {
                      *       "message": "headers_too_large"
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
@@ -19742,6 +20452,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     redeliverFailedWebhooks: {
@@ -19897,6 +20616,15 @@ export interface operations {
                      *       "message": "headers_too_large"
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
@@ -20075,6 +20803,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     getInventory: {
@@ -20234,11 +20971,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     getUserAvatar: {
         parameters: {
             query: {
+                /** @description Whose inventory: any user of the tenant (inventories are public). */
                 userId: string;
             };
             header?: {
@@ -20283,6 +21030,27 @@ export interface operations {
                      *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
                      *       "message": "generic_client_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10415,
+                     *       "detail": "The credentials belong to another tenant than the one `X-Tenant-Id` names.",
+                     *       "error": "tenant_mismatch",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -20374,6 +21142,15 @@ export interface operations {
                      *       "message": "headers_too_large"
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
@@ -20562,6 +21339,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     listInventoryItems: {
@@ -20573,6 +21359,7 @@ export interface operations {
                 onlyOwned: "true" | "false";
                 /** @description Page number, starting at 1. */
                 page?: number;
+                /** @description Whose inventory: any user of the tenant (inventories are public). */
                 userId: string;
             };
             header?: {
@@ -20617,6 +21404,27 @@ export interface operations {
                      *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
                      *       "message": "generic_client_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10415,
+                     *       "detail": "The credentials belong to another tenant than the one `X-Tenant-Id` names.",
+                     *       "error": "tenant_mismatch",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -20711,6 +21519,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     getInventoryItem: {
@@ -20759,6 +21576,27 @@ export interface operations {
                      *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
                      *       "message": "generic_client_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10415,
+                     *       "detail": "The credentials belong to another tenant than the one `X-Tenant-Id` names.",
+                     *       "error": "tenant_mismatch",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -20853,6 +21691,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     getAvatarNftMetadata: {
@@ -20903,6 +21750,27 @@ export interface operations {
                      *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
                      *       "message": "generic_client_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10415,
+                     *       "detail": "The credentials belong to another tenant than the one `X-Tenant-Id` names.",
+                     *       "error": "tenant_mismatch",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -20997,11 +21865,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     listInventorySlots: {
         parameters: {
             query: {
+                /** @description Whose inventory: any user of the tenant (inventories are public). */
                 userId: string;
             };
             header?: {
@@ -21046,6 +21924,27 @@ export interface operations {
                      *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
                      *       "message": "generic_client_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10415,
+                     *       "detail": "The credentials belong to another tenant than the one `X-Tenant-Id` names.",
+                     *       "error": "tenant_mismatch",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -21137,6 +22036,15 @@ export interface operations {
                      *       "message": "headers_too_large"
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
@@ -21308,6 +22216,15 @@ export interface operations {
                      *       "message": "headers_too_large"
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
@@ -21485,6 +22402,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     getCommunity: {
@@ -21531,6 +22457,27 @@ export interface operations {
                      *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
                      *       "message": "generic_client_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10415,
+                     *       "detail": "The credentials belong to another tenant than the one `X-Tenant-Id` names.",
+                     *       "error": "tenant_mismatch",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -21635,6 +22582,15 @@ export interface operations {
                      *       "message": "internal_error"
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
@@ -21830,6 +22786,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     listCommunityQuests: {
@@ -21837,7 +22802,9 @@ export interface operations {
             query: {
                 /** @description `true`: featured quests only; `false`: non-featured only; empty: both. `true`/`false` in any case, or `1`/`0`. */
                 featured: "" | "true" | "false";
+                /** @description Items per page (at most 100). */
                 limit: number;
+                /** @description Page number, starting at 1. */
                 page: number;
                 /** @description Case-insensitive text searched in name and description. Empty: no text filter. */
                 query: string;
@@ -22013,6 +22980,15 @@ export interface operations {
                      *       "message": "internal_error"
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
@@ -22204,6 +23180,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     listCommunityReferrals: {
@@ -22384,6 +23369,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     listCommunityResourceTypes: {
@@ -22435,6 +23429,27 @@ export interface operations {
                      *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
                      *       "message": "generic_client_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10415,
+                     *       "detail": "The credentials belong to another tenant than the one `X-Tenant-Id` names.",
+                     *       "error": "tenant_mismatch",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -22542,6 +23557,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     getCommunityLeaderboard: {
@@ -22596,6 +23620,27 @@ export interface operations {
                      *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
                      *       "message": "generic_client_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10415,
+                     *       "detail": "The credentials belong to another tenant than the one `X-Tenant-Id` names.",
+                     *       "error": "tenant_mismatch",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -22706,6 +23751,15 @@ export interface operations {
                      *       "message": "internal_error"
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
@@ -22896,6 +23950,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     listSeasons: {
@@ -22951,6 +24014,27 @@ export interface operations {
                      *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
                      *       "message": "generic_client_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10415,
+                     *       "detail": "The credentials belong to another tenant than the one `X-Tenant-Id` names.",
+                     *       "error": "tenant_mismatch",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -23062,6 +24146,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     getSeason: {
@@ -23109,6 +24202,27 @@ export interface operations {
                      *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
                      *       "message": "generic_client_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10415,
+                     *       "detail": "The credentials belong to another tenant than the one `X-Tenant-Id` names.",
+                     *       "error": "tenant_mismatch",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -23220,6 +24334,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     getResourceType: {
@@ -23266,6 +24389,27 @@ export interface operations {
                      *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
                      *       "message": "generic_client_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10415,
+                     *       "detail": "The credentials belong to another tenant than the one `X-Tenant-Id` names.",
+                     *       "error": "tenant_mismatch",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -23370,6 +24514,15 @@ export interface operations {
                      *       "message": "internal_error"
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
@@ -23533,6 +24686,15 @@ export interface operations {
                      *       "message": "internal_error"
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
@@ -23711,6 +24873,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     getPrizeSupply: {
@@ -23886,6 +25057,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     listPrizeRequirements: {
@@ -24042,6 +25222,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     listQuestEvents: {
@@ -24050,9 +25239,19 @@ export interface operations {
                 filter?: components["schemas"]["QuestEventFilterDto"];
                 /** @description Events with a reward granting this item. */
                 itemId?: string;
+                /** @description Items per page (default 20, at most 100). */
                 limit?: number;
+                /** @description Page number, starting at 1 (default 1). */
                 page?: number;
+                /**
+                 * @description `true`: only events the caller is REGISTERED in. `false` negates: only events the caller is
+                 *     not registered in. Absent: both. Send nothing, not `false`, for no filter.
+                 */
                 participating?: boolean;
+                /**
+                 * @description `true`: only events whose registration is open now. `false` negates: only events whose
+                 *     registration is not open now. Absent: both. Combines with `participating` (both must hold).
+                 */
                 registrationOpen?: boolean;
                 /** @description Events scored with, or rewarding, this resource type. */
                 resourceId?: string;
@@ -24222,6 +25421,15 @@ export interface operations {
                      *       "message": "internal_error"
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
@@ -24397,6 +25605,15 @@ export interface operations {
                      *       "message": "internal_error"
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
@@ -24579,6 +25796,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     cancelParticipation: {
@@ -24755,6 +25981,15 @@ export interface operations {
                      *       "message": "internal_error"
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
@@ -24938,6 +26173,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     getParticipantRank: {
@@ -25114,6 +26358,15 @@ export interface operations {
                      *       "message": "internal_error"
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
@@ -25315,6 +26568,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     syncParticipant: {
@@ -25495,6 +26757,15 @@ export interface operations {
                      *       "message": "internal_error"
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
@@ -25679,6 +26950,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     listRewardAllocations: {
@@ -25851,6 +27131,15 @@ export interface operations {
                      *       "message": "internal_error"
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
@@ -26061,6 +27350,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     getQuestEventLeaderboard: {
@@ -26241,6 +27539,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     listQuestEventQuests: {
@@ -26416,6 +27723,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     getStoreBalance: {
@@ -26572,6 +27888,15 @@ export interface operations {
                      *       "message": "headers_too_large"
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
@@ -26740,6 +28065,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     listStorePurchases: {
@@ -26900,6 +28234,15 @@ export interface operations {
                      *       "message": "headers_too_large"
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
@@ -27118,6 +28461,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     logout: {
@@ -27257,6 +28609,15 @@ export interface operations {
                      *       "message": "headers_too_large"
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
@@ -27416,6 +28777,15 @@ export interface operations {
                      *       "message": "headers_too_large"
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
@@ -27600,6 +28970,15 @@ export interface operations {
                      *       "message": "provider_not_configured"
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
@@ -27797,6 +29176,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     providerBLogin: {
@@ -27972,6 +29360,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     providerCLogin: {
@@ -28144,6 +29541,15 @@ export interface operations {
                      *       "message": "headers_too_large"
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
@@ -28341,6 +29747,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     refreshSession: {
@@ -28485,6 +29900,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     currentSession: {
@@ -28621,6 +30045,15 @@ export interface operations {
                      *       "message": "headers_too_large"
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
@@ -28797,6 +30230,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     getSiweNonce: {
@@ -28837,6 +30279,27 @@ export interface operations {
                      *       "detail": "Nothing names the tenant of this request: several tenants exist, and there is no session token, no X-Tenant-Id, no domain of a tenant in the host name and no DEFAULT_TENANT.",
                      *       "error": "tenant_required",
                      *       "message": "generic_client_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10415,
+                     *       "detail": "The credentials belong to another tenant than the one `X-Tenant-Id` names.",
+                     *       "error": "tenant_mismatch",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -28910,6 +30373,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     getPublicProfile: {
@@ -28960,6 +30432,27 @@ export interface operations {
                      *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
                      *       "message": "generic_client_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10415,
+                     *       "detail": "The credentials belong to another tenant than the one `X-Tenant-Id` names.",
+                     *       "error": "tenant_mismatch",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -29051,6 +30544,15 @@ export interface operations {
                      *       "message": "headers_too_large"
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
@@ -29220,6 +30722,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     markNotificationsRead: {
@@ -29355,6 +30866,15 @@ export interface operations {
                      *       "message": "headers_too_large"
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
@@ -29566,6 +31086,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     streamTicket: {
@@ -29702,6 +31231,15 @@ export interface operations {
                      *       "message": "headers_too_large"
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
@@ -29848,6 +31386,15 @@ export interface operations {
                      *       "message": "headers_too_large"
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
@@ -30013,6 +31560,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     listReferrals: {
@@ -30152,6 +31708,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     registerPassword: {
@@ -30200,6 +31765,27 @@ export interface operations {
                      *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
                      *       "error": "generic_client_error",
                      *       "message": "generic_client_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10415,
+                     *       "detail": "The credentials belong to another tenant than the one `X-Tenant-Id` names.",
+                     *       "error": "tenant_mismatch",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -30304,6 +31890,15 @@ export interface operations {
                      *       "message": "headers_too_large"
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
@@ -30443,6 +32038,15 @@ export interface operations {
                      *       "message": "headers_too_large"
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
@@ -30608,6 +32212,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     deleteSocial: {
@@ -30765,6 +32378,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     listSocialsOfType: {
@@ -30905,6 +32527,15 @@ export interface operations {
                      *       "message": "headers_too_large"
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
@@ -31068,6 +32699,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
         };
     };
     getWallet: {
@@ -31221,6 +32861,15 @@ export interface operations {
                      *       "message": "headers_too_large"
                      *     }
                      */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };

@@ -8,6 +8,7 @@ import { dataSourceOptions } from '../../src/database/data-source-options.js';
 import { bringDatabaseUp, createTestDatabase, takeDatabaseDown } from '../setup/test-database.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { givenUser } from '../helpers/factories.js';
+import { givenCommunity } from '../helpers/communities.js';
 import { appEntities } from '../../src/app.entities.js';
 
 const run = promisify(execFile);
@@ -80,6 +81,46 @@ describe('platform', () => {
       .set('X-Tenant-Id', victimTenant.id)
       .send({ username: victim.username, password: victim.password });
     expect(login.status).toBe(200);
+  });
+
+  it('says a required field that was not sent is required, and lists the checks of one that was sent wrong', async () => {
+    const tenant = await t.givenTenant();
+    const user = await givenUser(t, tenant);
+    const api = (req: ReturnType<ReturnType<TestApp['http']>['get']>) => req.set('X-Tenant-Id', tenant.id);
+    const seen = async (req: ReturnType<ReturnType<TestApp['http']>['get']>) => {
+      const res = await api(req);
+      return {
+        status: res.status,
+        message: res.body.message,
+        error: res.body.error,
+        detail: res.body.detail,
+        fields: res.body.details?.fields,
+      };
+    };
+    const refused = (detail: string, fields: string[]) => ({
+      status: 400,
+      message: 'generic_client_error',
+      error: 'validation_failed',
+      detail,
+      fields,
+    });
+    const community = await givenCommunity(t, tenant);
+    expect({
+      join: await seen(t.http().post(`/v1/community/${community.id}/join`).set('Authorization', user.auth)),
+      refresh: await seen(t.http().post('/v1/user/auth/refresh-session').send({})),
+      login: await seen(t.http().post('/v1/user/auth/password/login').send({ username: 'someone' })),
+      tooLong: await seen(
+        t
+          .http()
+          .post(`/v1/community/${community.id}/join?referrerHandle=${'x'.repeat(33)}`)
+          .set('Authorization', user.auth),
+      ),
+    }).toEqual({
+      join: refused('referrerHandle is required', ['referrerHandle']),
+      refresh: refused('refreshToken is required', ['refreshToken']),
+      login: refused('password is required', ['password']),
+      tooLong: refused('referrerHandle must be shorter than or equal to 32 characters', ['referrerHandle']),
+    });
   });
 
   it('refuses a NUL character in a body, query or path value with 400 {code, message}', async () => {

@@ -12,6 +12,7 @@ export class AuditLogQueryDto extends PageQueryDto {
   @Matches(/^\/v1\/admin\//, { message: 'route must start with /v1/admin/' })
   route?: string;
 
+  /** Entries of this HTTP method only (reads are not recorded). */
   @ApiPropertyOptional({ enum: AUDITED_METHODS, example: 'POST' })
   @IsOptional()
   @IsIn(AUDITED_METHODS, { message: `method must be one of: ${AUDITED_METHODS.join(', ')}` })

@@ -187,16 +187,19 @@ export class DeliveryDto {
 }
 
 export class DeliveryQueryDto extends PageQueryDto {
+  /** Deliveries to this subscription only. */
   @ApiPropertyOptional({ format: 'uuid' })
   @IsOptional()
   @IsUuid()
   subscriptionId?: string;
 
+  /** Deliveries in this state only: waiting for an attempt, being sent, delivered, or given up after the last retry. */
   @ApiPropertyOptional({ enum: ['pending', 'delivering', 'delivered', 'dead'] })
   @IsOptional()
   @IsIn(['pending', 'delivering', 'delivered', 'dead'])
   status?: 'pending' | 'delivering' | 'delivered' | 'dead';
 
+  /** Deliveries of this event (its `id` in the payload) only. */
   @ApiPropertyOptional({ format: 'uuid' })
   @IsOptional()
   @IsUuid()

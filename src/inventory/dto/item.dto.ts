@@ -104,12 +104,14 @@ export class OnlyOwnedQueryDto extends PageQueryDto {
 }
 
 export class UserItemsQueryDto extends OnlyOwnedQueryDto {
+  /** Whose inventory: any user of the tenant (inventories are public). */
   @ApiProperty({ format: 'uuid', example: '3b241101-e2bb-4255-8caf-4136c566a962' })
   @IsUuid()
   userId: string;
 }
 
 export class UserQueryDto {
+  /** Whose inventory: any user of the tenant (inventories are public). */
   @ApiProperty({ format: 'uuid', example: '3b241101-e2bb-4255-8caf-4136c566a962' })
   @IsUuid()
   userId: string;

@@ -239,6 +239,7 @@ export class QuestEventFilterDto {
 }
 
 export class ListQuestEventsQueryDto {
+  /** Page number, starting at 1 (default 1). */
   @IsOptional()
   @ToInteger()
   @IsInt()
@@ -246,6 +247,7 @@ export class ListQuestEventsQueryDto {
   @Max(MAX_PAGE)
   page?: number;
 
+  /** Items per page (default 20, at most 100). */
   @IsOptional()
   @ToInteger()
   @IsInt()
@@ -253,11 +255,19 @@ export class ListQuestEventsQueryDto {
   @Max(MAX_PAGE_SIZE)
   limit?: number;
 
+  /**
+   * `true`: only events the caller is REGISTERED in. `false` negates: only events the caller is
+   * not registered in. Absent: both. Send nothing, not `false`, for no filter.
+   */
   @IsOptional()
   @ToBoolean()
   @IsBoolean()
   participating?: boolean;
 
+  /**
+   * `true`: only events whose registration is open now. `false` negates: only events whose
+   * registration is not open now. Absent: both. Combines with `participating` (both must hold).
+   */
   @IsOptional()
   @ToBoolean()
   @IsBoolean()
@@ -286,6 +296,7 @@ export class AdminQuestEventsQueryDto extends PageQueryDto {
   @OptionalText({ max: 64 })
   communityId?: string;
 
+  /** Events in this status only (drafts included); absent: every status. */
   @ApiPropertyOptional({ enum: EVENT_STATUSES, example: 'active' })
   @IsOptional()
   @IsIn(EVENT_STATUSES, { message: `status must be one of: ${EVENT_STATUSES.join(', ')}` })

@@ -231,6 +231,7 @@ export class ListQuestsQueryDto {
   @MaxLength(200)
   query: string;
 
+  /** Page number, starting at 1. */
   @ApiProperty({ required: true, minimum: 1, maximum: MAX_PAGE, example: 1, type: Number })
   @IsDefined()
   @ToInteger()
@@ -239,6 +240,7 @@ export class ListQuestsQueryDto {
   @Max(MAX_PAGE)
   page: number;
 
+  /** Items per page (at most 100). */
   @ApiProperty({ required: true, minimum: 1, maximum: MAX_PAGE_SIZE, example: 20, type: Number })
   @IsDefined()
   @ToInteger()
@@ -326,10 +328,12 @@ export class QuestCompletionDto {
 }
 
 export class AdminQuestListQueryDto {
+  /** The community (id or slug). */
   @ApiProperty({ example: 'space-pirates' })
   @RequiredText({ max: 64 })
   communityId: string;
 
+  /** Page number, starting at 1 (default 1). */
   @ApiPropertyOptional({ type: Number, minimum: 1 })
   @IsOptional()
   @ToInteger()
@@ -338,6 +342,7 @@ export class AdminQuestListQueryDto {
   @Max(MAX_PAGE)
   page?: number;
 
+  /** Items per page (default 20, at most 100). */
   @ApiPropertyOptional({ type: Number, minimum: 1, maximum: MAX_PAGE_SIZE })
   @IsOptional()
   @ToInteger()

@@ -74,14 +74,17 @@ export class EarnedPerDayDto {
 }
 
 export class AdminRankingQueryDto extends NeighboursQueryDto {
+  /** The community (id or slug). */
   @ApiProperty({ example: 'pixel-pirates' })
   @RequiredText({ max: 64 })
   communityId: string;
 
+  /** The resource type (slug or id) of the community. */
   @ApiProperty({ example: 'xp' })
   @RequiredText({ max: 64 })
   resourceType: string;
 
+  /** The player whose place to show, with their neighbours. */
   @ApiProperty({ format: 'uuid' })
   @IsUuid()
   userId: string;

@@ -98,16 +98,19 @@ export class BalanceDto {
 }
 
 export class BalancesQueryDto {
+  /** The player whose balances to show. */
   @ApiProperty({ format: 'uuid' })
   @IsUuid()
   userId: string;
 }
 
 export class LedgerQueryDto extends PageQueryDto {
+  /** The player whose ledger entries to show. */
   @ApiProperty({ format: 'uuid' })
   @IsUuid()
   userId: string;
 
+  /** Entries of this resource type only; absent: of every type. */
   @IsOptional()
   @IsUuid()
   resourceTypeId?: string;

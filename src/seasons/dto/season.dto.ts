@@ -276,6 +276,7 @@ export class AdminSeasonListQueryDto extends SeasonListQueryDto {
 }
 
 export class AdminScheduleListQueryDto extends PageQueryDto {
+  /** The community (id or slug). */
   @ApiProperty({ example: 'pixel-pirates' })
   @RequiredText({ max: 64 })
   communityId: string;

@@ -103,10 +103,12 @@ export class PurchaseResultDto extends PurchaseDto {
 }
 
 export class AdminPurchasesQueryDto extends PageQueryDto {
+  /** Purchases of this listing only. */
   @IsOptional()
   @IsUuid()
   listingId?: string;
 
+  /** Purchases by this player only. */
   @IsOptional()
   @IsUuid()
   userId?: string;
