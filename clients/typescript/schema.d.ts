@@ -473,7 +473,7 @@ export interface paths {
         put?: never;
         /**
          * Add a reward to a quest event
-         * @description Before the event is completed or cancelled.
+         * @description Before the event is completed or cancelled. A `resource` reward pays in a global resource type of the community, never a scoped one.
          */
         post: operations["createQuestEventReward"];
         delete?: never;
@@ -497,7 +497,7 @@ export interface paths {
         put?: never;
         /**
          * Create a quest
-         * @description In a community, optionally in one of its quest events. Rewards must name resource types or items of the community.
+         * @description In a community, optionally in one of its quest events. Rewards must name resource types or items of the community; a scoped resource type only in a quest of the event it is bound to.
          */
         post: operations["createQuest"];
         delete?: never;
@@ -3510,7 +3510,7 @@ export interface components {
             registrationStartsAt: string;
             /**
              * Format: uuid
-             * @description A scoped resource type of the same community whose `questEventId` is empty or this event.
+             * @description A scoped resource type of the same community whose `questEventId` is empty (it is set to this event) or this event.
              */
             scoreResourceTypeId?: string;
             /**
@@ -3639,7 +3639,10 @@ export interface components {
             requiresAddress?: boolean;
             requiresEmail?: boolean;
             requiresWalletAddress?: boolean;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description `resource` rewards: a global resource type of the event's community (scoped types are refused: the reward is paid after the event).
+             */
             resourceTypeId?: string;
             /** @description Claims available in total; absent: unlimited. */
             supply?: number;
@@ -5838,7 +5841,7 @@ export interface components {
             quantity?: number;
             /**
              * Format: uuid
-             * @description `resource` rewards: the resource type credited (global XP or the event's scoped resource).
+             * @description `resource` rewards: the resource type credited (global XP, or in an event's quest a scoped type bound to that event).
              * @example 0b8f6f57-5a53-4d4c-9d3e-6f1c1b2f7a10
              */
             resourceTypeId?: string;
@@ -6813,7 +6816,10 @@ export interface components {
              * @example 2025-06-01T12:00:00.000Z
              */
             registrationStartsAt?: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description As at creation: a scoped type of the community bound to no event (it is bound to this one) or to this one.
+             */
             scoreResourceTypeId?: string;
             /**
              * Format: date-time
@@ -11120,7 +11126,7 @@ export interface operations {
              *
              *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
              *
-             *     `invalid_quest_event` (10002, message `generic_client_error`): The event is inconsistent: unordered times, a score resource that is not a scoped type of its community, or an invalid slug.
+             *     `invalid_quest_event` (10002, message `generic_client_error`): The event is inconsistent: unordered times, a score resource that is not a scoped type of its community or that another event has (a scoped type serves one event), or an invalid slug.
              */
             400: {
                 headers: {
@@ -11469,7 +11475,7 @@ export interface operations {
              *
              *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
              *
-             *     `invalid_quest_event` (10002, message `generic_client_error`): The event is inconsistent: unordered times, a score resource that is not a scoped type of its community, or an invalid slug.
+             *     `invalid_quest_event` (10002, message `generic_client_error`): The event is inconsistent: unordered times, a score resource that is not a scoped type of its community or that another event has (a scoped type serves one event), or an invalid slug.
              *
              *     `quest_event_state` (10002, message `generic_client_error`): The event is not in a status that allows this operation (e.g. updating a completed event, closing a draft).
              */
@@ -12645,6 +12651,8 @@ export interface operations {
              *     `quest_event_state` (10002, message `generic_client_error`): The event is not in a status that allows this operation (e.g. updating a completed event, closing a draft).
              *
              *     `invalid_reward` (10002, message `generic_client_error`): The reward is inconsistent: an unknown resource type or item, or a missing payload for its kind.
+             *
+             *     `scoped_event_reward` (10002, message `generic_client_error`): A `resource` reward names a scoped resource type. Rewards are claimed after the event's completion: its own score type would move its frozen leaderboard, another event's would rank someone outside that event. Pay in a global type.
              */
             400: {
                 headers: {
@@ -12980,6 +12988,8 @@ export interface operations {
              *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
              *
              *     `invalid_quest` (10002, message `generic_client_error`): The quest is inconsistent: an unknown reward resource type or item, or an event of another community.
+             *
+             *     `scoped_reward_outside_event` (10002, message `generic_client_error`): A reward names a scoped resource type that is not bound to the quest's own event: a quest without an event, a quest of another event, or a scoped type bound to no event yet (an event binds it when it takes it as its score). A scoped type scores one event, credited only through its quests.
              */
             400: {
                 headers: {
@@ -13316,6 +13326,8 @@ export interface operations {
              *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
              *
              *     `invalid_quest` (10002, message `generic_client_error`): The quest is inconsistent: an unknown reward resource type or item, or an event of another community.
+             *
+             *     `scoped_reward_outside_event` (10002, message `generic_client_error`): A reward names a scoped resource type that is not bound to the quest's own event: a quest without an event, a quest of another event, or a scoped type bound to no event yet (an event binds it when it takes it as its score). A scoped type scores one event, credited only through its quests.
              */
             400: {
                 headers: {

@@ -10,16 +10,6 @@ WHERE
   AND tenant_id = $2
   AND community_id = $3;
 
--- EventReferencesReadModel.isCommunityResourceType
-SELECT
-  1
-FROM
-  resource_types
-WHERE
-  id = $1
-  AND tenant_id = $2
-  AND community_id = $3;
-
 -- EventReferencesReadModel.resourceType
 SELECT
   community_id,

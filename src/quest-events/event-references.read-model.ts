@@ -4,8 +4,8 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { BaseRepository, DUMMY, GenerateSql } from '../database/repository.js';
 
 /**
- * What an event and its rewards refer to, checked when they are written (a score type or reward of
- * the event's community). Reads only: `resource_types` (resources) and `inventory_items` (inventory).
+ * What an event's rewards refer to, checked when they are written (a resource type or item of the
+ * event's community). Reads only: `resource_types` (resources) and `inventory_items` (inventory).
  */
 @Injectable()
 export class EventReferencesReadModel extends BaseRepository {
@@ -25,16 +25,6 @@ export class EventReferencesReadModel extends BaseRepository {
       [typeId, tenantId],
     );
     return rows[0] ?? null;
-  }
-
-  /** Whether the resource type belongs to the community. */
-  @GenerateSql({ params: [DUMMY.tenant, DUMMY.uuid, DUMMY.uuid2] })
-  async isCommunityResourceType(tenantId: string, communityId: string, typeId: string | undefined, em?: EntityManager): Promise<boolean> {
-    const ok: unknown[] = await this.manager(em).query(
-      'SELECT 1 FROM resource_types WHERE id = $1 AND tenant_id = $2 AND community_id = $3',
-      [typeId, tenantId, communityId],
-    );
-    return ok.length > 0;
   }
 
   /** Whether the inventory item belongs to the community. */

@@ -117,9 +117,19 @@ export class QuestEventsAdminController {
 
   @Post(':eventId/rewards')
   @ApiKeyAuth()
-  @ApiOperation({ summary: 'Add a reward to a quest event', description: 'Before the event is completed or cancelled.' })
+  @ApiOperation({
+    summary: 'Add a reward to a quest event',
+    description:
+      'Before the event is completed or cancelled. A `resource` reward pays in a global resource type of the community, never a scoped one.',
+  })
   @ApiCreatedResponse({ type: RewardDto })
-  @ApiErrors(...adminErrors, QuestEventErrors.quest_event_not_found, QuestEventErrors.quest_event_state, QuestEventErrors.invalid_reward)
+  @ApiErrors(
+    ...adminErrors,
+    QuestEventErrors.quest_event_not_found,
+    QuestEventErrors.quest_event_state,
+    QuestEventErrors.invalid_reward,
+    QuestEventErrors.scoped_event_reward,
+  )
   createQuestEventReward(
     @TenantId() tenantId: string,
     @Param('eventId') eventId: string,

@@ -10,7 +10,7 @@ export const QuestEventErrors = defineErrors({
   invalid_quest_event: {
     status: 400,
     description:
-      'The event is inconsistent: unordered times, a score resource that is not a scoped type of its community, or an invalid slug.',
+      'The event is inconsistent: unordered times, a score resource that is not a scoped type of its community or that another event has (a scoped type serves one event), or an invalid slug.',
   },
   quest_event_state: {
     status: 400,
@@ -20,6 +20,11 @@ export const QuestEventErrors = defineErrors({
   invalid_reward: {
     status: 400,
     description: 'The reward is inconsistent: an unknown resource type or item, or a missing payload for its kind.',
+  },
+  scoped_event_reward: {
+    status: 400,
+    description:
+      "A `resource` reward names a scoped resource type. Rewards are claimed after the event's completion: its own score type would move its frozen leaderboard, another event's would rank someone outside that event. Pay in a global type.",
   },
   allocation_not_found: {
     status: 404,

@@ -13,6 +13,7 @@ import { CommunitiesService, UUID_RE } from '../communities/communities.service.
 import type { LeaderboardEntryDto } from '../resources/dto/ranking.dto.js';
 import { onConstraintViolation } from '../database/repository.js';
 import { RankingService } from '../resources/ranking.service.js';
+import { ResourcesService } from '../resources/resources.service.js';
 import type {
   AdminQuestEventsQueryDto,
   CreateQuestEventDto,
@@ -22,7 +23,6 @@ import type {
 } from './dto/quest-event.dto.js';
 import type { QuestEvent } from './entities/quest-event.entity.js';
 import { EventParticipantsReadModel } from './event-participants.read-model.js';
-import { EventReferencesReadModel } from './event-references.read-model.js';
 import { EVENT_STATUSES, eventStatus, isRegistrationOpen, timesProblem, type EventStatus } from './event-status.js';
 import { QuestEventErrors } from './quest-events.errors.js';
 import { type EventListQuery, eventListQuery, QuestEventsRepository } from './quest-events.repository.js';
@@ -38,9 +38,9 @@ export class QuestEventsService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly repo: QuestEventsRepository,
     private readonly participants: EventParticipantsReadModel,
-    private readonly references: EventReferencesReadModel,
     private readonly communities: CommunitiesService,
     private readonly rankings: RankingService,
+    private readonly resources: ResourcesService,
     private readonly clock: Clock,
     caches: CacheFactory,
     private readonly domainEvents: DomainEvents,
@@ -284,7 +284,7 @@ export class QuestEventsService {
         },
       );
       if (dto.scoreResourceTypeId) {
-        await this.checkScoreType(em, saved, dto.scoreResourceTypeId);
+        await this.bindScoreType(em, saved, dto.scoreResourceTypeId);
         saved.scoreResourceTypeId = dto.scoreResourceTypeId.toLowerCase();
         await this.repo.update(tenantId, saved.id, { scoreResourceTypeId: saved.scoreResourceTypeId }, em);
       }
@@ -321,7 +321,7 @@ export class QuestEventsService {
         e.capacity = dto.capacity;
       }
       if (dto.scoreResourceTypeId !== undefined) {
-        await this.checkScoreType(em, e, dto.scoreResourceTypeId);
+        await this.bindScoreType(em, e, dto.scoreResourceTypeId);
         e.scoreResourceTypeId = dto.scoreResourceTypeId.toLowerCase();
       }
       if (dto.minScore !== undefined) e.minScore = dto.minScore;
@@ -395,13 +395,17 @@ export class QuestEventsService {
     });
   }
 
-  /** The score resource must be a scoped type of the event's community, not bound to another event. */
-  private async checkScoreType(em: EntityManager, e: QuestEvent, typeId: string): Promise<void> {
-    const t = await this.references.resourceType(e.tenantId, typeId.toLowerCase(), em);
-    if (!t || t.community_id !== e.communityId || t.kind !== 'scoped' || (t.quest_event_id !== null && t.quest_event_id !== e.id)) {
+  /**
+   * The score resource must be a scoped type of the event's community, bound to no event or to
+   * this one; it is bound to this one in the event's transaction (resources own the row), so a
+   * scoped type scores one event only, even when two events take it at the same moment.
+   */
+  private async bindScoreType(em: EntityManager, e: QuestEvent, typeId: string): Promise<void> {
+    const bound = await this.resources.bindScopedType(em, { tenantId: e.tenantId, communityId: e.communityId, typeId, eventId: e.id });
+    if (!bound) {
       throw new DomainError(
         QuestEventErrors.invalid_quest_event,
-        'scoreResourceTypeId must be a scoped resource type of the same community, of this event or of none',
+        'scoreResourceTypeId must be a scoped resource type of the same community, bound to this event or to none (another event has it, or it is not scoped)',
       );
     }
   }

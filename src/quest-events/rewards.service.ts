@@ -85,8 +85,14 @@ export class RewardsService {
     if (dto.rankFrom !== undefined && dto.rankTo !== undefined && dto.rankFrom > dto.rankTo)
       throw new DomainError(QuestEventErrors.invalid_reward, 'rankFrom must not be above rankTo');
     if (dto.kind === 'resource') {
-      const ok = await this.references.isCommunityResourceType(tenantId, event.communityId, dto.resourceTypeId);
-      if (!ok) throw new DomainError(QuestEventErrors.invalid_reward, "resourceTypeId is not a resource type of the event's community");
+      const type = dto.resourceTypeId ? await this.references.resourceType(tenantId, dto.resourceTypeId.toLowerCase()) : null;
+      if (!type || type.community_id !== event.communityId)
+        throw new DomainError(QuestEventErrors.invalid_reward, "resourceTypeId is not a resource type of the event's community");
+      if (type.kind === 'scoped')
+        throw new DomainError(
+          QuestEventErrors.scoped_event_reward,
+          'resourceTypeId is a scoped resource type: an event reward is paid after the event, so it pays in a global type',
+        );
     }
     if (dto.kind === 'item') {
       const ok = await this.references.isCommunityItem(tenantId, event.communityId, dto.itemId);

@@ -21,14 +21,19 @@ export class QuestReferencesReadModel extends BaseRepository {
     return found.length > 0;
   }
 
-  /** Whether the resource type belongs to the community. */
+  /** The kind and event binding of a resource type of the community, or null when the community has no such type. */
   @GenerateSql({ params: [DUMMY.tenant, DUMMY.uuid, DUMMY.uuid2] })
-  async isCommunityResourceType(tenantId: string, communityId: string, typeId: string | undefined, em?: EntityManager): Promise<boolean> {
-    const ok: unknown[] = await this.manager(em).query(
-      'SELECT 1 FROM resource_types WHERE id = $1 AND tenant_id = $2 AND community_id = $3',
+  async communityResourceType(
+    tenantId: string,
+    communityId: string,
+    typeId: string | undefined,
+    em?: EntityManager,
+  ): Promise<{ kind: string; quest_event_id: string | null } | null> {
+    const rows: { kind: string; quest_event_id: string | null }[] = await this.manager(em).query(
+      'SELECT kind, quest_event_id FROM resource_types WHERE id = $1 AND tenant_id = $2 AND community_id = $3',
       [typeId, tenantId, communityId],
     );
-    return ok.length > 0;
+    return rows[0] ?? null;
   }
 
   /** Whether the inventory item belongs to the community. */

@@ -23,10 +23,17 @@ export class QuestsAdminController {
   @ApiKeyAuth()
   @ApiOperation({
     summary: 'Create a quest',
-    description: 'In a community, optionally in one of its quest events. Rewards must name resource types or items of the community.',
+    description:
+      'In a community, optionally in one of its quest events. Rewards must name resource types or items of the community; a scoped resource type only in a quest of the event it is bound to.',
   })
   @ApiCreatedResponse({ type: QuestDto })
-  @ApiErrors(...adminErrors, CommunityErrors.community_not_found, QuestEventErrors.quest_event_not_found, QuestErrors.invalid_quest)
+  @ApiErrors(
+    ...adminErrors,
+    CommunityErrors.community_not_found,
+    QuestEventErrors.quest_event_not_found,
+    QuestErrors.invalid_quest,
+    QuestErrors.scoped_reward_outside_event,
+  )
   createQuest(@TenantId() tenantId: string, @Body() dto: CreateQuestDto): Promise<QuestDto> {
     return this.quests.create(tenantId, dto);
   }
@@ -53,7 +60,7 @@ export class QuestsAdminController {
   @ApiKeyAuth()
   @ApiOperation({ summary: 'Update a quest', description: 'Community and event are fixed.' })
   @ApiOkResponse({ type: QuestDto })
-  @ApiErrors(...adminErrors, QuestErrors.quest_not_found, QuestErrors.invalid_quest)
+  @ApiErrors(...adminErrors, QuestErrors.quest_not_found, QuestErrors.invalid_quest, QuestErrors.scoped_reward_outside_event)
   updateQuest(@TenantId() tenantId: string, @Param('questId') questId: string, @Body() dto: UpdateQuestDto): Promise<QuestDto> {
     return this.quests.update(tenantId, questId, dto);
   }

@@ -195,7 +195,7 @@ export class QuestsService {
         throw new DomainError(QuestErrors.invalid_quest, 'The quest event belongs to another community');
       questEventId = event.id;
     }
-    const rewards = await this.checkRewards(tenantId, community.id, dto.rewards ?? []);
+    const rewards = await this.checkRewards(tenantId, community.id, questEventId, dto.rewards ?? []);
     const quest = await this.repo.insert({
       tenantId,
       communityId: community.id,
@@ -220,7 +220,7 @@ export class QuestsService {
     if (dto.type !== undefined) quest.type = dto.type.toLowerCase();
     if (dto.status !== undefined) quest.status = dto.status;
     if (dto.tags !== undefined) quest.tags = normTags(dto.tags);
-    if (dto.rewards !== undefined) quest.rewards = await this.checkRewards(tenantId, quest.communityId, dto.rewards);
+    if (dto.rewards !== undefined) quest.rewards = await this.checkRewards(tenantId, quest.communityId, quest.questEventId, dto.rewards);
     if (dto.featured !== undefined) quest.featured = dto.featured;
     if (dto.template !== undefined) quest.template = dto.template;
     const { name, description, type, status, tags, rewards, featured, template } = quest;
@@ -313,14 +313,32 @@ export class QuestsService {
     return quest;
   }
 
-  /** Rewards must name resource types / items of the quest's community. */
-  private async checkRewards(tenantId: string, communityId: string, rewards: QuestRewardDto[]): Promise<QuestReward[]> {
+  /**
+   * Rewards must name resource types / items of the quest's community, and a scoped type only in a
+   * quest of the event it is bound to: the event's score is credited through its own quests alone,
+   * so its leaderboard holds its REGISTERED participants only. (A type's binding never changes
+   * once set, so this holds until the quest is completed.)
+   */
+  private async checkRewards(
+    tenantId: string,
+    communityId: string,
+    questEventId: string | null,
+    rewards: QuestRewardDto[],
+  ): Promise<QuestReward[]> {
     const out: QuestReward[] = [];
     for (const r of rewards) {
       if (r.type === 'resource') {
-        const ok = await this.references.isCommunityResourceType(tenantId, communityId, r.resourceTypeId);
-        if (!ok)
+        const type = await this.references.communityResourceType(tenantId, communityId, r.resourceTypeId);
+        if (!type)
           throw new DomainError(QuestErrors.invalid_quest, `Resource type ${r.resourceTypeId} is not a resource type of this community`);
+        if (type.kind === 'scoped' && type.quest_event_id !== questEventId) {
+          throw new DomainError(
+            QuestErrors.scoped_reward_outside_event,
+            type.quest_event_id === null
+              ? `Resource type ${r.resourceTypeId} is scoped but bound to no quest event yet: make it an event's score type first`
+              : `Resource type ${r.resourceTypeId} is scoped to quest event ${type.quest_event_id}: only that event's quests can reward it`,
+          );
+        }
         out.push({ type: 'resource', resourceTypeId: r.resourceTypeId!.toLowerCase(), amount: r.amount! });
       } else {
         const ok = await this.references.isCommunityItem(tenantId, communityId, r.itemId);

@@ -53,6 +53,34 @@ export class ResourceTypesRepository extends BaseRepository {
       .findOne({ where: { tenantId, communityId, kind: 'global' }, order: { createdAt: 'ASC', id: 'ASC' } });
   }
 
+  /**
+   * Binds a scoped type of the community to a quest event, unless another event has it: one
+   * conditional UPDATE, so of two events taking the type at once the second waits for the first's
+   * commit and then matches nothing. True when the type is (now) the event's.
+   */
+  @GenerateSql({ params: [DUMMY.tenant, DUMMY.uuid, DUMMY.uuid2, DUMMY.uuid3], inTransaction: true })
+  async bindToQuestEvent(tenantId: string, communityId: string, typeId: string, eventId: string, em?: EntityManager): Promise<boolean> {
+    // TypeORM answers an UPDATE ... RETURNING with [rows, affected].
+    const [rows]: [unknown[], number] = await this.manager(em).query(
+      `UPDATE resource_types SET quest_event_id = $4, updated_at = CASE WHEN quest_event_id IS NULL THEN now() ELSE updated_at END
+       WHERE id = $3 AND tenant_id = $1 AND community_id = $2 AND kind = 'scoped' AND (quest_event_id IS NULL OR quest_event_id = $4)
+       RETURNING id`,
+      [tenantId, communityId, typeId, eventId],
+    );
+    return rows.length > 0;
+  }
+
+  /** Writes a type's name, description and image, and nothing else (its event binding may have changed since it was read). */
+  @GenerateSql({ params: [DUMMY.tenant, DUMMY.uuid, { name: 'XP', description: '', imageUrl: null }] })
+  async updateDetails(
+    tenantId: string,
+    id: string,
+    fields: Pick<ResourceType, 'name' | 'description' | 'imageUrl'>,
+    em?: EntityManager,
+  ): Promise<void> {
+    await this.manager(em).getRepository(ResourceType).update({ tenantId, id }, fields);
+  }
+
   /** Inserts a new type or writes a loaded one back. */
   @GenerateSql({
     params: [

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { CacheFactory } from '../common/cache/cache-factory.js';
 import { Clock } from '../common/clock/clock.js';
 import type { ReadCache } from '../common/cache/read-cache.js';
@@ -128,9 +129,23 @@ export class ResourcesService {
     if (dto.name !== undefined) type.name = dto.name;
     if (dto.description !== undefined) type.description = dto.description;
     if (dto.imageUrl !== undefined) type.imageUrl = dto.imageUrl;
-    const saved = await this.types.save(type);
+    // Only these fields: writing the loaded row back would undo an event binding made since it was read.
+    await this.types.updateDetails(tenantId, type.id, { name: type.name, description: type.description, imageUrl: type.imageUrl });
     this.typeRefs.drop(tenantId);
-    return toResourceTypeDto(saved);
+    return toResourceTypeDto((await this.types.findById(tenantId, type.id)) ?? type);
+  }
+
+  /**
+   * Binds the scoped type `typeId` of the community to the quest event `eventId` in `em`'s
+   * transaction, unless another event has it (a scoped type serves one event: its score and its
+   * quests). False when the type is not a scoped type of the community or belongs to another event;
+   * the caller refuses with its own error. Concurrent calls for one type: one event gets it.
+   */
+  async bindScopedType(em: EntityManager, b: { tenantId: string; communityId: string; typeId: string; eventId: string }): Promise<boolean> {
+    if (!UUID_RE.test(b.typeId)) return false;
+    const bound = await this.types.bindToQuestEvent(b.tenantId, b.communityId, b.typeId.toLowerCase(), b.eventId, em);
+    if (bound) this.typeRefs.dropAfterCommit(em, b.tenantId);
+    return bound;
   }
 
   /** Every balance of a user of the tenant (404 for another tenant's user). */

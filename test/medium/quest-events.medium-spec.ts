@@ -1,3 +1,4 @@
+import { BindScopedScoreTypes1795802725159 } from '../../migrations/1795802725159-BindScopedScoreTypes.js';
 import { CommunitiesService } from '../../src/communities/communities.service.js';
 import { InventoryService } from '../../src/inventory/inventory.service.js';
 import { ParticipationModule } from '../../src/participation/participation.module.js';
@@ -11,7 +12,7 @@ import { ResourcesService } from '../../src/resources/resources.service.js';
 import { TenantsModule } from '../../src/tenants/tenants.module.js';
 import { UsersModule } from '../../src/users/users.module.js';
 import { createModuleTest, type ModuleTest } from './harness.js';
-import { domainErrorOf, givenCommunity, givenTenant, givenUser, numbers, uniqueName } from './fixtures.js';
+import { domainErrorOf, givenCommunity, givenTenant, givenUser, inRolledBackTransaction, numbers, uniqueName } from './fixtures.js';
 
 const HOUR = 3_600_000;
 
@@ -240,6 +241,43 @@ describe('QuestEventsService, RewardsService, ParticipationService (medium: Part
     await expect(t.get(EventCompletionService).complete(tenantId, '00000000-0000-4000-8000-00000000beef', true)).rejects.toThrow(
       /No quest event/,
     );
+  });
+
+  it('migration BindScopedScoreTypes binds a scoped type that exactly one event scores with and leaves a shared one as it was', async () => {
+    const community = await givenCommunity(t, tenantId);
+    const [alone, shared, unused, bound] = [
+      await scopedType(community),
+      await scopedType(community),
+      await scopedType(community),
+      await scopedType(community),
+    ];
+    const [e1, e2, e3, e4] = [
+      await givenEvent(community),
+      await givenEvent(community),
+      await givenEvent(community),
+      await givenEvent(community),
+    ];
+    await inRolledBackTransaction(t.dataSource, async (qr) => {
+      // As the service used to leave them: score types bound to no event, one of them shared.
+      const score = (eventId: string, typeId: string) =>
+        qr.query('UPDATE quest_events SET score_resource_type_id = $2 WHERE id = $1', [eventId, typeId]);
+      await score(e1.id, alone);
+      await score(e2.id, shared);
+      await score(e3.id, shared);
+      await score(e4.id, bound);
+      await qr.query('UPDATE resource_types SET quest_event_id = $2 WHERE id = $1', [bound, e1.id]);
+      await new BindScopedScoreTypes1795802725159().up(qr);
+      const rows: { id: string; quest_event_id: string | null }[] = await qr.query(
+        'SELECT id, quest_event_id FROM resource_types WHERE id = ANY($1::uuid[])',
+        [[alone, shared, unused, bound]],
+      );
+      expect(Object.fromEntries(rows.map((r) => [r.id, r.quest_event_id]))).toEqual({
+        [alone]: e1.id,
+        [shared]: null,
+        [unused]: null,
+        [bound]: e1.id,
+      });
+    });
   });
 });
 

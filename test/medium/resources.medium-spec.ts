@@ -1,4 +1,7 @@
+import { randomUUID } from 'node:crypto';
+import { jest } from '@jest/globals';
 import { CommunitiesModule } from '../../src/communities/communities.module.js';
+import { ResourceTypesRepository } from '../../src/resources/resource-types.repository.js';
 import { ResourcesModule } from '../../src/resources/resources.module.js';
 import { ResourcesService } from '../../src/resources/resources.service.js';
 import { TenantsModule } from '../../src/tenants/tenants.module.js';
@@ -62,5 +65,37 @@ describe('ResourcesService resource types (medium: ResourcesModule on PostgreSQL
         }),
       ),
     ).toBe('invalid_resource_type');
+  });
+
+  it('binds a scoped type to one event only, and an update of its name made meanwhile keeps the binding', async () => {
+    const [community, other] = [await givenCommunity(t, tenantId), await givenCommunity(t, tenantId)];
+    const type = await resources.createType(tenantId, { communityId: community, slug: uniqueName('pts'), name: 'Points', kind: 'scoped' });
+    const xp = await resources.createType(tenantId, { communityId: community, slug: uniqueName('xp'), name: 'XP', kind: 'global' });
+    const [first, second] = [randomUUID(), randomUUID()];
+    const bind = (typeId: string, eventId: string, communityId = community) =>
+      t.dataSource.transaction((em) => resources.bindScopedType(em, { tenantId, communityId, typeId, eventId }));
+    expect(await bind(xp.id, first)).toBe(false);
+    expect(await bind(type.id, first, other)).toBe(false);
+
+    // An event takes the type between the update's read of it and its write.
+    const repo = t.get(ResourceTypesRepository);
+    const findById = repo.findById.bind(repo);
+    const read = jest.spyOn(repo, 'findById').mockImplementationOnce(async (...args) => {
+      const row = await findById(...args);
+      expect(await bind(type.id.toUpperCase(), first)).toBe(true);
+      return row;
+    });
+    try {
+      expect(await resources.updateType(tenantId, type.id, { name: 'Cup points' })).toMatchObject({
+        name: 'Cup points',
+        questEventId: first,
+      });
+    } finally {
+      read.mockRestore();
+    }
+    expect((await resources.getType(tenantId, type.id)).questEventId).toBe(first);
+    expect(await bind(type.id, first)).toBe(true);
+    expect(await bind(type.id, second)).toBe(false);
+    expect((await resources.getType(tenantId, type.id)).questEventId).toBe(first);
   });
 });

@@ -142,7 +142,7 @@ export class CreateQuestEventDto {
   @OptionalInt({ min: 1, max: 10_000_000, nullable: true })
   capacity?: number;
 
-  /** A scoped resource type of the same community whose `questEventId` is empty or this event. */
+  /** A scoped resource type of the same community whose `questEventId` is empty (it is set to this event) or this event. */
   @IfPresent()
   @IsUuid()
   scoreResourceTypeId?: string;
@@ -199,6 +199,7 @@ export class UpdateQuestEventDto {
   @OptionalInt({ min: 1, max: 10_000_000, nullable: true })
   capacity?: number | null;
 
+  /** As at creation: a scoped type of the community bound to no event (it is bound to this one) or to this one. */
   @IfPresent()
   @IsUuid()
   scoreResourceTypeId?: string;

@@ -32,6 +32,7 @@ export class CreateRewardDto {
   @IsIn(REWARD_KINDS)
   kind: RewardKind;
 
+  /** `resource` rewards: a global resource type of the event's community (scoped types are refused: the reward is paid after the event). */
   @ValidateIf((o: CreateRewardDto) => o.kind === 'resource')
   @IsUuid()
   resourceTypeId?: string;

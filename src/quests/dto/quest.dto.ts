@@ -37,7 +37,7 @@ export class QuestRewardDto {
   @IsIn(['resource', 'item'])
   type: 'resource' | 'item';
 
-  /** `resource` rewards: the resource type credited (global XP or the event's scoped resource). */
+  /** `resource` rewards: the resource type credited (global XP, or in an event's quest a scoped type bound to that event). */
   @ApiPropertyOptional({ format: 'uuid', example: '0b8f6f57-5a53-4d4c-9d3e-6f1c1b2f7a10' })
   @ValidateIf((o: QuestRewardDto) => o.type === 'resource')
   @IsUuid()
