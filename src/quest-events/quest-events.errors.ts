@@ -21,6 +21,16 @@ export const QuestEventErrors = defineErrors({
     status: 400,
     description: 'The reward is inconsistent: an unknown resource type or item, or a missing payload for its kind.',
   },
+  ticket_cost_above_tickets: {
+    status: 400,
+    description:
+      'The reward costs more tickets per claim (`ticketCost`) than each participant is allocated (`tickets`): no allocation could ever claim it.',
+  },
+  start_already_passed: {
+    status: 400,
+    description:
+      'The event has started: its start cannot move later (it would reopen registration and unregistering while scores stand). Only an earlier or the same `startsAt` is accepted.',
+  },
   allocation_not_found: {
     status: 404,
     code: 30504,
