@@ -27,6 +27,7 @@ import { AuditRetentionIndex1795654825325 } from './1795654825325-AuditRetention
 import { SupplyTakeFunctions1795717161396 } from './1795717161396-SupplyTakeFunctions.js';
 import { NotificationWriteOrder1795740000000 } from './1795740000000-NotificationWriteOrder.js';
 import { BalanceAmountsSafe1795760000000 } from './1795760000000-BalanceAmountsSafe.js';
+import { EventFinalStandings1795770000000 } from './1795770000000-EventFinalStandings.js';
 import { BindScopedScoreTypes1795802725159 } from './1795802725159-BindScopedScoreTypes.js';
 // <imports above>
 
@@ -58,6 +59,7 @@ export const migrations: (new () => MigrationInterface)[] = [
   SupplyTakeFunctions1795717161396,
   NotificationWriteOrder1795740000000,
   BalanceAmountsSafe1795760000000,
+  EventFinalStandings1795770000000,
   BindScopedScoreTypes1795802725159,
   // <classes above>
 ];

@@ -356,7 +356,7 @@ export interface paths {
         head?: never;
         /**
          * Update a quest event
-         * @description While it is a draft or published and not ended. `publish: true` publishes a draft.
+         * @description While it is a draft or published and not ended. `publish: true` publishes a draft. Once a published event has started, `startsAt` may only stay or move earlier (400 `start_already_passed` otherwise).
          */
         patch: operations["updateQuestEvent"];
         trace?: never;
@@ -473,7 +473,7 @@ export interface paths {
         put?: never;
         /**
          * Add a reward to a quest event
-         * @description Before the event is completed or cancelled. A `resource` reward pays in a global resource type of the community, never a scoped one.
+         * @description Before the event is completed or cancelled. A `resource` reward pays in a global resource type of the community, never a scoped one. `ticketCost` must not be above `tickets` (both default to 1).
          */
         post: operations["createQuestEventReward"];
         delete?: never;
@@ -1840,7 +1840,7 @@ export interface paths {
         };
         /**
          * The user's rank in an event
-         * @description Live score and rank on the event leaderboard (same rules as community leaderboards), with two neighbours each side; `rank` null unless REGISTERED with a score > 0.
+         * @description Live score and rank on the event leaderboard (same rules as community leaderboards), with two neighbours each side; `rank` null unless REGISTERED with a score > 0. Once the event is completed: the final score and the place in the final standings, as the leaderboard shows them (the ranks the tickets were allocated by).
          */
         get: operations["getParticipantRank"];
         put?: never;
@@ -1960,7 +1960,7 @@ export interface paths {
         };
         /**
          * The leaderboard of a quest event
-         * @description REGISTERED participants by score (the event's scoped resource), highest first; equal scores share a rank (1, 2, 2, 4). Cancelled and dropped participants are not on it. Paginated.
+         * @description REGISTERED participants by score (the event's scoped resource), highest first; equal scores share a rank (1, 2, 2, 4). Cancelled and dropped participants are not on it. Once the event is completed: its final standings, the participants' final scores (what was earned before the end) ranked as the completion ranked them for its tickets, ties listed by user id; a score of 0 is not on it. Paginated.
          */
         get: operations["getQuestEventLeaderboard"];
         put?: never;
@@ -5220,12 +5220,12 @@ export interface components {
              */
             eventId: string;
             /**
-             * @description Equal scores share a rank; null when not REGISTERED or the score is 0.
+             * @description Equal scores share a rank; null when not REGISTERED or the score is 0. Once the event is completed: the rank in its final standings (the one its tickets were allocated by).
              * @example 3
              */
             rank: number | null;
             /**
-             * @description The live score (earned scoped resource).
+             * @description The live score (earned scoped resource); once the event is completed, the final score.
              * @example 420
              */
             score: number;
@@ -11478,6 +11478,8 @@ export interface operations {
              *     `invalid_quest_event` (10002, message `generic_client_error`): The event is inconsistent: unordered times, a score resource that is not a scoped type of its community or that another event has (a scoped type serves one event), or an invalid slug.
              *
              *     `quest_event_state` (10002, message `generic_client_error`): The event is not in a status that allows this operation (e.g. updating a completed event, closing a draft).
+             *
+             *     `start_already_passed` (10002, message `generic_client_error`): The event has started: its start cannot move later (it would reopen registration and unregistering while scores stand). Only an earlier or the same `startsAt` is accepted.
              */
             400: {
                 headers: {
@@ -12653,6 +12655,8 @@ export interface operations {
              *     `invalid_reward` (10002, message `generic_client_error`): The reward is inconsistent: an unknown resource type or item, or a missing payload for its kind.
              *
              *     `scoped_event_reward` (10002, message `generic_client_error`): A `resource` reward names a scoped resource type. Rewards are claimed after the event's completion: its own score type would move its frozen leaderboard, another event's would rank someone outside that event. Pay in a global type.
+             *
+             *     `ticket_cost_above_tickets` (10002, message `generic_client_error`): The reward costs more tickets per claim (`ticketCost`) than each participant is allocated (`tickets`): no allocation could ever claim it.
              */
             400: {
                 headers: {

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { BaseRepository, DUMMY, GenerateSql } from '../database/repository.js';
-import { earnedOrZeroSql } from '../resources/earned-sql.repository.js';
+import { earnedBeforeSql, earnedOrZeroSql } from '../resources/earned-sql.repository.js';
 import { Participant } from './entities/participant.entity.js';
 
 /** TypeORM answers an UPDATE ... RETURNING with [rows, affectedCount]. */
@@ -120,13 +120,17 @@ export class ParticipantsRepository extends BaseRepository {
     );
   }
 
-  /** Every REGISTERED participant's final score, at the event's completion. */
-  @GenerateSql({ params: [DUMMY.uuid, DUMMY.uuid2, DUMMY.date] })
-  async syncEventScores(eventId: string, scoreTypeId: string | null, now: Date, em?: EntityManager): Promise<void> {
+  /**
+   * Every REGISTERED participant's final score, at the event's completion: what they earned of the
+   * scoped resource in ledger entries stamped before `before` (the end, or the close when earlier),
+   * not the live balance, so a credit after the end cannot decide the standings. One UPDATE.
+   */
+  @GenerateSql({ params: [DUMMY.uuid, DUMMY.uuid2, DUMMY.date, DUMMY.date] })
+  async syncEventScores(eventId: string, scoreTypeId: string | null, now: Date, before: Date, em?: EntityManager): Promise<void> {
     await this.manager(em).query(
-      `UPDATE quest_event_participants p SET score_synced_at = $3, score = ${earnedOrZeroSql('$2', 'p.user_id')}
+      `UPDATE quest_event_participants p SET score_synced_at = $3, score = ${earnedBeforeSql('$2', 'p.user_id', '$4')}
          WHERE p.event_id = $1 AND p.status = 1`,
-      [eventId, scoreTypeId, now],
+      [eventId, scoreTypeId, now, before],
     );
   }
 }

@@ -51,7 +51,7 @@ export class ParticipationController {
   @ApiOperation({
     summary: "The user's rank in an event",
     description:
-      'Live score and rank on the event leaderboard (same rules as community leaderboards), with two neighbours each side; `rank` null unless REGISTERED with a score > 0.',
+      'Live score and rank on the event leaderboard (same rules as community leaderboards), with two neighbours each side; `rank` null unless REGISTERED with a score > 0. Once the event is completed: the final score and the place in the final standings, as the leaderboard shows them (the ranks the tickets were allocated by).',
   })
   @ApiOkResponse({ type: ParticipantRankDto })
   @ApiErrors(...userErrors, ParticipationErrors.participant_not_found)

@@ -81,8 +81,8 @@ export class ParticipationService {
     completion: EventCompletionService,
   ) {
     // The final scores of a completing event, in its transaction, before its tickets are allocated.
-    domainEvents.inTransaction('quest-event.completing', ({ eventId, scoreResourceTypeId, now }, em) =>
-      this.repo.syncEventScores(eventId, scoreResourceTypeId, now, em),
+    domainEvents.inTransaction('quest-event.completing', ({ eventId, scoreResourceTypeId, now, scoresBefore }, em) =>
+      this.repo.syncEventScores(eventId, scoreResourceTypeId, now, scoresBefore, em),
     );
     // ... and their ranking, which the completion allocates the event's tickets by.
     completion.rankParticipantsWith(rankedRegisteredSql);
@@ -155,11 +155,20 @@ export class ParticipationService {
     );
   }
 
-  /** The user's rank on the event leaderboard (same rules and mechanism as community leaderboards). */
+  /**
+   * The user's rank on the event leaderboard (same rules and mechanism as community leaderboards);
+   * once the event is completed, their place in its final standings, as the leaderboard shows them.
+   */
   async rank(tenantId: string, userId: string, eventRef: string): Promise<ParticipantRankDto> {
     const event = await this.events.resolve(tenantId, eventRef);
     const p = await this.find(this.dataSource.manager, event.id, userId, true);
     const base = { eventId: event.id, userId, status: p.status };
+    if (event.state === 'completed') {
+      const f = await this.events.finalStanding(event.id, userId, 2);
+      if (p.status !== ParticipantStatus.REGISTERED)
+        return { ...base, rank: null, score: 0, totalRanked: f.totalRanked, above: [], below: [] };
+      return { ...base, rank: f.rank, score: Number(p.score), totalRanked: f.totalRanked, above: f.above, below: f.below };
+    }
     if (!event.scoreResourceTypeId) return { ...base, rank: null, score: 0, totalRanked: 0, above: [], below: [] };
     const r = await this.rankings.userRanking(event.scoreResourceTypeId, userId, 2);
     if (p.status !== ParticipantStatus.REGISTERED)

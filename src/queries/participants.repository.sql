@@ -83,15 +83,16 @@ SET
   score = COALESCE(
     (
       SELECT
-        b.earned
+        SUM(l.earned_delta)
       FROM
-        resource_balances b
+        resource_ledger l
       WHERE
-        b.resource_type_id = $2
-        AND b.user_id = p.user_id
+        l.resource_type_id = $2
+        AND l.user_id = p.user_id
+        AND l.created_at < $4
     ),
     0
-  )
+  )::bigint
 WHERE
   p.event_id = $1
   AND p.status = 1;

@@ -30,8 +30,9 @@ export interface CompletionResult {
  * the conditional `UPDATE quest_events SET state = 'completed' WHERE state = 'published' ...`.
  * The second caller waits for the first one's row lock, then matches no row and does nothing. The
  * allocations it would write are also unique per (reward, user), so a replay cannot duplicate them.
- * In the same transaction: every REGISTERED participant's score is synced from the scoped resource
- * (by the participation module, on `quest-event.completing`),
+ * In the same transaction: every REGISTERED participant's score is set from the scoped resource's
+ * ledger entries stamped before the end (or before the close, when earlier) by the participation
+ * module, on `quest-event.completing`,
  * ranks are computed (equal scores share a rank), eligible participants (completion rule: score
  * >= minScore and rank <= maxRank) get one allocation per reward whose rank bracket holds them,
  * and everyone is notified.
@@ -111,12 +112,16 @@ export class EventCompletionService implements OnApplicationBootstrap, OnModuleD
         );
       }
 
-      // Final scores from the scoped resource (REGISTERED only: cancelled and dropped ones were revoked).
+      // Final scores from the scoped resource (REGISTERED only: cancelled and dropped ones were revoked),
+      // counting the entries stamped before the end (the worker runs after it) or, when the operator
+      // closes earlier, those stamped up to the close (its millisecond included).
+      const scoresBefore = new Date(Math.min(event.endsAt.getTime(), now.getTime() + 1));
       await this.domainEvents.publish(em, 'quest-event.completing', {
         tenantId,
         eventId,
         scoreResourceTypeId: event.scoreResourceTypeId,
         now,
+        scoresBefore,
       });
       if (!this.rankedSql) throw new Error('no participant ranking registered (ParticipationModule)');
       const allocated = await this.rewards.allocate(tenantId, eventId, now, event.minScore, event.maxRank, this.rankedSql('$1'), em);

@@ -1,7 +1,33 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
+import type { PageRequest } from '../common/pagination/pagination.js';
 import { BaseRepository, DUMMY, GenerateSql } from '../database/repository.js';
+
+/** A line of a completed event's final standings; `score` as text (bigint). */
+export interface StandingRow {
+  rank: number;
+  user_id: string;
+  handle: string;
+  display_name: string | null;
+  score: string;
+}
+
+/** The player's place in the final standings (`mine` null: not ranked) and the places around it. */
+export interface StandingAroundRow {
+  mine: { rank: number; score: string } | null;
+  /** In standings order, `side` < 0 above the player, > 0 below. */
+  rows: (StandingRow & { side: number })[] | null;
+}
+
+/**
+ * The final standings of a completed event, from its REGISTERED participants' frozen scores:
+ * score DESC, ties share a rank (RANK(), as the completion ranked them for its tickets: 1, 2, 2, 4)
+ * and are listed by user id; a score of 0 is unranked. Read along `ix_participants_standings`
+ * (event_id, score DESC, user_id) WHERE status = 1 AND score > 0: the ranks of a page come from the
+ * rows before it (every higher score is among them), so a page costs its offset, not the event.
+ */
+const RANKED = 'event_id = $1 AND status = 1 AND score > 0';
 
 /**
  * The participants of quest events as the events module shows them (the caller's status on an
@@ -42,5 +68,58 @@ export class EventParticipantsReadModel extends BaseRepository {
       [eventId],
     );
     return rows.map((r) => r.user_id);
+  }
+
+  /** How many participants a completed event's final standings rank (score > 0). */
+  @GenerateSql({ params: [DUMMY.uuid] })
+  async rankedCount(eventId: string, em?: EntityManager): Promise<number> {
+    const [{ n }] = await this.manager(em).query<{ n: number }[]>(
+      `SELECT COUNT(*)::int AS n FROM quest_event_participants WHERE ${RANKED}`,
+      [eventId],
+    );
+    return n;
+  }
+
+  /** A page of a completed event's final standings: the page is cut before the names are joined. */
+  @GenerateSql({ params: [DUMMY.uuid, DUMMY.page] })
+  async standingsPage(eventId: string, page: PageRequest, em?: EntityManager): Promise<StandingRow[]> {
+    return this.manager(em).query<StandingRow[]>(
+      `SELECT s.rank::int AS rank, s.user_id, u.handle, u.display_name, s.score::text AS score
+         FROM (SELECT p.user_id, p.score, RANK() OVER (ORDER BY p.score DESC) AS rank
+                 FROM (SELECT user_id, score FROM quest_event_participants WHERE ${RANKED}
+                        ORDER BY score DESC, user_id LIMIT $2::int + $3::int) p
+                ORDER BY p.score DESC, p.user_id OFFSET $2 LIMIT $3) s
+         JOIN users u ON u.id = s.user_id
+        ORDER BY s.score DESC, s.user_id`,
+      [eventId, page.offset, page.limit],
+    );
+  }
+
+  /**
+   * The user's place in a completed event's final standings (null: not ranked) and up to `around`
+   * places on each side: the places before theirs are counted, then read with their ranks. One statement.
+   */
+  @GenerateSql({ params: [DUMMY.uuid, DUMMY.uuid2, 2] })
+  async standingAround(eventId: string, userId: string, around: number, em?: EntityManager): Promise<StandingAroundRow> {
+    const [{ r }] = await this.manager(em).query<{ r: StandingAroundRow }[]>(
+      `WITH me AS (SELECT user_id, score FROM quest_event_participants WHERE ${RANKED} AND user_id = $2),
+       ahead AS (
+         SELECT (SELECT COUNT(*) FROM quest_event_participants WHERE ${RANKED} AND score > me.score)
+              + (SELECT COUNT(*) FROM quest_event_participants WHERE ${RANKED} AND score = me.score AND user_id < me.user_id) AS n
+           FROM me),
+       board AS (
+         SELECT p.user_id, p.score, RANK() OVER (ORDER BY p.score DESC) AS rank,
+                ROW_NUMBER() OVER (ORDER BY p.score DESC, p.user_id) - 1 - (SELECT n FROM ahead) AS side
+           FROM (SELECT user_id, score FROM quest_event_participants WHERE ${RANKED}
+                  ORDER BY score DESC, user_id LIMIT COALESCE((SELECT n FROM ahead) + $3::int + 1, 0)) p),
+       near AS (SELECT * FROM board WHERE side >= -$3::int ORDER BY side LIMIT 2 * $3::int + 1)
+       SELECT json_build_object(
+         'mine', (SELECT json_build_object('rank', n.rank, 'score', n.score::text) FROM near n WHERE n.side = 0),
+         'rows', (SELECT json_agg(json_build_object('side', n.side, 'rank', n.rank, 'user_id', n.user_id, 'handle', u.handle,
+                                                    'display_name', u.display_name, 'score', n.score::text) ORDER BY n.side)
+                    FROM near n JOIN users u ON u.id = n.user_id WHERE n.side <> 0)) AS r`,
+      [eventId, userId, around],
+    );
+    return r;
   }
 }

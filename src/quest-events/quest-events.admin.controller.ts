@@ -72,7 +72,8 @@ export class QuestEventsAdminController {
   @ApiKeyAuth()
   @ApiOperation({
     summary: 'Update a quest event',
-    description: 'While it is a draft or published and not ended. `publish: true` publishes a draft.',
+    description:
+      'While it is a draft or published and not ended. `publish: true` publishes a draft. Once a published event has started, `startsAt` may only stay or move earlier (400 `start_already_passed` otherwise).',
   })
   @ApiOkResponse({ type: QuestEventDto })
   @ApiErrors(
@@ -80,6 +81,7 @@ export class QuestEventsAdminController {
     QuestEventErrors.quest_event_not_found,
     QuestEventErrors.invalid_quest_event,
     QuestEventErrors.quest_event_state,
+    QuestEventErrors.start_already_passed,
   )
   updateQuestEvent(
     @TenantId() tenantId: string,
@@ -120,7 +122,7 @@ export class QuestEventsAdminController {
   @ApiOperation({
     summary: 'Add a reward to a quest event',
     description:
-      'Before the event is completed or cancelled. A `resource` reward pays in a global resource type of the community, never a scoped one.',
+      'Before the event is completed or cancelled. A `resource` reward pays in a global resource type of the community, never a scoped one. `ticketCost` must not be above `tickets` (both default to 1).',
   })
   @ApiCreatedResponse({ type: RewardDto })
   @ApiErrors(
@@ -129,6 +131,7 @@ export class QuestEventsAdminController {
     QuestEventErrors.quest_event_state,
     QuestEventErrors.invalid_reward,
     QuestEventErrors.scoped_event_reward,
+    QuestEventErrors.ticket_cost_above_tickets,
   )
   createQuestEventReward(
     @TenantId() tenantId: string,

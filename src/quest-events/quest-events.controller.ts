@@ -62,7 +62,7 @@ export class QuestEventsController {
   @ApiOperation({
     summary: 'The leaderboard of a quest event',
     description:
-      "REGISTERED participants by score (the event's scoped resource), highest first; equal scores share a rank (1, 2, 2, 4). Cancelled and dropped participants are not on it. Paginated.",
+      "REGISTERED participants by score (the event's scoped resource), highest first; equal scores share a rank (1, 2, 2, 4). Cancelled and dropped participants are not on it. Once the event is completed: its final standings, the participants' final scores (what was earned before the end) ranked as the completion ranked them for its tickets, ties listed by user id; a score of 0 is not on it. Paginated.",
   })
   @ApiOkResponse({ type: Paginated(LeaderboardEntryDto) })
   @ApiErrors(...userErrors, QuestEventErrors.quest_event_not_found)

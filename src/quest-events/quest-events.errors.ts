@@ -26,6 +26,16 @@ export const QuestEventErrors = defineErrors({
     description:
       "A `resource` reward names a scoped resource type. Rewards are claimed after the event's completion: its own score type would move its frozen leaderboard, another event's would rank someone outside that event. Pay in a global type.",
   },
+  ticket_cost_above_tickets: {
+    status: 400,
+    description:
+      'The reward costs more tickets per claim (`ticketCost`) than each participant is allocated (`tickets`): no allocation could ever claim it.',
+  },
+  start_already_passed: {
+    status: 400,
+    description:
+      'The event has started: its start cannot move later (it would reopen registration and unregistering while scores stand). Only an earlier or the same `startsAt` is accepted.',
+  },
   allocation_not_found: {
     status: 404,
     code: 30504,

@@ -6,6 +6,11 @@ export interface QuestEventCompleting {
   eventId: string;
   scoreResourceTypeId: string | null;
   now: Date;
+  /**
+   * The final scores count only ledger entries stamped before this instant: the end, or just after
+   * the operator's close when it comes first. A credit after the end cannot decide the standings.
+   */
+  scoresBefore: Date;
 }
 
 export interface QuestEventStatusChanged {

@@ -4,7 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { CacheFactory } from '../common/cache/cache-factory.js';
 import { PAGES_WEIGHT_MAX, rowsWeight } from '../common/cache/rows-weight.js';
-import type { ReadCache } from '../common/cache/read-cache.js';
+import { EVERY_SCOPE, type ReadCache } from '../common/cache/read-cache.js';
 import { Clock } from '../common/clock/clock.js';
 import { DomainError } from '../common/errors/domain-error.js';
 import { type Page, type PageRequest, pageRequest, sharedPage, toPage } from '../common/pagination/pagination.js';
@@ -12,8 +12,9 @@ import { keptItem, pageOfKeptItems, unkeptItem } from '../common/serialization/i
 import { CommunitiesService, UUID_RE } from '../communities/communities.service.js';
 import type { LeaderboardEntryDto } from '../resources/dto/ranking.dto.js';
 import { onConstraintViolation } from '../database/repository.js';
-import { RankingService } from '../resources/ranking.service.js';
+import { RankingService, type RankedUser } from '../resources/ranking.service.js';
 import { ResourcesService } from '../resources/resources.service.js';
+import '../users/users.events.js';
 import type {
   AdminQuestEventsQueryDto,
   CreateQuestEventDto,
@@ -22,7 +23,7 @@ import type {
   UpdateQuestEventDto,
 } from './dto/quest-event.dto.js';
 import type { QuestEvent } from './entities/quest-event.entity.js';
-import { EventParticipantsReadModel } from './event-participants.read-model.js';
+import { EventParticipantsReadModel, type StandingRow } from './event-participants.read-model.js';
 import { EVENT_STATUSES, eventStatus, isRegistrationOpen, timesProblem, type EventStatus } from './event-status.js';
 import { QuestEventErrors } from './quest-events.errors.js';
 import { type EventListQuery, eventListQuery, QuestEventsRepository } from './quest-events.repository.js';
@@ -30,6 +31,22 @@ import { DomainEvents } from '../common/events/domain-events.js';
 
 /** The caller's participant status on one event (null: never registered). */
 type OwnStatus = { readonly status: number | null };
+
+/** What the leaderboard of an event is read from: its live score board, or (completed) its final standings. */
+type EventBoard = { readonly eventId: string; readonly scoreTypeId: string | null; readonly completed: boolean };
+
+/** A player's place in a completed event's final standings (`rank` null: a score of 0, unranked). */
+export interface FinalStanding {
+  rank: number | null;
+  score: number;
+  totalRanked: number;
+  above: RankedUser[];
+  below: RankedUser[];
+}
+
+function toRanked(r: StandingRow): RankedUser {
+  return { rank: r.rank, userId: r.user_id, handle: r.handle, displayName: r.display_name, amount: Number(r.score) };
+}
 
 /** Quest events: reading (users), managing (API key), and resolving them for the other modules. */
 @Injectable()
@@ -52,9 +69,49 @@ export class QuestEventsService {
       weigh: ({ rows }) => rowsWeight(rows),
       load: ({ query, page }) => this.repo.findListPage(query, page),
     });
-    this.scoreTypes = caches.create({
-      name: 'quest event score types',
-      load: async (q) => ({ id: (await this.resolve(q.tenantId, q.ref)).scoreResourceTypeId }),
+    this.boards = caches.create({
+      name: 'quest event boards',
+      load: async (q) => {
+        const e = await this.resolve(q.tenantId, q.ref);
+        return { eventId: e.id, scoreTypeId: e.scoreResourceTypeId, completed: e.state === 'completed' };
+      },
+    });
+    // A completed event's standings never change (completion froze the scores and the participants'
+    // statuses); only the names they show do: every rename drops them.
+    this.finalPages = caches.create({
+      name: 'completed event leaderboard pages',
+      max: 2_000,
+      droppedOnEveryChange: true,
+      load: async ({ eventId, page }) => {
+        const [rows, total] = await Promise.all([this.participants.standingsPage(eventId, page), this.finalCount(eventId)]);
+        return { items: rows.map(toRanked), total };
+      },
+    });
+    this.finalRankings = caches.create({
+      name: 'completed event rankings',
+      max: 20_000,
+      droppedOnEveryChange: true,
+      load: async ({ eventId, userId, around }) => {
+        const [r, total] = await Promise.all([this.participants.standingAround(eventId, userId, around), this.finalCount(eventId)]);
+        const rows = (r.rows ?? []).map((x) => ({ side: x.side, user: toRanked(x) }));
+        return {
+          rank: r.mine ? r.mine.rank : null,
+          score: r.mine ? Number(r.mine.score) : 0,
+          totalRanked: total,
+          above: rows.filter((x) => x.side < 0).map((x) => x.user),
+          below: rows.filter((x) => x.side > 0).map((x) => x.user),
+        };
+      },
+    });
+    this.finalCounts = caches.create({
+      name: 'completed event ranked counts',
+      max: 2_000,
+      droppedOnEveryChange: true,
+      load: async ({ eventId }) => ({ n: await this.participants.rankedCount(eventId) }),
+    });
+    domainEvents.afterCommit('user.identity-changed', () => {
+      this.finalPages.drop(EVERY_SCOPE);
+      this.finalRankings.drop(EVERY_SCOPE);
     });
     this.ownStatuses = caches.create({
       name: 'caller event statuses',
@@ -84,8 +141,17 @@ export class QuestEventsService {
   /** The events the caller is REGISTERED in (the `participating` filter), one scope per user, dropped likewise. */
   private readonly ownRegistered: ReadCache<{ tenantId: string; userId: string }, { ids: string[] }>;
 
-  /** The score resource type of an event by reference, for its leaderboard (READ_CACHE_MS; event writes drop it). */
-  private readonly scoreTypes: ReadCache<{ tenantId: string; ref: string }, { id: string | null }>;
+  /**
+   * What an event's leaderboard is read from, by reference (READ_CACHE_MS; event writes drop it,
+   * the completion among them, so a completed event's board is never taken for a live one).
+   */
+  private readonly boards: ReadCache<{ tenantId: string; ref: string }, EventBoard>;
+  /** Pages of completed events' final standings, per event (frozen: only renames drop them). */
+  private readonly finalPages: ReadCache<{ eventId: string; page: PageRequest }, { items: RankedUser[]; total: number }>;
+  /** How many a completed event's final standings rank, per event (frozen: counted once, not per page). */
+  private readonly finalCounts: ReadCache<{ eventId: string }, { n: number }>;
+  /** Players' places in completed events' final standings, per event (frozen, like the pages). */
+  private readonly finalRankings: ReadCache<{ eventId: string; userId: string; around: number }, FinalStanding>;
 
   /**
    * Pages of filtered event lists, per tenant (READ_CACHE_MS): every event write of the tenant
@@ -97,7 +163,7 @@ export class QuestEventsService {
   /** The tenant's events change in the transaction of `em` (state, times, features, rewards): what is cached of them goes at the commit. */
   eventsChangedIn(em: EntityManager, tenantId: string): void {
     this.lists.dropAfterCommit(em, tenantId);
-    this.scoreTypes.dropAfterCommit(em, tenantId);
+    this.boards.dropAfterCommit(em, tenantId);
   }
 
   /**
@@ -201,11 +267,27 @@ export class QuestEventsService {
     return pageOfKeptItems(items, total, page);
   }
 
-  /** Only REGISTERED participants hold the event's score (cancel and drop revoke it), so this is the registered ranking. */
+  /**
+   * Live: the ranking of the event's scoped resource; only REGISTERED participants hold it (cancel
+   * and drop revoke it), so this is the registered ranking. Completed: the final standings the
+   * tickets were allocated by (the participants' frozen scores), not the resource, which can still move.
+   */
   async leaderboard(tenantId: string, ref: string, page: PageRequest): Promise<Page<LeaderboardEntryDto>> {
-    const scoreType = await this.scoreTypes.get(tenantId, ref.trim().toLowerCase(), { tenantId, ref });
-    if (!scoreType.id) return toPage([], 0, page);
-    return sharedPage(await this.rankings.leaderboard(scoreType.id, page), page);
+    const board = await this.boards.get(tenantId, ref.trim().toLowerCase(), { tenantId, ref });
+    if (board.completed)
+      return sharedPage(await this.finalPages.get(board.eventId, `${page.offset}:${page.limit}`, { eventId: board.eventId, page }), page);
+    if (!board.scoreTypeId) return toPage([], 0, page);
+    return sharedPage(await this.rankings.leaderboard(board.scoreTypeId, page), page);
+  }
+
+  private async finalCount(eventId: string): Promise<number> {
+    return (await this.finalCounts.get(eventId, '', { eventId })).n;
+  }
+
+  /** The user's place in the final standings of a completed event, with up to `around` places on each side. */
+  finalStanding(eventId: string, userId: string, around: number): Promise<FinalStanding> {
+    const who = userId.toLowerCase();
+    return this.finalRankings.get(eventId, `${who}:${around}`, { eventId, userId: who, around });
   }
 
   async participantStatus(eventId: string, userId: string): Promise<number | null> {
@@ -297,9 +379,20 @@ export class QuestEventsService {
     return this.dataSource.transaction(async (em) => {
       this.eventsChangedIn(em, tenantId);
       const e = await this.resolve(tenantId, ref, { includeDrafts: true, em, lock: true });
-      const status = eventStatus(e, this.clock.now());
+      const now = this.clock.now();
+      const status = eventStatus(e, now);
       if (!['draft', 'upcoming', 'registration_open', 'active'].includes(status)) {
         throw new DomainError(QuestEventErrors.quest_event_state, `The event is ${status}: it cannot be changed any more`);
+      }
+      // A started event holds scores: a start moved into the future makes it registration_open again,
+      // where a scorer can unregister (nothing is revoked) and stay ranked; one moved later in the past
+      // puts scores already earned before the start. Keeping the start, or moving it earlier, changes
+      // no status. Drafts have no participants.
+      if (e.state === 'published' && e.startsAt <= now && dto.startsAt && dto.startsAt > e.startsAt) {
+        throw new DomainError(
+          QuestEventErrors.start_already_passed,
+          `The event started at ${e.startsAt.toISOString()}: startsAt can only stay or move earlier`,
+        );
       }
       if (dto.name !== undefined) e.name = dto.name;
       if (dto.description !== undefined) e.description = dto.description;

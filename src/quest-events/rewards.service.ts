@@ -63,6 +63,18 @@ function toAllocationDto(a: RewardAllocation, reward: QuestEventReward): RewardA
   };
 }
 
+/**
+ * A reward whose claim costs more tickets than an allocation of it holds could never be claimed
+ * (every claim would fail `not_enough_tickets`): refused wherever a reward's tickets are set.
+ */
+function assertClaimable(tickets: number, ticketCost: number): void {
+  if (ticketCost > tickets)
+    throw new DomainError(
+      QuestEventErrors.ticket_cost_above_tickets,
+      `ticketCost (${ticketCost}) must not be above tickets (${tickets}): an allocation of this reward could never claim it`,
+    );
+}
+
 /** Event rewards (management), the user's allocations and claims. */
 @Injectable()
 export class RewardsService {
@@ -84,6 +96,7 @@ export class RewardsService {
       throw new DomainError(QuestEventErrors.quest_event_state, `The event is ${event.state}: rewards cannot be added`);
     if (dto.rankFrom !== undefined && dto.rankTo !== undefined && dto.rankFrom > dto.rankTo)
       throw new DomainError(QuestEventErrors.invalid_reward, 'rankFrom must not be above rankTo');
+    assertClaimable(dto.tickets ?? 1, dto.ticketCost ?? 1);
     if (dto.kind === 'resource') {
       const type = dto.resourceTypeId ? await this.references.resourceType(tenantId, dto.resourceTypeId.toLowerCase()) : null;
       if (!type || type.community_id !== event.communityId)

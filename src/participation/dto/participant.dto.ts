@@ -66,11 +66,11 @@ export class ParticipantRankDto {
   @ApiProperty({ enum: [1, 2, 3, 4], example: 1, description: STATUS_DOC })
   status: ParticipantStatus;
 
-  /** Equal scores share a rank; null when not REGISTERED or the score is 0. */
+  /** Equal scores share a rank; null when not REGISTERED or the score is 0. Once the event is completed: the rank in its final standings (the one its tickets were allocated by). */
   @ApiProperty({ type: Number, nullable: true, example: 3 })
   rank: number | null;
 
-  /** The live score (earned scoped resource). */
+  /** The live score (earned scoped resource); once the event is completed, the final score. */
   @ApiProperty({ example: 420 })
   score: number;
 

@@ -13,6 +13,8 @@ import type { ParticipantStatus } from '../participant-status.js';
 @Index('uq_participants_event_user', ['eventId', 'userId'], { unique: true })
 @Index('ix_participants_event_status', ['eventId', 'status'])
 @Index('ix_participants_user', ['tenantId', 'userId'])
+// Written by the EventFinalStandings migration (score DESC, partial): a completed event's standings.
+@Index('ix_participants_standings', { synchronize: false })
 export class Participant {
   @PrimaryGeneratedColumn('uuid')
   id: string;
