@@ -158,10 +158,11 @@ describe('StoreService, StorePurchaseService (medium: StoreModule on PostgreSQL)
     expect(await domainErrorOf(purchases.purchase(tenantId, bob, listing.id, { nonce: uniqueName('n') }))).toBe('listing_sold_out');
     expect(await t.get(LedgerService).getBalance(t.dataSource.manager, tenantId, bob, gems)).toEqual({ balance: 50, earned: 50 });
 
+    // The listing has no supply of its own, but its prize has none left: both views say so.
     const [annView] = (await store.listListings(tenantId, ann, community, true, PAGE)).items;
-    expect(annView).toMatchObject({ purchasedCount: 1, canBuy: false, unavailableReasons: ['limit_reached'] });
+    expect(annView).toMatchObject({ purchasedCount: 1, canBuy: false, unavailableReasons: ['sold_out', 'limit_reached'] });
     const [bobView] = (await store.listListings(tenantId, bob, community, true, PAGE)).items;
-    expect(bobView).toMatchObject({ purchasedCount: 0, canBuy: true, unavailableReasons: [] });
+    expect(bobView).toMatchObject({ purchasedCount: 0, canBuy: false, unavailableReasons: ['sold_out'] });
 
     const history = await store.listPurchases(tenantId, ann, community, PAGE);
     expect(history).toMatchObject({ total: 1, items: [{ id: bought.id, listingName: 'Trophy' }] });
