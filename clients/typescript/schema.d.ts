@@ -4549,7 +4549,7 @@ export interface components {
             unreadCount: number;
         };
         /** @enum {string} */
-        NotificationType: "event_registered" | "event_completed" | "tickets_allocated" | "claim_processed" | "purchase_completed" | "item_granted" | "mint_finished" | "referral_joined" | "prize_awarded" | "season_reward" | "system";
+        NotificationType: "event_registered" | "event_completed" | "event_cancelled" | "event_dropped" | "tickets_allocated" | "claim_processed" | "purchase_completed" | "item_granted" | "mint_finished" | "referral_joined" | "prize_awarded" | "season_reward" | "system";
         PaginatedAdminHolding: {
             /**
              * @description Whether a later page has items.

@@ -2,7 +2,8 @@
  * What a notification reports. Stored as text, so adding a type needs no migration; the list is
  * the contract clients switch on (documented in Swagger as the `type` enum). Suggested `data`:
  *
- * - `event_registered` / `event_completed`: `{eventId, eventName}`
+ * - `event_registered` / `event_completed` / `event_cancelled`: `{eventId, eventName}`
+ * - `event_dropped`: `{eventId, eventName, reason}` (the operator removed the player; `reason` may be null)
  * - `tickets_allocated`: `{eventId, tickets}`
  * - `claim_processed`: `{eventId, rewardId, status}`
  * - `purchase_completed`: `{purchaseId, listingId}`
@@ -16,6 +17,8 @@
 export const NotificationType = {
   EventRegistered: 'event_registered',
   EventCompleted: 'event_completed',
+  EventCancelled: 'event_cancelled',
+  EventDropped: 'event_dropped',
   TicketsAllocated: 'tickets_allocated',
   ClaimProcessed: 'claim_processed',
   PurchaseCompleted: 'purchase_completed',

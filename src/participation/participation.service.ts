@@ -303,6 +303,16 @@ export class ParticipationService {
       await this.statusChanged(em, event, userId, current!.status, to, action);
       await this.eventRows.freeSeat(event.id, em);
       if (action !== 'unregister') await this.revokeScore(em, event, userId, current!.id, action);
+      // Unregister and cancel are the player's own acts; a drop is the operator's, so the player is told.
+      if (action === 'drop')
+        await this.notifications.notify(em, {
+          tenantId,
+          userId,
+          communityId: event.communityId,
+          type: NotificationType.EventDropped,
+          title: `You were removed from ${event.name}`,
+          data: { eventId: event.id, eventName: event.name, reason: opts.reason ?? null },
+        });
       return toParticipantDto(await this.find(em, event.id, userId, true));
     });
   }

@@ -28,6 +28,8 @@ import { EVENT_STATUSES, eventStatus, isRegistrationOpen, timesProblem, type Eve
 import { QuestEventErrors } from './quest-events.errors.js';
 import { type EventListQuery, eventListQuery, QuestEventsRepository } from './quest-events.repository.js';
 import { DomainEvents } from '../common/events/domain-events.js';
+import { NotificationsService } from '../notifications/notifications.service.js';
+import { NotificationType } from '../notifications/notification-types.js';
 
 /** The caller's participant status on one event (null: never registered). */
 type OwnStatus = { readonly status: number | null };
@@ -61,6 +63,7 @@ export class QuestEventsService {
     private readonly clock: Clock,
     caches: CacheFactory,
     private readonly domainEvents: DomainEvents,
+    private readonly notifications: NotificationsService,
   ) {
     this.lists = caches.create({
       name: 'quest event list pages',
@@ -484,6 +487,19 @@ export class QuestEventsService {
       e.cancelledAt = this.clock.now();
       await this.repo.update(tenantId, e.id, { state: e.state, cancelledAt: e.cancelledAt }, em);
       await this.statusChanged(em, e, from);
+      // The players who were in it hear it from the service, in the same transaction.
+      const registered = await this.participants.registeredUserIds(e.id, em);
+      await this.notifications.notifyMany(
+        em,
+        registered.map((userId) => ({
+          tenantId,
+          userId,
+          communityId: e.communityId,
+          type: NotificationType.EventCancelled,
+          title: `${e.name} was cancelled`,
+          data: { eventId: e.id, eventName: e.name },
+        })),
+      );
       return this.toDto(e);
     });
   }

@@ -1,6 +1,7 @@
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { givenUser, type TestUser } from '../helpers/factories.js';
 import { adminApi, givenCommunity } from '../helpers/communities.js';
+import { givenEvent, givenMembers, HOUR } from '../helpers/quests.js';
 import { givenCommunityRow } from '../helpers/user-space.js';
 import { NotificationType } from '../../src/notifications/notification-types.js';
 import { NotificationsService, type NotifyInput } from '../../src/notifications/notifications.service.js';
@@ -216,6 +217,37 @@ describe('notifications', () => {
     const res = await list(u, { containerId: c.slug }).expect(200);
     expect(res.body).toMatchObject({ total: 1, unreadCount: 1 });
     expect(res.body.items[0]).toMatchObject({ type: 'item_granted', communityId: c.id });
+  });
+
+  it('tells a player the operator dropped them, and every registered player that the event was cancelled (producers: participation, quest events)', async () => {
+    const c = await givenCommunity(t, tenant);
+    const event = await givenEvent(t, tenant, c);
+    const [dropped, stays, left, outsider] = await givenMembers(t, tenant, c, 4);
+    t.clock.advance(HOUR + 1000); // registration open
+    for (const u of [dropped, stays, left])
+      await t.http().post(`/v1/quest-event/${event.id}/participant/register`).set('Authorization', u.auth).expect(201);
+    await t.http().put(`/v1/quest-event/${event.id}/participant/unregister`).set('Authorization', left.auth).expect(200);
+    const admin = adminApi(t, tenant);
+    await admin.post(`/v1/admin/quest-events/${event.id}/participants/drop`, { userId: dropped.userId, reason: 'Cheating' }).expect(200);
+    await admin.post(`/v1/admin/quest-events/${event.id}/cancel`, {}).expect(200);
+    const about = async (u: TestUser) => {
+      const res = await list(u, { containerId: c.slug }).expect(200);
+      return (res.body.items as { type: string; title: string; data: object }[])
+        .filter((n) => n.type === 'event_dropped' || n.type === 'event_cancelled')
+        .map(({ type, title, data }) => ({ type, title, data }));
+    };
+    const named = { eventId: event.id, eventName: 'Spring Cup' };
+    expect({
+      dropped: await about(dropped),
+      stays: await about(stays),
+      left: await about(left),
+      outsider: await about(outsider),
+    }).toEqual({
+      dropped: [{ type: 'event_dropped', title: 'You were removed from Spring Cup', data: { ...named, reason: 'Cheating' } }],
+      stays: [{ type: 'event_cancelled', title: 'Spring Cup was cancelled', data: named }],
+      left: [],
+      outsider: [],
+    });
   });
 
   describe('bad requests', () => {
