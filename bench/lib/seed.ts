@@ -143,12 +143,14 @@ export async function seedQuests(db: pg.Client, tenantId: string, communityId: s
   );
   await db.query(
     `INSERT INTO quests (tenant_id, community_id, quest_event_id, name, description, type, status, tags, rewards, featured, template, created_at)
-     SELECT $1, $2, NULL, 'Quest ' || g, 'Do the thing number ' || g || CASE WHEN g % 50 = 0 THEN ' in the raid' ELSE '' END,
+     SELECT $1, $2,
+       CASE WHEN g % 20 = 0 AND $6::int > 0 THEN (SELECT e.id FROM quest_events e WHERE e.tenant_id = $1 AND e.slug = 'event-' || (1 + (g / 20) % $6::int)) END,
+       'Quest ' || g, 'Do the thing number ' || g || CASE WHEN g % 50 = 0 THEN ' in the raid' ELSE '' END,
        ($3::text[])[1 + g % 5], CASE WHEN g % 100 = 0 THEN 'archived' ELSE 'active' END,
        ARRAY[($4::text[])[1 + g % 10], ($4::text[])[1 + (g / 10) % 10]],
        '[]'::jsonb, g % 20 = 0, g % 33 = 0, now() - g * interval '1 second'
      FROM generate_series(1, $5::int) g`,
-    [tenantId, communityId, QUEST_TYPES, QUEST_TAGS, quests],
+    [tenantId, communityId, QUEST_TYPES, QUEST_TAGS, quests, events],
   );
   log(
     `  seeded ${events.toLocaleString('en')} quest events and ${quests.toLocaleString('en')} quests in ${(since(t0) / 1000).toFixed(1)} s`,
