@@ -2062,7 +2062,7 @@ export interface paths {
         put?: never;
         /**
          * Buy a listing
-         * @description In one transaction: checks the requirement data against each requirement's JSON schema, the conditions, the window, the supply and the per-user limit; debits the price through the ledger; grants the item, prize or resource; saves the data marked `shouldSave`. `nonce` is an idempotency key per user: the same nonce with the same request answers the original purchase (`replayed: true`, nothing charged); with a different request it is 409 `nonce_reused`. Every failure charges nothing.
+         * @description In one transaction: checks the requirement data against each requirement's JSON schema, the conditions, the window, the supply and the per-user limit; debits the price through the ledger; grants the item, prize or resource; saves the data marked `shouldSave`. `nonce` is an idempotency key per user: the same nonce with the same request answers the original purchase (`replayed: true`, nothing charged); with a different request it is 409 `nonce_reused`. Every failure charges nothing. With `expectedPrice` (an extension), a price that changed since the player saw it is 409 `price_changed` instead of charging the new one.
          */
         post: operations["purchaseStoreListing"];
         delete?: never;
@@ -5523,6 +5523,12 @@ export interface components {
             subjectId: string;
         };
         PurchaseBodyDto: {
+            /**
+             * @description Extension: the price the player agreed to (the listing's `price` as shown). When the listing's
+             *     price is another now, the purchase is 409 `price_changed` and nothing is charged; absent, the
+             *     current price is charged. Not part of what a nonce's replay compares.
+             */
+            expectedPrice?: components["schemas"]["PriceComponentDto"][];
             /**
              * @description One-use id chosen by the client (idempotency key per user): a retry with the same nonce and request returns the first purchase and charges nothing.
              * @example 5f1d7c1c-4b7e-4d43-a3a4-2f6f0f9c0b7e
@@ -28409,6 +28415,8 @@ export interface operations {
              *     `listing_not_available` (40004): The listing is outside its availability window (not started or ended); nothing was charged.
              *
              *     `nonce_reused` (40005): This nonce was already used by this user for a different purchase (another listing or other requirement data); nothing was charged.
+             *
+             *     `price_changed` (40009): The listing's price is not the purchase's `expectedPrice` (it changed since the player saw it); nothing was charged. `details.price` is the current price.
              */
             409: {
                 headers: {

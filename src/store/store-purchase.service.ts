@@ -21,7 +21,7 @@ import { PrizesService } from '../prizes/prizes.service.js';
 import { LedgerService } from '../resources/ledger.service.js';
 import { ResourceErrors } from '../resources/resources.errors.js';
 import type { PurchaseBodyDto, PurchaseResultDto } from './dto/purchase.dto.js';
-import type { StoreListing } from './entities/store-listing.entity.js';
+import type { PriceComponent, StoreListing } from './entities/store-listing.entity.js';
 import type { StorePurchaseCompleted } from './store.events.js';
 import { StoreCatalogReadModel } from './store-catalog.read-model.js';
 import { StoreListingRepository } from './store-listing.repository.js';
@@ -58,6 +58,14 @@ function purchaseCompleted(tenantId: string, userId: string, purchaseId: string,
 }
 
 const isDomain = (e: unknown, def: { error: string }) => e instanceof DomainError && e.definition.error === def.error;
+
+/** Whether the player's `expectedPrice` is the listing's price: the same amount of each resource type, in any order. */
+function samePrice(expected: readonly { resourceTypeId: string; amount: number }[], price: readonly PriceComponent[]): boolean {
+  const key = (p: PriceComponent) => `${p.resourceTypeId.toLowerCase()}:${Number(p.amount)}`;
+  const want = expected.map(key).sort();
+  const have = price.map(key).sort();
+  return want.length === have.length && want.every((k, i) => k === have[i]);
+}
 
 /**
  * Buying a listing. Everything happens in ONE transaction, in this order (a fixed lock order, so
@@ -130,7 +138,9 @@ export class StorePurchaseService {
     const fingerprint = purchaseFingerprint(listingId, items);
     if (items.length === 0 && UUID_RE.test(listingId)) {
       const target = await this.store.purchaseTarget(tenantId, listingId.toLowerCase());
-      if (target && (await this.sellsInOneStatement(tenantId, target, containerId))) {
+      // Another price than the expected one goes to the general path, which answers a replay first.
+      const priceAsExpected = target !== null && (body.expectedPrice === undefined || samePrice(body.expectedPrice, target.listing.price));
+      if (target && priceAsExpected && (await this.sellsInOneStatement(tenantId, target, containerId))) {
         const done = await this.purchaseItem(tenantId, userId, target, body.nonce, fingerprint);
         if (done) return done;
       }
@@ -364,6 +374,17 @@ export class StorePurchaseService {
     }
 
     if (!listing.active) throw new DomainError(StoreErrors.listing_not_found, `Listing ${listing.id} is not on sale`);
+    // The price read here is the one charged (and recorded) below.
+    if (body.expectedPrice !== undefined && !samePrice(body.expectedPrice, listing.price)) {
+      const price = listing.price.map((p) => ({ resourceTypeId: p.resourceTypeId, amount: Number(p.amount) }));
+      throw new DomainError(
+        StoreErrors.price_changed,
+        `"${listing.name}" costs another price than expectedPrice now: nothing was charged`,
+        {
+          price,
+        },
+      );
+    }
     const now = this.clock.now();
     this.assertWindow(listing, now);
     if (listing.totalSupply !== null && listing.soldTotal >= listing.totalSupply)

@@ -68,7 +68,8 @@ export class StoreController {
     summary: 'Buy a listing',
     description:
       "In one transaction: checks the requirement data against each requirement's JSON schema, the conditions, the window, the supply and the per-user limit; debits the price through the ledger; grants the item, prize or resource; saves the data marked `shouldSave`. " +
-      '`nonce` is an idempotency key per user: the same nonce with the same request answers the original purchase (`replayed: true`, nothing charged); with a different request it is 409 `nonce_reused`. Every failure charges nothing.',
+      '`nonce` is an idempotency key per user: the same nonce with the same request answers the original purchase (`replayed: true`, nothing charged); with a different request it is 409 `nonce_reused`. Every failure charges nothing. ' +
+      'With `expectedPrice` (an extension), a price that changed since the player saw it is 409 `price_changed` instead of charging the new one.',
   })
   @ApiCreatedResponse({ type: PurchaseResultDto })
   @ApiErrors(
@@ -82,6 +83,7 @@ export class StoreController {
     StoreErrors.purchase_limit_reached,
     StoreErrors.listing_not_available,
     StoreErrors.nonce_reused,
+    StoreErrors.price_changed,
   )
   purchaseStoreListing(
     @CurrentUser() user: AuthUser,

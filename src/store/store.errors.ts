@@ -24,6 +24,12 @@ export const StoreErrors = defineErrors({
     description:
       'This nonce was already used by this user for a different purchase (another listing or other requirement data); nothing was charged.',
   },
+  price_changed: {
+    status: 409,
+    code: 40009,
+    description:
+      "The listing's price is not the purchase's `expectedPrice` (it changed since the player saw it); nothing was charged. `details.price` is the current price.",
+  },
   invalid_listing: {
     status: 400,
     description:

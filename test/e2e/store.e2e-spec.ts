@@ -319,6 +319,41 @@ describe('the store', () => {
       expect((await purchase(t, b, prizeListing.id).expect(409)).body).toMatchObject({ error: 'listing_sold_out' });
     });
 
+    it("refuses a purchase whose expectedPrice is not the listing's price now (409 price_changed), charging nothing; the same nonce then buys at the price agreed", async () => {
+      const item = await givenItem(t, tenant, c.id);
+      const itemListing = await gemListing({ kind: 'item', resourceTypeId: undefined, itemId: item.id, quantity: 1 });
+      const coinListing = await gemListing();
+      const u = await fundedUser(1000);
+      const at = (amount: number) => [{ resourceTypeId: gems.id, amount }];
+      // As shown: bought (the item listing on the one-statement path, the coins on the general one).
+      await purchase(t, u, itemListing.id, { nonce: 'shown-item', expectedPrice: at(10) }).expect(201);
+      await purchase(t, u, coinListing.id, { nonce: 'shown-coins', expectedPrice: at(10) }).expect(201);
+      // The operator raises both prices; the player's next purchases still expect 10.
+      for (const l of [itemListing, coinListing])
+        await admin()
+          .patch(`/v1/admin/store/listings/${l.id}`, { price: at(500) })
+          .expect(200);
+      const seen: object[] = [];
+      for (const l of [itemListing, coinListing]) {
+        const res = await purchase(t, u, l.id, { nonce: `after-${l.id}`, expectedPrice: at(10) });
+        seen.push({ status: res.status, error: res.body.error, price: res.body.details?.price });
+      }
+      expect(seen).toEqual([
+        { status: 409, error: 'price_changed', price: at(500) },
+        { status: 409, error: 'price_changed', price: at(500) },
+      ]);
+      expect(await balances(u)).toMatchObject({ gems: 980 });
+      // The nonce was not used: agreeing to the new price buys with it.
+      const bought = await purchase(t, u, coinListing.id, { nonce: `after-${coinListing.id}`, expectedPrice: at(500) }).expect(201);
+      expect(bought.body).toMatchObject({ replayed: false, price: at(500) });
+      expect(await balances(u)).toMatchObject({ gems: 480 });
+      // A replay answers the original purchase whatever expectedPrice says now.
+      expect((await purchase(t, u, itemListing.id, { nonce: 'shown-item', expectedPrice: at(7) }).expect(201)).body).toMatchObject({
+        replayed: true,
+        price: at(10),
+      });
+    });
+
     it('reads an item listing once for the purchases that follow, again once it changes or READ_CACHE_MS passes, and always charges the price of the row', async () => {
       const item = await givenItem(t, tenant, c.id);
       const l = await gemListing({ kind: 'item', resourceTypeId: undefined, itemId: item.id, quantity: 1 });

@@ -39,6 +39,19 @@ export class PurchaseBodyDto {
   @ValidateNested({ each: true })
   @Type(() => RequirementDataItemDto)
   requirementData?: RequirementDataItemDto[];
+
+  /**
+   * Extension: the price the player agreed to (the listing's `price` as shown). When the listing's
+   * price is another now, the purchase is 409 `price_changed` and nothing is charged; absent, the
+   * current price is charged. Not part of what a nonce's replay compares.
+   */
+  @ApiProperty({ type: PriceComponentDto, isArray: true, required: false, maxItems: 10 })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(10)
+  @ValidateNested({ each: true })
+  @Type(() => PriceComponentDto)
+  expectedPrice?: PriceComponentDto[];
 }
 
 export class PurchaseOptionsQueryDto {
