@@ -12660,7 +12660,7 @@ export interface operations {
              *
              *     `invalid_reward` (10002, message `generic_client_error`): The reward is inconsistent: an unknown resource type or item, or a missing payload for its kind.
              *
-             *     `scoped_event_reward` (10002, message `generic_client_error`): A `resource` reward names a scoped resource type. Rewards are claimed after the event's completion: its own score type would move its frozen leaderboard, another event's would rank someone outside that event. Pay in a global type.
+             *     `scoped_event_reward` (10002, message `generic_client_error`): A `resource` reward names a scoped resource type: another event's would rank someone outside that event, and the event's own is claimed after its completion, when its scores are final. Pay in a global type.
              *
              *     `ticket_cost_above_tickets` (10002, message `generic_client_error`): The reward costs more tickets per claim (`ticketCost`) than each participant is allocated (`tickets`): no allocation could ever claim it.
              */

@@ -24,7 +24,7 @@ export const QuestEventErrors = defineErrors({
   scoped_event_reward: {
     status: 400,
     description:
-      "A `resource` reward names a scoped resource type. Rewards are claimed after the event's completion: its own score type would move its frozen leaderboard, another event's would rank someone outside that event. Pay in a global type.",
+      "A `resource` reward names a scoped resource type: another event's would rank someone outside that event, and the event's own is claimed after its completion, when its scores are final. Pay in a global type.",
   },
   ticket_cost_above_tickets: {
     status: 400,
