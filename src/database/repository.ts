@@ -29,6 +29,11 @@ function violated(err: unknown, codes: readonly string[]): string | null {
   return driver.code !== undefined && codes.includes(driver.code) ? (driver.constraint ?? '') : null;
 }
 
+/** The rows of an `UPDATE ... RETURNING` run with `query`: TypeORM answers it on PostgreSQL with [rows, affectedCount]. */
+export function updatedRows<T>(res: unknown): T[] {
+  return (Array.isArray(res) && Array.isArray(res[0]) ? res[0] : res) as T[];
+}
+
 /** The constraint a unique violation (23505) hit, or null for any other error. */
 export const uniqueViolation = (err: unknown): string | null => violated(err, ['23505']);
 

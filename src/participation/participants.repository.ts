@@ -1,14 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
-import { BaseRepository, DUMMY, GenerateSql } from '../database/repository.js';
+import { BaseRepository, DUMMY, GenerateSql, updatedRows } from '../database/repository.js';
 import { earnedBeforeSql, earnedOrZeroSql } from '../resources/earned-sql.repository.js';
 import { Participant } from './entities/participant.entity.js';
-
-/** TypeORM answers an UPDATE ... RETURNING with [rows, affectedCount]. */
-function updatedRows<T>(res: unknown): T[] {
-  return (Array.isArray(res) && Array.isArray(res[0]) ? res[0] : res) as T[];
-}
 
 /**
  * The REGISTERED participants of the event `eventId` (an SQL expression) with their score and rank

@@ -2,12 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { PageRequest } from '../common/pagination/pagination.js';
-import { BaseRepository, DUMMY, GenerateSql } from '../database/repository.js';
+import { BaseRepository, DUMMY, GenerateSql, updatedRows } from '../database/repository.js';
 import type { PrizeSource } from './entities/prize-award.entity.js';
 import { Prize } from './entities/prize.entity.js';
-
-/** TypeORM answers an UPDATE ... RETURNING with [rows, affected]. */
-const updatedRows = <T>(res: unknown): T[] => (Array.isArray(res) && Array.isArray(res[0]) ? res[0] : res) as T[];
 
 export interface AwardRow {
   id: string;

@@ -4,7 +4,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity.js';
 import type { PageRequest } from '../common/pagination/pagination.js';
 import { findOneFast, findPageFast } from '../database/find-one-fast.js';
-import { BaseRepository, DUMMY, GenerateSql } from '../database/repository.js';
+import { BaseRepository, DUMMY, GenerateSql, updatedRows } from '../database/repository.js';
 import { QuestEvent } from './entities/quest-event.entity.js';
 
 /** SQL of the derived status of `e` at `$now` (the same rule as `eventStatus`). */
@@ -168,9 +168,4 @@ export class QuestEventsRepository extends BaseRepository {
   async freeSeat(eventId: string, em?: EntityManager): Promise<void> {
     await this.manager(em).query('UPDATE quest_events SET registered_count = registered_count - 1 WHERE id = $1', [eventId]);
   }
-}
-
-/** TypeORM answers an UPDATE ... RETURNING with [rows, affectedCount]. */
-export function updatedRows<T>(res: unknown): T[] {
-  return (Array.isArray(res) && Array.isArray(res[0]) ? res[0] : res) as T[];
 }

@@ -2,11 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { PageRequest } from '../common/pagination/pagination.js';
-import { BaseRepository, DUMMY, GenerateSql } from '../database/repository.js';
+import { BaseRepository, DUMMY, GenerateSql, updatedRows } from '../database/repository.js';
 import { QuestEventReward } from './entities/quest-event-reward.entity.js';
 import { RewardAllocation } from './entities/reward-allocation.entity.js';
 import { RewardClaim } from './entities/reward-claim.entity.js';
-import { updatedRows } from './quest-events.repository.js';
 
 /** Event rewards, the allocations of tickets at completion and the claims (`quest_event_rewards`, `..._allocations`, `..._claims`). */
 @Injectable()

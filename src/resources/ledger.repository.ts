@@ -3,7 +3,7 @@ import { preparedQuery } from '../database/prepared-query.js';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { PageRequest } from '../common/pagination/pagination.js';
-import { BaseRepository, DUMMY, GenerateSql, onConstraintViolation } from '../database/repository.js';
+import { BaseRepository, DUMMY, GenerateSql, onConstraintViolation, updatedRows } from '../database/repository.js';
 import { DomainError } from '../common/errors/domain-error.js';
 import { EXAMPLE_OUTBOX_RECORD, OutboxRepository, PIECE_DELIVERIES, type OutboxRecord } from '../integrations/outbox.repository.js';
 import { ResourceLedgerEntry } from './entities/resource-ledger-entry.entity.js';
@@ -93,11 +93,6 @@ export interface EntryRow {
   delta: string;
   earned_delta: string;
   created_at: Date;
-}
-
-/** TypeORM answers an UPDATE ... RETURNING on PostgreSQL with [rows, affectedCount]. */
-function updatedRows<T>(res: unknown): T[] {
-  return (Array.isArray(res) && Array.isArray(res[0]) ? res[0] : res) as T[];
 }
 
 /**

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { PageRequest } from '../common/pagination/pagination.js';
 import { findOneFast } from '../database/find-one-fast.js';
-import { BaseRepository, DUMMY, GenerateSql } from '../database/repository.js';
+import { BaseRepository, DUMMY, GenerateSql, updatedRows } from '../database/repository.js';
 import { ResourceType } from './entities/resource-type.entity.js';
 
 /** Resource types (XP, gems, an event's score). */
@@ -60,12 +60,13 @@ export class ResourceTypesRepository extends BaseRepository {
    */
   @GenerateSql({ params: [DUMMY.tenant, DUMMY.uuid, DUMMY.uuid2, DUMMY.uuid3], inTransaction: true })
   async bindToQuestEvent(tenantId: string, communityId: string, typeId: string, eventId: string, em?: EntityManager): Promise<boolean> {
-    // TypeORM answers an UPDATE ... RETURNING with [rows, affected].
-    const [rows]: [unknown[], number] = await this.manager(em).query(
-      `UPDATE resource_types SET quest_event_id = $4, updated_at = CASE WHEN quest_event_id IS NULL THEN now() ELSE updated_at END
+    const rows = updatedRows<{ id: string }>(
+      await this.manager(em).query(
+        `UPDATE resource_types SET quest_event_id = $4, updated_at = CASE WHEN quest_event_id IS NULL THEN now() ELSE updated_at END
        WHERE id = $3 AND tenant_id = $1 AND community_id = $2 AND kind = 'scoped' AND (quest_event_id IS NULL OR quest_event_id = $4)
        RETURNING id`,
-      [tenantId, communityId, typeId, eventId],
+        [tenantId, communityId, typeId, eventId],
+      ),
     );
     return rows.length > 0;
   }

@@ -30,7 +30,7 @@ import type { PurchaseTarget } from './store-catalog.read-model.js';
 import { purchaseFingerprint } from '../requirements/requirement-rules.js';
 import { RequirementsService, type ResolvedRequirementData } from '../requirements/requirements.service.js';
 import { StoreErrors } from './store.errors.js';
-import { toPurchaseDto, windowProblem } from './store.mappers.js';
+import { toPrice, toPurchaseDto, windowProblem } from './store.mappers.js';
 import { purchaseDataContext, StoreService } from './store.service.js';
 
 /** A refusal of the one-statement purchase inside a transaction: rolls it back, then is answered. */
@@ -53,14 +53,18 @@ function purchaseCompleted(tenantId: string, userId: string, purchaseId: string,
     prizeId: listing.prizeId,
     resourceTypeId: listing.resourceTypeId,
     quantity: listing.quantity,
-    price: listing.price.map((p) => ({ resourceTypeId: p.resourceTypeId, amount: Number(p.amount) })),
+    price: toPrice(listing.price),
   };
 }
 
 const isDomain = (e: unknown, def: { error: string }) => e instanceof DomainError && e.definition.error === def.error;
 
-/** Whether the player's `expectedPrice` is the listing's price: the same amount of each resource type, in any order. */
-function samePrice(expected: readonly { resourceTypeId: string; amount: number }[], price: readonly PriceComponent[]): boolean {
+/**
+ * Whether the purchase may charge `price`: no `expectedPrice` was sent, or it is that price (the same
+ * amount of each resource type, in any order).
+ */
+function priceAgreed(expected: readonly PriceComponent[] | undefined, price: readonly PriceComponent[]): boolean {
+  if (expected === undefined) return true;
   const key = (p: PriceComponent) => `${p.resourceTypeId.toLowerCase()}:${Number(p.amount)}`;
   const want = expected.map(key).sort();
   const have = price.map(key).sort();
@@ -139,8 +143,11 @@ export class StorePurchaseService {
     if (items.length === 0 && UUID_RE.test(listingId)) {
       const target = await this.store.purchaseTarget(tenantId, listingId.toLowerCase());
       // Another price than the expected one goes to the general path, which answers a replay first.
-      const priceAsExpected = target !== null && (body.expectedPrice === undefined || samePrice(body.expectedPrice, target.listing.price));
-      if (target && priceAsExpected && (await this.sellsInOneStatement(tenantId, target, containerId))) {
+      if (
+        target &&
+        priceAgreed(body.expectedPrice, target.listing.price) &&
+        (await this.sellsInOneStatement(tenantId, target, containerId))
+      ) {
         const done = await this.purchaseItem(tenantId, userId, target, body.nonce, fingerprint);
         if (done) return done;
       }
@@ -375,14 +382,11 @@ export class StorePurchaseService {
 
     if (!listing.active) throw new DomainError(StoreErrors.listing_not_found, `Listing ${listing.id} is not on sale`);
     // The price read here is the one charged (and recorded) below.
-    if (body.expectedPrice !== undefined && !samePrice(body.expectedPrice, listing.price)) {
-      const price = listing.price.map((p) => ({ resourceTypeId: p.resourceTypeId, amount: Number(p.amount) }));
+    if (!priceAgreed(body.expectedPrice, listing.price)) {
       throw new DomainError(
         StoreErrors.price_changed,
         `"${listing.name}" costs another price than expectedPrice now: nothing was charged`,
-        {
-          price,
-        },
+        { price: toPrice(listing.price) },
       );
     }
     const now = this.clock.now();

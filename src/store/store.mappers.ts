@@ -1,7 +1,12 @@
 import type { ListingDto } from './dto/listing.dto.js';
 import type { PurchaseDto } from './dto/purchase.dto.js';
-import type { StoreListing } from './entities/store-listing.entity.js';
+import type { PriceComponent, StoreListing } from './entities/store-listing.entity.js';
 import type { StorePurchase } from './entities/store-purchase.entity.js';
+
+/** A stored price as the API shows it (amounts as numbers). */
+export function toPrice(price: readonly PriceComponent[]): { resourceTypeId: string; amount: number }[] {
+  return price.map((p) => ({ resourceTypeId: p.resourceTypeId, amount: Number(p.amount) }));
+}
 
 export function toListingDto(l: StoreListing): ListingDto {
   return {
@@ -15,7 +20,7 @@ export function toListingDto(l: StoreListing): ListingDto {
     prizeId: l.prizeId,
     resourceTypeId: l.resourceTypeId,
     quantity: l.quantity,
-    price: l.price.map((p) => ({ resourceTypeId: p.resourceTypeId, amount: Number(p.amount) })),
+    price: toPrice(l.price),
     totalSupply: l.totalSupply,
     remainingSupply: l.totalSupply === null ? null : l.totalSupply - l.soldTotal,
     sold: l.soldTotal,
@@ -47,7 +52,7 @@ export function toPurchaseDto(
     prizeId: p.prizeId,
     resourceTypeId: p.resourceTypeId,
     quantity: p.quantity,
-    price: p.price.map((c) => ({ resourceTypeId: c.resourceTypeId, amount: Number(c.amount) })),
+    price: toPrice(p.price),
     createdAt: p.createdAt,
   };
 }
