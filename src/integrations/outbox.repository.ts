@@ -6,6 +6,8 @@ import { AppConfig } from '../config/app-config.js';
 import { BaseRepository, DUMMY, GenerateSql } from '../database/repository.js';
 import { OutboxEvent } from './entities/outbox-event.entity.js';
 
+/** Events per statement of `insert`. */
+export const OUTBOX_BATCH = 1000;
 /** An event as written to the outbox and sent to every sink. */
 export interface OutboxRecord {
   id: string;
@@ -102,16 +104,24 @@ export class OutboxRepository extends BaseRepository {
     return { ctes, params: [JSON.stringify(rows), nats] };
   }
 
-  /** Writes the events and their deliveries (one statement); how many deliveries were created. */
+  /**
+   * Writes the events and their deliveries: one statement per `OUTBOX_BATCH` events (a transaction
+   * that allocated an event's every participant a reward does not send one parameter of all of
+   * them); how many deliveries were created.
+   */
   @GenerateSql({ params: [[EXAMPLE_OUTBOX_RECORD]] })
   async insert(events: OutboxRecord[], em?: EntityManager): Promise<number> {
-    const piece = this.insertPiece(events, 1);
-    const [row] = await preparedQuery<{ deliveries: number }>(
-      this.manager(em),
-      `WITH ${piece.ctes} SELECT ${PIECE_DELIVERIES} AS deliveries`,
-      piece.params,
-    );
-    return row.deliveries;
+    let deliveries = 0;
+    for (let i = 0; i < events.length; i += OUTBOX_BATCH) {
+      const piece = this.insertPiece(events.slice(i, i + OUTBOX_BATCH), 1);
+      const [row] = await preparedQuery<{ deliveries: number }>(
+        this.manager(em),
+        `WITH ${piece.ctes} SELECT ${PIECE_DELIVERIES} AS deliveries`,
+        piece.params,
+      );
+      deliveries += row.deliveries;
+    }
+    return deliveries;
   }
 
   // ---------------------------------------------------------------- the NATS sink (every tenant)

@@ -8,6 +8,9 @@ import type { Notification } from './entities/notification.entity.js';
 import { NotificationsRepository, type PreparedNotification } from './notifications.repository.js';
 import { NOTIFICATION_DATA_MAX_BYTES, NOTIFICATION_TITLE_MAX, NOTIFICATION_TYPES, NotificationType } from './notification-types.js';
 
+/** Notifications per statement of `notifyMany`. */
+export const NOTIFY_BATCH = 1000;
+
 export interface NotifyInput {
   tenantId: string;
   userId: string;
@@ -52,16 +55,19 @@ export class NotificationsService {
   }
 
   /**
-   * `notify` for many notifications at once (a batch of season winners): one statement, in the
-   * caller's transaction, however many there are.
+   * `notify` for many notifications at once (a batch of season winners, an event's every
+   * participant), in the caller's transaction: one statement per `NOTIFY_BATCH` of them, so an
+   * event of a million participants costs a thousand round trips, not a million, and no statement
+   * carries more than a batch's JSON.
    */
   async notifyMany(em: EntityManager, inputs: NotifyInput[]): Promise<void> {
-    if (inputs.length === 0) return;
-    const rows = await this.repo.insertMany(
-      inputs.map((i) => this.prepare(i)),
-      em,
-    );
-    for (const r of rows) await this.written(em, r.tenant_id, r.user_id, r.id);
+    for (let i = 0; i < inputs.length; i += NOTIFY_BATCH) {
+      const rows = await this.repo.insertMany(
+        inputs.slice(i, i + NOTIFY_BATCH).map((n) => this.prepare(n)),
+        em,
+      );
+      for (const r of rows) await this.written(em, r.tenant_id, r.user_id, r.id);
+    }
   }
 
   /**
