@@ -29,6 +29,7 @@ import { NotificationWriteOrder1795740000000 } from './1795740000000-Notificatio
 import { BalanceAmountsSafe1795760000000 } from './1795760000000-BalanceAmountsSafe.js';
 import { EventFinalStandings1795770000000 } from './1795770000000-EventFinalStandings.js';
 import { BindScopedScoreTypes1795802725159 } from './1795802725159-BindScopedScoreTypes.js';
+import { RewardWalletChain1795816189021 } from './1795816189021-RewardWalletChain.js';
 // <imports above>
 
 export const migrations: (new () => MigrationInterface)[] = [
@@ -61,5 +62,6 @@ export const migrations: (new () => MigrationInterface)[] = [
   BalanceAmountsSafe1795760000000,
   EventFinalStandings1795770000000,
   BindScopedScoreTypes1795802725159,
+  RewardWalletChain1795816189021,
   // <classes above>
 ];

@@ -3206,7 +3206,9 @@ export interface components {
              */
             email?: string;
             /**
-             * @description An EVM address (`0x` + 40 hex digits). Mixed case must be a valid EIP-55 checksum; it is stored checksummed.
+             * @description An EVM address (`0x` + 40 hex digits; mixed case must be a valid EIP-55 checksum; stored
+             *     checksummed) or a Sui address (`0x` + 64 hex digits; stored in lower case), as the reward's
+             *     `walletChain` takes; another chain's address is 400 `claim_requirements`.
              * @example 0x52908400098527886E0F7030069857D2E4169EE7
              */
             walletAddress?: string;
@@ -3656,6 +3658,13 @@ export interface components {
              * @default 1
              */
             tickets: number;
+            /**
+             * @description The chain of the wallet address a claim gives (checked whenever one is given): `evm` (default)
+             *     an EVM address, `sui` a Sui address (what a zkLogin player holds), `any` either.
+             * @default evm
+             * @enum {string}
+             */
+            walletChain: "evm" | "sui" | "any";
         };
         CreateSeasonDto: {
             /**
@@ -6220,6 +6229,12 @@ export interface components {
             ticketCost: number;
             /** @example 1 */
             tickets: number;
+            /**
+             * @description The chain of the wallet address a claim must give: `evm`, `sui` or `any`.
+             * @example evm
+             * @enum {string}
+             */
+            walletChain: "evm" | "sui" | "any";
         };
         RotateSecretDto: {
             /**

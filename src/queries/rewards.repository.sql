@@ -91,6 +91,7 @@ FROM
       "RewardAllocation__RewardAllocation_reward"."rank_to" AS "RewardAllocation__RewardAllocation_reward_rank_to",
       "RewardAllocation__RewardAllocation_reward"."requires_email" AS "RewardAllocation__RewardAllocation_reward_requires_email",
       "RewardAllocation__RewardAllocation_reward"."requires_wallet_address" AS "d40cfd72497a22b6f9bc58cbf8b51b78c1113893",
+      "RewardAllocation__RewardAllocation_reward"."wallet_chain" AS "RewardAllocation__RewardAllocation_reward_wallet_chain",
       "RewardAllocation__RewardAllocation_reward"."requires_address" AS "RewardAllocation__RewardAllocation_reward_requires_address"
     FROM
       "quest_event_reward_allocations" "RewardAllocation"
@@ -140,6 +141,7 @@ SELECT
   "RewardAllocation__RewardAllocation_reward"."rank_to" AS "RewardAllocation__RewardAllocation_reward_rank_to",
   "RewardAllocation__RewardAllocation_reward"."requires_email" AS "RewardAllocation__RewardAllocation_reward_requires_email",
   "RewardAllocation__RewardAllocation_reward"."requires_wallet_address" AS "d40cfd72497a22b6f9bc58cbf8b51b78c1113893",
+  "RewardAllocation__RewardAllocation_reward"."wallet_chain" AS "RewardAllocation__RewardAllocation_reward_wallet_chain",
   "RewardAllocation__RewardAllocation_reward"."requires_address" AS "RewardAllocation__RewardAllocation_reward_requires_address"
 FROM
   "quest_event_reward_allocations" "RewardAllocation"
@@ -194,6 +196,7 @@ FROM
       "RewardAllocation__RewardAllocation_reward"."rank_to" AS "RewardAllocation__RewardAllocation_reward_rank_to",
       "RewardAllocation__RewardAllocation_reward"."requires_email" AS "RewardAllocation__RewardAllocation_reward_requires_email",
       "RewardAllocation__RewardAllocation_reward"."requires_wallet_address" AS "d40cfd72497a22b6f9bc58cbf8b51b78c1113893",
+      "RewardAllocation__RewardAllocation_reward"."wallet_chain" AS "RewardAllocation__RewardAllocation_reward_wallet_chain",
       "RewardAllocation__RewardAllocation_reward"."requires_address" AS "RewardAllocation__RewardAllocation_reward_requires_address"
     FROM
       "quest_event_reward_allocations" "RewardAllocation"
@@ -235,6 +238,7 @@ SELECT
   "QuestEventReward"."rank_to" AS "QuestEventReward_rank_to",
   "QuestEventReward"."requires_email" AS "QuestEventReward_requires_email",
   "QuestEventReward"."requires_wallet_address" AS "QuestEventReward_requires_wallet_address",
+  "QuestEventReward"."wallet_chain" AS "QuestEventReward_wallet_chain",
   "QuestEventReward"."requires_address" AS "QuestEventReward_requires_address"
 FROM
   "quest_event_rewards" "QuestEventReward"
@@ -268,6 +272,7 @@ SELECT
   "QuestEventReward"."rank_to" AS "QuestEventReward_rank_to",
   "QuestEventReward"."requires_email" AS "QuestEventReward_requires_email",
   "QuestEventReward"."requires_wallet_address" AS "QuestEventReward_requires_wallet_address",
+  "QuestEventReward"."wallet_chain" AS "QuestEventReward_wallet_chain",
   "QuestEventReward"."requires_address" AS "QuestEventReward_requires_address"
 FROM
   "quest_event_rewards" "QuestEventReward"
@@ -329,6 +334,7 @@ INSERT INTO
     "rank_to",
     "requires_email",
     "requires_wallet_address",
+    "wallet_chain",
     "requires_address"
   )
 VALUES
@@ -341,6 +347,7 @@ VALUES
     $3,
     DEFAULT,
     $4,
+    DEFAULT,
     DEFAULT,
     DEFAULT,
     DEFAULT,
@@ -365,6 +372,7 @@ RETURNING
   "claimed",
   "requires_email",
   "requires_wallet_address",
+  "wallet_chain",
   "requires_address";
 
 -- RewardsRepository.spendTickets

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { normalizeSuiAddress } from '@mysten/sui/utils';
 import { getAddress } from 'ethers';
 import type { DataSource, EntityManager } from 'typeorm';
 import { Clock } from '../common/clock/clock.js';
@@ -44,6 +45,7 @@ export function toRewardDto(r: QuestEventReward): RewardDto {
     rankTo: r.rankTo,
     requiresEmail: r.requiresEmail,
     requiresWalletAddress: r.requiresWalletAddress,
+    walletChain: r.walletChain,
     requiresAddress: r.requiresAddress,
   };
 }
@@ -128,6 +130,7 @@ export class RewardsService {
       rankTo: dto.rankTo ?? null,
       requiresEmail: dto.requiresEmail ?? false,
       requiresWalletAddress: dto.requiresWalletAddress ?? false,
+      walletChain: dto.walletChain ?? 'evm',
       requiresAddress: dto.requiresAddress ?? false,
     });
     this.events.eventsChangedIn(this.dataSource.manager, tenantId); // after the write: the itemId / resourceId filters
@@ -251,7 +254,7 @@ export class RewardsService {
     }
   }
 
-  /** Checks what the reward requires and normalises it (the wallet address checksummed). */
+  /** Checks what the reward requires and normalises it (the wallet address in its chain's form). */
   private requirementData(reward: QuestEventReward, dto: ClaimRewardDto): { email?: string; walletAddress?: string; address?: object } {
     const missing: string[] = [];
     if (reward.requiresEmail && !dto.email) missing.push('email');
@@ -264,17 +267,30 @@ export class RewardsService {
     if (missing.length) throw new DomainError(QuestEventErrors.claim_requirements, `"${reward.name}" requires: ${missing.join(', ')}`);
     const out: { email?: string; walletAddress?: string; address?: object } = {};
     if (dto.email) out.email = dto.email;
-    if (dto.walletAddress) {
-      try {
-        out.walletAddress = getAddress(dto.walletAddress);
-      } catch {
-        throw new DomainError(
-          QuestEventErrors.claim_requirements,
-          'walletAddress has an invalid EIP-55 checksum (send it checksummed or all lowercase)',
-        );
-      }
-    }
+    if (dto.walletAddress) out.walletAddress = walletAddressFor(reward, dto.walletAddress);
     if (dto.address) out.address = { ...dto.address };
     return out;
+  }
+}
+
+/**
+ * The claim's wallet address in its chain's form, if it is of a chain the reward takes: an EVM
+ * address checksummed (ethers), a Sui address normalised by the Sui SDK (lower case).
+ */
+function walletAddressFor(reward: QuestEventReward, address: string): string {
+  const chain = address.length === 42 ? 'evm' : 'sui';
+  if (reward.walletChain !== 'any' && reward.walletChain !== chain)
+    throw new DomainError(
+      QuestEventErrors.claim_requirements,
+      `"${reward.name}" takes ${reward.walletChain === 'evm' ? 'an EVM' : 'a Sui'} wallet address (0x and ${reward.walletChain === 'evm' ? 40 : 64} hexadecimal digits)`,
+    );
+  if (chain === 'sui') return normalizeSuiAddress(address);
+  try {
+    return getAddress(address);
+  } catch {
+    throw new DomainError(
+      QuestEventErrors.claim_requirements,
+      'walletAddress has an invalid EIP-55 checksum (send it checksummed or all lowercase)',
+    );
   }
 }

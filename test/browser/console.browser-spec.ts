@@ -171,8 +171,13 @@ describe('the operator console in headless Chromium', () => {
     await page.locator('input[name=name]').first().fill('Cup ticket');
     await page.locator('select[name=kind]').selectOption('manual');
     await page.locator('input[name=tickets]').fill('1');
+    // Claimed with a zkLogin wallet's Sui address.
+    await page.locator('input[name=requiresWalletAddress]').check();
+    await page.locator('select[name=walletChain]').selectOption('sui');
     await page.getByRole('button', { name: 'Add reward' }).click();
-    await page.getByRole('table', { name: 'rewards' }).getByRole('cell', { name: 'Cup ticket' }).waitFor();
+    const rewardRow = page.getByRole('table', { name: 'rewards' }).getByRole('row', { name: /Cup ticket/ });
+    await rewardRow.waitFor();
+    expect(await rewardRow.textContent()).toContain('Sui wallet');
 
     // A player registers through the API; the participant appears with its ParticipantStatus.
     const player = `console_${Date.now().toString(36)}`;

@@ -170,6 +170,13 @@ describe('a quest event through its whole life', () => {
     expect((await claim(a, topAlloc.id, { walletAddress: '0x52908400098527886E0F7030069857D2E4169Ee7' })).body.error).toBe(
       'claim_requirements',
     ); // bad checksum
+    // A Sui address is well formed, but this reward takes EVM addresses (its walletChain); another length is no address.
+    const sui = await claim(a, topAlloc.id, { walletAddress: `0x${'ab'.repeat(32)}` });
+    expect(sui.body).toMatchObject({ message: 'generic_client_error', error: 'claim_requirements' });
+    expect(sui.body.detail).toContain('an EVM wallet address');
+    const short = await claim(a, topAlloc.id, { walletAddress: `0x${'ab'.repeat(25)}` });
+    expect(short.status).toBe(400);
+    expect(JSON.stringify(short.body)).toContain('40 (EVM) or 64 (Sui) hexadecimal digits');
     const first = await claim(a, topAlloc.id, { walletAddress: '0x52908400098527886e0f7030069857d2e4169ee7' });
     expect(first.status).toBe(200);
     expect(first.body).toMatchObject({

@@ -204,6 +204,52 @@ describe('QuestEventsService, RewardsService, ParticipationService (medium: Part
     expect(await domainErrorOf(rewards.claim(tenantId, ann, e.id, allocation.id, { email: 'ann@example.com' }))).toBe('not_enough_tickets');
     expect(await t.get(LedgerService).getBalance(t.dataSource.manager, tenantId, ann, gems)).toEqual({ balance: 30, earned: 30 });
   });
+  it("a reward's walletChain decides the wallet addresses a claim may give: EVM by default, a zkLogin wallet's Sui address, or either", async () => {
+    const community = await givenCommunity(t, tenantId);
+    const score = await scopedType(community);
+    const e = await givenEvent(community, { scoreResourceTypeId: score });
+    const reward = (name: string, walletChain?: 'evm' | 'sui' | 'any') =>
+      rewards.createReward(tenantId, e.id, { name, kind: 'manual', tickets: 3, requiresWalletAddress: true, walletChain });
+    expect(await reward('Airdrop')).toMatchObject({ requiresWalletAddress: true, walletChain: 'evm' });
+    expect(await reward('Sui drop', 'sui')).toMatchObject({ walletChain: 'sui' });
+    expect(await reward('Any drop', 'any')).toMatchObject({ walletChain: 'any' });
+
+    const ann = await member(community);
+    await participation.register(tenantId, ann, e.id);
+    await t
+      .get(LedgerService)
+      .credit(t.dataSource.manager, { tenantId, userId: ann, resourceTypeId: score, amount: 5, reason: 'medium-test' });
+    t.clock.advance(90 * 60_000);
+    await t.get(EventCompletionService).complete(tenantId, e.id, true);
+    const allocation = async (name: string) => (await rewards.allocations(tenantId, ann, e.id)).find((a) => a.reward.name === name)!.id;
+
+    const evm = '0x52908400098527886e0f7030069857d2e4169ee7';
+    const sui = '0x' + 'AB'.repeat(32);
+    const claim = async (name: string, walletAddress: string) =>
+      (await rewards.claim(tenantId, ann, e.id, await allocation(name), { walletAddress })).allocation.requirementData;
+    // EVM (the default) refuses a Sui address and keeps an EVM one checksummed.
+    expect(await domainErrorOf(claim('Airdrop', sui))).toBe('claim_requirements');
+    expect(await claim('Airdrop', evm)).toEqual({ walletAddress: '0x52908400098527886E0F7030069857D2E4169EE7' });
+    // Sui refuses an EVM address and keeps a Sui one in lower case, as zkLogin wallets are stored.
+    expect(await domainErrorOf(claim('Sui drop', evm))).toBe('claim_requirements');
+    expect(await claim('Sui drop', sui)).toEqual({ walletAddress: sui.toLowerCase() });
+    // Either.
+    expect(await claim('Any drop', sui)).toEqual({ walletAddress: sui.toLowerCase() });
+    expect(await claim('Any drop', evm)).toEqual({ walletAddress: '0x52908400098527886E0F7030069857D2E4169EE7' });
+    // The claims keep the whole addresses.
+    const stored = await t.dataSource.query<{ wallet_address: string }[]>(
+      `SELECT c.wallet_address FROM quest_event_reward_claims c JOIN quest_event_rewards r ON r.id = c.reward_id
+        WHERE r.event_id = $1 ORDER BY r.name, c.wallet_address`,
+      [e.id],
+    );
+    expect(stored.map((c) => c.wallet_address)).toEqual([
+      '0x52908400098527886E0F7030069857D2E4169EE7',
+      '0x52908400098527886E0F7030069857D2E4169EE7',
+      sui.toLowerCase(),
+      sui.toLowerCase(),
+    ]);
+  });
+
   it("the users' list filters by open registration either way and by an item reward; an item reward is granted when claimed", async () => {
     const community = await givenCommunity(t, tenantId);
     const open = await givenEvent(community);

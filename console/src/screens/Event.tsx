@@ -244,13 +244,31 @@ function Rewards({ event }: { event: EventDto }) {
             supply: num(d, 'supply'),
             rankFrom: num(d, 'rankFrom'),
             rankTo: num(d, 'rankTo'),
+            requiresEmail: d.get('requiresEmail') === 'on',
+            requiresWalletAddress: d.get('requiresWalletAddress') === 'on',
+            walletChain: (text(d, 'walletChain') ?? 'evm') as 'evm' | 'sui' | 'any',
+            requiresAddress: d.get('requiresAddress') === 'on',
           },
         }),
       );
       list.reload();
       return 'Reward added';
     },
-    ['name', 'kind', 'resourceTypeId', 'itemId', 'amount', 'tickets', 'supply', 'rankFrom', 'rankTo'],
+    [
+      'name',
+      'kind',
+      'resourceTypeId',
+      'itemId',
+      'amount',
+      'tickets',
+      'supply',
+      'rankFrom',
+      'rankTo',
+      'requiresEmail',
+      'requiresWalletAddress',
+      'walletChain',
+      'requiresAddress',
+    ],
   );
   const open = event.status !== 'completed' && event.status !== 'cancelled';
   return (
@@ -266,6 +284,7 @@ function Rewards({ event }: { event: EventDto }) {
             <th>Ranks</th>
             <th className="num">Tickets</th>
             <th className="num">Claimed / supply</th>
+            <th>Claim needs</th>
           </tr>
         </thead>
         <tbody>
@@ -283,6 +302,7 @@ function Rewards({ event }: { event: EventDto }) {
               <td className="num">
                 {r.claimed} / {r.supply ?? '∞'}
               </td>
+              <td>{claimNeeds(r)}</td>
             </tr>
           ))}
         </tbody>
@@ -326,12 +346,40 @@ function Rewards({ event }: { event: EventDto }) {
                 <input name="rankTo" type="number" />
               </Field>
             </div>
+            <div className="row">
+              <Field label="Claim needs an email" name="requiresEmail" error={f.errors.fields.requiresEmail}>
+                <input name="requiresEmail" type="checkbox" />
+              </Field>
+              <Field label="Claim needs a wallet address" name="requiresWalletAddress" error={f.errors.fields.requiresWalletAddress}>
+                <input name="requiresWalletAddress" type="checkbox" />
+              </Field>
+              <Field label="Wallet chain" name="walletChain" error={f.errors.fields.walletChain} hint="Sui: the players' zkLogin wallets">
+                <select name="walletChain">
+                  <option value="evm">EVM</option>
+                  <option value="sui">Sui</option>
+                  <option value="any">either</option>
+                </select>
+              </Field>
+              <Field label="Claim needs a postal address" name="requiresAddress" error={f.errors.fields.requiresAddress}>
+                <input name="requiresAddress" type="checkbox" />
+              </Field>
+            </div>
             <FormFooter {...f} label="Add reward" />
           </form>
         </details>
       ) : null}
     </div>
   );
+}
+
+/** What a claim of the reward must give, in words. */
+function claimNeeds(r: { requiresEmail: boolean; requiresWalletAddress: boolean; walletChain: string; requiresAddress: boolean }): string {
+  const needs = [
+    r.requiresEmail ? 'email' : null,
+    r.requiresWalletAddress ? `${{ evm: 'EVM', sui: 'Sui', any: 'EVM or Sui' }[r.walletChain] ?? r.walletChain} wallet` : null,
+    r.requiresAddress ? 'postal address' : null,
+  ].filter(Boolean);
+  return needs.length ? needs.join(', ') : 'nothing';
 }
 
 function Allocations({ event, tick }: { event: EventDto; tick: number }) {

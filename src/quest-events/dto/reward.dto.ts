@@ -16,7 +16,7 @@ import {
 } from 'class-validator';
 import { IfPresent, IsUuid, NotBlank, OptionalInt, OptionalText, RequiredText } from '../../common/validation/decorators.js';
 import { AddressDto } from '../../profile/dto/profile.dto.js';
-import { REWARD_KINDS, type RewardKind } from '../entities/quest-event-reward.entity.js';
+import { REWARD_KINDS, type RewardKind, WALLET_CHAINS, type WalletChain } from '../entities/quest-event-reward.entity.js';
 
 export class CreateRewardDto {
   @ApiProperty({ example: 'Golden ticket' })
@@ -82,6 +82,15 @@ export class CreateRewardDto {
   @IsBoolean()
   requiresWalletAddress?: boolean;
 
+  /**
+   * The chain of the wallet address a claim gives (checked whenever one is given): `evm` (default)
+   * an EVM address, `sui` a Sui address (what a zkLogin player holds), `any` either.
+   */
+  @ApiPropertyOptional({ enum: WALLET_CHAINS, default: 'evm' })
+  @IfPresent()
+  @IsIn(WALLET_CHAINS)
+  walletChain?: WalletChain;
+
   @IfPresent()
   @IsBoolean()
   requiresAddress?: boolean;
@@ -135,6 +144,10 @@ export class RewardDto {
 
   @ApiProperty({ example: true })
   requiresWalletAddress: boolean;
+
+  /** The chain of the wallet address a claim must give: `evm`, `sui` or `any`. */
+  @ApiProperty({ enum: WALLET_CHAINS, example: 'evm' })
+  walletChain: WalletChain;
 
   @ApiProperty({ example: false })
   requiresAddress: boolean;
@@ -195,11 +208,17 @@ export class ClaimRewardDto {
   @IsEmail({}, { message: 'email must be an email address' })
   email?: string;
 
-  /** An EVM address (`0x` + 40 hex digits). Mixed case must be a valid EIP-55 checksum; it is stored checksummed. */
+  /**
+   * An EVM address (`0x` + 40 hex digits; mixed case must be a valid EIP-55 checksum; stored
+   * checksummed) or a Sui address (`0x` + 64 hex digits; stored in lower case), as the reward's
+   * `walletChain` takes; another chain's address is 400 `claim_requirements`.
+   */
   @ApiPropertyOptional({ example: '0x52908400098527886E0F7030069857D2E4169EE7' })
   @IsOptional()
   @IsString()
-  @Matches(/^0x[0-9a-fA-F]{40}$/, { message: 'walletAddress must be 0x followed by 40 hexadecimal digits' })
+  @Matches(/^0x(?:[0-9a-fA-F]{40}|[0-9a-fA-F]{64})$/, {
+    message: 'walletAddress must be 0x followed by 40 (EVM) or 64 (Sui) hexadecimal digits',
+  })
   walletAddress?: string;
 
   @ApiPropertyOptional({ type: AddressDto })

@@ -4,6 +4,9 @@ import { QuestEvent } from './quest-event.entity.js';
 
 export const REWARD_KINDS = ['resource', 'item', 'manual'] as const;
 export type RewardKind = (typeof REWARD_KINDS)[number];
+/** The chain of the wallet address a claim gives: an EVM address, a Sui address (a zkLogin wallet), or either. */
+export const WALLET_CHAINS = ['evm', 'sui', 'any'] as const;
+export type WalletChain = (typeof WALLET_CHAINS)[number];
 
 /**
  * A reward of a quest event. At completion every eligible participant whose rank is inside
@@ -68,6 +71,9 @@ export class QuestEventReward extends BaseEntity {
 
   @Column({ type: 'boolean', default: false })
   requiresWalletAddress: boolean;
+
+  @Column({ type: 'varchar', length: 8, default: 'evm' })
+  walletChain: WalletChain;
 
   @Column({ type: 'boolean', default: false })
   requiresAddress: boolean;

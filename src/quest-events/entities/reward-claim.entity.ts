@@ -30,7 +30,8 @@ export class RewardClaim {
   @Column({ type: 'varchar', length: 254, nullable: true })
   email: string | null;
 
-  @Column({ type: 'varchar', length: 42, nullable: true })
+  /** EVM (42 characters, checksummed) or Sui (66, lower case). */
+  @Column({ type: 'varchar', length: 66, nullable: true })
   walletAddress: string | null;
 
   @Column({ type: 'jsonb', nullable: true })
