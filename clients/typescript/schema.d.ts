@@ -3402,7 +3402,7 @@ export interface components {
             requirementIds?: string[];
             /**
              * Format: uuid
-             * @description `resource` listings: a resource type of the same community.
+             * @description `resource` listings: a global resource type of the same community (a scoped type, a quest event's score, is not for sale).
              */
             resourceTypeId?: string;
             /** @description On sale from (ISO 8601); absent: already. */
@@ -6362,7 +6362,7 @@ export interface components {
             fromRank?: number;
             /**
              * Format: uuid
-             * @description The resource type (`resource`), item (`item`) or prize (`prize`) of the season's community.
+             * @description The resource type (`resource`: a global one; a scoped type is a quest event's score), item (`item`) or prize (`prize`) of the season's community.
              * @example 0b8f6f57-5a53-4d4c-9d3e-6f1c1b2f7a10
              */
             refId: string;

@@ -139,9 +139,9 @@ WHERE
   l.id = $1
   AND l.tenant_id = $2;
 
--- StoreCatalogReadModel.resourceTypeInCommunity
+-- StoreCatalogReadModel.resourceTypeKindIn
 SELECT
-  1
+  kind
 FROM
   resource_types
 WHERE

@@ -396,9 +396,15 @@ export class SeasonsService implements OnModuleInit {
       if (ranks && (r.fromRank === undefined || r.toRank === undefined || r.toRank < r.fromRank))
         throw new DomainError(SeasonErrors.invalid_season, `rewards[${i}]: fromRank and toRank, with fromRank <= toRank`);
       const refId = r.refId.toLowerCase();
-      const inCommunity = await this.refInCommunity(this.dataSource.manager, tenantId, r.type, refId);
-      if (inCommunity !== communityId)
+      const ref = await this.refInCommunity(this.dataSource.manager, tenantId, r.type, refId);
+      if (ref?.communityId !== communityId)
         throw new DomainError(SeasonErrors.invalid_season, `rewards[${i}]: no ${r.type} ${refId} in this community`);
+      // A scoped type is one event's score: paying it would move that event's standings.
+      if (ref.scoped)
+        throw new DomainError(
+          SeasonErrors.invalid_season,
+          `rewards[${i}]: resource type ${refId} is scoped (a quest event's score); a season pays in a global type`,
+        );
       out.push({
         ...(ranks ? { fromRank: r.fromRank, toRank: r.toRank } : { topPercent: r.topPercent }),
         type: r.type,
@@ -409,12 +415,23 @@ export class SeasonsService implements OnModuleInit {
     return out;
   }
 
-  /** The community of the rewarded resource type, item or prize (null: none in the tenant). */
-  private async refInCommunity(em: EntityManager, tenantId: string, type: SeasonReward['type'], id: string): Promise<string | null> {
+  /** The community of the rewarded resource type, item or prize, and whether it is a scoped type (null: none in the tenant). */
+  private async refInCommunity(
+    em: EntityManager,
+    tenantId: string,
+    type: SeasonReward['type'],
+    id: string,
+  ): Promise<{ communityId: string | null; scoped: boolean } | null> {
     try {
-      if (type === 'resource') return (await this.resources.getType(tenantId, id)).communityId;
-      if (type === 'item') return (await this.items.findGrantItem(tenantId, id, em))?.community_id ?? null;
-      return (await this.prizes.findPrize(em, tenantId, id)).communityId;
+      if (type === 'resource') {
+        const t = await this.resources.getType(tenantId, id);
+        return { communityId: t.communityId, scoped: t.kind === 'scoped' };
+      }
+      if (type === 'item') {
+        const item = await this.items.findGrantItem(tenantId, id, em);
+        return item ? { communityId: item.community_id, scoped: false } : null;
+      }
+      return { communityId: (await this.prizes.findPrize(em, tenantId, id)).communityId, scoped: false };
     } catch (e) {
       if (e instanceof DomainError) return null;
       throw e;

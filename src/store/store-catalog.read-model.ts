@@ -163,13 +163,14 @@ export class StoreCatalogReadModel {
     return new Set(found.map((f) => f.id));
   }
 
+  /** The kind (`global`, `scoped`) of the community's resource type; null: not one of the community. */
   @GenerateSql({ params: [DUMMY.tenant, DUMMY.uuid, DUMMY.uuid2] })
-  async resourceTypeInCommunity(tenantId: string, communityId: string, resourceTypeId: string, em?: EntityManager): Promise<boolean> {
-    const rows: unknown[] = await this.manager(em).query(
-      'SELECT 1 FROM resource_types WHERE id = $1 AND tenant_id = $2 AND community_id = $3',
+  async resourceTypeKindIn(tenantId: string, communityId: string, resourceTypeId: string, em?: EntityManager): Promise<string | null> {
+    const rows: { kind: string }[] = await this.manager(em).query(
+      'SELECT kind FROM resource_types WHERE id = $1 AND tenant_id = $2 AND community_id = $3',
       [resourceTypeId, tenantId, communityId],
     );
-    return rows.length > 0;
+    return rows[0]?.kind ?? null;
   }
 
   /** Whether the prize can be sold in the community: the tenant's, of no community or of this one. */

@@ -195,8 +195,11 @@ export class StoreService {
       if (!(await this.catalog.prizeAvailableIn(tenantId, community.id, dto.prizeId!, em)))
         throw invalid(`Prize ${dto.prizeId} is not one of this tenant or community`);
     } else {
-      if (!(await this.catalog.resourceTypeInCommunity(tenantId, community.id, dto.resourceTypeId!, em)))
-        throw invalid(`Resource type ${dto.resourceTypeId} is not one of this community`);
+      const kind = await this.catalog.resourceTypeKindIn(tenantId, community.id, dto.resourceTypeId!, em);
+      if (!kind) throw invalid(`Resource type ${dto.resourceTypeId} is not one of this community`);
+      // A scoped type is one event's score: selling it would sell places in that event.
+      if (kind === 'scoped')
+        throw invalid(`Resource type ${dto.resourceTypeId} is scoped (a quest event's score); a listing grants a global type`);
     }
     const price = await this.checkPrice(em, tenantId, community.id, dto.price);
     const requirementIds = await this.requirements.assertAllExist(em, tenantId, dto.requirementIds ?? [], StoreErrors.invalid_listing);

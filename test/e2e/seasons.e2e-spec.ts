@@ -213,6 +213,19 @@ describe('seasons: schedules, season boards, frozen standings and rank rewards',
     });
     expect(past.status).toBe(400);
     expect(past.body).toMatchObject({ message: 'generic_client_error', error: 'invalid_season' });
+    // A reward in a scoped type (a quest event's score) would move that event's standings.
+    const score = await adminApi(t, tenant)
+      .post('/v1/admin/resources/types', { communityId: c.id, slug: 'season-score', name: 'Event score', kind: 'scoped' })
+      .expect(201);
+    const scoped = await adminApi(t, tenant).post('/v1/admin/seasons', {
+      communityId: c.id,
+      resourceTypeId: xp.id,
+      name: 'Scored',
+      endsAt: new Date(now + 3_600_000).toISOString(),
+      rewards: [{ fromRank: 1, toRank: 3, type: 'resource', refId: score.body.id, amount: 5 }],
+    });
+    expect(scoped.body).toMatchObject({ message: 'generic_client_error', error: 'invalid_season' });
+    expect(scoped.body.detail).toContain('scoped');
     const quests = await adminApi(t, tenant).post('/v1/admin/seasons', {
       communityId: c.id,
       resourceTypeId: xp.id,

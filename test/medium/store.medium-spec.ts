@@ -67,6 +67,13 @@ describe('StoreService, StorePurchaseService (medium: StoreModule on PostgreSQL)
     expect(await domainErrorOf(store.createListing(tenantId, { ...base, kind: 'prize', prizeId: foreignPrize.id }))).toBe(
       'invalid_listing',
     );
+    // A scoped type (a quest event's score) is not for sale.
+    const score = (
+      await t.get(ResourcesService).createType(tenantId, { communityId: community, slug: uniqueName('s'), name: 'Score', kind: 'scoped' })
+    ).id;
+    const scoped = await store.createListing(tenantId, { ...base, kind: 'resource', resourceTypeId: score }).catch((e: Error) => e);
+    expect(scoped).toMatchObject({ definition: { error: 'invalid_listing' } });
+    expect((scoped as Error).message).toContain('scoped');
     expect(await numbers(t.dataSource, 'SELECT count(*) AS n FROM store_listings WHERE community_id = $1', [community])).toEqual({ n: 0 });
   });
 

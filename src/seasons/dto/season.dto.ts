@@ -43,7 +43,7 @@ export class SeasonRewardDto {
   @IsIn(SEASON_REWARD_TYPES)
   type: SeasonRewardType;
 
-  /** The resource type (`resource`), item (`item`) or prize (`prize`) of the season's community. */
+  /** The resource type (`resource`: a global one; a scoped type is a quest event's score), item (`item`) or prize (`prize`) of the season's community. */
   @ApiProperty({ format: 'uuid', example: '0b8f6f57-5a53-4d4c-9d3e-6f1c1b2f7a10' })
   @IsUuid('all')
   refId: string;

@@ -122,7 +122,7 @@ export class CreateListingDto extends ListingFieldsDto {
   @IsUuid()
   prizeId?: string;
 
-  /** `resource` listings: a resource type of the same community. */
+  /** `resource` listings: a global resource type of the same community (a scoped type, a quest event's score, is not for sale). */
   @IfPresent()
   @IsUuid()
   resourceTypeId?: string;
