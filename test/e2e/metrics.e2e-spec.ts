@@ -136,11 +136,7 @@ describe('GET /metrics with METRICS_TOKEN', () => {
   it('counts purchases by result and the amounts credited by kind and reason, once committed', async () => {
     const c = await givenCommunity(t, tenant);
     const xp = await givenResourceType(t, tenant, c.id, { slug: 'xp' });
-    const points = await givenResourceType(t, tenant, c.id, {
-      slug: 'points',
-      kind: 'scoped',
-      questEventId: '0b8f6f57-5a53-4d4c-9d3e-6f1c1b2f7a10',
-    });
+    const points = await givenResourceType(t, tenant, c.id, { slug: 'points' });
     const listing = await givenListing(t, tenant, {
       communityId: c.id,
       kind: 'resource',
@@ -163,6 +159,6 @@ describe('GET /metrics with METRICS_TOKEN', () => {
     // The grant's reason is the operator's own ("test"): one label for all of those.
     expect(credited({ kind: 'global', reason: 'other' })).toBe(15);
     // The purchase credited 5 points once: not for the replay, not for the refused one (rolled back).
-    expect(credited({ kind: 'scoped', reason: 'store_purchase' })).toBe(5);
+    expect(credited({ kind: 'global', reason: 'store_purchase' })).toBe(5);
   });
 });

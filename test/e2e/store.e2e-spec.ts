@@ -36,11 +36,8 @@ describe('the store', () => {
     other = await t.givenTenant();
     c = await givenCommunity(t, tenant);
     gems = await givenResourceType(t, tenant, c.id, { slug: 'gems' });
-    coins = await givenResourceType(t, tenant, c.id, {
-      slug: 'coins',
-      kind: 'scoped',
-      questEventId: '0b8f6f57-5a53-4d4c-9d3e-6f1c1b2f7a10',
-    });
+    // Global: a scoped type (a quest event's score) is not for sale.
+    coins = await givenResourceType(t, tenant, c.id, { slug: 'coins' });
   });
   afterAll(() => t.close());
   afterEach(() => t.clock.reset());
@@ -74,8 +71,8 @@ describe('the store', () => {
       const res = await userGet(t, u, `/v1/store/balance?containerId=${c.id}`).expect(200);
       expect(res.body.communityId).toBe(c.id);
       expect(res.body.resources).toEqual([
+        { resourceTypeId: coins.id, slug: 'coins', name: 'XP', kind: 'global', balance: 0 },
         { resourceTypeId: gems.id, slug: 'gems', name: 'XP', kind: 'global', balance: 30 },
-        { resourceTypeId: coins.id, slug: 'coins', name: 'XP', kind: 'scoped', balance: 0 },
       ]);
       // Spending lowers the spendable balance (not the earned total).
       const l = await gemListing();
