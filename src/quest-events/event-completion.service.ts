@@ -157,18 +157,13 @@ export class EventCompletionService implements OnApplicationBootstrap, OnModuleD
           title: `${event.name} is complete`,
           data: { eventId, eventName: event.name },
         })),
-        ...registered
-          .filter((userId) => tickets.has(userId))
-          .map((userId) => {
-            const n = tickets.get(userId)!;
-            return {
-              ...base,
-              userId,
-              type: NotificationType.TicketsAllocated,
-              title: `You received ${n} ticket${n === 1 ? '' : 's'} in ${event.name}`,
-              data: { eventId, tickets: n },
-            };
-          }),
+        ...[...tickets].map(([userId, n]) => ({
+          ...base,
+          userId,
+          type: NotificationType.TicketsAllocated,
+          title: `You received ${n} ticket${n === 1 ? '' : 's'} in ${event.name}`,
+          data: { eventId, tickets: n },
+        })),
       ]);
       return { event, completedNow: true, allocationsCreated: allocated.length };
     });

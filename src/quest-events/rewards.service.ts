@@ -19,7 +19,7 @@ import type {
   RewardDto,
 } from './dto/reward.dto.js';
 import { type Page, type PageRequest, toPage } from '../common/pagination/pagination.js';
-import type { QuestEventReward } from './entities/quest-event-reward.entity.js';
+import { type QuestEventReward, WALLET_ADDRESSES } from './entities/quest-event-reward.entity.js';
 import type { RewardAllocation } from './entities/reward-allocation.entity.js';
 import { EventReferencesReadModel } from './event-references.read-model.js';
 import { QuestEventErrors } from './quest-events.errors.js';
@@ -278,12 +278,14 @@ export class RewardsService {
  * address checksummed (ethers), a Sui address normalised by the Sui SDK (lower case).
  */
 function walletAddressFor(reward: QuestEventReward, address: string): string {
-  const chain = address.length === 42 ? 'evm' : 'sui';
-  if (reward.walletChain !== 'any' && reward.walletChain !== chain)
+  const chain = (['evm', 'sui'] as const).find((c) => WALLET_ADDRESSES[c].pattern.test(address));
+  if (!chain || (reward.walletChain !== 'any' && reward.walletChain !== chain)) {
+    const taken: (keyof typeof WALLET_ADDRESSES)[] = reward.walletChain === 'any' ? ['evm', 'sui'] : [reward.walletChain];
     throw new DomainError(
       QuestEventErrors.claim_requirements,
-      `"${reward.name}" takes ${reward.walletChain === 'evm' ? 'an EVM' : 'a Sui'} wallet address (0x and ${reward.walletChain === 'evm' ? 40 : 64} hexadecimal digits)`,
+      `"${reward.name}" takes ${taken.map((c) => WALLET_ADDRESSES[c].named).join(' or ')}`,
     );
+  }
   if (chain === 'sui') return normalizeSuiAddress(address);
   try {
     return getAddress(address);

@@ -21,3 +21,19 @@ export async function onStatements(dataSource: DataSource, record: (sql: string,
     proto.query = query;
   };
 }
+
+/**
+ * The statements `run` sent on the connection that sent its first one, in order: what one
+ * operation costs on its own connection (its transaction, when it opens one first), without the
+ * work its commit wakes on others (the webhook worker, the buses).
+ */
+export async function statementsOfFirstConnection(dataSource: DataSource, run: () => Promise<unknown>): Promise<string[]> {
+  const recorded: { sql: string; connection: object }[] = [];
+  const stop = await onStatements(dataSource, (sql, connection) => recorded.push({ sql, connection }));
+  try {
+    await run();
+  } finally {
+    stop();
+  }
+  return recorded.filter((r) => r.connection === recorded[0].connection).map((r) => r.sql);
+}

@@ -9,7 +9,7 @@ import { LedgerService } from '../../src/resources/ledger.service.js';
 import { ResourcesService } from '../../src/resources/resources.service.js';
 import { TenantsModule } from '../../src/tenants/tenants.module.js';
 import { subscribeToEveryEvent } from '../helpers/outbox.js';
-import { onStatements } from '../helpers/pg-statements.js';
+import { statementsOfFirstConnection } from '../helpers/pg-statements.js';
 import { createModuleTest, type ModuleTest } from './harness.js';
 import { givenCommunity, givenTenant, numbers, uniqueName } from './fixtures.js';
 
@@ -28,9 +28,6 @@ describe('EventCompletionService and cancel at scale (medium: ParticipationModul
   let t: ModuleTest;
   let tenantId: string;
   let communityId: string;
-  let recorded: { sql: string; connection: object }[] = [];
-  let recording = false;
-  let stopRecording = () => {};
 
   beforeAll(async () => {
     t = await createModuleTest({
@@ -40,14 +37,8 @@ describe('EventCompletionService and cancel at scale (medium: ParticipationModul
     tenantId = await givenTenant(t);
     await subscribeToEveryEvent(t.dataSource, tenantId);
     communityId = await givenCommunity(t, tenantId);
-    stopRecording = await onStatements(t.dataSource, (sql, connection) => {
-      if (recording) recorded.push({ sql, connection });
-    });
   });
-  afterAll(async () => {
-    stopRecording();
-    await t?.close();
-  });
+  afterAll(() => t?.close());
   afterEach(() => t.clock.reset());
 
   /** A published event of a new scoped type, from +1 h to +3 h, with `n` REGISTERED participants (bulk SQL: what is under test is the completion). */
@@ -88,19 +79,6 @@ describe('EventCompletionService and cancel at scale (medium: ParticipationModul
       [tenantId, type, eventId],
     );
 
-  /** The statements of the connection that ran the first recorded transaction. */
-  const transactionOf = (run: () => Promise<unknown>) => async () => {
-    recorded = [];
-    recording = true;
-    try {
-      await run();
-    } finally {
-      recording = false;
-    }
-    const begin = recorded.find((r) => r.sql === 'START TRANSACTION')!;
-    return recorded.filter((r) => r.connection === begin.connection).map((r) => r.sql);
-  };
-
   it('completion tells every participant and each ticket holder their tickets, in statements of a batch each', async () => {
     const { event, score, players } = await givenEvent(PARTICIPANTS);
     await t.get(RewardsService).createReward(tenantId, event.id, { name: 'Ticket', kind: 'manual', tickets: 2 });
@@ -113,12 +91,12 @@ describe('EventCompletionService and cancel at scale (medium: ParticipationModul
     });
     t.clock.advance(2 * HOUR);
 
-    const sql = await transactionOf(async () =>
+    const sql = await statementsOfFirstConnection(t.dataSource, async () =>
       expect(await t.get(EventCompletionService).complete(tenantId, event.id, false)).toMatchObject({
         completedNow: true,
         allocationsCreated: SCORED,
       }),
-    )();
+    );
 
     const completed = await notified('event_completed', event.id);
     expect(completed).toHaveLength(PARTICIPANTS);
@@ -140,6 +118,7 @@ describe('EventCompletionService and cancel at scale (medium: ParticipationModul
     ).toEqual({ n: SCORED });
 
     // Notifications and outbox events in statements of a batch each, not one per participant.
+    expect(sql[0]).toBe('START TRANSACTION');
     expect(sql[sql.length - 1]).toBe('COMMIT');
     expect(sql.filter((s) => s.startsWith('INSERT INTO notifications'))).toHaveLength(Math.ceil((PARTICIPANTS + SCORED) / NOTIFY_BATCH));
     expect(sql.filter((s) => s.includes('INSERT INTO outbox_events'))).toHaveLength(Math.ceil((SCORED + 1) / OUTBOX_BATCH));
@@ -151,7 +130,8 @@ describe('EventCompletionService and cancel at scale (medium: ParticipationModul
     // One of them dropped earlier hears nothing.
     await t.dataSource.query('UPDATE quest_event_participants SET status = 3 WHERE event_id = $1 AND user_id = $2', [event.id, players[0]]);
 
-    const sql = await transactionOf(() => t.get(QuestEventsService).cancel(tenantId, event.id))();
+    const sql = await statementsOfFirstConnection(t.dataSource, () => t.get(QuestEventsService).cancel(tenantId, event.id));
+    expect(sql[0]).toBe('START TRANSACTION');
 
     const cancelled = await notified('event_cancelled', event.id);
     expect(cancelled.map((c) => [c.user_id, c.n]).sort()).toEqual(

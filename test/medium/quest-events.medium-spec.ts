@@ -233,6 +233,8 @@ describe('QuestEventsService, RewardsService, ParticipationService (medium: Part
     // Sui refuses an EVM address and keeps a Sui one in lower case, as zkLogin wallets are stored.
     expect(await domainErrorOf(claim('Sui drop', evm))).toBe('claim_requirements');
     expect(await claim('Sui drop', sui)).toEqual({ walletAddress: sui.toLowerCase() });
+    // An address of neither chain is refused by the service itself (the claim's DTO refuses it too).
+    expect(await domainErrorOf(claim('Any drop', '0x' + 'ab'.repeat(25)))).toBe('claim_requirements');
     // Either.
     expect(await claim('Any drop', sui)).toEqual({ walletAddress: sui.toLowerCase() });
     expect(await claim('Any drop', evm)).toEqual({ walletAddress: '0x52908400098527886E0F7030069857D2E4169EE7' });

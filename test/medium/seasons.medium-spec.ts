@@ -12,7 +12,7 @@ import { ledgerInvariants } from '../helpers/ledger-invariants.js';
 import { createModuleTest, type ModuleTest } from './harness.js';
 import { givenCommunity, givenResourceType, givenTenant, numbers, uniqueName } from './fixtures.js';
 import { subscribeToEveryEvent } from '../helpers/outbox.js';
-import { onStatements } from '../helpers/pg-statements.js';
+import { statementsOfFirstConnection } from '../helpers/pg-statements.js';
 
 const BATCH = 100;
 /** Final places frozen per statement here: seasons of a few hundred players freeze in several chunks. */
@@ -30,10 +30,6 @@ describe('SeasonCloser (medium: SeasonsModule on PostgreSQL)', () => {
   let closer: SeasonCloser;
   let tenantId: string;
   let communityId: string;
-  /** Every statement run while `recording`, with the connection that ran it. */
-  let recorded: { sql: string; connection: object }[] = [];
-  let recording = false;
-  let stopRecording = () => {};
 
   beforeAll(async () => {
     t = await createModuleTest({
@@ -44,14 +40,8 @@ describe('SeasonCloser (medium: SeasonsModule on PostgreSQL)', () => {
     tenantId = await givenTenant(t);
     await subscribeToEveryEvent(t.dataSource, tenantId); // the outbox writes only what a sink takes
     communityId = await givenCommunity(t, tenantId);
-    stopRecording = await onStatements(t.dataSource, (sql, connection) => {
-      if (recording) recorded.push({ sql, connection });
-    });
   });
-  afterAll(async () => {
-    stopRecording();
-    await t?.close();
-  });
+  afterAll(() => t?.close());
 
   /** `n` players of the tenant (bulk SQL: what is under test is the close, not registration). */
   const givenPlayers = async (n: number): Promise<string[]> => {
@@ -196,12 +186,8 @@ describe('SeasonCloser (medium: SeasonsModule on PostgreSQL)', () => {
     expect(await perPlayer(season, players.slice(0, BATCH))).toEqual(first);
 
     // The next batch alone, counting its statements: resources only, so a fixed few whatever its size.
-    recorded = [];
-    recording = true;
-    await closer.payPlaces(season, BATCH, 2 * BATCH);
-    recording = false;
     // The batch's own connection (after its commit, the webhook worker is woken on another).
-    const sql = recorded.filter((r) => r.connection === recorded[0].connection).map((r) => r.sql);
+    const sql = await statementsOfFirstConnection(t.dataSource, () => closer.payPlaces(season, BATCH, 2 * BATCH));
     expect(sql[0]).toBe('START TRANSACTION');
     expect(sql[sql.length - 1]).toBe('COMMIT');
     // BEGIN, places, payouts, paid-through, notifications, the credits of the one resource type of

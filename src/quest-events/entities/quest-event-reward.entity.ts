@@ -7,6 +7,11 @@ export type RewardKind = (typeof REWARD_KINDS)[number];
 /** The chain of the wallet address a claim gives: an EVM address, a Sui address (a zkLogin wallet), or either. */
 export const WALLET_CHAINS = ['evm', 'sui', 'any'] as const;
 export type WalletChain = (typeof WALLET_CHAINS)[number];
+/** A wallet address of each chain, and how a refusal names it. */
+export const WALLET_ADDRESSES = {
+  evm: { pattern: /^0x[0-9a-fA-F]{40}$/, named: 'an EVM wallet address (0x and 40 hexadecimal digits)' },
+  sui: { pattern: /^0x[0-9a-fA-F]{64}$/, named: 'a Sui wallet address (0x and 64 hexadecimal digits)' },
+} as const;
 
 /**
  * A reward of a quest event. At completion every eligible participant whose rank is inside
