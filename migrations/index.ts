@@ -30,6 +30,7 @@ import { BalanceAmountsSafe1795760000000 } from './1795760000000-BalanceAmountsS
 import { EventFinalStandings1795770000000 } from './1795770000000-EventFinalStandings.js';
 import { BindScopedScoreTypes1795802725159 } from './1795802725159-BindScopedScoreTypes.js';
 import { RewardWalletChain1795816189021 } from './1795816189021-RewardWalletChain.js';
+import { EventCompletionInSteps1795830000000 } from './1795830000000-EventCompletionInSteps.js';
 // <imports above>
 
 export const migrations: (new () => MigrationInterface)[] = [
@@ -63,5 +64,6 @@ export const migrations: (new () => MigrationInterface)[] = [
   EventFinalStandings1795770000000,
   BindScopedScoreTypes1795802725159,
   RewardWalletChain1795816189021,
+  EventCompletionInSteps1795830000000,
   // <classes above>
 ];

@@ -412,7 +412,7 @@ export interface paths {
         put?: never;
         /**
          * Complete a quest event now
-         * @description Allowed once the event has started (early close) or ended. Allocates tickets to eligible REGISTERED participants exactly once: a repeated or concurrent call answers `completedNow: false` and changes nothing.
+         * @description Allowed once the event has started (early close) or ended. Allocates tickets to eligible REGISTERED participants exactly once: a repeated or concurrent call answers `completedNow: false` and changes nothing. The completion works through the participants in batches (`QUEST_EVENT_COMPLETION_BATCH` per transaction); this call goes on with them for up to 5 s, and the completion worker finishes a larger event within its next passes: until then the answer's `event.status` is `ended` (no participant can change any more) and `allocationsCreated` counts the allocations made so far by this call. `completed` means every final score, ticket and notice is written.
          */
         post: operations["closeQuestEvent"];
         delete?: never;
@@ -3215,12 +3215,12 @@ export interface components {
         };
         CloseQuestEventResultDto: {
             /**
-             * @description Allocations created by this call.
+             * @description Allocations created by this call (all of them when `event.status` is `completed`; those made before the answer otherwise, the worker making the rest).
              * @example 12
              */
             allocationsCreated: number;
             /**
-             * @description true when this call completed the event; false when it was already completed (nothing changed).
+             * @description true when this call completed the event (claimed its completion); false when another call or the worker had (nothing changed).
              * @example true
              */
             completedNow: boolean;

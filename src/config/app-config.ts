@@ -325,6 +325,27 @@ export class AppConfig {
   QUEST_EVENT_COMPLETION_INTERVAL_MS = 5000;
 
   /**
+   * Participants a quest event's completion takes per transaction, in each of its steps (final
+   * scores, tickets, notices): a batch holds its locks and snapshot for well under a second.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(50000)
+  QUEST_EVENT_COMPLETION_BATCH = 5000;
+
+  /**
+   * How long the completion worker rests after each batch, in percent of the time the batch took
+   * (as `SEASON_CLOSE_REST_PERCENT` for a season close); 0 runs it flat out. A close through the
+   * management API does not rest.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(1000)
+  QUEST_EVENT_COMPLETION_REST_PERCENT = 50;
+
+  /**
    * Write domain events to the outbox (webhooks, the NATS sink). `false` writes none (every write
    * saves the outbox's round trip), for a deployment that integrates nothing and to measure what the
    * outbox costs; events of that time are never written, so never delivered. Same value on every instance.

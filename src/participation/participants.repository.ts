@@ -6,16 +6,6 @@ import { earnedBeforeSql, earnedOrZeroSql } from '../resources/earned-sql.reposi
 import { Participant } from './entities/participant.entity.js';
 
 /**
- * The REGISTERED participants of the event `eventId` (an SQL expression) with their score and rank
- * (equal scores share a rank; a score of 0 has none): the ranking the event's completion allocates
- * its tickets by, in its own statement (`EventCompletionService.rankParticipantsWith`).
- */
-export function rankedRegisteredSql(eventId: string): string {
-  return `SELECT p.user_id, p.score, CASE WHEN p.score > 0 THEN RANK() OVER (ORDER BY p.score DESC) END AS rank
-           FROM quest_event_participants p WHERE p.event_id = ${eventId} AND p.status = 1`;
-}
-
-/**
  * Participants of quest events (`quest_event_participants`). Status changes are conditional
  * updates (`status = ANY(from)`), so concurrent requests cannot slip past the transition table.
  * The score syncs copy the earned amount of the event's scoped resource (`resource_balances`,
@@ -116,16 +106,24 @@ export class ParticipantsRepository extends BaseRepository {
   }
 
   /**
-   * Every REGISTERED participant's final score, at the event's completion: what they earned of the
-   * scoped resource in ledger entries stamped before `before` (the end, or the close when earlier),
-   * not the live balance, so a credit after the end cannot decide the standings. One UPDATE.
+   * These REGISTERED participants' final scores (a batch of the event's completion): what they
+   * earned of the scoped resource in ledger entries stamped before `before` (the end, or the close
+   * when earlier), not the live balance, so a credit after the end cannot decide the standings.
+   * One UPDATE; the same batch done again writes the same scores.
    */
-  @GenerateSql({ params: [DUMMY.uuid, DUMMY.uuid2, DUMMY.date, DUMMY.date] })
-  async syncEventScores(eventId: string, scoreTypeId: string | null, now: Date, before: Date, em?: EntityManager): Promise<void> {
+  @GenerateSql({ params: [DUMMY.uuid, DUMMY.uuid2, DUMMY.date, DUMMY.date, [DUMMY.uuid3]] })
+  async syncEventScores(
+    eventId: string,
+    scoreTypeId: string | null,
+    now: Date,
+    before: Date,
+    userIds: string[],
+    em?: EntityManager,
+  ): Promise<void> {
     await this.manager(em).query(
       `UPDATE quest_event_participants p SET score_synced_at = $3, score = ${earnedBeforeSql('$2', 'p.user_id', '$4')}
-         WHERE p.event_id = $1 AND p.status = 1`,
-      [eventId, scoreTypeId, now, before],
+         WHERE p.event_id = $1 AND p.status = 1 AND p.user_id = ANY($5::uuid[])`,
+      [eventId, scoreTypeId, now, before, userIds],
     );
   }
 }

@@ -12,7 +12,6 @@ import { DomainEvents } from '../common/events/domain-events.js';
 import type { QuestEvent } from '../quest-events/entities/quest-event.entity.js';
 import { eventStatus, isRegistrationOpen } from '../quest-events/event-status.js';
 import '../quest-events/quest-events.events.js';
-import { EventCompletionService } from '../quest-events/event-completion.service.js';
 import { QuestEventsRepository } from '../quest-events/quest-events.repository.js';
 import { QuestEventsService } from '../quest-events/quest-events.service.js';
 import { LedgerService } from '../resources/ledger.service.js';
@@ -27,7 +26,7 @@ import type {
 } from './dto/participant.dto.js';
 import type { Participant } from './entities/participant.entity.js';
 import { ParticipantListReadModel } from './participant-list.read-model.js';
-import { ParticipantsRepository, rankedRegisteredSql } from './participants.repository.js';
+import { ParticipantsRepository } from './participants.repository.js';
 import {
   fromStatuses,
   PARTICIPANT_STATUS_NAMES,
@@ -78,14 +77,11 @@ export class ParticipationService {
     private readonly eventRows: QuestEventsRepository,
     private readonly domainEvents: DomainEvents,
     private readonly users: UsersService,
-    completion: EventCompletionService,
   ) {
-    // The final scores of a completing event, in its transaction, before its tickets are allocated.
-    domainEvents.inTransaction('quest-event.completing', ({ eventId, scoreResourceTypeId, now, scoresBefore }, em) =>
-      this.repo.syncEventScores(eventId, scoreResourceTypeId, now, scoresBefore, em),
+    // The final scores of a completing event, batch by batch, before its tickets are allocated.
+    domainEvents.inTransaction('quest-event.completing', ({ eventId, scoreResourceTypeId, now, scoresBefore, userIds }, em) =>
+      this.repo.syncEventScores(eventId, scoreResourceTypeId, now, scoresBefore, userIds, em),
     );
-    // ... and their ranking, which the completion allocates the event's tickets by.
-    completion.rankParticipantsWith(rankedRegisteredSql);
     // The caller's cached event state (quest events' lists and reads) goes at every status change's commit.
     domainEvents.afterCommit('participant.status_changed', ({ userId }) => this.events.forgetCallerState(userId));
   }
@@ -287,6 +283,12 @@ export class ParticipationService {
       const current = await this.find(em, event.id, userId, false);
       this.assertTransition(current?.status ?? null, action);
       const now = this.clock.now();
+      // Its completion is taking the participants as they were when it was claimed.
+      if (event.state === 'completing')
+        throw new DomainError(
+          ParticipationErrors.event_already_ended,
+          'The event is being completed: participation cannot change any more',
+        );
       const refusal = timeRule(eventStatus(event, now), event, now);
       if (refusal) throw refusal;
       const to = nextStatus(current!.status, action)!;

@@ -95,7 +95,8 @@ SET
   )::bigint
 WHERE
   p.event_id = $1
-  AND p.status = 1;
+  AND p.status = 1
+  AND p.user_id = ANY ($5::UUID[]);
 
 -- ParticipantsRepository.syncRegisteredScore
 UPDATE quest_event_participants p

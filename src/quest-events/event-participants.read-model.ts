@@ -70,6 +70,57 @@ export class EventParticipantsReadModel extends BaseRepository {
     return rows.map((r) => r.user_id);
   }
 
+  /**
+   * The next `limit` REGISTERED participants of the event after `afterUserId` (null: from the
+   * first), by user id, with a score of at most 0 when `unrankedOnly`: a range of
+   * `uq_participants_event_user`. A completion's batches.
+   */
+  @GenerateSql({ params: [DUMMY.uuid, DUMMY.uuid2, 5000, false] })
+  async registeredAfter(
+    eventId: string,
+    afterUserId: string | null,
+    limit: number,
+    unrankedOnly: boolean,
+    em?: EntityManager,
+  ): Promise<string[]> {
+    const rows: { user_id: string }[] = await this.manager(em).query(
+      `SELECT user_id FROM quest_event_participants
+        WHERE event_id = $1 AND status = 1 AND ($2::uuid IS NULL OR user_id > $2::uuid) AND (NOT $4 OR score <= 0)
+        ORDER BY user_id LIMIT $3`,
+      [eventId, afterUserId, limit, unrankedOnly],
+    );
+    return rows.map((r) => r.user_id);
+  }
+
+  /**
+   * The next `limit` places of the final standings after the place `after` (null: from the top),
+   * with their ranks: the rule of the standings (score DESC, ties share a rank and are listed by
+   * user id; a score of 0 is unranked) read along `ix_participants_standings` in batches. Each
+   * batch goes on from the last one's place: `position` places before it, the last of them at
+   * `score` and `rank`, so a tie across two batches keeps its rank. A completion's batches.
+   */
+  @GenerateSql({ params: [DUMMY.uuid, { userId: DUMMY.uuid2, score: '10', rank: 3, position: 4 }, 5000] })
+  async rankedAfter(
+    eventId: string,
+    after: { userId: string; score: string; rank: number; position: number } | null,
+    limit: number,
+    em?: EntityManager,
+  ): Promise<{ user_id: string; score: string; rank: number }[]> {
+    return this.manager(em).query(
+      `WITH next AS (
+         (SELECT user_id, score FROM quest_event_participants
+           WHERE ${RANKED} AND score = $2::bigint AND user_id > $3::uuid ORDER BY user_id LIMIT $6)
+         UNION ALL
+         (SELECT user_id, score FROM quest_event_participants
+           WHERE ${RANKED} AND ($2::bigint IS NULL OR score < $2::bigint) ORDER BY score DESC, user_id LIMIT $6)),
+       batch AS (SELECT user_id, score FROM next ORDER BY score DESC, user_id LIMIT $6)
+       SELECT user_id, score::text AS score,
+              (CASE WHEN score = $2::bigint THEN $4::int ELSE $5::int + RANK() OVER (ORDER BY score DESC) END)::int AS rank
+         FROM batch ORDER BY score DESC, user_id`,
+      [eventId, after?.score ?? null, after?.userId ?? null, after?.rank ?? null, after?.position ?? 0, limit],
+    );
+  }
+
   /** How many participants a completed event's final standings rank (score > 0). */
   @GenerateSql({ params: [DUMMY.uuid] })
   async rankedCount(eventId: string, em?: EntityManager): Promise<number> {

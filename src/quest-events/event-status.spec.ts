@@ -20,6 +20,11 @@ describe('quest event status', () => {
     for (const state of ['draft', 'cancelled', 'completed'] as const) expect(eventStatus({ ...base, state }, at(4))).toBe(state);
   });
 
+  it('a completing event (closed, its completion still running) is ended whatever the time, and open to nobody', () => {
+    for (const h of [2, 4, 20]) expect(eventStatus({ ...base, state: 'completing' }, at(h))).toBe('ended');
+    expect(isRegistrationOpen({ ...base, state: 'completing' }, at(2))).toBe(false);
+  });
+
   it('registration is open only in its window, published, and before the end', () => {
     expect(isRegistrationOpen(base, at(0))).toBe(false);
     expect(isRegistrationOpen(base, at(4))).toBe(true);

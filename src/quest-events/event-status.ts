@@ -1,22 +1,24 @@
 /**
  * Quest event statuses. Three are explicit (stored in `state`): `draft` (not visible to users),
  * `cancelled` and `completed` (tickets allocated). A published event moves through the others by
- * its times alone, read from the injectable Clock:
+ * its times alone, read from the injectable Clock; a `completing` one (stored while its completion
+ * runs, step by step: EventCompletionService) shows as `ended`:
  *
  *   upcoming → registration_open → active → ended → (completion) completed
  *
  * - `upcoming`: published, registration not open yet and not started.
  * - `registration_open`: `registrationStartsAt <= now < registrationEndsAt`, before `startsAt`.
  * - `active`: `startsAt <= now < endsAt` (registration may still be open: see `registrationOpen`).
- * - `ended`: `now >= endsAt`, tickets not allocated yet (the completion worker picks it up).
+ * - `ended`: `now >= endsAt`, tickets not allocated yet (the completion worker picks it up), or
+ *   closed and still being completed (`completing`, whatever the time).
  * - `completed`: tickets allocated (end passed and the worker ran, or the management API closed it).
  * - `cancelled`: by the management API; nothing is allocated.
  */
 export const EVENT_STATUSES = ['draft', 'upcoming', 'registration_open', 'active', 'ended', 'completed', 'cancelled'] as const;
 export type EventStatus = (typeof EVENT_STATUSES)[number];
 
-/** What is stored; the rest is derived. */
-export const EVENT_STATES = ['draft', 'published', 'cancelled', 'completed'] as const;
+/** What is stored; the rest is derived. `completing`: claimed by a completion that has not finished its steps. */
+export const EVENT_STATES = ['draft', 'published', 'completing', 'cancelled', 'completed'] as const;
 export type EventState = (typeof EVENT_STATES)[number];
 
 export interface EventTimes {
@@ -28,6 +30,7 @@ export interface EventTimes {
 }
 
 export function eventStatus(e: EventTimes, now: Date): EventStatus {
+  if (e.state === 'completing') return 'ended';
   if (e.state !== 'published') return e.state;
   const t = now.getTime();
   if (t >= e.endsAt.getTime()) return 'ended';

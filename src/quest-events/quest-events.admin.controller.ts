@@ -107,7 +107,7 @@ export class QuestEventsAdminController {
   @ApiOperation({
     summary: 'Complete a quest event now',
     description:
-      'Allowed once the event has started (early close) or ended. Allocates tickets to eligible REGISTERED participants exactly once: a repeated or concurrent call answers `completedNow: false` and changes nothing.',
+      "Allowed once the event has started (early close) or ended. Allocates tickets to eligible REGISTERED participants exactly once: a repeated or concurrent call answers `completedNow: false` and changes nothing. The completion works through the participants in batches (`QUEST_EVENT_COMPLETION_BATCH` per transaction); this call goes on with them for up to 5 s, and the completion worker finishes a larger event within its next passes: until then the answer's `event.status` is `ended` (no participant can change any more) and `allocationsCreated` counts the allocations made so far by this call. `completed` means every final score, ticket and notice is written.",
   })
   @ApiOkResponse({ type: CloseQuestEventResultDto })
   @ApiErrors(...adminErrors, QuestEventErrors.quest_event_not_found, QuestEventErrors.quest_event_state)

@@ -11,6 +11,8 @@ export interface QuestEventCompleting {
    * the operator's close when it comes first. A credit after the end cannot decide the standings.
    */
   scoresBefore: Date;
+  /** The REGISTERED participants whose scores this batch of the completion sets. */
+  userIds: string[];
 }
 
 export interface QuestEventStatusChanged {
@@ -45,8 +47,8 @@ export interface RewardClaimed {
 declare module '../common/events/domain-events.js' {
   interface DomainEventMap {
     /**
-     * The event is being completed, in the completing transaction, before tickets are allocated:
-     * the participation module brings the REGISTERED participants' final scores up to date.
+     * The event is being completed, in one of its completion's transactions, before tickets are
+     * allocated: the participation module sets the final scores of these REGISTERED participants.
      */
     'quest-event.completing': QuestEventCompleting;
     /** An event's stored state changed: created, published, cancelled or completed. */

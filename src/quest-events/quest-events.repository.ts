@@ -5,10 +5,10 @@ import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialE
 import type { PageRequest } from '../common/pagination/pagination.js';
 import { findOneFast, findPageFast } from '../database/find-one-fast.js';
 import { BaseRepository, DUMMY, GenerateSql, updatedRows } from '../database/repository.js';
-import { QuestEvent } from './entities/quest-event.entity.js';
+import { QuestEvent, type CompletionProgress } from './entities/quest-event.entity.js';
 
 /** SQL of the derived status of `e` at `$now` (the same rule as `eventStatus`). */
-export const STATUS_SQL = (now: string) => `CASE WHEN e.state <> 'published' THEN e.state
+export const STATUS_SQL = (now: string) => `CASE WHEN e.state = 'completing' THEN 'ended' WHEN e.state <> 'published' THEN e.state
   WHEN ${now} >= e.ends_at THEN 'ended'
   WHEN ${now} >= e.starts_at THEN 'active'
   WHEN ${now} >= e.registration_starts_at AND ${now} < e.registration_ends_at THEN 'registration_open'
@@ -108,13 +108,19 @@ export class QuestEventsRepository extends BaseRepository {
     return findPageFast(this.manager(em), QuestEvent, { alias: 'e', order: 'e.starts_at DESC, e.id ASC', ...q, page });
   }
 
-  /** Published events whose end has passed, oldest end first (the completion worker's batch). */
+  /** Published events whose end has passed, oldest end first (the completion worker's claims). */
   @GenerateSql({ params: [DUMMY.date] })
   async findDue(now: Date, em?: EntityManager): Promise<{ id: string; tenant_id: string }[]> {
     return this.manager(em).query(
       `SELECT id, tenant_id FROM quest_events WHERE state = 'published' AND ends_at <= $1 ORDER BY ends_at LIMIT 100`,
       [now],
     );
+  }
+
+  /** Events whose completion was claimed and has not finished (a close answered early, an instance stopped mid-way). */
+  @GenerateSql({ params: [] })
+  async findCompleting(em?: EntityManager): Promise<{ id: string }[]> {
+    return this.manager(em).query(`SELECT id FROM quest_events WHERE state = 'completing' ORDER BY ends_at LIMIT 100`);
   }
 
   @GenerateSql({ params: [{ tenantId: DUMMY.tenant, communityId: DUMMY.uuid, slug: 'cup', name: 'Cup' }] })
@@ -129,20 +135,81 @@ export class QuestEventsRepository extends BaseRepository {
   }
 
   /**
-   * Completes the event if it is published and over (or, `early`, started): the conditional
-   * update concurrent completions serialise on. Whether this call won.
+   * Claims the event's completion if it is published and over (or, `early`, started): the
+   * conditional update concurrent completions serialise on, which stores the completion's first
+   * place. Whether this call won.
    */
-  @GenerateSql({ params: [DUMMY.tenant, DUMMY.uuid, DUMMY.date, false] })
-  async complete(tenantId: string, eventId: string, now: Date, early: boolean, em?: EntityManager): Promise<boolean> {
+  @GenerateSql({
+    params: [
+      DUMMY.tenant,
+      DUMMY.uuid,
+      DUMMY.date,
+      false,
+      { before: '2026-01-01T00:00:00.000Z', step: 'scores', afterUser: null, afterScore: null, afterRank: null, position: 0 },
+    ],
+  })
+  async claimCompletion(
+    tenantId: string,
+    eventId: string,
+    now: Date,
+    early: boolean,
+    progress: CompletionProgress,
+    em?: EntityManager,
+  ): Promise<boolean> {
     const won = updatedRows<{ id: string }>(
       await this.manager(em).query(
-        `UPDATE quest_events SET state = 'completed', completed_at = $3
+        `UPDATE quest_events SET state = 'completing', completion = $5
            WHERE id = $1 AND tenant_id = $2 AND state = 'published' AND (ends_at <= $3 OR ($4 AND starts_at <= $3))
            RETURNING id`,
-        [eventId, tenantId, now, early],
+        [eventId, tenantId, now, early, JSON.stringify(progress)],
       ),
     );
     return won.length > 0;
+  }
+
+  /**
+   * A completing event, row-locked until the commit, for one step of its completion; null when
+   * it is not completing, or when another transaction holds it (another instance's step: SKIP
+   * LOCKED, so no one waits behind a step).
+   */
+  @GenerateSql({ params: [DUMMY.uuid], inTransaction: true })
+  async lockCompleting(eventId: string, em?: EntityManager): Promise<QuestEvent | null> {
+    return this.manager(em)
+      .getRepository(QuestEvent)
+      .findOne({
+        where: { id: eventId, state: 'completing' },
+        lock: { mode: 'for_no_key_update', onLocked: 'skip_locked' },
+      });
+  }
+
+  /** The stored state of the event (null: none), whatever its tenant. */
+  @GenerateSql({ params: [DUMMY.uuid] })
+  async stateOf(eventId: string, em?: EntityManager): Promise<string | null> {
+    const rows = await this.manager(em).query<{ state: string }[]>('SELECT state FROM quest_events WHERE id = $1', [eventId]);
+    return rows[0]?.state ?? null;
+  }
+
+  /** Stores where the completing event's completion stands. */
+  @GenerateSql({
+    params: [
+      DUMMY.uuid,
+      { before: '2026-01-01T00:00:00.000Z', step: 'ranked', afterUser: null, afterScore: null, afterRank: null, position: 0 },
+    ],
+  })
+  async saveCompletion(eventId: string, progress: CompletionProgress, em?: EntityManager): Promise<void> {
+    await this.manager(em).query(`UPDATE quest_events SET completion = $2 WHERE id = $1 AND state = 'completing'`, [
+      eventId,
+      JSON.stringify(progress),
+    ]);
+  }
+
+  /** The completion's last step: the event is completed. */
+  @GenerateSql({ params: [DUMMY.uuid, DUMMY.date] })
+  async finishCompletion(eventId: string, now: Date, em?: EntityManager): Promise<void> {
+    await this.manager(em).query(
+      `UPDATE quest_events SET state = 'completed', completed_at = $2, completion = NULL WHERE id = $1 AND state = 'completing'`,
+      [eventId, now],
+    );
   }
 
   /**

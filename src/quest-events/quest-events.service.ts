@@ -480,8 +480,11 @@ export class QuestEventsService {
     return this.dataSource.transaction(async (em) => {
       this.eventsChangedIn(em, tenantId);
       const e = await this.resolve(tenantId, ref, { includeDrafts: true, em, lock: true });
-      if (e.state === 'completed' || e.state === 'cancelled')
-        throw new DomainError(QuestEventErrors.quest_event_state, `The event is ${e.state}: it cannot be cancelled`);
+      if (e.state === 'completing' || e.state === 'completed' || e.state === 'cancelled')
+        throw new DomainError(
+          QuestEventErrors.quest_event_state,
+          `The event is ${e.state === 'completing' ? 'being completed' : e.state}: it cannot be cancelled`,
+        );
       const from = eventStatus(e, this.clock.now());
       e.state = 'cancelled';
       e.cancelledAt = this.clock.now();

@@ -7,6 +7,13 @@ import { QuestEventReward } from './entities/quest-event-reward.entity.js';
 import { RewardAllocation } from './entities/reward-allocation.entity.js';
 import { RewardClaim } from './entities/reward-claim.entity.js';
 
+/** A participant as a completion ranks them: final score (decimal text) and rank (null: unranked). */
+export interface RankedParticipant {
+  userId: string;
+  score: string;
+  rank: number | null;
+}
+
 /** Event rewards, the allocations of tickets at completion and the claims (`quest_event_rewards`, `..._allocations`, `..._claims`). */
 @Injectable()
 export class RewardsRepository extends BaseRepository {
@@ -81,42 +88,56 @@ export class RewardsRepository extends BaseRepository {
   }
 
   /**
-   * Allocates the tickets of a completed event: of the participants `rankedSql` selects (user_id,
-   * score, rank; the participation module's ranking of the REGISTERED ones), those the completion
-   * rule admits get one allocation per reward whose rank bracket holds them. One statement; a
-   * replay inserts nothing (unique per reward and user).
+   * One batch of a completion's allocations: for each of these participants (their final score
+   * and rank; rank null: unranked, a score of 0), one allocation per reward of the event whose
+   * rank bracket holds them, if they meet the completion rule (score >= `minScore`, rank <=
+   * `maxRank`). Unique per (reward, user): a batch done again allocates nothing twice.
    */
-  @GenerateSql({
-    params: [
-      DUMMY.tenant,
-      DUMMY.uuid,
-      DUMMY.date,
-      1,
-      null,
-      `SELECT '${DUMMY.uuid2}'::uuid AS user_id, 0::bigint AS score, 1::bigint AS rank`,
-    ],
-  })
+  @GenerateSql({ params: [DUMMY.uuid, DUMMY.tenant, DUMMY.date, 1, null, [{ userId: DUMMY.uuid2, score: '10', rank: 1 }]] })
   async allocate(
-    tenantId: string,
     eventId: string,
+    tenantId: string,
     now: Date,
     minScore: number,
     maxRank: number | null,
-    rankedSql: string,
+    participants: RankedParticipant[],
     em?: EntityManager,
   ): Promise<{ id: string; reward_id: string; user_id: string; tickets: number }[]> {
+    if (participants.length === 0) return [];
     return this.manager(em).query(
-      `WITH ranked AS (
-           ${rankedSql})
-         INSERT INTO quest_event_reward_allocations (tenant_id, event_id, reward_id, user_id, tickets, tickets_spent, rank, score, created_at)
+      `INSERT INTO quest_event_reward_allocations (tenant_id, event_id, reward_id, user_id, tickets, tickets_spent, rank, score, created_at)
          SELECT $2, $1, r.id, x.user_id, r.tickets, 0, x.rank, x.score, $3
-         FROM ranked x CROSS JOIN quest_event_rewards r
+         FROM unnest($6::uuid[], $7::bigint[], $8::int[]) AS x(user_id, score, rank) CROSS JOIN quest_event_rewards r
          WHERE r.event_id = $1 AND x.score >= $4 AND ($5::int IS NULL OR x.rank <= $5)
            AND (r.rank_from IS NULL OR x.rank >= r.rank_from) AND (r.rank_to IS NULL OR x.rank <= r.rank_to)
          ON CONFLICT (reward_id, user_id) DO NOTHING
          RETURNING id, reward_id, user_id, tickets`,
-      [eventId, tenantId, now, minScore, maxRank],
+      [
+        eventId,
+        tenantId,
+        now,
+        minScore,
+        maxRank,
+        participants.map((p) => p.userId),
+        participants.map((p) => p.score),
+        participants.map((p) => p.rank),
+      ],
     );
+  }
+
+  /**
+   * The ranks beyond which no reward of the event pays, as far as its rewards' brackets say
+   * (null: some reward has no upper bound) and whether it has any reward at all: a completion
+   * stops ranking there.
+   */
+  @GenerateSql({ params: [DUMMY.uuid] })
+  async rankReach(eventId: string, em?: EntityManager): Promise<{ rewards: number; lastRank: number | null }> {
+    const [r] = await this.manager(em).query<{ rewards: number; last_rank: number | null }[]>(
+      `SELECT COUNT(*)::int AS rewards, CASE WHEN bool_and(rank_to IS NOT NULL) THEN max(rank_to) END AS last_rank
+         FROM quest_event_rewards WHERE event_id = $1`,
+      [eventId],
+    );
+    return { rewards: r.rewards, lastRank: r.last_rank };
   }
 
   /** Spends `cost` tickets of the allocation if it has them (conditional update); the new tickets_spent, or null. */

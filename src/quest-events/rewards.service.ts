@@ -94,8 +94,11 @@ export class RewardsService {
 
   async createReward(tenantId: string, eventRef: string, dto: CreateRewardDto): Promise<RewardDto> {
     const event = await this.events.resolve(tenantId, eventRef, { includeDrafts: true });
-    if (event.state === 'completed' || event.state === 'cancelled')
-      throw new DomainError(QuestEventErrors.quest_event_state, `The event is ${event.state}: rewards cannot be added`);
+    if (event.state === 'completing' || event.state === 'completed' || event.state === 'cancelled')
+      throw new DomainError(
+        QuestEventErrors.quest_event_state,
+        `The event is ${event.state === 'completing' ? 'being completed' : event.state}: rewards cannot be added`,
+      );
     if (dto.rankFrom !== undefined && dto.rankTo !== undefined && dto.rankFrom > dto.rankTo)
       throw new DomainError(QuestEventErrors.invalid_reward, 'rankFrom must not be above rankTo');
     assertClaimable(dto.tickets ?? 1, dto.ticketCost ?? 1);

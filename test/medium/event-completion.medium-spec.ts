@@ -2,14 +2,19 @@ import { IntegrationsModule } from '../../src/integrations/integrations.module.j
 import { OUTBOX_BATCH } from '../../src/integrations/outbox.repository.js';
 import { NOTIFY_BATCH } from '../../src/notifications/notifications.service.js';
 import { ParticipationModule } from '../../src/participation/participation.module.js';
+import { DomainEvents } from '../../src/common/events/domain-events.js';
+import { ParticipationErrors } from '../../src/participation/participation.errors.js';
+import { ParticipationService } from '../../src/participation/participation.service.js';
 import { EventCompletionService } from '../../src/quest-events/event-completion.service.js';
+import { QuestEventErrors } from '../../src/quest-events/quest-events.errors.js';
+import { QuestEventsRepository } from '../../src/quest-events/quest-events.repository.js';
 import { QuestEventsService } from '../../src/quest-events/quest-events.service.js';
 import { RewardsService } from '../../src/quest-events/rewards.service.js';
 import { LedgerService } from '../../src/resources/ledger.service.js';
 import { ResourcesService } from '../../src/resources/resources.service.js';
 import { TenantsModule } from '../../src/tenants/tenants.module.js';
 import { subscribeToEveryEvent } from '../helpers/outbox.js';
-import { statementsOfFirstConnection } from '../helpers/pg-statements.js';
+import { onStatements, statementsOfFirstConnection } from '../helpers/pg-statements.js';
 import { createModuleTest, type ModuleTest } from './harness.js';
 import { givenCommunity, givenTenant, numbers, uniqueName } from './fixtures.js';
 
@@ -18,11 +23,14 @@ const HOUR = 3_600_000;
 const PARTICIPANTS = 2_500;
 /** Of them, the ones with a score: ranked, and allocated tickets. */
 const SCORED = 1_200;
+/** Participants per transaction of the completion (QUEST_EVENT_COMPLETION_BATCH). */
+const BATCH = 1_000;
 
 /**
- * Completing and cancelling a large quest event on the real database: every participant is told,
- * in statements of a batch each (not a round trip per participant), and the outbox's events of
- * the allocations are written likewise.
+ * Completing and cancelling a large quest event on the real database: the completion works through
+ * the participants in batches, each in a transaction of its own, resumes after an interruption and
+ * does nothing twice; every participant is told, in statements of a batch each (not a round trip
+ * per participant), and the outbox's events of the allocations are written likewise.
  */
 describe('EventCompletionService and cancel at scale (medium: ParticipationModule, IntegrationsModule on PostgreSQL)', () => {
   let t: ModuleTest;
@@ -32,7 +40,7 @@ describe('EventCompletionService and cancel at scale (medium: ParticipationModul
   beforeAll(async () => {
     t = await createModuleTest({
       imports: [ParticipationModule, IntegrationsModule, TenantsModule],
-      env: { QUEST_EVENT_WORKER_ENABLED: 'false', WEBHOOK_WORKER_ENABLED: 'false' },
+      env: { QUEST_EVENT_WORKER_ENABLED: 'false', WEBHOOK_WORKER_ENABLED: 'false', QUEST_EVENT_COMPLETION_BATCH: String(BATCH) },
     });
     tenantId = await givenTenant(t);
     await subscribeToEveryEvent(t.dataSource, tenantId);
@@ -79,50 +87,216 @@ describe('EventCompletionService and cancel at scale (medium: ParticipationModul
       [tenantId, type, eventId],
     );
 
-  it('completion tells every participant and each ticket holder their tickets, in statements of a batch each', async () => {
-    const { event, score, players } = await givenEvent(PARTICIPANTS);
-    await t.get(RewardsService).createReward(tenantId, event.id, { name: 'Ticket', kind: 'manual', tickets: 2 });
+  /** A published event with `n` participants, SCORED of them scored (1..50, so ties), a 2-ticket reward, and the clock past its end. */
+  const givenEndedEvent = async (n: number) => {
+    const given = await givenEvent(n);
+    await t.get(RewardsService).createReward(tenantId, given.event.id, { name: 'Ticket', kind: 'manual', tickets: 2 });
     t.clock.advance(90 * 60_000);
     await t.get(LedgerService).creditMany(t.dataSource.manager, {
       tenantId,
-      resourceTypeId: score,
+      resourceTypeId: given.score,
       reason: 'medium-test',
-      credits: players.slice(0, SCORED).map((userId, i) => ({ userId, amount: 1 + (i % 50), idempotencyKey: `${event.id}:${userId}` })),
+      credits: given.players
+        .slice(0, SCORED)
+        .map((userId, i) => ({ userId, amount: 1 + (i % 50), idempotencyKey: `${given.event.id}:${userId}` })),
     });
     t.clock.advance(2 * HOUR);
+    return given;
+  };
 
-    const sql = await statementsOfFirstConnection(t.dataSource, async () =>
-      expect(await t.get(EventCompletionService).complete(tenantId, event.id, false)).toMatchObject({
-        completedNow: true,
-        allocationsCreated: SCORED,
-      }),
-    );
-
-    const completed = await notified('event_completed', event.id);
-    expect(completed).toHaveLength(PARTICIPANTS);
+  /** What a completed event must show: every participant told once, each ticket holder their tickets, one outbox event per allocation. */
+  const expectCompletedOnce = async (eventId: string, players: string[]) => {
+    expect(await t.get(QuestEventsRepository).stateOf(eventId)).toBe('completed');
+    const completed = await notified('event_completed', eventId);
+    expect(completed).toHaveLength(players.length);
     expect(completed.filter((c) => c.n !== 1)).toEqual([]);
-    const tickets = await notified('tickets_allocated', event.id);
+    const tickets = await notified('tickets_allocated', eventId);
     expect(tickets.map((c) => [c.user_id, c.n, c.tickets]).sort()).toEqual(
       players
         .slice(0, SCORED)
         .map((u) => [u, 1, 2])
         .sort(),
     );
-    // The allocations' events are in the outbox, one per allocation.
     expect(
       await numbers(
         t.dataSource,
-        `SELECT count(*) AS n FROM outbox_events WHERE tenant_id = $1 AND type = 'reward.allocated' AND payload->>'eventId' = $2`,
-        [tenantId, event.id],
+        `SELECT count(*) AS n, count(DISTINCT user_id) AS users FROM quest_event_reward_allocations WHERE event_id = $1`,
+        [eventId],
       ),
-    ).toEqual({ n: SCORED });
+    ).toEqual({ n: SCORED, users: SCORED });
+    expect(
+      await numbers(
+        t.dataSource,
+        `SELECT count(*) AS n, count(DISTINCT payload->>'allocationId') AS allocations FROM outbox_events
+          WHERE tenant_id = $1 AND type = 'reward.allocated' AND payload->>'eventId' = $2`,
+        [tenantId, eventId],
+      ),
+    ).toEqual({ n: SCORED, allocations: SCORED });
+  };
 
-    // Notifications and outbox events in statements of a batch each, not one per participant.
-    expect(sql[0]).toBe('START TRANSACTION');
-    expect(sql[sql.length - 1]).toBe('COMMIT');
-    expect(sql.filter((s) => s.startsWith('INSERT INTO notifications'))).toHaveLength(Math.ceil((PARTICIPANTS + SCORED) / NOTIFY_BATCH));
-    expect(sql.filter((s) => s.includes('INSERT INTO outbox_events'))).toHaveLength(Math.ceil((SCORED + 1) / OUTBOX_BATCH));
-    expect(sql.length).toBeLessThan(25);
+  it('completion works in batches of their own transactions: every participant told once, each ticket holder their tickets', async () => {
+    const { event, players } = await givenEndedEvent(PARTICIPANTS);
+
+    // Every statement of the completion, with its connection: cut into transactions.
+    const recorded: { sql: string; connection: object }[] = [];
+    const stop = await onStatements(t.dataSource, (sql, connection) => recorded.push({ sql, connection }));
+    try {
+      expect(await t.get(EventCompletionService).complete(tenantId, event.id, false)).toMatchObject({
+        completedNow: true,
+        allocationsCreated: SCORED,
+        event: { state: 'completed' },
+      });
+    } finally {
+      stop();
+    }
+    await expectCompletedOnce(event.id, players);
+
+    const transactions: string[][] = [];
+    const open = new Map<object, string[]>();
+    for (const { sql, connection } of recorded) {
+      if (sql === 'START TRANSACTION') open.set(connection, []);
+      const tx = open.get(connection);
+      if (!tx) continue;
+      tx.push(sql);
+      if (sql === 'COMMIT' || sql === 'ROLLBACK') {
+        // The completion's own (each claims or locks the event), not the background's (rank compaction).
+        if (tx.some((s) => s.includes('quest_events'))) transactions.push(tx);
+        open.delete(connection);
+      }
+    }
+    expect(transactions.every((tx) => tx.at(-1) === 'COMMIT')).toBe(true);
+    // The claim, then batches of BATCH participants: 3 of final scores, 2 of tickets (1,200 ranked), 3 of notices.
+    expect(transactions.length).toBe(1 + 3 + 2 + 3);
+    // None holds every participant: each is a handful of statements (lock, read, write, place; the ticket batches' outbox).
+    expect(Math.max(...transactions.map((tx) => tx.length))).toBeLessThan(12);
+    const all = transactions.flat();
+    expect(all.filter((s) => s.startsWith('INSERT INTO notifications'))).toHaveLength(3 + 2);
+    expect(all.filter((s) => s.includes('INSERT INTO outbox_events'))).toHaveLength(Math.ceil(BATCH / OUTBOX_BATCH) + 1 + 1);
+  });
+
+  it('an interrupted completion goes on from its last batch at the next pass: nothing done twice, nothing left out', async () => {
+    const { event, players } = await givenEndedEvent(PARTICIPANTS);
+    // The second batch of tickets fails (as an instance stopping would): its transaction rolls back.
+    let allocatedEvents = 0;
+    let failing = true;
+    t.get(DomainEvents).inTransaction('reward.allocated', async () => {
+      if (failing && ++allocatedEvents > BATCH) throw new Error('planted failure');
+    });
+    // The close claimed it and made the first batch's allocations; the failed batch is left to the worker.
+    expect(await t.get(EventCompletionService).complete(tenantId, event.id, false)).toMatchObject({
+      completedNow: true,
+      allocationsCreated: BATCH,
+      event: { state: 'completing' },
+    });
+    failing = false;
+
+    // Meanwhile the event is ended, its participants frozen, and it cannot be cancelled or given rewards.
+    const events = t.get(QuestEventsService);
+    expect(await t.get(QuestEventsRepository).stateOf(event.id)).toBe('completing');
+    expect(events.toDto(await events.resolve(tenantId, event.id)).status).toBe('ended');
+    await expect(t.get(ParticipationService).drop(tenantId, event.id, players[0], null)).rejects.toMatchObject({
+      definition: ParticipationErrors.event_already_ended,
+    });
+    await expect(events.cancel(tenantId, event.id)).rejects.toMatchObject({ definition: QuestEventErrors.quest_event_state });
+    await expect(
+      t.get(RewardsService).createReward(tenantId, event.id, { name: 'Late', kind: 'manual', tickets: 1 }),
+    ).rejects.toMatchObject({
+      definition: QuestEventErrors.quest_event_state,
+    });
+    // A close now answers that another call completes it.
+    expect(await t.get(EventCompletionService).complete(tenantId, event.id, true)).toMatchObject({
+      completedNow: false,
+      allocationsCreated: 0,
+    });
+
+    // The worker's pass claims nothing new and finishes it.
+    expect(await t.get(EventCompletionService).runOnce()).toEqual([]);
+    await expectCompletedOnce(event.id, players);
+  });
+
+  it('two passes at once claim the event once and share its batches without doing any twice', async () => {
+    const { event, players } = await givenEndedEvent(PARTICIPANTS);
+    const worker = t.get(EventCompletionService);
+    const [a, b] = await Promise.all([worker.runOnce(), worker.runOnce()]);
+    expect([...a, ...b]).toEqual([event.id]);
+    await expectCompletedOnce(event.id, players);
+  });
+
+  it('allocates by the final standings across batches: ties keep their rank over a batch boundary, brackets and the rule hold', async () => {
+    // 7 scored players, batches of 3: scores 50, 40, 40, 40, 30, 20, 0 -> ranks 1, 2, 2, 2, 5, 6, unranked.
+    const small = await createModuleTest({
+      imports: [ParticipationModule, IntegrationsModule, TenantsModule],
+      env: { QUEST_EVENT_WORKER_ENABLED: 'false', WEBHOOK_WORKER_ENABLED: 'false', QUEST_EVENT_COMPLETION_BATCH: '3' },
+      clock: t.clock,
+    });
+    try {
+      const tenant = await givenTenant(small);
+      const community = await givenCommunity(small, tenant);
+      const score = (
+        await small
+          .get(ResourcesService)
+          .createType(tenant, { communityId: community, slug: uniqueName('s'), name: 'Score', kind: 'scoped' })
+      ).id;
+      const now = small.clock.now().getTime();
+      const event = await small.get(QuestEventsService).create(tenant, {
+        communityId: community,
+        slug: uniqueName('ev'),
+        name: 'Bracket cup',
+        registrationStartsAt: new Date(now - HOUR),
+        registrationEndsAt: new Date(now + 2 * HOUR),
+        startsAt: new Date(now + HOUR),
+        endsAt: new Date(now + 3 * HOUR),
+        scoreResourceTypeId: score,
+        minScore: 25,
+        maxRank: 5,
+      });
+      const rewards = small.get(RewardsService);
+      await rewards.createReward(tenant, event.id, { name: 'Gold', kind: 'manual', tickets: 5, rankFrom: 1, rankTo: 1 });
+      await rewards.createReward(tenant, event.id, { name: 'Silver', kind: 'manual', tickets: 3, rankFrom: 2, rankTo: 4 });
+      await rewards.createReward(tenant, event.id, { name: 'Any', kind: 'manual', tickets: 1 });
+      const scores = [50, 40, 40, 40, 30, 20, 0];
+      const users: { id: string }[] = await small.dataSource.query(
+        `INSERT INTO users (tenant_id, handle, handle_normalized) SELECT $1, $2 || g, $2 || g FROM generate_series(1, $3::int) g RETURNING id`,
+        [tenant, uniqueName('b').replace('-', '_'), scores.length],
+      );
+      await small.dataSource.query(
+        `INSERT INTO quest_event_participants (tenant_id, event_id, user_id, status, registered_at, status_changed_at)
+         SELECT $1, $2, u, 1, now(), now() FROM unnest($3::uuid[]) u`,
+        [tenant, event.id, users.map((u) => u.id)],
+      );
+      small.clock.advance(90 * 60_000);
+      await small.get(LedgerService).creditMany(small.dataSource.manager, {
+        tenantId: tenant,
+        resourceTypeId: score,
+        reason: 'medium-test',
+        credits: users.flatMap((u, i) =>
+          scores[i] > 0 ? [{ userId: u.id, amount: scores[i], idempotencyKey: `${event.id}:${u.id}` }] : [],
+        ),
+      });
+      small.clock.advance(2 * HOUR);
+      await small.get(EventCompletionService).complete(tenant, event.id, false);
+
+      const got: { user_id: string; name: string; rank: number | null; tickets: number }[] = await small.dataSource.query(
+        `SELECT a.user_id, r.name, a.rank, a.tickets FROM quest_event_reward_allocations a JOIN quest_event_rewards r ON r.id = a.reward_id
+          WHERE a.event_id = $1`,
+        [event.id],
+      );
+      const of = (i: number) =>
+        got
+          .filter((a) => a.user_id === users[i].id)
+          .map((a) => `${a.name}@${a.rank}`)
+          .sort();
+      expect(of(0)).toEqual(['Any@1', 'Gold@1']);
+      for (const i of [1, 2, 3]) expect(of(i)).toEqual(['Any@2', 'Silver@2']);
+      expect(of(4)).toEqual(['Any@5']);
+      expect(of(5)).toEqual([]); // 20 < minScore 25
+      expect(of(6)).toEqual([]); // unranked
+      // The final standings the leaderboard shows agree with the ranks allocated by.
+      const board = await small.get(QuestEventsService).leaderboard(tenant, event.id, { page: 1, offset: 0, limit: 10 });
+      expect(board.items.map((i) => i.rank)).toEqual([1, 2, 2, 2, 5, 6]);
+    } finally {
+      await small.close();
+    }
   });
 
   it('a cancel tells every REGISTERED participant once, in statements of a batch each', async () => {

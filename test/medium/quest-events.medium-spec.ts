@@ -337,7 +337,7 @@ describe('EventCompletionService without the participation module (medium: Quest
   });
   afterAll(() => t?.close());
 
-  it('completing a started event is refused as a wiring error: no participant ranking is registered, nothing is completed', async () => {
+  it('completing a started event is refused as a wiring error: no participant scoring is registered, nothing is completed', async () => {
     const tenantId = await givenTenant(t);
     const communityId = await givenCommunity(t, tenantId);
     const now = Date.now();
@@ -350,7 +350,7 @@ describe('EventCompletionService without the participation module (medium: Quest
       startsAt: new Date(now - HOUR),
       endsAt: new Date(now + HOUR),
     });
-    await expect(t.get(EventCompletionService).complete(tenantId, e.id, true)).rejects.toThrow(/no participant ranking registered/);
+    await expect(t.get(EventCompletionService).complete(tenantId, e.id, true)).rejects.toThrow(/no participant scoring registered/);
     expect((await t.get(QuestEventsService).getAdmin(tenantId, e.id)).status).toBe('active');
   });
 });

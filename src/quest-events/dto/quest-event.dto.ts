@@ -308,11 +308,11 @@ export class CloseQuestEventResultDto {
   @ApiProperty({ type: () => QuestEventDto })
   event: QuestEventDto;
 
-  /** true when this call completed the event; false when it was already completed (nothing changed). */
+  /** true when this call completed the event (claimed its completion); false when another call or the worker had (nothing changed). */
   @ApiProperty({ example: true })
   completedNow: boolean;
 
-  /** Allocations created by this call. */
+  /** Allocations created by this call (all of them when `event.status` is `completed`; those made before the answer otherwise, the worker making the rest). */
   @ApiProperty({ example: 12 })
   allocationsCreated: number;
 }

@@ -4,10 +4,27 @@ import { BaseEntity } from '../../database/base.entity.js';
 import type { EventState } from '../event-status.js';
 
 /**
+ * Where a running completion stands (`state = 'completing'`): each step works through the
+ * participants in batches of their own transactions and stores its place here in the same
+ * transaction, so an interrupted completion resumes where it stopped (EventCompletionService).
+ */
+export interface CompletionProgress {
+  /** The final scores count the ledger entries stamped before this instant (ISO): the end, or just after an early close. */
+  before: string;
+  step: 'scores' | 'ranked' | 'unranked' | 'notices';
+  /** The last user done by a step that goes in user id order (scores, unranked, notices); in `ranked`, the last one ranked. */
+  afterUser: string | null;
+  /** `ranked`: the score (decimal text) and rank of the last one ranked, and how many were ranked before the next. */
+  afterScore: string | null;
+  afterRank: number | null;
+  position: number;
+}
+
+/**
  * A quest event of a community. `state` holds the explicit states (draft, published, cancelled,
  * completed); the user-facing status is derived from it and the times (`event-status.ts`).
  * `registeredCount` counts REGISTERED participants and is changed only by conditional updates of
- * this row (the capacity check `registered_count < capacity` and the completion
+ * this row (the capacity check `registered_count < capacity` and the completion's claim
  * `state = 'published'` are both single-row UPDATEs).
  */
 @Entity('quest_events')
@@ -79,8 +96,13 @@ export class QuestEvent extends BaseEntity {
   @Column({ type: 'int', nullable: true })
   maxRank: number | null;
 
+  /** When the completion finished: every REGISTERED participant scored, allocated and told. */
   @Column({ type: 'timestamptz', nullable: true })
   completedAt: Date | null;
+
+  /** The running completion's place (`state = 'completing'`), null otherwise. */
+  @Column({ type: 'jsonb', nullable: true })
+  completion: CompletionProgress | null;
 
   @Column({ type: 'timestamptz', nullable: true })
   cancelledAt: Date | null;

@@ -1,0 +1,116 @@
+import { performance } from 'node:perf_hooks';
+import { IntegrationsModule } from '../../src/integrations/integrations.module.js';
+import { ParticipationModule } from '../../src/participation/participation.module.js';
+import { EventCompletionService } from '../../src/quest-events/event-completion.service.js';
+import { QuestEventsRepository } from '../../src/quest-events/quest-events.repository.js';
+import { QuestEventsService } from '../../src/quest-events/quest-events.service.js';
+import { RewardsService } from '../../src/quest-events/rewards.service.js';
+import { LedgerService } from '../../src/resources/ledger.service.js';
+import { ResourcesService } from '../../src/resources/resources.service.js';
+import { TenantsModule } from '../../src/tenants/tenants.module.js';
+import { createModuleTest } from './harness.js';
+import { givenCommunity, givenTenant, uniqueName } from './fixtures.js';
+
+/**
+ * A measurement, not a test (its name is outside the medium project's `testMatch`, so `npm test`
+ * never runs it): the completion of a quest event of MEASURE_PARTICIPANTS (1,000,000) REGISTERED
+ * participants, MEASURE_SCORED (500,000) of them scored, one reward for every scorer, by an
+ * EventCompletionService on PostgreSQL with QUEST_EVENT_COMPLETION_BATCH = MEASURE_BATCH (5,000)
+ * and QUEST_EVENT_COMPLETION_REST_PERCENT = MEASURE_REST (0). Prints the setup's time, the
+ * completion's, its transactions and the longest of them. docs/performance.md, event completion.
+ *
+ *     DATABASE_URL=... node --experimental-vm-modules node_modules/jest/bin/jest.js --selectProjects medium \
+ *       --testMatch '<rootDir>/test/medium/event-completion.measure.ts'
+ */
+const PARTICIPANTS = Number(process.env.MEASURE_PARTICIPANTS ?? 1_000_000);
+const SCORED = Number(process.env.MEASURE_SCORED ?? 500_000);
+const HOUR = 3_600_000;
+/** Rows per setup statement: a million in one outruns the statement timeout. */
+const SETUP_CHUNK = 50_000;
+
+it('measures the completion of a large quest event', async () => {
+  const t = await createModuleTest({
+    imports: [ParticipationModule, IntegrationsModule, TenantsModule],
+    env: {
+      WEBHOOK_WORKER_ENABLED: 'false',
+      QUEST_EVENT_COMPLETION_BATCH: process.env.MEASURE_BATCH ?? '5000',
+      QUEST_EVENT_COMPLETION_REST_PERCENT: process.env.MEASURE_REST ?? '0',
+    },
+  });
+  try {
+    const t0 = performance.now();
+    const tenantId = await givenTenant(t);
+    const communityId = await givenCommunity(t, tenantId);
+    const score = (
+      await t.get(ResourcesService).createType(tenantId, { communityId, slug: uniqueName('s'), name: 'Score', kind: 'scoped' })
+    ).id;
+    const now = t.clock.now().getTime();
+    const event = await t.get(QuestEventsService).create(tenantId, {
+      communityId,
+      slug: uniqueName('ev'),
+      name: 'World cup',
+      registrationStartsAt: new Date(now - HOUR),
+      registrationEndsAt: new Date(now + 2 * HOUR),
+      startsAt: new Date(now + HOUR),
+      endsAt: new Date(now + 3 * HOUR),
+      scoreResourceTypeId: score,
+    });
+    await t.get(RewardsService).createReward(tenantId, event.id, { name: 'Ticket', kind: 'manual', tickets: 1 });
+    const prefix = uniqueName('p').replace('-', '_');
+    const players: string[] = [];
+    for (let i = 0; i < PARTICIPANTS; i += SETUP_CHUNK) {
+      const users: { id: string }[] = await t.dataSource.query(
+        `INSERT INTO users (tenant_id, handle, handle_normalized) SELECT $1, $2 || '_' || g, $2 || '_' || g FROM generate_series($3::int, $4::int) g RETURNING id`,
+        [tenantId, prefix, i + 1, Math.min(PARTICIPANTS, i + SETUP_CHUNK)],
+      );
+      await t.dataSource.query(
+        `INSERT INTO quest_event_participants (tenant_id, event_id, user_id, status, registered_at, status_changed_at)
+         SELECT $1, $2, u, 1, now(), now() FROM unnest($3::uuid[]) u`,
+        [tenantId, event.id, users.map((u) => u.id)],
+      );
+      players.push(...users.map((u) => u.id));
+    }
+    t.clock.advance(90 * 60_000);
+    for (let i = 0; i < SCORED; i += SETUP_CHUNK)
+      await t.get(LedgerService).creditMany(t.dataSource.manager, {
+        tenantId,
+        resourceTypeId: score,
+        reason: 'measure',
+        credits: players
+          .slice(i, Math.min(SCORED, i + SETUP_CHUNK))
+          .map((userId, j) => ({ userId, amount: 1 + ((i + j) % 1000), idempotencyKey: `${event.id}:${userId}` })),
+      });
+    await t.dataSource.query('ANALYZE');
+    t.clock.advance(2 * HOUR);
+    process.stdout.write(`setup: ${PARTICIPANTS} participants, ${SCORED} scored, in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
+
+    const worker = t.get(EventCompletionService);
+    const steps: number[] = [];
+    const step = worker.step.bind(worker);
+    worker.step = async (id: string) => {
+      const s0 = performance.now();
+      try {
+        return await step(id);
+      } finally {
+        steps.push(performance.now() - s0);
+      }
+    };
+    const t1 = performance.now();
+    expect(await worker.runOnce()).toEqual([event.id]);
+    const ms = performance.now() - t1;
+    expect(await t.get(QuestEventsRepository).stateOf(event.id)).toBe('completed');
+    steps.sort((a, b) => a - b);
+    process.stdout.write(
+      `completion: ${(ms / 1000).toFixed(1)} s in ${steps.length} batch transactions (+ the claim); ` +
+        `per batch: median ${steps[Math.floor(steps.length / 2)].toFixed(0)} ms, longest ${steps.at(-1)!.toFixed(0)} ms\n`,
+    );
+    const [{ allocations, notices }] = await t.dataSource.query<{ allocations: number; notices: number }[]>(
+      `SELECT (SELECT count(*)::int FROM quest_event_reward_allocations WHERE event_id = $1) AS allocations,
+              (SELECT count(*)::int FROM notifications WHERE type = 'event_completed' AND data->>'eventId' = $1::text) AS notices`,
+      [event.id],
+    );
+    expect({ allocations, notices }).toEqual({ allocations: SCORED, notices: PARTICIPANTS });
+  } finally {
+    await t.close();
+  }
+}, 3_600_000);
