@@ -126,4 +126,18 @@ export class ParticipantsRepository extends BaseRepository {
       [eventId, scoreTypeId, now, before, userIds],
     );
   }
+
+  /**
+   * These REGISTERED participants' places and ranks in the completed event's final standings (a
+   * batch of its completion, which ranks them). One UPDATE; the same batch done again writes the same.
+   */
+  @GenerateSql({ params: [DUMMY.uuid, [DUMMY.uuid2], [1], [1]] })
+  async setFinalPlaces(eventId: string, userIds: string[], positions: number[], ranks: number[], em?: EntityManager): Promise<void> {
+    await this.manager(em).query(
+      `UPDATE quest_event_participants p SET final_position = x.position, final_rank = x.rank
+         FROM unnest($2::uuid[], $3::int[], $4::int[]) AS x(user_id, position, rank)
+        WHERE p.event_id = $1 AND p.user_id = x.user_id AND p.status = 1`,
+      [eventId, userIds, positions, ranks],
+    );
+  }
 }

@@ -82,6 +82,10 @@ export class ParticipationService {
     domainEvents.inTransaction('quest-event.completing', ({ eventId, scoreResourceTypeId, now, scoresBefore, userIds }, em) =>
       this.repo.syncEventScores(eventId, scoreResourceTypeId, now, scoresBefore, userIds, em),
     );
+    // ... and their places in its final standings, batch by batch, as the completion ranks them.
+    domainEvents.inTransaction('quest-event.ranked', ({ eventId, userIds, positions, ranks }, em) =>
+      this.repo.setFinalPlaces(eventId, userIds, positions, ranks, em),
+    );
     // The caller's cached event state (quest events' lists and reads) goes at every status change's commit.
     domainEvents.afterCommit('participant.status_changed', ({ userId }) => this.events.forgetCallerState(userId));
   }

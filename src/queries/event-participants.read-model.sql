@@ -69,18 +69,27 @@ SELECT
 FROM
   batch
 ORDER BY
-  score DESC,
-  user_id;
+  batch.score DESC,
+  batch.user_id;
 
 -- EventParticipantsReadModel.rankedCount
 SELECT
-  COUNT(*)::int AS n
-FROM
-  quest_event_participants
-WHERE
-  event_id = $1
-  AND status = 1
-  AND score > 0;
+  COALESCE(
+    (
+      SELECT
+        final_position
+      FROM
+        quest_event_participants
+      WHERE
+        event_id = $1
+        AND final_position IS NOT NULL
+      ORDER BY
+        final_position DESC
+      LIMIT
+        1
+    ),
+    0
+  ) AS n;
 
 -- EventParticipantsReadModel.registeredAfter
 SELECT
@@ -128,111 +137,81 @@ ORDER BY
 
 -- EventParticipantsReadModel.standingAround
 WITH
-  me AS (
+  mine AS MATERIALIZED (
     SELECT
-      user_id,
+      final_position,
+      final_rank,
       score
     FROM
       quest_event_participants
     WHERE
       event_id = $1
-      AND status = 1
-      AND score > 0
       AND user_id = $2
   ),
-  ahead AS (
-    SELECT
-      (
-        SELECT
-          COUNT(*)
-        FROM
-          quest_event_participants
-        WHERE
-          event_id = $1
-          AND status = 1
-          AND score > 0
-          AND score > me.score
-      ) + (
-        SELECT
-          COUNT(*)
-        FROM
-          quest_event_participants
-        WHERE
-          event_id = $1
-          AND status = 1
-          AND score > 0
-          AND score = me.score
-          AND user_id < me.user_id
-      ) AS n
-    FROM
-      me
-  ),
-  board AS (
-    SELECT
-      p.user_id,
-      p.score,
-      RANK() OVER (
-        ORDER BY
-          p.score DESC
-      ) AS rank,
-      ROW_NUMBER() OVER (
-        ORDER BY
-          p.score DESC,
-          p.user_id
-      ) - 1 - (
-        SELECT
-          n
-        FROM
-          ahead
-      ) AS side
-    FROM
-      (
-        SELECT
-          user_id,
-          score
-        FROM
-          quest_event_participants
-        WHERE
-          event_id = $1
-          AND status = 1
-          AND score > 0
-        ORDER BY
-          score DESC,
-          user_id
-        LIMIT
-          COALESCE(
-            (
-              SELECT
-                n
-              FROM
-                ahead
-            ) + $3::int + 1,
-            0
-          )
-      ) p
-  ),
-  near AS (
+  me AS (
     SELECT
       *
     FROM
-      board
+      mine
     WHERE
-      side >= - $3::int
-    ORDER BY
-      side
-    LIMIT
-      2 * $3::int + 1
+      final_position IS NOT NULL
+  ),
+  near AS (
+    SELECT
+      x.side,
+      x.rank,
+      x.user_id,
+      u.handle,
+      u.display_name,
+      x.score
+    FROM
+      (
+        SELECT
+          p.final_position - (
+            SELECT
+              final_position
+            FROM
+              me
+          ) AS side,
+          p.final_rank AS rank,
+          p.user_id,
+          p.score
+        FROM
+          quest_event_participants p
+        WHERE
+          p.event_id = $1
+          AND p.final_position BETWEEN (
+            SELECT
+              final_position
+            FROM
+              me
+          ) - $3::int AND (
+            SELECT
+              final_position
+            FROM
+              me
+          ) + $3::int
+          AND p.final_position <> (
+            SELECT
+              final_position
+            FROM
+              me
+          )
+        ORDER BY
+          p.final_position
+        LIMIT
+          2 * $3::int
+      ) x
+      JOIN users u ON u.id = x.user_id
   )
 SELECT
   json_build_object(
     'mine',
     (
       SELECT
-        json_build_object('rank', n.rank, 'score', n.score::text)
+        json_build_object('rank', me.final_rank, 'score', me.score::text)
       FROM
-        near n
-      WHERE
-        n.side = 0
+        me
     ),
     'rows',
     (
@@ -246,9 +225,9 @@ SELECT
             'user_id',
             n.user_id,
             'handle',
-            u.handle,
+            n.handle,
             'display_name',
-            u.display_name,
+            n.display_name,
             'score',
             n.score::text
           )
@@ -257,57 +236,26 @@ SELECT
         )
       FROM
         near n
-        JOIN users u ON u.id = n.user_id
-      WHERE
-        n.side <> 0
     )
   ) AS r;
 
 -- EventParticipantsReadModel.standingsPage
 SELECT
-  s.rank::int AS rank,
-  s.user_id,
+  p.final_rank AS rank,
+  p.user_id,
   u.handle,
   u.display_name,
-  s.score::text AS score
+  p.score::text AS score
 FROM
-  (
-    SELECT
-      p.user_id,
-      p.score,
-      RANK() OVER (
-        ORDER BY
-          p.score DESC
-      ) AS rank
-    FROM
-      (
-        SELECT
-          user_id,
-          score
-        FROM
-          quest_event_participants
-        WHERE
-          event_id = $1
-          AND status = 1
-          AND score > 0
-        ORDER BY
-          score DESC,
-          user_id
-        LIMIT
-          $2::int + $3::int
-      ) p
-    ORDER BY
-      p.score DESC,
-      p.user_id
-    OFFSET
-      $2
-    LIMIT
-      $3
-  ) s
-  JOIN users u ON u.id = s.user_id
+  quest_event_participants p
+  JOIN users u ON u.id = p.user_id
+WHERE
+  p.event_id = $1
+  AND p.final_position IS NOT NULL
+  AND p.final_position > $2::int
+  AND p.final_position <= $2::int + $3::int
 ORDER BY
-  s.score DESC,
-  s.user_id;
+  p.final_position;
 
 -- EventParticipantsReadModel.statuses
 SELECT

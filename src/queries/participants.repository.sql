@@ -24,6 +24,8 @@ SELECT
   "Participant"."score_synced_at" AS "Participant_score_synced_at",
   "Participant"."registered_at" AS "Participant_registered_at",
   "Participant"."status_changed_at" AS "Participant_status_changed_at",
+  "Participant"."final_position" AS "Participant_final_position",
+  "Participant"."final_rank" AS "Participant_final_rank",
   "Participant"."drop_reason" AS "Participant_drop_reason"
 FROM
   "quest_event_participants" "Participant"
@@ -75,6 +77,18 @@ SET
   score_synced_at = $2
 WHERE
   id = $1;
+
+-- ParticipantsRepository.setFinalPlaces
+UPDATE quest_event_participants p
+SET
+  final_position = x.position,
+  final_rank = x.rank
+FROM
+  unnest($2::UUID[], $3::INT[], $4::INT[]) AS x (user_id, position, rank)
+WHERE
+  p.event_id = $1
+  AND p.user_id = x.user_id
+  AND p.status = 1;
 
 -- ParticipantsRepository.syncEventScores
 UPDATE quest_event_participants p

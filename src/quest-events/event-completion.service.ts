@@ -49,9 +49,11 @@ type Stepped = { state: 'completed' | 'busy' | 'more'; allocated: number };
  *
  * 1. `scores`: their final scores, from the scoped resource's ledger entries stamped before the
  *    end (or just after an early close), by the participation module (`quest-event.completing`);
- * 2. `ranked`: the final standings in order (equal scores share a rank), and the tickets of those
- *    the completion rule admits: one allocation per reward whose rank bracket holds them, its
- *    `reward.allocated` event and a `tickets_allocated` notification; it stops where no reward pays;
+ * 2. `ranked`: the final standings in order (equal scores share a rank), each participant's place
+ *    and rank stored by the participation module (`quest-event.ranked`: the standings are then
+ *    read by place), and the tickets of those the completion rule admits: one allocation per reward
+ *    whose rank bracket holds them, its `reward.allocated` event and a `tickets_allocated`
+ *    notification (no allocation is tried past the last rank any reward pays);
  * 3. `unranked`: the same for participants with a score of 0, when the rule admits them (minScore 0);
  * 4. `notices`: every participant is told the event is complete; then `state = 'completed'`.
  *
@@ -231,27 +233,38 @@ export class EventCompletionService implements OnApplicationBootstrap, OnModuleD
           break;
         }
         case 'ranked': {
-          const reach = await this.rewards.rankReach(event.id, em);
           const after =
             p.afterUser === null ? null : { userId: p.afterUser, score: p.afterScore!, rank: p.afterRank!, position: p.position };
-          const ranked = reach.rewards > 0 ? await this.participants.rankedAfter(event.id, after, batch, em) : [];
-          allocated = await this.allocate(
-            event,
-            ranked.map((r) => ({ userId: r.user_id, score: r.score, rank: r.rank })),
-            em,
-          );
-          const last = ranked.at(-1);
-          if (last)
+          const ranked = await this.participants.rankedAfter(event.id, after, batch, em);
+          if (ranked.length > 0) {
+            await this.domainEvents.publish(em, 'quest-event.ranked', {
+              tenantId: event.tenantId,
+              eventId: event.id,
+              userIds: ranked.map((r) => r.user_id),
+              positions: ranked.map((_, i) => p.position + i + 1),
+              ranks: ranked.map((r) => r.rank),
+            });
+            // Tickets while some reward may still pay: none past the last rank any reward or maxRank pays, nor below minScore.
+            const reach = await this.rewards.rankReach(event.id, em);
+            const lastPaid = Math.min(event.maxRank ?? Infinity, reach.lastRank ?? Infinity);
+            if (reach.rewards > 0 && ranked[0].rank <= lastPaid && Number(ranked[0].score) >= event.minScore)
+              allocated = await this.allocate(
+                event,
+                ranked.map((r) => ({ userId: r.user_id, score: r.score, rank: r.rank })),
+                em,
+              );
+            const last = ranked.at(-1)!;
             Object.assign(p, {
               afterUser: last.user_id,
               afterScore: last.score,
               afterRank: last.rank,
               position: p.position + ranked.length,
             });
-          // Past the last place any reward pays (ties of that place included), or below the minimum score: no one further gets anything.
-          const lastRank = Math.min(event.maxRank ?? Infinity, reach.lastRank ?? Infinity);
-          const done = ranked.length < batch || last!.rank > lastRank || Number(last!.score) < event.minScore;
-          if (done) Object.assign(p, { step: event.minScore <= 0 && reach.rewards > 0 ? 'unranked' : 'notices', afterUser: null });
+          }
+          if (ranked.length < batch) {
+            const unranked = event.minScore <= 0 && (await this.rewards.rankReach(event.id, em)).rewards > 0;
+            Object.assign(p, { step: unranked ? 'unranked' : 'notices', afterUser: null });
+          }
           break;
         }
         case 'unranked': {

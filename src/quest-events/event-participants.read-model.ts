@@ -21,13 +21,15 @@ export interface StandingAroundRow {
 }
 
 /**
- * The final standings of a completed event, from its REGISTERED participants' frozen scores:
- * score DESC, ties share a rank (RANK(), as the completion ranked them for its tickets: 1, 2, 2, 4)
- * and are listed by user id; a score of 0 is unranked. Read along `ix_participants_standings`
- * (event_id, score DESC, user_id) WHERE status = 1 AND score > 0: the ranks of a page come from the
- * rows before it (every higher score is among them), so a page costs its offset, not the event.
+ * The ranked participants of an event, in the order of its final standings: REGISTERED with a
+ * score, score DESC, ties sharing a rank (RANK(): 1, 2, 2, 4) and listed by user id; a score of 0
+ * is unranked. Read along `ix_participants_standings` (event_id, score DESC, user_id) WHERE
+ * status = 1 AND score > 0 by the completion, which ranks them in batches (`rankedAfter`) and
+ * stores each one's place and rank (participation's `final_position`, `final_rank`).
  */
 const RANKED = 'event_id = $1 AND status = 1 AND score > 0';
+/** A completed event's final standings as its completion stored them: a range of `ix_participants_final_position`. */
+const PLACED = 'event_id = $1 AND final_position IS NOT NULL';
 
 /**
  * The participants of quest events as the events module shows them (the caller's status on an
@@ -116,59 +118,57 @@ export class EventParticipantsReadModel extends BaseRepository {
        batch AS (SELECT user_id, score FROM next ORDER BY score DESC, user_id LIMIT $6)
        SELECT user_id, score::text AS score,
               (CASE WHEN score = $2::bigint THEN $4::int ELSE $5::int + RANK() OVER (ORDER BY score DESC) END)::int AS rank
-         FROM batch ORDER BY score DESC, user_id`,
+         FROM batch ORDER BY batch.score DESC, batch.user_id`,
       [eventId, after?.score ?? null, after?.userId ?? null, after?.rank ?? null, after?.position ?? 0, limit],
     );
   }
 
-  /** How many participants a completed event's final standings rank (score > 0). */
+  /** How many participants a completed event's final standings rank (score > 0): its last place. */
   @GenerateSql({ params: [DUMMY.uuid] })
   async rankedCount(eventId: string, em?: EntityManager): Promise<number> {
     const [{ n }] = await this.manager(em).query<{ n: number }[]>(
-      `SELECT COUNT(*)::int AS n FROM quest_event_participants WHERE ${RANKED}`,
+      `SELECT COALESCE((SELECT final_position FROM quest_event_participants WHERE ${PLACED} ORDER BY final_position DESC LIMIT 1), 0) AS n`,
       [eventId],
     );
     return n;
   }
 
-  /** A page of a completed event's final standings: the page is cut before the names are joined. */
+  /** A page of a completed event's final standings: a range of places. */
   @GenerateSql({ params: [DUMMY.uuid, DUMMY.page] })
   async standingsPage(eventId: string, page: PageRequest, em?: EntityManager): Promise<StandingRow[]> {
     return this.manager(em).query<StandingRow[]>(
-      `SELECT s.rank::int AS rank, s.user_id, u.handle, u.display_name, s.score::text AS score
-         FROM (SELECT p.user_id, p.score, RANK() OVER (ORDER BY p.score DESC) AS rank
-                 FROM (SELECT user_id, score FROM quest_event_participants WHERE ${RANKED}
-                        ORDER BY score DESC, user_id LIMIT $2::int + $3::int) p
-                ORDER BY p.score DESC, p.user_id OFFSET $2 LIMIT $3) s
-         JOIN users u ON u.id = s.user_id
-        ORDER BY s.score DESC, s.user_id`,
+      `SELECT p.final_rank AS rank, p.user_id, u.handle, u.display_name, p.score::text AS score
+         FROM quest_event_participants p JOIN users u ON u.id = p.user_id
+        WHERE p.event_id = $1 AND p.final_position IS NOT NULL AND p.final_position > $2::int AND p.final_position <= $2::int + $3::int
+        ORDER BY p.final_position`,
       [eventId, page.offset, page.limit],
     );
   }
 
   /**
    * The user's place in a completed event's final standings (null: not ranked) and up to `around`
-   * places on each side: the places before theirs are counted, then read with their ranks. One statement.
+   * places on each side: a range of places around theirs. One statement.
    */
   @GenerateSql({ params: [DUMMY.uuid, DUMMY.uuid2, 2] })
   async standingAround(eventId: string, userId: string, around: number, em?: EntityManager): Promise<StandingAroundRow> {
     const [{ r }] = await this.manager(em).query<{ r: StandingAroundRow }[]>(
-      `WITH me AS (SELECT user_id, score FROM quest_event_participants WHERE ${RANKED} AND user_id = $2),
-       ahead AS (
-         SELECT (SELECT COUNT(*) FROM quest_event_participants WHERE ${RANKED} AND score > me.score)
-              + (SELECT COUNT(*) FROM quest_event_participants WHERE ${RANKED} AND score = me.score AND user_id < me.user_id) AS n
-           FROM me),
-       board AS (
-         SELECT p.user_id, p.score, RANK() OVER (ORDER BY p.score DESC) AS rank,
-                ROW_NUMBER() OVER (ORDER BY p.score DESC, p.user_id) - 1 - (SELECT n FROM ahead) AS side
-           FROM (SELECT user_id, score FROM quest_event_participants WHERE ${RANKED}
-                  ORDER BY score DESC, user_id LIMIT COALESCE((SELECT n FROM ahead) + $3::int + 1, 0)) p),
-       near AS (SELECT * FROM board WHERE side >= -$3::int ORDER BY side LIMIT 2 * $3::int + 1)
+      // The player's row by its unique key, then a range of places around theirs: bounds as values
+      // (InitPlans), so the index reads the range itself, and the names of those few rows only.
+      `WITH mine AS MATERIALIZED (SELECT final_position, final_rank, score FROM quest_event_participants WHERE event_id = $1 AND user_id = $2),
+       me AS (SELECT * FROM mine WHERE final_position IS NOT NULL),
+       near AS (
+         SELECT x.side, x.rank, x.user_id, u.handle, u.display_name, x.score
+           FROM (SELECT p.final_position - (SELECT final_position FROM me) AS side, p.final_rank AS rank, p.user_id, p.score
+                   FROM quest_event_participants p
+                  WHERE p.event_id = $1 AND p.final_position BETWEEN (SELECT final_position FROM me) - $3::int AND (SELECT final_position FROM me) + $3::int
+                    AND p.final_position <> (SELECT final_position FROM me)
+                  ORDER BY p.final_position LIMIT 2 * $3::int) x
+           JOIN users u ON u.id = x.user_id)
        SELECT json_build_object(
-         'mine', (SELECT json_build_object('rank', n.rank, 'score', n.score::text) FROM near n WHERE n.side = 0),
-         'rows', (SELECT json_agg(json_build_object('side', n.side, 'rank', n.rank, 'user_id', n.user_id, 'handle', u.handle,
-                                                    'display_name', u.display_name, 'score', n.score::text) ORDER BY n.side)
-                    FROM near n JOIN users u ON u.id = n.user_id WHERE n.side <> 0)) AS r`,
+         'mine', (SELECT json_build_object('rank', me.final_rank, 'score', me.score::text) FROM me),
+         'rows', (SELECT json_agg(json_build_object('side', n.side, 'rank', n.rank, 'user_id', n.user_id, 'handle', n.handle,
+                                                    'display_name', n.display_name, 'score', n.score::text) ORDER BY n.side)
+                    FROM near n)) AS r`,
       [eventId, userId, around],
     );
     return r;

@@ -15,6 +15,15 @@ export interface QuestEventCompleting {
   userIds: string[];
 }
 
+/** A batch of a completing event's final standings: places (1, 2, 3, ...) and ranks (ties share one), in order. */
+export interface QuestEventRanked {
+  tenantId: string;
+  eventId: string;
+  userIds: string[];
+  positions: number[];
+  ranks: number[];
+}
+
 export interface QuestEventStatusChanged {
   tenantId: string;
   eventId: string;
@@ -51,6 +60,11 @@ declare module '../common/events/domain-events.js' {
      * allocated: the participation module sets the final scores of these REGISTERED participants.
      */
     'quest-event.completing': QuestEventCompleting;
+    /**
+     * A batch of the completing event's final standings, in the completion's transaction: the
+     * participation module stores these participants' places and ranks.
+     */
+    'quest-event.ranked': QuestEventRanked;
     /** An event's stored state changed: created, published, cancelled or completed. */
     'quest_event.status_changed': QuestEventStatusChanged;
     /** A participant was allocated tickets of a reward (the event completed). */

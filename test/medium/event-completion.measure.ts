@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { IntegrationsModule } from '../../src/integrations/integrations.module.js';
 import { ParticipationModule } from '../../src/participation/participation.module.js';
 import { EventCompletionService } from '../../src/quest-events/event-completion.service.js';
+import { EventParticipantsReadModel } from '../../src/quest-events/event-participants.read-model.js';
 import { QuestEventsRepository } from '../../src/quest-events/quest-events.repository.js';
 import { QuestEventsService } from '../../src/quest-events/quest-events.service.js';
 import { RewardsService } from '../../src/quest-events/rewards.service.js';
@@ -17,7 +18,9 @@ import { givenCommunity, givenTenant, uniqueName } from './fixtures.js';
  * participants, MEASURE_SCORED (500,000) of them scored, one reward for every scorer, by an
  * EventCompletionService on PostgreSQL with QUEST_EVENT_COMPLETION_BATCH = MEASURE_BATCH (5,000)
  * and QUEST_EVENT_COMPLETION_REST_PERCENT = MEASURE_REST (0). Prints the setup's time, the
- * completion's, its transactions and the longest of them. docs/performance.md, event completion.
+ * completion's, its transactions and the longest of them, and the time of the final standings'
+ * reads (a page, a player's place) at the top, the middle and the bottom. docs/performance.md,
+ * "An event's completion in batches".
  *
  *     DATABASE_URL=... node --experimental-vm-modules node_modules/jest/bin/jest.js --selectProjects medium \
  *       --testMatch '<rootDir>/test/medium/event-completion.measure.ts'
@@ -110,6 +113,40 @@ it('measures the completion of a large quest event', async () => {
       [event.id],
     );
     expect({ allocations, notices }).toEqual({ allocations: SCORED, notices: PARTICIPANTS });
+
+    // The final standings' reads, uncached: pages and players' places at the top, the middle and the bottom.
+    const standings = t.get(EventParticipantsReadModel);
+    const ranked = await standings.rankedCount(event.id);
+    const median = async (read: () => Promise<unknown>) => {
+      const times: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        const r0 = performance.now();
+        await read();
+        times.push(performance.now() - r0);
+      }
+      return times.sort((a, b) => a - b)[2].toFixed(1);
+    };
+    const at = async (position: number) =>
+      (
+        await t.dataSource.query<{ user_id: string }[]>(
+          `SELECT user_id FROM quest_event_participants WHERE event_id = $1 AND status = 1 AND score > 0 ORDER BY score DESC, user_id OFFSET $2 LIMIT 1`,
+          [event.id, position - 1],
+        )
+      )[0].user_id;
+    const lines: string[] = [];
+    for (const [name, position] of [
+      ['top', 1],
+      ['middle', Math.ceil(ranked / 2)],
+      ['bottom', ranked],
+    ] as const) {
+      const offset = Math.max(0, Math.min(ranked - 50, position - 1));
+      const user = await at(position);
+      lines.push(
+        `${name}: page of 50 ${await median(() => standings.standingsPage(event.id, { page: 1 + offset / 50, offset, limit: 50 }))} ms, ` +
+          `a player's place ${await median(() => standings.standingAround(event.id, user, 2))} ms`,
+      );
+    }
+    process.stdout.write(`final standings of ${ranked} ranked, medians of 5: ${lines.join('; ')}\n`);
   } finally {
     await t.close();
   }

@@ -1,3 +1,4 @@
+import { EventCompletionInSteps1795830000000 } from '../../migrations/1795830000000-EventCompletionInSteps.js';
 import { IntegrationsModule } from '../../src/integrations/integrations.module.js';
 import { OUTBOX_BATCH } from '../../src/integrations/outbox.repository.js';
 import { NOTIFY_BATCH } from '../../src/notifications/notifications.service.js';
@@ -16,7 +17,7 @@ import { TenantsModule } from '../../src/tenants/tenants.module.js';
 import { subscribeToEveryEvent } from '../helpers/outbox.js';
 import { onStatements, statementsOfFirstConnection } from '../helpers/pg-statements.js';
 import { createModuleTest, type ModuleTest } from './harness.js';
-import { givenCommunity, givenTenant, numbers, uniqueName } from './fixtures.js';
+import { givenCommunity, givenTenant, inRolledBackTransaction, numbers, uniqueName } from './fixtures.js';
 
 const HOUR = 3_600_000;
 /** More participants than one statement of notifications or outbox events takes. */
@@ -222,8 +223,9 @@ describe('EventCompletionService and cancel at scale (medium: ParticipationModul
     await expectCompletedOnce(event.id, players);
   });
 
-  it('allocates by the final standings across batches: ties keep their rank over a batch boundary, brackets and the rule hold', async () => {
-    // 7 scored players, batches of 3: scores 50, 40, 40, 40, 30, 20, 0 -> ranks 1, 2, 2, 2, 5, 6, unranked.
+  it('ranks and allocates across batches: ties keep their rank over a batch boundary, brackets and the rule hold, the standings read by place agree, as does the migration', async () => {
+    // 7 players, batches of 3: scores 500, 90, 90, 90, 30, 20, 0 -> ranks 1, 2, 2, 2, 5, 6, unranked (scores of
+    // different lengths: their decimal texts sort otherwise).
     const small = await createModuleTest({
       imports: [ParticipationModule, IntegrationsModule, TenantsModule],
       env: { QUEST_EVENT_WORKER_ENABLED: 'false', WEBHOOK_WORKER_ENABLED: 'false', QUEST_EVENT_COMPLETION_BATCH: '3' },
@@ -254,7 +256,7 @@ describe('EventCompletionService and cancel at scale (medium: ParticipationModul
       await rewards.createReward(tenant, event.id, { name: 'Gold', kind: 'manual', tickets: 5, rankFrom: 1, rankTo: 1 });
       await rewards.createReward(tenant, event.id, { name: 'Silver', kind: 'manual', tickets: 3, rankFrom: 2, rankTo: 4 });
       await rewards.createReward(tenant, event.id, { name: 'Any', kind: 'manual', tickets: 1 });
-      const scores = [50, 40, 40, 40, 30, 20, 0];
+      const scores = [500, 90, 90, 90, 30, 20, 0];
       const users: { id: string }[] = await small.dataSource.query(
         `INSERT INTO users (tenant_id, handle, handle_normalized) SELECT $1, $2 || g, $2 || g FROM generate_series(1, $3::int) g RETURNING id`,
         [tenant, uniqueName('b').replace('-', '_'), scores.length],
@@ -294,6 +296,28 @@ describe('EventCompletionService and cancel at scale (medium: ParticipationModul
       // The final standings the leaderboard shows agree with the ranks allocated by.
       const board = await small.get(QuestEventsService).leaderboard(tenant, event.id, { page: 1, offset: 0, limit: 10 });
       expect(board.items.map((i) => i.rank)).toEqual([1, 2, 2, 2, 5, 6]);
+      expect(board.items.map((i) => i.userId)).toEqual([
+        users[0].id,
+        ...[users[1], users[2], users[3]].map((u) => u.id).sort(),
+        users[4].id,
+        users[5].id,
+      ]);
+      const second = await small.get(QuestEventsService).leaderboard(tenant, event.id, { page: 2, offset: 3, limit: 3 });
+      expect(second.items.map((i) => i.rank)).toEqual([2, 5, 6]);
+      expect(second.total).toBe(6);
+
+      // The places as the completion stored them, batch by batch, are the ones the migration gives
+      // an event completed before it (window functions over the whole event at once).
+      const places = (run: (sql: string, params: unknown[]) => Promise<unknown[]>) =>
+        run('SELECT user_id, final_position, final_rank FROM quest_event_participants WHERE event_id = $1 ORDER BY user_id', [event.id]);
+      const stored = await places((sql, params) => small.dataSource.query(sql, params));
+      expect(stored.filter((p) => (p as { final_position: number | null }).final_position !== null)).toHaveLength(6);
+      await inRolledBackTransaction(small.dataSource, async (qr) => {
+        const migration = new EventCompletionInSteps1795830000000();
+        await migration.down(qr);
+        await migration.up(qr);
+        expect(await places((sql, params) => qr.query(sql, params))).toEqual(stored);
+      });
     } finally {
       await small.close();
     }

@@ -13,8 +13,10 @@ import type { ParticipantStatus } from '../participant-status.js';
 @Index('uq_participants_event_user', ['eventId', 'userId'], { unique: true })
 @Index('ix_participants_event_status', ['eventId', 'status'])
 @Index('ix_participants_user', ['tenantId', 'userId'])
-// Written by the EventFinalStandings migration (score DESC, partial): a completed event's standings.
+// Written by the EventFinalStandings migration (score DESC, partial): the order a completion ranks in.
 @Index('ix_participants_standings', { synchronize: false })
+// Written by the EventCompletionInSteps migration (partial): a completed event's standings by place.
+@Index('ix_participants_final_position', { synchronize: false })
 export class Participant {
   @PrimaryGeneratedColumn('uuid')
   id: string;
@@ -51,6 +53,17 @@ export class Participant {
 
   @Column({ type: 'timestamptz' })
   statusChangedAt: Date;
+
+  /**
+   * The place in the completed event's final standings (1, 2, 3, ... by score DESC, then user id)
+   * and the rank shown there (equal scores share one: 1, 2, 2, 4); null while the event is not
+   * completed, and for the unranked (score 0, or not REGISTERED at the completion).
+   */
+  @Column({ type: 'int', nullable: true })
+  finalPosition: number | null;
+
+  @Column({ type: 'int', nullable: true })
+  finalRank: number | null;
 
   /** Why the participant was dropped. */
   @Column({ type: 'varchar', length: 500, nullable: true })
