@@ -4,13 +4,10 @@ import { ParticipationModule } from '../../src/participation/participation.modul
 import { EventCompletionService } from '../../src/quest-events/event-completion.service.js';
 import { EventParticipantsReadModel } from '../../src/quest-events/event-participants.read-model.js';
 import { QuestEventsRepository } from '../../src/quest-events/quest-events.repository.js';
-import { QuestEventsService } from '../../src/quest-events/quest-events.service.js';
 import { RewardsService } from '../../src/quest-events/rewards.service.js';
-import { LedgerService } from '../../src/resources/ledger.service.js';
-import { ResourcesService } from '../../src/resources/resources.service.js';
 import { TenantsModule } from '../../src/tenants/tenants.module.js';
 import { createModuleTest } from './harness.js';
-import { givenCommunity, givenTenant, uniqueName } from './fixtures.js';
+import { givenCommunity, givenEventWithPlayers, givenScores, givenTenant } from './fixtures.js';
 
 /**
  * A measurement, not a test (its name is outside the medium project's `testMatch`, so `npm test`
@@ -28,8 +25,6 @@ import { givenCommunity, givenTenant, uniqueName } from './fixtures.js';
 const PARTICIPANTS = Number(process.env.MEASURE_PARTICIPANTS ?? 1_000_000);
 const SCORED = Number(process.env.MEASURE_SCORED ?? 500_000);
 const HOUR = 3_600_000;
-/** Rows per setup statement: a million in one outruns the statement timeout. */
-const SETUP_CHUNK = 50_000;
 
 it('measures the completion of a large quest event', async () => {
   const t = await createModuleTest({
@@ -44,45 +39,10 @@ it('measures the completion of a large quest event', async () => {
     const t0 = performance.now();
     const tenantId = await givenTenant(t);
     const communityId = await givenCommunity(t, tenantId);
-    const score = (
-      await t.get(ResourcesService).createType(tenantId, { communityId, slug: uniqueName('s'), name: 'Score', kind: 'scoped' })
-    ).id;
-    const now = t.clock.now().getTime();
-    const event = await t.get(QuestEventsService).create(tenantId, {
-      communityId,
-      slug: uniqueName('ev'),
-      name: 'World cup',
-      registrationStartsAt: new Date(now - HOUR),
-      registrationEndsAt: new Date(now + 2 * HOUR),
-      startsAt: new Date(now + HOUR),
-      endsAt: new Date(now + 3 * HOUR),
-      scoreResourceTypeId: score,
-    });
+    const { event, players } = await givenEventWithPlayers(t, tenantId, communityId, PARTICIPANTS);
     await t.get(RewardsService).createReward(tenantId, event.id, { name: 'Ticket', kind: 'manual', tickets: 1 });
-    const prefix = uniqueName('p').replace('-', '_');
-    const players: string[] = [];
-    for (let i = 0; i < PARTICIPANTS; i += SETUP_CHUNK) {
-      const users: { id: string }[] = await t.dataSource.query(
-        `INSERT INTO users (tenant_id, handle, handle_normalized) SELECT $1, $2 || '_' || g, $2 || '_' || g FROM generate_series($3::int, $4::int) g RETURNING id`,
-        [tenantId, prefix, i + 1, Math.min(PARTICIPANTS, i + SETUP_CHUNK)],
-      );
-      await t.dataSource.query(
-        `INSERT INTO quest_event_participants (tenant_id, event_id, user_id, status, registered_at, status_changed_at)
-         SELECT $1, $2, u, 1, now(), now() FROM unnest($3::uuid[]) u`,
-        [tenantId, event.id, users.map((u) => u.id)],
-      );
-      players.push(...users.map((u) => u.id));
-    }
     t.clock.advance(90 * 60_000);
-    for (let i = 0; i < SCORED; i += SETUP_CHUNK)
-      await t.get(LedgerService).creditMany(t.dataSource.manager, {
-        tenantId,
-        resourceTypeId: score,
-        reason: 'measure',
-        credits: players
-          .slice(i, Math.min(SCORED, i + SETUP_CHUNK))
-          .map((userId, j) => ({ userId, amount: 1 + ((i + j) % 1000), idempotencyKey: `${event.id}:${userId}` })),
-      });
+    await givenScores(t, tenantId, event, players.slice(0, SCORED), (i) => 1 + (i % 1000));
     await t.dataSource.query('ANALYZE');
     t.clock.advance(2 * HOUR);
     process.stdout.write(`setup: ${PARTICIPANTS} participants, ${SCORED} scored, in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);

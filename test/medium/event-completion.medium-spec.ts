@@ -11,13 +11,11 @@ import { QuestEventErrors } from '../../src/quest-events/quest-events.errors.js'
 import { QuestEventsRepository } from '../../src/quest-events/quest-events.repository.js';
 import { QuestEventsService } from '../../src/quest-events/quest-events.service.js';
 import { RewardsService } from '../../src/quest-events/rewards.service.js';
-import { LedgerService } from '../../src/resources/ledger.service.js';
-import { ResourcesService } from '../../src/resources/resources.service.js';
 import { TenantsModule } from '../../src/tenants/tenants.module.js';
 import { subscribeToEveryEvent } from '../helpers/outbox.js';
 import { onStatements, statementsOfFirstConnection } from '../helpers/pg-statements.js';
 import { createModuleTest, type ModuleTest } from './harness.js';
-import { givenCommunity, givenTenant, inRolledBackTransaction, numbers, uniqueName } from './fixtures.js';
+import { givenCommunity, givenEventWithPlayers, givenScores, givenTenant, inRolledBackTransaction, numbers } from './fixtures.js';
 
 const HOUR = 3_600_000;
 /** More participants than one statement of notifications or outbox events takes. */
@@ -50,35 +48,7 @@ describe('EventCompletionService and cancel at scale (medium: ParticipationModul
   afterAll(() => t?.close());
   afterEach(() => t.clock.reset());
 
-  /** A published event of a new scoped type, from +1 h to +3 h, with `n` REGISTERED participants (bulk SQL: what is under test is the completion). */
-  const givenEvent = async (n: number) => {
-    const score = (
-      await t.get(ResourcesService).createType(tenantId, { communityId, slug: uniqueName('s'), name: 'Score', kind: 'scoped' })
-    ).id;
-    const now = t.clock.now().getTime();
-    const event = await t.get(QuestEventsService).create(tenantId, {
-      communityId,
-      slug: uniqueName('ev'),
-      name: 'Grand cup',
-      registrationStartsAt: new Date(now - HOUR),
-      registrationEndsAt: new Date(now + 2 * HOUR),
-      startsAt: new Date(now + HOUR),
-      endsAt: new Date(now + 3 * HOUR),
-      scoreResourceTypeId: score,
-    });
-    const prefix = uniqueName('p').replace('-', '_');
-    const users: { id: string }[] = await t.dataSource.query(
-      `INSERT INTO users (tenant_id, handle, handle_normalized) SELECT $1, $2 || '_' || g, $2 || '_' || g FROM generate_series(1, $3::int) g RETURNING id`,
-      [tenantId, prefix, n],
-    );
-    const players = users.map((u) => u.id);
-    await t.dataSource.query(
-      `INSERT INTO quest_event_participants (tenant_id, event_id, user_id, status, registered_at, status_changed_at)
-       SELECT $1, $2, u, 1, now(), now() FROM unnest($3::uuid[]) u`,
-      [tenantId, event.id, players],
-    );
-    return { event, score, players };
-  };
+  const givenEvent = (n: number) => givenEventWithPlayers(t, tenantId, communityId, n);
 
   /** The notifications of `type` about the event, per user: how many, and the tickets they name. */
   const notified = (type: string, eventId: string) =>
@@ -93,14 +63,7 @@ describe('EventCompletionService and cancel at scale (medium: ParticipationModul
     const given = await givenEvent(n);
     await t.get(RewardsService).createReward(tenantId, given.event.id, { name: 'Ticket', kind: 'manual', tickets: 2 });
     t.clock.advance(90 * 60_000);
-    await t.get(LedgerService).creditMany(t.dataSource.manager, {
-      tenantId,
-      resourceTypeId: given.score,
-      reason: 'medium-test',
-      credits: given.players
-        .slice(0, SCORED)
-        .map((userId, i) => ({ userId, amount: 1 + (i % 50), idempotencyKey: `${given.event.id}:${userId}` })),
-    });
+    await givenScores(t, tenantId, given.event, given.players.slice(0, SCORED), (i) => 1 + (i % 50));
     t.clock.advance(2 * HOUR);
     return given;
   };
@@ -234,47 +197,14 @@ describe('EventCompletionService and cancel at scale (medium: ParticipationModul
     try {
       const tenant = await givenTenant(small);
       const community = await givenCommunity(small, tenant);
-      const score = (
-        await small
-          .get(ResourcesService)
-          .createType(tenant, { communityId: community, slug: uniqueName('s'), name: 'Score', kind: 'scoped' })
-      ).id;
-      const now = small.clock.now().getTime();
-      const event = await small.get(QuestEventsService).create(tenant, {
-        communityId: community,
-        slug: uniqueName('ev'),
-        name: 'Bracket cup',
-        registrationStartsAt: new Date(now - HOUR),
-        registrationEndsAt: new Date(now + 2 * HOUR),
-        startsAt: new Date(now + HOUR),
-        endsAt: new Date(now + 3 * HOUR),
-        scoreResourceTypeId: score,
-        minScore: 25,
-        maxRank: 5,
-      });
+      const scores = [500, 90, 90, 90, 30, 20, 0];
+      const { event, players: users } = await givenEventWithPlayers(small, tenant, community, scores.length, { minScore: 25, maxRank: 5 });
       const rewards = small.get(RewardsService);
       await rewards.createReward(tenant, event.id, { name: 'Gold', kind: 'manual', tickets: 5, rankFrom: 1, rankTo: 1 });
       await rewards.createReward(tenant, event.id, { name: 'Silver', kind: 'manual', tickets: 3, rankFrom: 2, rankTo: 4 });
       await rewards.createReward(tenant, event.id, { name: 'Any', kind: 'manual', tickets: 1 });
-      const scores = [500, 90, 90, 90, 30, 20, 0];
-      const users: { id: string }[] = await small.dataSource.query(
-        `INSERT INTO users (tenant_id, handle, handle_normalized) SELECT $1, $2 || g, $2 || g FROM generate_series(1, $3::int) g RETURNING id`,
-        [tenant, uniqueName('b').replace('-', '_'), scores.length],
-      );
-      await small.dataSource.query(
-        `INSERT INTO quest_event_participants (tenant_id, event_id, user_id, status, registered_at, status_changed_at)
-         SELECT $1, $2, u, 1, now(), now() FROM unnest($3::uuid[]) u`,
-        [tenant, event.id, users.map((u) => u.id)],
-      );
       small.clock.advance(90 * 60_000);
-      await small.get(LedgerService).creditMany(small.dataSource.manager, {
-        tenantId: tenant,
-        resourceTypeId: score,
-        reason: 'medium-test',
-        credits: users.flatMap((u, i) =>
-          scores[i] > 0 ? [{ userId: u.id, amount: scores[i], idempotencyKey: `${event.id}:${u.id}` }] : [],
-        ),
-      });
+      await givenScores(small, tenant, event, users, (i) => scores[i]);
       small.clock.advance(2 * HOUR);
       await small.get(EventCompletionService).complete(tenant, event.id, false);
 
@@ -285,7 +215,7 @@ describe('EventCompletionService and cancel at scale (medium: ParticipationModul
       );
       const of = (i: number) =>
         got
-          .filter((a) => a.user_id === users[i].id)
+          .filter((a) => a.user_id === users[i])
           .map((a) => `${a.name}@${a.rank}`)
           .sort();
       expect(of(0)).toEqual(['Any@1', 'Gold@1']);
@@ -296,12 +226,7 @@ describe('EventCompletionService and cancel at scale (medium: ParticipationModul
       // The final standings the leaderboard shows agree with the ranks allocated by.
       const board = await small.get(QuestEventsService).leaderboard(tenant, event.id, { page: 1, offset: 0, limit: 10 });
       expect(board.items.map((i) => i.rank)).toEqual([1, 2, 2, 2, 5, 6]);
-      expect(board.items.map((i) => i.userId)).toEqual([
-        users[0].id,
-        ...[users[1], users[2], users[3]].map((u) => u.id).sort(),
-        users[4].id,
-        users[5].id,
-      ]);
+      expect(board.items.map((i) => i.userId)).toEqual([users[0], ...[users[1], users[2], users[3]].sort(), users[4], users[5]]);
       const second = await small.get(QuestEventsService).leaderboard(tenant, event.id, { page: 2, offset: 3, limit: 3 });
       expect(second.items.map((i) => i.rank)).toEqual([2, 5, 6]);
       expect(second.total).toBe(6);

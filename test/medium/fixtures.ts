@@ -2,6 +2,9 @@ import { randomBytes } from 'node:crypto';
 import type { DataSource, QueryRunner } from 'typeorm';
 import { DomainError } from '../../src/common/errors/domain-error.js';
 import { CommunitiesService } from '../../src/communities/communities.service.js';
+import type { QuestEventDto } from '../../src/quest-events/dto/quest-event.dto.js';
+import { QuestEventsService } from '../../src/quest-events/quest-events.service.js';
+import { LedgerService } from '../../src/resources/ledger.service.js';
 import { ResourcesService } from '../../src/resources/resources.service.js';
 import { TenantsService } from '../../src/tenants/tenants.service.js';
 import { UsersService } from '../../src/users/users.service.js';
@@ -32,6 +35,78 @@ export async function givenResourceType(t: ModuleTest, tenantId: string, communi
     .get(ResourcesService)
     .createType(tenantId, { communityId: community, slug: uniqueName('r'), name: 'Gems', kind: 'global' });
   return type.id;
+}
+
+/** Rows per bulk statement of `givenEventWithPlayers`: a million in one outruns the statement timeout. */
+const BULK_ROWS = 50_000;
+
+/**
+ * A published quest event of a new scoped score type in the community (registration open, from
+ * +1 h to +3 h on the test's clock) with `n` new users REGISTERED in it, made by bulk SQL (what is
+ * under test is what follows: a completion, its standings). QuestEventsModule among the imports.
+ */
+export async function givenEventWithPlayers(
+  t: ModuleTest,
+  tenantId: string,
+  communityId: string,
+  n: number,
+  rule: { minScore?: number; maxRank?: number } = {},
+): Promise<{ event: QuestEventDto; score: string; players: string[] }> {
+  const hour = 3_600_000;
+  const score = (await t.get(ResourcesService).createType(tenantId, { communityId, slug: uniqueName('s'), name: 'Score', kind: 'scoped' }))
+    .id;
+  const now = t.clock.now().getTime();
+  const event = await t.get(QuestEventsService).create(tenantId, {
+    communityId,
+    slug: uniqueName('ev'),
+    name: 'Grand cup',
+    registrationStartsAt: new Date(now - hour),
+    registrationEndsAt: new Date(now + 2 * hour),
+    startsAt: new Date(now + hour),
+    endsAt: new Date(now + 3 * hour),
+    scoreResourceTypeId: score,
+    ...rule,
+  });
+  const prefix = uniqueName('p').replace('-', '_');
+  const players: string[] = [];
+  for (let from = 1; from <= n; from += BULK_ROWS) {
+    const users: { id: string }[] = await t.dataSource.query(
+      `INSERT INTO users (tenant_id, handle, handle_normalized)
+       SELECT $1, $2 || '_' || g, $2 || '_' || g FROM generate_series($3::int, $4::int) g ORDER BY g RETURNING id`,
+      [tenantId, prefix, from, Math.min(n, from + BULK_ROWS - 1)],
+    );
+    await t.dataSource.query(
+      `INSERT INTO quest_event_participants (tenant_id, event_id, user_id, status, registered_at, status_changed_at)
+       SELECT $1, $2, u, 1, now(), now() FROM unnest($3::uuid[]) u`,
+      [tenantId, event.id, users.map((u) => u.id)],
+    );
+    players.push(...users.map((u) => u.id));
+  }
+  return { event, score, players };
+}
+
+/**
+ * Credits each of `players` `amount(i)` of the event's score type (LedgerService.creditMany, in
+ * statements of BULK_ROWS; amounts of 0 are skipped), each once (its key names the event).
+ * ResourcesModule among the imports.
+ */
+export async function givenScores(
+  t: ModuleTest,
+  tenantId: string,
+  event: { id: string; scoreResourceTypeId: string | null },
+  players: string[],
+  amount: (i: number) => number,
+): Promise<void> {
+  for (let from = 0; from < players.length; from += BULK_ROWS) {
+    const credits = players
+      .slice(from, from + BULK_ROWS)
+      .map((userId, j) => ({ userId, amount: amount(from + j), idempotencyKey: `${event.id}:${userId}` }))
+      .filter((c) => c.amount > 0);
+    if (credits.length > 0)
+      await t
+        .get(LedgerService)
+        .creditMany(t.dataSource.manager, { tenantId, resourceTypeId: event.scoreResourceTypeId!, reason: 'medium-test', credits });
+  }
 }
 
 /** The identifier of the DomainError a promise rejects with (fails the test when it resolves or rejects otherwise). */
