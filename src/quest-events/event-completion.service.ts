@@ -27,7 +27,7 @@ export interface CompletionResult {
 
 /** How long a close (`complete` from the management API) goes on with the completion's steps before it answers; the worker does the rest. */
 export const CLOSE_STEPS_MS = 5_000;
-/** How long a driver waits before trying again a step that another transaction holds. */
+/** How long a close waits before trying again a batch that another transaction holds. */
 const BUSY_RETRY_MS = 20;
 
 /** What one step did: the event is completed, another transaction holds it, or there is more to do. */
@@ -122,7 +122,7 @@ export class EventCompletionService implements OnApplicationBootstrap, OnModuleD
     for (const e of await this.repo.findCompleting()) {
       if (this.stopped) return claimed;
       try {
-        await this.finish(e.id, Infinity, this.config.QUEST_EVENT_COMPLETION_REST_PERCENT);
+        await this.finish(e.id, { budgetMs: Infinity, restPercent: this.config.QUEST_EVENT_COMPLETION_REST_PERCENT, leaveWhenBusy: true });
       } catch (err) {
         this.log.warn(`quest event ${e.id}: a batch of its completion failed, the next pass goes on from there: ${String(err)}`);
       }
@@ -144,7 +144,12 @@ export class EventCompletionService implements OnApplicationBootstrap, OnModuleD
     if (won) {
       // Claimed: the completion happens whatever comes next; a failed batch is the worker's to do again.
       try {
-        allocationsCreated = await this.finish(eventId, CLOSE_STEPS_MS, 0, (n) => (allocationsCreated = n));
+        allocationsCreated = await this.finish(eventId, {
+          budgetMs: CLOSE_STEPS_MS,
+          restPercent: 0,
+          leaveWhenBusy: false,
+          progress: (n) => (allocationsCreated = n),
+        });
       } catch (err) {
         this.log.warn(`quest event ${eventId}: a batch of its completion failed, the worker goes on from there: ${String(err)}`);
       }
@@ -183,22 +188,26 @@ export class EventCompletionService implements OnApplicationBootstrap, OnModuleD
 
   /**
    * Runs the completion's batches until it is completed, `budgetMs` has passed or the service
-   * stops, resting `restPercent` of each batch's time after it; waits out batches that another
-   * transaction holds. The allocations it made (also told to `progress` after each batch, so a
-   * caller knows them when a later batch fails).
+   * stops, resting `restPercent` of each batch's time after it. A batch another transaction holds
+   * (another instance drives it) ends a worker's run (`leaveWhenBusy`: its next pass looks again)
+   * and is waited out by a close. The allocations it made (also told to `progress` after each
+   * batch, so a caller knows them when a later batch fails).
    */
-  private async finish(eventId: string, budgetMs: number, restPercent: number, progress?: (allocated: number) => void): Promise<number> {
-    const deadline = performance.now() + budgetMs;
+  private async finish(
+    eventId: string,
+    opts: { budgetMs: number; restPercent: number; leaveWhenBusy: boolean; progress?: (allocated: number) => void },
+  ): Promise<number> {
+    const deadline = performance.now() + opts.budgetMs;
     let allocated = 0;
     while (!this.stopped && performance.now() < deadline) {
       const started = performance.now();
       const r = await this.step(eventId);
       allocated += r.allocated;
-      progress?.(allocated);
-      if (r.state === 'completed') break;
+      opts.progress?.(allocated);
+      if (r.state === 'completed' || (r.state === 'busy' && opts.leaveWhenBusy)) break;
       if (r.state === 'busy') await sleep(BUSY_RETRY_MS);
-      else if (restPercent > 0) {
-        const rest = ((performance.now() - started) * restPercent) / 100;
+      else if (opts.restPercent > 0) {
+        const rest = ((performance.now() - started) * opts.restPercent) / 100;
         if (rest >= 1) await sleep(rest);
       }
     }
