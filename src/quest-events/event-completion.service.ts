@@ -134,18 +134,18 @@ export class EventCompletionService implements OnApplicationBootstrap, OnModuleD
    * Completes the event. `early` (the management API's close) allows it before the end, once the
    * event has started; otherwise only after the end. Claimed by another call (completing or
    * completed): nothing happens (`completedNow: false`). A draft, cancelled or not-started event:
-   * 400 `quest_event_state`. This call goes on with the steps for up to CLOSE_STEPS_MS; what is
-   * left then (or after a batch that failed), the worker finishes (the event answered is then
-   * still `ended`).
+   * 400 `quest_event_state`. This call goes on with the steps for up to `stepsMs` (CLOSE_STEPS_MS);
+   * what is left then (or after a batch that failed), the worker finishes (the event answered is
+   * then still `ended`).
    */
-  async complete(tenantId: string, eventId: string, early: boolean): Promise<CompletionResult> {
+  async complete(tenantId: string, eventId: string, early: boolean, stepsMs = CLOSE_STEPS_MS): Promise<CompletionResult> {
     const won = await this.claim(tenantId, eventId, early);
     let allocationsCreated = 0;
     if (won) {
       // Claimed: the completion happens whatever comes next; a failed batch is the worker's to do again.
       try {
         allocationsCreated = await this.finish(eventId, {
-          budgetMs: CLOSE_STEPS_MS,
+          budgetMs: stepsMs,
           restPercent: 0,
           leaveWhenBusy: false,
           progress: (n) => (allocationsCreated = n),

@@ -178,6 +178,15 @@ describe('EventCompletionService and cancel at scale (medium: ParticipationModul
     await expectCompletedOnce(event.id, players);
   });
 
+  it('a close that answers before the completion is done leaves it ended, and the worker finishes it', async () => {
+    const { event, players } = await givenEndedEvent(PARTICIPANTS);
+    const closed = await t.get(EventCompletionService).complete(tenantId, event.id, true, 0);
+    expect(closed).toMatchObject({ completedNow: true, allocationsCreated: 0, event: { state: 'completing' } });
+    expect(t.get(QuestEventsService).toDto(closed.event).status).toBe('ended');
+    expect(await t.get(EventCompletionService).runOnce()).toEqual([]);
+    await expectCompletedOnce(event.id, players);
+  });
+
   it('two passes at once claim the event once and share its batches without doing any twice', async () => {
     const { event, players } = await givenEndedEvent(PARTICIPANTS);
     const worker = t.get(EventCompletionService);
