@@ -100,7 +100,12 @@ function Actions({ event, onChanged }: { event: EventDto; onChanged: () => void 
           onClick={() =>
             run('Close and allocate the rewards of', async () => {
               const r = await ok(api().POST('/v1/admin/quest-events/{eventId}/close', path));
-              return r.completedNow ? `Closed: ${r.allocationsCreated} allocations made` : 'It was already completed';
+              // A large event is completed in batches: the answer may come before the last one (still `ended`).
+              const done = r.event.status === 'completed';
+              if (!r.completedNow) return done ? 'It was already completed' : 'Its completion is under way';
+              return done
+                ? `Closed: ${r.allocationsCreated} allocations made`
+                : `Closed: ${r.allocationsCreated} allocations made so far; the rest are being made`;
             })
           }
         >
