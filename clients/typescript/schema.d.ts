@@ -392,7 +392,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel a quest event
-         * @description Any event not completed; nothing is allocated.
+         * @description Any event not completed or being completed; nothing is allocated. Its REGISTERED participants are told (`event_cancelled`) in batches: this call tells them for up to 5 s before it answers, and the worker tells the rest of a larger event.
          */
         post: operations["cancelQuestEvent"];
         delete?: never;

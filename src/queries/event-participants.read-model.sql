@@ -124,17 +124,6 @@ WHERE
 ORDER BY
   event_id;
 
--- EventParticipantsReadModel.registeredUserIds
-SELECT
-  user_id
-FROM
-  quest_event_participants
-WHERE
-  event_id = $1
-  AND status = 1
-ORDER BY
-  user_id;
-
 -- EventParticipantsReadModel.standingAround
 WITH
   mine AS MATERIALIZED (

@@ -178,18 +178,6 @@ LIMIT
   1
 FOR UPDATE;
 
--- QuestEventsRepository.findCompleting
-SELECT
-  id
-FROM
-  quest_events
-WHERE
-  state = 'completing'
-ORDER BY
-  ends_at
-LIMIT
-  100;
-
 -- QuestEventsRepository.findDue
 SELECT
   id,
@@ -226,6 +214,18 @@ FROM
 WHERE
   e.tenant_id = $1
   AND e.state <> 'draft';
+
+-- QuestEventsRepository.findPending
+SELECT
+  id
+FROM
+  quest_events
+WHERE
+  completion IS NOT NULL
+ORDER BY
+  ends_at
+LIMIT
+  100;
 
 -- QuestEventsRepository.finishCompletion
 UPDATE quest_events
@@ -306,7 +306,7 @@ RETURNING
   "registered_count",
   "min_score";
 
--- QuestEventsRepository.lockCompleting
+-- QuestEventsRepository.lockPending
 SELECT
   "QuestEvent"."id" AS "QuestEvent_id",
   "QuestEvent"."created_at" AS "QuestEvent_created_at",
@@ -336,7 +336,7 @@ FROM
 WHERE
   (
     ("QuestEvent"."id" = $1)
-    AND ("QuestEvent"."state" = $2)
+    AND (NOT ("QuestEvent"."completion" IS NULL))
   )
 LIMIT
   1
@@ -349,11 +349,12 @@ SET
   completion = $2
 WHERE
   id = $1
-  AND state = 'completing';
+  AND completion IS NOT NULL;
 
 -- QuestEventsRepository.stateOf
 SELECT
-  state
+  state,
+  completion IS NOT NULL AS pending
 FROM
   quest_events
 WHERE

@@ -30,11 +30,12 @@ export const CLOSE_STEPS_MS = 5_000;
 /** How long a close waits before trying again a batch that another transaction holds. */
 const BUSY_RETRY_MS = 20;
 
-/** What one step did: the event is completed, another transaction holds it, or there is more to do. */
-type Stepped = { state: 'completed' | 'busy' | 'more'; allocated: number };
+/** What one batch did: nothing is left (completed, or cancelled and told), another transaction holds it, or there is more to do. */
+type Stepped = { state: 'done' | 'busy' | 'more'; allocated: number };
 
 /**
- * Completes quest events: when the end time passes (this worker polls every
+ * Completes quest events (and tells the players of cancelled ones, in the same batches: the
+ * `notices` step alone): when the end time passes (this worker polls every
  * `QUEST_EVENT_COMPLETION_INTERVAL_MS` using the Clock) or when the management API closes one.
  *
  * Exactly once, whatever runs concurrently (two calls, two instances): the completion is claimed by
@@ -105,7 +106,8 @@ export class EventCompletionService implements OnApplicationBootstrap, OnModuleD
 
   /**
    * One pass: claims every published event whose end has passed and finishes every completion
-   * that is running (its own claims, and those another call or instance left), resting between
+   * that is running (its own claims, and those another call or instance left) and every
+   * cancellation's notices, resting between
    * batches (`QUEST_EVENT_COMPLETION_REST_PERCENT`). Returns the ids this pass claimed.
    */
   async runOnce(): Promise<string[]> {
@@ -119,7 +121,7 @@ export class EventCompletionService implements OnApplicationBootstrap, OnModuleD
         this.log.warn(`quest event ${e.id}: completion not claimed: ${String(err)}`);
       }
     }
-    for (const e of await this.repo.findCompleting()) {
+    for (const e of await this.repo.findPending()) {
       if (this.stopped) return claimed;
       try {
         await this.finish(e.id, { budgetMs: Infinity, restPercent: this.config.QUEST_EVENT_COMPLETION_REST_PERCENT, leaveWhenBusy: true });
@@ -157,6 +159,18 @@ export class EventCompletionService implements OnApplicationBootstrap, OnModuleD
     const event = await this.repo.findById(tenantId, eventId);
     if (!event) throw new Error(`No quest event ${eventId} in tenant ${tenantId}`);
     return { event, completedNow: won, allocationsCreated };
+  }
+
+  /**
+   * Tells the players of an event the management API has just cancelled (`QuestEventsService.cancel`
+   * leaves that to batches), for up to `stepsMs`; the worker tells the rest.
+   */
+  async tellCancelled(eventId: string, stepsMs = CLOSE_STEPS_MS): Promise<void> {
+    try {
+      await this.finish(eventId, { budgetMs: stepsMs, restPercent: 0, leaveWhenBusy: false });
+    } catch (err) {
+      this.log.warn(`quest event ${eventId}: a batch of its cancellation's notices failed, the worker goes on from there: ${String(err)}`);
+    }
   }
 
   /** Claims the completion of the event in a transaction of its own: whether this call won (400 when it cannot be completed). */
@@ -204,7 +218,7 @@ export class EventCompletionService implements OnApplicationBootstrap, OnModuleD
       const r = await this.step(eventId);
       allocated += r.allocated;
       opts.progress?.(allocated);
-      if (r.state === 'completed' || (r.state === 'busy' && opts.leaveWhenBusy)) break;
+      if (r.state === 'done' || (r.state === 'busy' && opts.leaveWhenBusy)) break;
       if (r.state === 'busy') await sleep(BUSY_RETRY_MS);
       else if (opts.restPercent > 0) {
         const rest = ((performance.now() - started) * opts.restPercent) / 100;
@@ -217,10 +231,10 @@ export class EventCompletionService implements OnApplicationBootstrap, OnModuleD
   /** One batch of the event's completion, in a transaction of its own. Tests call it directly. */
   step(eventId: string): Promise<Stepped> {
     return this.dataSource.transaction(async (em) => {
-      const event = await this.repo.lockCompleting(eventId, em);
+      const event = await this.repo.lockPending(eventId, em);
       if (!event) {
-        // Not completing any more (completed), or another transaction is doing a batch of it.
-        return { state: (await this.repo.stateOf(eventId, em)) === 'completing' ? 'busy' : 'completed', allocated: 0 };
+        // Nothing left to do (completed, cancelled and told), or another transaction is doing a batch of it.
+        return { state: (await this.repo.stateOf(eventId, em))?.pending ? 'busy' : 'done', allocated: 0 };
       }
       const p = event.completion!;
       const batch = this.config.QUEST_EVENT_COMPLETION_BATCH;
@@ -287,6 +301,8 @@ export class EventCompletionService implements OnApplicationBootstrap, OnModuleD
           break;
         }
         case 'notices': {
+          // The last step of a completion, and the only one of a cancellation.
+          const cancelled = event.state === 'cancelled';
           const userIds = await this.participants.registeredAfter(event.id, p.afterUser, batch, false, em);
           await this.notifications.notifyMany(
             em,
@@ -294,14 +310,15 @@ export class EventCompletionService implements OnApplicationBootstrap, OnModuleD
               tenantId: event.tenantId,
               communityId: event.communityId,
               userId,
-              type: NotificationType.EventCompleted,
-              title: `${event.name} is complete`,
+              type: cancelled ? NotificationType.EventCancelled : NotificationType.EventCompleted,
+              title: cancelled ? `${event.name} was cancelled` : `${event.name} is complete`,
               data: { eventId: event.id, eventName: event.name },
             })),
           );
           if (userIds.length < batch) {
-            await this.completed(event, p, em);
-            return { state: 'completed', allocated };
+            if (cancelled) await this.repo.saveCompletion(event.id, null, em);
+            else await this.completed(event, p, em);
+            return { state: 'done', allocated };
           }
           p.afterUser = userIds.at(-1)!;
           break;

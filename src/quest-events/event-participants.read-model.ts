@@ -62,16 +62,6 @@ export class EventParticipantsReadModel extends BaseRepository {
     return new Map(rows.map((r) => [r.event_id, r.status]));
   }
 
-  /** The REGISTERED participants of the event, by user id. */
-  @GenerateSql({ params: [DUMMY.uuid] })
-  async registeredUserIds(eventId: string, em?: EntityManager): Promise<string[]> {
-    const rows: { user_id: string }[] = await this.manager(em).query(
-      'SELECT user_id FROM quest_event_participants WHERE event_id = $1 AND status = 1 ORDER BY user_id',
-      [eventId],
-    );
-    return rows.map((r) => r.user_id);
-  }
-
   /**
    * The next `limit` REGISTERED participants of the event after `afterUserId` (null: from the
    * first), by user id, with a score of at most 0 when `unrankedOnly`: a range of

@@ -94,11 +94,17 @@ export class QuestEventsAdminController {
   @Post(':eventId/cancel')
   @ApiKeyAuth()
   @HttpCode(200)
-  @ApiOperation({ summary: 'Cancel a quest event', description: 'Any event not completed; nothing is allocated.' })
+  @ApiOperation({
+    summary: 'Cancel a quest event',
+    description:
+      'Any event not completed or being completed; nothing is allocated. Its REGISTERED participants are told (`event_cancelled`) in batches: this call tells them for up to 5 s before it answers, and the worker tells the rest of a larger event.',
+  })
   @ApiOkResponse({ type: QuestEventDto })
   @ApiErrors(...adminErrors, QuestEventErrors.quest_event_not_found, QuestEventErrors.quest_event_state)
-  cancelQuestEvent(@TenantId() tenantId: string, @Param('eventId') eventId: string): Promise<QuestEventDto> {
-    return this.events.cancel(tenantId, eventId);
+  async cancelQuestEvent(@TenantId() tenantId: string, @Param('eventId') eventId: string): Promise<QuestEventDto> {
+    const cancelled = await this.events.cancel(tenantId, eventId);
+    await this.completion.tellCancelled(cancelled.id);
+    return cancelled;
   }
 
   @Post(':eventId/close')

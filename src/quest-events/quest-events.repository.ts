@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource, EntityManager } from 'typeorm';
+import { IsNull, Not, type DataSource, type EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity.js';
 import type { PageRequest } from '../common/pagination/pagination.js';
 import { findOneFast, findPageFast } from '../database/find-one-fast.js';
@@ -117,10 +117,13 @@ export class QuestEventsRepository extends BaseRepository {
     );
   }
 
-  /** Events whose completion was claimed and has not finished (a close answered early, an instance stopped mid-way). */
+  /**
+   * Events with batches left to do: a completion claimed and not finished, or a cancellation whose
+   * players are not all told yet (a close or cancel answered early, an instance stopped mid-way).
+   */
   @GenerateSql({ params: [] })
-  async findCompleting(em?: EntityManager): Promise<{ id: string }[]> {
-    return this.manager(em).query(`SELECT id FROM quest_events WHERE state = 'completing' ORDER BY ends_at LIMIT 100`);
+  async findPending(em?: EntityManager): Promise<{ id: string }[]> {
+    return this.manager(em).query(`SELECT id FROM quest_events WHERE completion IS NOT NULL ORDER BY ends_at LIMIT 100`);
   }
 
   @GenerateSql({ params: [{ tenantId: DUMMY.tenant, communityId: DUMMY.uuid, slug: 'cup', name: 'Cup' }] })
@@ -168,38 +171,41 @@ export class QuestEventsRepository extends BaseRepository {
   }
 
   /**
-   * A completing event, row-locked until the commit, for one step of its completion; null when
-   * it is not completing, or when another transaction holds it (another instance's step: SKIP
-   * LOCKED, so no one waits behind a step).
+   * An event with batches left to do (completing, or cancelled with players still to tell),
+   * row-locked until the commit, for one batch; null when it has none left, or when another
+   * transaction holds it (another instance's batch: SKIP LOCKED, so no one waits behind one).
    */
   @GenerateSql({ params: [DUMMY.uuid], inTransaction: true })
-  async lockCompleting(eventId: string, em?: EntityManager): Promise<QuestEvent | null> {
+  async lockPending(eventId: string, em?: EntityManager): Promise<QuestEvent | null> {
     return this.manager(em)
       .getRepository(QuestEvent)
       .findOne({
-        where: { id: eventId, state: 'completing' },
+        where: { id: eventId, completion: Not(IsNull()) },
         lock: { mode: 'for_no_key_update', onLocked: 'skip_locked' },
       });
   }
 
-  /** The stored state of the event (null: none), whatever its tenant. */
+  /** The stored state of the event (null: none), whatever its tenant, and whether it has batches left to do. */
   @GenerateSql({ params: [DUMMY.uuid] })
-  async stateOf(eventId: string, em?: EntityManager): Promise<string | null> {
-    const rows = await this.manager(em).query<{ state: string }[]>('SELECT state FROM quest_events WHERE id = $1', [eventId]);
-    return rows[0]?.state ?? null;
+  async stateOf(eventId: string, em?: EntityManager): Promise<{ state: string; pending: boolean } | null> {
+    const rows = await this.manager(em).query<{ state: string; pending: boolean }[]>(
+      'SELECT state, completion IS NOT NULL AS pending FROM quest_events WHERE id = $1',
+      [eventId],
+    );
+    return rows[0] ?? null;
   }
 
-  /** Stores where the completing event's completion stands. */
+  /** Stores where the event's batches stand (null: none left). */
   @GenerateSql({
     params: [
       DUMMY.uuid,
       { before: '2026-01-01T00:00:00.000Z', step: 'ranked', afterUser: null, afterScore: null, afterRank: null, position: 0 },
     ],
   })
-  async saveCompletion(eventId: string, progress: CompletionProgress, em?: EntityManager): Promise<void> {
-    await this.manager(em).query(`UPDATE quest_events SET completion = $2 WHERE id = $1 AND state = 'completing'`, [
+  async saveCompletion(eventId: string, progress: CompletionProgress | null, em?: EntityManager): Promise<void> {
+    await this.manager(em).query(`UPDATE quest_events SET completion = $2 WHERE id = $1 AND completion IS NOT NULL`, [
       eventId,
-      JSON.stringify(progress),
+      progress === null ? null : JSON.stringify(progress),
     ]);
   }
 

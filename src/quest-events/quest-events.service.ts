@@ -22,14 +22,12 @@ import type {
   QuestEventDto,
   UpdateQuestEventDto,
 } from './dto/quest-event.dto.js';
-import type { QuestEvent } from './entities/quest-event.entity.js';
+import type { CompletionProgress, QuestEvent } from './entities/quest-event.entity.js';
 import { EventParticipantsReadModel, type StandingRow } from './event-participants.read-model.js';
 import { EVENT_STATUSES, eventStatus, isRegistrationOpen, timesProblem, type EventStatus } from './event-status.js';
 import { QuestEventErrors } from './quest-events.errors.js';
 import { type EventListQuery, eventListQuery, QuestEventsRepository } from './quest-events.repository.js';
 import { DomainEvents } from '../common/events/domain-events.js';
-import { NotificationsService } from '../notifications/notifications.service.js';
-import { NotificationType } from '../notifications/notification-types.js';
 
 /** The caller's participant status on one event (null: never registered). */
 type OwnStatus = { readonly status: number | null };
@@ -63,7 +61,6 @@ export class QuestEventsService {
     private readonly clock: Clock,
     caches: CacheFactory,
     private readonly domainEvents: DomainEvents,
-    private readonly notifications: NotificationsService,
   ) {
     this.lists = caches.create({
       name: 'quest event list pages',
@@ -475,7 +472,12 @@ export class QuestEventsService {
     });
   }
 
-  /** Cancels a draft or published event that is not completed. Participants keep their status; nothing is allocated. */
+  /**
+   * Cancels a draft or published event that is not completed. Participants keep their status;
+   * nothing is allocated. The REGISTERED players are told afterwards, in batches of their own
+   * transactions (`EventCompletionService`, which the management API's cancel runs for up to 5 s,
+   * and the worker finishes): the cancel stores where the telling starts (`completion`).
+   */
   async cancel(tenantId: string, ref: string): Promise<QuestEventDto> {
     return this.dataSource.transaction(async (em) => {
       this.eventsChangedIn(em, tenantId);
@@ -488,21 +490,16 @@ export class QuestEventsService {
       const from = eventStatus(e, this.clock.now());
       e.state = 'cancelled';
       e.cancelledAt = this.clock.now();
-      await this.repo.update(tenantId, e.id, { state: e.state, cancelledAt: e.cancelledAt }, em);
+      const notices: CompletionProgress = {
+        before: e.cancelledAt.toISOString(),
+        step: 'notices',
+        afterUser: null,
+        afterScore: null,
+        afterRank: null,
+        position: 0,
+      };
+      await this.repo.update(tenantId, e.id, { state: e.state, cancelledAt: e.cancelledAt, completion: notices }, em);
       await this.statusChanged(em, e, from);
-      // The players who were in it hear it from the service, in the same transaction.
-      const registered = await this.participants.registeredUserIds(e.id, em);
-      await this.notifications.notifyMany(
-        em,
-        registered.map((userId) => ({
-          tenantId,
-          userId,
-          communityId: e.communityId,
-          type: NotificationType.EventCancelled,
-          title: `${e.name} was cancelled`,
-          data: { eventId: e.id, eventName: e.name },
-        })),
-      );
       return this.toDto(e);
     });
   }
