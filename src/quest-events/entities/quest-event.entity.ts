@@ -4,12 +4,13 @@ import { BaseEntity } from '../../database/base.entity.js';
 import type { EventState } from '../event-status.js';
 
 /**
- * Where a running completion stands (`state = 'completing'`): each step works through the
- * participants in batches of their own transactions and stores its place here in the same
- * transaction, so an interrupted completion resumes where it stopped (EventCompletionService).
+ * Where a running completion (`state = 'completing'`) or a cancellation's notices (`cancelled`,
+ * the `notices` step alone) stand: each step works through the participants in batches of their
+ * own transactions and stores its place here in the same transaction, so interrupted work resumes
+ * where it stopped (EventCompletionService).
  */
 export interface CompletionProgress {
-  /** The final scores count the ledger entries stamped before this instant (ISO): the end, or just after an early close. */
+  /** The final scores count the ledger entries stamped before this instant (ISO): the end, or just after an early close (a cancellation: its time). */
   before: string;
   step: 'scores' | 'ranked' | 'unranked' | 'notices';
   /** The last user done by a step that goes in user id order (scores, unranked, notices); in `ranked`, the last one ranked. */
@@ -100,7 +101,7 @@ export class QuestEvent extends BaseEntity {
   @Column({ type: 'timestamptz', nullable: true })
   completedAt: Date | null;
 
-  /** The running completion's place (`state = 'completing'`), null otherwise. */
+  /** Where the batches left to do stand (a completion, a cancellation's notices); null when none are left. */
   @Column({ type: 'jsonb', nullable: true })
   completion: CompletionProgress | null;
 
