@@ -267,7 +267,15 @@ export class ParticipationService {
     }
     if (event.state === 'cancelled') throw new DomainError(ParticipationErrors.event_already_ended, 'The event is cancelled');
     if (event.state === 'published' && event.scoreResourceTypeId) {
-      await this.repo.syncRegisteredScore(p.id, event.scoreResourceTypeId, this.clock.now());
+      // The row's lock, then the event's state again: the event's completion writes the final
+      // score under that lock once its claim has committed, so a sync that gets the row after it
+      // sees the event completing and leaves the final score alone.
+      await this.dataSource.transaction(async (em) => {
+        await this.repo.lockByEventAndUser(event.id, userId, em);
+        const current = await this.events.resolve(tenantId, event.id, { includeDrafts: true, em });
+        if (current.state === 'published' && current.scoreResourceTypeId)
+          await this.repo.syncRegisteredScore(p.id, current.scoreResourceTypeId, this.clock.now(), em);
+      });
     }
     return toParticipantDto(await this.find(this.dataSource.manager, event.id, userId, true));
   }

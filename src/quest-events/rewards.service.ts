@@ -93,7 +93,16 @@ export class RewardsService {
   ) {}
 
   async createReward(tenantId: string, eventRef: string, dto: CreateRewardDto): Promise<RewardDto> {
-    const event = await this.events.resolve(tenantId, eventRef, { includeDrafts: true });
+    return this.dataSource.transaction((em) => this.createRewardIn(em, tenantId, eventRef, dto));
+  }
+
+  /**
+   * Under the event row's lock: a completion's claim waits for the reward's commit, or the reward
+   * sees the event completing. Unlocked, a reward inserted just after the claim was seen by the
+   * completion's later batches only, and paid to part of the standings.
+   */
+  private async createRewardIn(em: EntityManager, tenantId: string, eventRef: string, dto: CreateRewardDto): Promise<RewardDto> {
+    const event = await this.events.resolve(tenantId, eventRef, { includeDrafts: true, em, lock: true });
     if (event.state === 'completing' || event.state === 'completed' || event.state === 'cancelled')
       throw new DomainError(
         QuestEventErrors.quest_event_state,
@@ -103,7 +112,7 @@ export class RewardsService {
       throw new DomainError(QuestEventErrors.invalid_reward, 'rankFrom must not be above rankTo');
     assertClaimable(dto.tickets ?? 1, dto.ticketCost ?? 1);
     if (dto.kind === 'resource') {
-      const type = dto.resourceTypeId ? await this.references.resourceType(tenantId, dto.resourceTypeId.toLowerCase()) : null;
+      const type = dto.resourceTypeId ? await this.references.resourceType(tenantId, dto.resourceTypeId.toLowerCase(), em) : null;
       if (!type || type.community_id !== event.communityId)
         throw new DomainError(QuestEventErrors.invalid_reward, "resourceTypeId is not a resource type of the event's community");
       if (type.kind === 'scoped')
@@ -113,30 +122,33 @@ export class RewardsService {
         );
     }
     if (dto.kind === 'item') {
-      const ok = await this.references.isCommunityItem(tenantId, event.communityId, dto.itemId);
+      const ok = await this.references.isCommunityItem(tenantId, event.communityId, dto.itemId, em);
       if (!ok) throw new DomainError(QuestEventErrors.invalid_reward, "itemId is not an inventory item of the event's community");
     }
-    const reward = await this.repo.insertReward({
-      tenantId,
-      eventId: event.id,
-      name: dto.name,
-      description: dto.description ?? '',
-      kind: dto.kind,
-      resourceTypeId: dto.kind === 'resource' ? dto.resourceTypeId!.toLowerCase() : null,
-      itemId: dto.kind === 'item' ? dto.itemId!.toLowerCase() : null,
-      amount: dto.amount ?? 1,
-      tickets: dto.tickets ?? 1,
-      ticketCost: dto.ticketCost ?? 1,
-      supply: dto.supply ?? null,
-      claimed: 0,
-      rankFrom: dto.rankFrom ?? null,
-      rankTo: dto.rankTo ?? null,
-      requiresEmail: dto.requiresEmail ?? false,
-      requiresWalletAddress: dto.requiresWalletAddress ?? false,
-      walletChain: dto.walletChain ?? 'evm',
-      requiresAddress: dto.requiresAddress ?? false,
-    });
-    this.events.eventsChangedIn(this.dataSource.manager, tenantId); // after the write: the itemId / resourceId filters
+    const reward = await this.repo.insertReward(
+      {
+        tenantId,
+        eventId: event.id,
+        name: dto.name,
+        description: dto.description ?? '',
+        kind: dto.kind,
+        resourceTypeId: dto.kind === 'resource' ? dto.resourceTypeId!.toLowerCase() : null,
+        itemId: dto.kind === 'item' ? dto.itemId!.toLowerCase() : null,
+        amount: dto.amount ?? 1,
+        tickets: dto.tickets ?? 1,
+        ticketCost: dto.ticketCost ?? 1,
+        supply: dto.supply ?? null,
+        claimed: 0,
+        rankFrom: dto.rankFrom ?? null,
+        rankTo: dto.rankTo ?? null,
+        requiresEmail: dto.requiresEmail ?? false,
+        requiresWalletAddress: dto.requiresWalletAddress ?? false,
+        walletChain: dto.walletChain ?? 'evm',
+        requiresAddress: dto.requiresAddress ?? false,
+      },
+      em,
+    );
+    this.events.eventsChangedIn(em, tenantId); // at the commit: the itemId / resourceId filters
     return toRewardDto(reward);
   }
 

@@ -245,10 +245,14 @@ export class QuestsService {
       let scoreTypeId: string | null = null;
       let participantId: string | null = null;
       if (quest.questEventId) {
+        // The participant's row before the event's state: the completion of an event writes each
+        // final score under that row's lock, after its claim has committed, so a completion that
+        // gets the row after that reads the event as no longer active, and no live balance
+        // (`syncScore` below) can replace a final score.
+        const p = await this.participants.lockByEventAndUser(quest.questEventId, userId, em);
         const event = await this.events.resolve(tenantId, quest.questEventId, { includeDrafts: true, em });
         const status = eventStatus(event, this.clock.now());
         if (status !== 'active') throw new DomainError(QuestErrors.quest_not_completable, `The quest's event is ${status}, not active`);
-        const p = await this.participants.lockByEventAndUser(event.id, userId, em);
         if (!p || p.status !== 1)
           throw new DomainError(QuestErrors.quest_not_completable, 'Only REGISTERED participants of the event can complete its quests');
         scoreTypeId = event.scoreResourceTypeId;
