@@ -9,7 +9,7 @@ import { NotificationsService } from '../notifications/notifications.service.js'
 import { NotificationType } from '../notifications/notification-types.js';
 import { DomainEvents } from '../common/events/domain-events.js';
 import { QuestEventsService } from './quest-events.service.js';
-import type { CompletionProgress, QuestEvent } from './entities/quest-event.entity.js';
+import { progressFrom, type CompletionProgress, type QuestEvent } from './entities/quest-event.entity.js';
 import { EventParticipantsReadModel } from './event-participants.read-model.js';
 import { eventStatus } from './event-status.js';
 import { QuestEventErrors } from './quest-events.errors.js';
@@ -187,9 +187,8 @@ export class EventCompletionService implements OnApplicationBootstrap, OnModuleD
       if (event.state === 'completing' || event.state === 'completed') return false;
       // Final scores count the entries stamped before the end or, when the operator closes earlier,
       // those stamped up to the close (its millisecond included).
-      const before = new Date(Math.min(event.endsAt.getTime(), now.getTime() + 1)).toISOString();
-      const progress: CompletionProgress = { before, step: 'scores', afterUser: null, afterScore: null, afterRank: null, position: 0 };
-      if (!(await this.repo.claimCompletion(tenantId, eventId, now, early, progress, em))) {
+      const before = new Date(Math.min(event.endsAt.getTime(), now.getTime() + 1));
+      if (!(await this.repo.claimCompletion(tenantId, eventId, now, early, progressFrom('scores', before), em))) {
         throw new DomainError(
           QuestEventErrors.quest_event_state,
           `The event is ${eventStatus(event, now)}: only a started, published event can be completed`,

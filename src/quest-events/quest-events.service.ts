@@ -22,7 +22,7 @@ import type {
   QuestEventDto,
   UpdateQuestEventDto,
 } from './dto/quest-event.dto.js';
-import type { CompletionProgress, QuestEvent } from './entities/quest-event.entity.js';
+import { progressFrom, type QuestEvent } from './entities/quest-event.entity.js';
 import { EventParticipantsReadModel, type StandingRow } from './event-participants.read-model.js';
 import { EVENT_STATUSES, eventStatus, isRegistrationOpen, timesProblem, type EventStatus } from './event-status.js';
 import { QuestEventErrors } from './quest-events.errors.js';
@@ -490,14 +490,7 @@ export class QuestEventsService {
       const from = eventStatus(e, this.clock.now());
       e.state = 'cancelled';
       e.cancelledAt = this.clock.now();
-      const notices: CompletionProgress = {
-        before: e.cancelledAt.toISOString(),
-        step: 'notices',
-        afterUser: null,
-        afterScore: null,
-        afterRank: null,
-        position: 0,
-      };
+      const notices = progressFrom('notices', e.cancelledAt);
       await this.repo.update(tenantId, e.id, { state: e.state, cancelledAt: e.cancelledAt, completion: notices }, em);
       await this.statusChanged(em, e, from);
       return this.toDto(e);

@@ -4,6 +4,7 @@ import type { Socket } from 'node:net';
 import { AuditLogWriter } from '../../src/audit/audit-log.writer.js';
 import type { TenantCredentials } from '../../src/tenants/tenants.service.js';
 import { adminApi, givenCommunity } from '../helpers/communities.js';
+import { backendPid, waitingOn } from '../helpers/pg-locks.js';
 import { listening } from '../helpers/sse.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
@@ -209,7 +210,7 @@ describe('Management audit log', () => {
       await lock.startTransaction();
       try {
         await lock.query(`LOCK TABLE ${table} IN ACCESS EXCLUSIVE MODE`);
-        const lockPid = (await lock.query('SELECT pg_backend_pid() AS pid'))[0].pid as number;
+        const lockPid = await backendPid(lock);
         const accepted = new Promise<Socket>((resolve) => server.once('connection', resolve));
         const req = http.request(`${base}${path}`, {
           method: 'POST',
@@ -219,13 +220,7 @@ describe('Management audit log', () => {
         req.end(JSON.stringify(body));
         const socket = await accepted;
         // The request waits on the lock.
-        await until(async () => {
-          const [{ n }] = await t.dataSource.query(
-            `SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database() AND pid <> $1`,
-            [lockPid],
-          );
-          return n > 0;
-        });
+        await until(async () => (await waitingOn(t.dataSource, lockPid)) > 0);
         const gone = new Promise((resolve) => socket.once('close', resolve));
         req.destroy();
         await gone;

@@ -1,10 +1,12 @@
-import type { DataSource, QueryRunner } from 'typeorm';
+import type { QueryRunner } from 'typeorm';
 import { IntegrationsModule } from '../../src/integrations/integrations.module.js';
 import { ParticipationService } from '../../src/participation/participation.service.js';
 import { RewardsService } from '../../src/quest-events/rewards.service.js';
 import { QuestsModule } from '../../src/quests/quests.module.js';
 import { QuestsService } from '../../src/quests/quests.service.js';
 import { TenantsModule } from '../../src/tenants/tenants.module.js';
+import { backendPid, waitingOn } from '../helpers/pg-locks.js';
+import { until } from '../helpers/until.js';
 import { createModuleTest, type ModuleTest } from './harness.js';
 import { givenCommunity, givenEventWithPlayers, givenScores, givenTenant, numbers, outcomeOf } from './fixtures.js';
 
@@ -48,21 +50,6 @@ describe('writes racing the completion of a quest event (medium: QuestsModule on
     return { ...given, questId: quest.id };
   };
 
-  /** Resolves once another session waits for a lock, or `pending` has settled (it did not wait). */
-  const waitingForALock = async (ds: DataSource, holder: QueryRunner, pending: Promise<unknown>) => {
-    const [{ pid }] = (await holder.query('SELECT pg_backend_pid() AS pid')) as { pid: number }[];
-    let settled = false;
-    void pending.finally(() => (settled = true));
-    for (let i = 0; i < 500 && !settled; i++) {
-      const [{ n }] = await ds.query<{ n: number }[]>(
-        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND $1 = ANY(pg_blocking_pids(pid))`,
-        [pid],
-      );
-      if (n > 0) return;
-      await new Promise((r) => setTimeout(r, 10));
-    }
-  };
-
   /** Runs `hold` in a transaction, then `write` beside it, commits once the write waits, and returns the write's outcome. */
   const racing = async (hold: (q: QueryRunner) => Promise<void>, write: () => Promise<unknown>, success: string) => {
     const holder = t.dataSource.createQueryRunner();
@@ -70,8 +57,16 @@ describe('writes racing the completion of a quest event (medium: QuestsModule on
     try {
       await holder.startTransaction();
       await hold(holder);
-      const pending = outcomeOf(write(), success);
-      await waitingForALock(t.dataSource, holder, pending);
+      const pid = await backendPid(holder);
+      let settled = false;
+      const pending = outcomeOf(write(), success).finally(() => {
+        settled = true;
+      });
+      // Until the write waits for the holder's locks (or has ended without waiting: it then fails below).
+      await until(
+        async () => settled || (await waitingOn(t.dataSource, pid)) > 0,
+        (ready) => ready,
+      );
       await holder.commitTransaction();
       return await pending;
     } finally {

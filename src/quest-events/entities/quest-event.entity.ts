@@ -21,6 +21,11 @@ export interface CompletionProgress {
   position: number;
 }
 
+/** Batches that start at their first participant: a completion (`scores`) or a cancellation's notices. */
+export function progressFrom(step: CompletionProgress['step'], before: Date): CompletionProgress {
+  return { before: before.toISOString(), step, afterUser: null, afterScore: null, afterRank: null, position: 0 };
+}
+
 /**
  * A quest event of a community. `state` holds the explicit states (draft, published, cancelled,
  * completed); the user-facing status is derived from it and the times (`event-status.ts`).
