@@ -13,7 +13,7 @@ import {
   UpdateQuestEventDto,
 } from './dto/quest-event.dto.js';
 import { AdminRewardAllocationDto, CreateRewardDto, RewardDto } from './dto/reward.dto.js';
-import { EventCompletionService } from './event-completion.service.js';
+import { CLOSE_STEPS_MS, EventCompletionService } from './event-completion.service.js';
 import { QuestEventErrors } from './quest-events.errors.js';
 import { QuestEventsService } from './quest-events.service.js';
 import { RewardsService } from './rewards.service.js';
@@ -96,8 +96,7 @@ export class QuestEventsAdminController {
   @HttpCode(200)
   @ApiOperation({
     summary: 'Cancel a quest event',
-    description:
-      'Any event not completed or being completed; nothing is allocated. Its REGISTERED participants are told (`event_cancelled`) in batches: this call tells them for up to 5 s before it answers, and the worker tells the rest of a larger event.',
+    description: `Any event not completed or being completed; nothing is allocated. Its REGISTERED participants are told (\`event_cancelled\`) in batches: this call tells them for up to ${CLOSE_STEPS_MS / 1000} s before it answers, and the worker tells the rest of a larger event.`,
   })
   @ApiOkResponse({ type: QuestEventDto })
   @ApiErrors(...adminErrors, QuestEventErrors.quest_event_not_found, QuestEventErrors.quest_event_state)
@@ -112,8 +111,7 @@ export class QuestEventsAdminController {
   @HttpCode(200)
   @ApiOperation({
     summary: 'Complete a quest event now',
-    description:
-      "Allowed once the event has started (early close) or ended. Allocates tickets to eligible REGISTERED participants exactly once: a repeated or concurrent call answers `completedNow: false` and changes nothing. The completion works through the participants in batches (`QUEST_EVENT_COMPLETION_BATCH` per transaction); this call goes on with them for up to 5 s, and the completion worker finishes a larger event within its next passes: until then the answer's `event.status` is `ended` (no participant can change any more) and `allocationsCreated` counts the allocations made so far by this call. `completed` means every final score, ticket and notice is written.",
+    description: `Allowed once the event has started (early close) or ended. Allocates tickets to eligible REGISTERED participants exactly once: a repeated or concurrent call answers \`completedNow: false\` and changes nothing. The completion works through the participants in batches (\`QUEST_EVENT_COMPLETION_BATCH\` per transaction); this call goes on with them for up to ${CLOSE_STEPS_MS / 1000} s, and the completion worker finishes a larger event within its next passes: until then the answer's \`event.status\` is \`ended\` (no participant can change any more) and \`allocationsCreated\` counts the allocations made so far by this call. \`completed\` means every final score, ticket and notice is written.`,
   })
   @ApiOkResponse({ type: CloseQuestEventResultDto })
   @ApiErrors(...adminErrors, QuestEventErrors.quest_event_not_found, QuestEventErrors.quest_event_state)
