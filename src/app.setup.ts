@@ -22,6 +22,7 @@ import { Metrics } from './observability/metrics.js';
 import { serveJsonAnswers } from './common/serialization/shared-answer.js';
 import { serveConsole } from './common/console/serve-console.js';
 import { AuditLogMiddleware } from './audit/audit-log.middleware.js';
+import { Draining } from './common/lifecycle/draining.js';
 
 interface Violation {
   field: string;
@@ -115,6 +116,8 @@ export function setupApp(app: INestApplication, options: { swagger?: boolean } =
   // any client could name itself anew on every request and never meet a per-address limit.
   express.set('trust proxy', trustProxy(config));
   express.set('query parser', parseQuery);
+  // Before anything else: after SIGTERM every answer closes its connection (graceful-shutdown.ts).
+  app.use(app.get(Draining).middleware);
   // First, so that requests refused by the body parser or the input checks are measured too.
   const metrics = app.get(Metrics);
   if (metrics.enabled) app.use(metrics.measureRequests);

@@ -1,10 +1,12 @@
 import 'reflect-metadata';
+import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule } from './app.module.js';
 import { setupApp } from './app.setup.js';
 import { AppConfig } from './config/app-config.js';
 import { consoleBuilt } from './common/console/serve-console.js';
+import { installGracefulShutdown } from './common/lifecycle/graceful-shutdown.js';
 import { hardenPrototypes } from './common/security/prototypes.js';
 import { DEMO, renderDemoSummary, seedDemo } from './seed/demo-seed.js';
 import { TenantsService } from './tenants/tenants.service.js';
@@ -14,7 +16,6 @@ export async function bootstrap(): Promise<void> {
   // setupApp registers the one body parser (JSON); Nest's defaults would add a form parser.
   const app = await NestFactory.create<NestExpressApplication>(AppModule, { bufferLogs: true, bodyParser: false });
   setupApp(app);
-  app.enableShutdownHooks();
   const config = app.get(AppConfig);
 
   const tenants = app.get(TenantsService);
@@ -46,6 +47,8 @@ export async function bootstrap(): Promise<void> {
   await app.init();
   hardenPrototypes(); // once everything is loaded, before the first request (src/common/security/prototypes.ts)
   await app.listen(config.PORT, config.HOST);
+  const logger = new Logger('Shutdown');
+  installGracefulShutdown(app, { graceMs: config.SHUTDOWN_GRACE_MS, delayMs: config.SHUTDOWN_DELAY_MS, log: (line) => logger.warn(line) });
   if (!config.STARTUP_TASKS) return; // a cluster worker after the first: the first one speaks
   const base = baseUrl(config);
   const docs = config.SWAGGER_ENABLED ? `  Swagger UI: ${base}/docs\n  OpenAPI:    ${base}/docs-json\n` : '';

@@ -25,19 +25,19 @@ export class PasswordAuthService {
   ) {}
 
   async register(tenantId: string, username: string, password: string, client: string): Promise<SessionResult> {
-    await this.limiter.hitAccount(tenantId, 'username', username, client);
+    const attempt = await this.limiter.hitAccount(tenantId, 'username', username, client);
     const passwordHash = await hashPassword(password, this.config.PASSWORD_SCRYPT_COST);
     const session = await this.dataSource.transaction(async (em) => {
-      const user = await this.users.create(em, { tenantId, username, handle: username, passwordHash });
+      const user = await this.users.create(em, { tenantId, username, handle: username, handleChosen: true, passwordHash });
       await this.domainEvents.publish(em, 'user.logged_in', { tenantId, userId: user.id, method: 'password' });
       return this.sessions.startSession(user.id, tenantId, em);
     });
-    await this.limiter.succeeded(tenantId, 'username', username, client);
+    await attempt.succeeded();
     return session;
   }
 
   async login(tenantId: string, username: string, password: string, client: string): Promise<SessionResult> {
-    await this.limiter.hitAccount(tenantId, 'username', username, client);
+    const attempt = await this.limiter.hitAccount(tenantId, 'username', username, client);
     const user = await this.users.findByUsername(tenantId, username);
     const stored = user?.passwordHash ?? (await (this.dummyHash ??= hashPassword('dummy-password', this.config.PASSWORD_SCRYPT_COST)));
     const ok = await verifyPassword(password, stored);
@@ -49,7 +49,7 @@ export class PasswordAuthService {
       await this.domainEvents.publish(em, 'user.logged_in', { tenantId, userId: user.id, method: 'password' });
       return this.sessions.startSession(user.id, tenantId, em);
     });
-    await this.limiter.succeeded(tenantId, 'username', username, client);
+    await attempt.succeeded();
     return session;
   }
 }

@@ -91,7 +91,7 @@ export class ProviderACredentialService {
 
   async login(tenantId: string, body: { credential: string; referrerHandle?: string }, client: string): Promise<SessionResult> {
     const claims = await this.verify(tenantId, body.credential);
-    await this.limiter.hitAccount(tenantId, 'providerA', claims.sub, client);
+    const attempt = await this.limiter.hitAccount(tenantId, 'providerA', claims.sub, client);
     const session = await this.identities.login({
       tenantId,
       provider: 'providerA',
@@ -100,7 +100,7 @@ export class ProviderACredentialService {
       tokens: { idToken: body.credential },
       referrerHandle: body.referrerHandle,
     });
-    await this.limiter.succeeded(tenantId, 'providerA', claims.sub, client);
+    await attempt.succeeded();
     return session;
   }
 }

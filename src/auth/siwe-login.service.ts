@@ -63,7 +63,7 @@ export class SiweLoginService {
     const issuedAt = this.checkTimes(msg);
 
     const address = getAddress(msg.address);
-    await this.limiter.hitAccount(tenantId, 'siwe', address, client);
+    const attempt = await this.limiter.hitAccount(tenantId, 'siwe', address, client);
     let signer: string;
     try {
       signer = verifyMessage(body.message, body.signature);
@@ -85,7 +85,7 @@ export class SiweLoginService {
         await this.wallets.ensure(em, { tenantId, userId: user.id, provider: 'siwe', chain: evmChain(msg.chainId), address });
       },
     });
-    await this.limiter.succeeded(tenantId, 'siwe', address, client);
+    await attempt.succeeded();
     return session;
   }
 

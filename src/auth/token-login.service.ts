@@ -79,9 +79,9 @@ export class TokenLoginService {
   /** providerB / providerC login. */
   async tokenLogin(tenantId: string, provider: TokenLoginProvider, body: TokenLoginBody, client: string): Promise<SessionResult> {
     const claims = await this.readToken(tenantId, body.token, provider);
-    await this.limiter.hitAccount(tenantId, provider, claims.subjectId, client);
+    const attempt = await this.limiter.hitAccount(tenantId, provider, claims.subjectId, client);
     const session = await this.identities.login(this.identityLogin(tenantId, provider, claims, body));
-    await this.limiter.succeeded(tenantId, provider, claims.subjectId, client);
+    await attempt.succeeded();
     return session;
   }
 
@@ -94,7 +94,7 @@ export class TokenLoginService {
   async zkLogin(tenantId: string, provider: ZkLoginProvider, body: TokenLoginBody, client: string): Promise<SessionResult> {
     const claims = await this.readToken(tenantId, body.token, provider);
     const account = zkLoginAccount(claims.idToken);
-    await this.limiter.hitAccount(tenantId, provider, claims.subjectId, client);
+    const attempt = await this.limiter.hitAccount(tenantId, provider, claims.subjectId, client);
     const tenant = await this.tenants.getById(tenantId);
     const primaryAccountLogin = tenant.settings?.primaryAccountLogin === true;
     let address: string;
@@ -132,7 +132,7 @@ export class TokenLoginService {
         });
       },
     });
-    await this.limiter.succeeded(tenantId, provider, claims.subjectId, client);
+    await attempt.succeeded();
     return session;
   }
 

@@ -5,7 +5,8 @@ import { EmbeddedDatabase } from '../database/embedded-postgres.js';
 /** More worker exits than CRASH_LIMIT within CRASH_WINDOW_MS is a crash loop: the service stops. */
 const CRASH_WINDOW_MS = 60_000;
 const CRASH_LIMIT = 5;
-const STOP_GRACE_MS = 15_000;
+/** Beyond the workers' own grace (SHUTDOWN_GRACE_MS), the time their shutdown hooks get before SIGKILL. */
+const STOP_HOOKS_MS = 15_000;
 
 const say = (line: string) => process.stdout.write(`[cluster] ${line}\n`);
 
@@ -48,7 +49,10 @@ export async function runClusterPrimary(config: AppConfig): Promise<void> {
     const workers = [...roles.keys()].filter((w) => !w.isDead());
     const exited = Promise.all(workers.map((w) => new Promise<void>((done) => (w.isDead() ? done() : w.once('exit', () => done())))));
     for (const w of workers) w.process.kill('SIGTERM');
-    const timer = setTimeout(() => workers.forEach((w) => w.isDead() || w.process.kill('SIGKILL')), STOP_GRACE_MS);
+    const timer = setTimeout(
+      () => workers.forEach((w) => w.isDead() || w.process.kill('SIGKILL')),
+      config.SHUTDOWN_GRACE_MS + STOP_HOOKS_MS,
+    );
     await exited;
     clearTimeout(timer);
     await embedded?.stop().catch((err: unknown) => say(`stopping the embedded PostgreSQL failed: ${String(err)}`));

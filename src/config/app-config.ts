@@ -80,6 +80,18 @@ export class AppConfig {
   REDIS_URL?: string;
 
   /**
+   * Longest wait for one Redis command, in milliseconds. Redis is optional at run time too: a
+   * command that fails or takes longer is answered without Redis (rate limits counted in this
+   * process, ranks read from PostgreSQL, wake-ups polled) and Redis is left alone for a moment
+   * (docs/decisions.md, "Optional servers").
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(10)
+  @Max(10000)
+  REDIS_COMMAND_TIMEOUT_MS = 500;
+
+  /**
    * HMAC key for session tokens (at least 32 characters). When absent, a random key is generated
    * once and kept in the database, so every instance on that database shares it.
    */
@@ -113,6 +125,29 @@ export class AppConfig {
   @Min(1000)
   @Max(300000)
   REQUEST_TIMEOUT_MS = 30000;
+
+  /**
+   * After SIGTERM (or SIGINT), how long requests in flight may take before their connections are
+   * cut and the process exits, in milliseconds. Below the 30 s orchestrators usually allow before
+   * SIGKILL. Readiness answers 503 at once and every answer says `Connection: close`.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(600000)
+  SHUTDOWN_GRACE_MS = 20000;
+
+  /**
+   * After SIGTERM, how long the service goes on accepting connections (answering each with
+   * `Connection: close`, readiness 503) before it stops listening, in milliseconds: the time a
+   * load balancer takes to see the readiness change and stop sending new connections. Counted
+   * within SHUTDOWN_GRACE_MS.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(60000)
+  SHUTDOWN_DELAY_MS = 0;
 
   /** scrypt cost parameter N (a power of two). */
   @Transform(toInt)
@@ -494,7 +529,10 @@ export class AppConfig {
   @Max(1000)
   NOTIFICATION_STREAMS_PER_USER = 5;
 
-  /** Notification streams one instance (one process) holds open at most. */
+  /**
+   * Notification streams one instance (one process) holds open at most. When full, a tenant
+   * holding fewer streams than another takes the oldest stream of the tenant holding most.
+   */
   @Transform(toInt)
   @IsInt()
   @Min(1)

@@ -44,7 +44,10 @@ export function dataSourceOptions(
       application_name: 'community-gaming-service',
       // No JIT compilation: the service runs short OLTP statements whose estimated cost can pass
       // jit_above_cost (the rank counters) while compiling costs far more than running them.
-      options: '-c jit=off',
+      // A statement whose process is gone (killed, or cut at the end of a shutdown's grace) stops
+      // within a second instead of running, or waiting on a lock, to its end and committing an
+      // answer no one reads (PostgreSQL 14+).
+      options: '-c jit=off -c client_connection_check_interval=1000',
     },
   };
 }

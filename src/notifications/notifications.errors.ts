@@ -22,6 +22,6 @@ export const NotificationErrors = defineErrors({
     status: 503,
     code: 71003,
     description:
-      'The instance keeps as many notification streams open as it is configured for; retry later (another instance may take it).',
+      'The instance keeps as many notification streams open as it is configured for, and this tenant holds at least its share of them (a tenant holding fewer takes a slot from the tenant holding most); retry later (another instance may take it).',
   },
 });

@@ -247,10 +247,16 @@ export class RedisRankStore extends RankStore implements OnModuleDestroy, OnAppl
     private readonly rows: LeaderboardReadModel,
     private readonly people: RankPeople,
     events: DomainEvents,
+    commandTimeoutMs = 1_000,
   ) {
     super();
     // Fail fast rather than queue: a read that cannot reach Redis at once is served by PostgreSQL.
-    this.redis = newRedis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 1_000, connectTimeout: 2_000 });
+    this.redis = newRedis(url, {
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
+      commandTimeout: commandTimeoutMs,
+      connectTimeout: Math.max(1_000, 2 * commandTimeoutMs),
+    });
     this.redis.on('error', (err: Error) => this.logError('redis', err));
     this.redis.on('ready', () => void this.repair());
     const define = (name: keyof Scripts, keys: number, lua: string) => this.redis.defineCommand(name, { numberOfKeys: keys, lua });

@@ -57,7 +57,7 @@ export const RESOURCES_ENTITIES = [
       provide: RankStore,
       inject: [AppConfig, PostgresRankStore, LeaderboardReadModel, RankPeople, DomainEvents],
       useFactory: (config: AppConfig, pg: PostgresRankStore, rows: LeaderboardReadModel, people: RankPeople, events: DomainEvents) =>
-        config.REDIS_URL ? new RedisRankStore(config.REDIS_URL, pg, rows, people, events) : pg,
+        config.REDIS_URL ? new RedisRankStore(config.REDIS_URL, pg, rows, people, events, config.REDIS_COMMAND_TIMEOUT_MS) : pg,
     },
     CommunityRankingService,
     LedgerRepository,

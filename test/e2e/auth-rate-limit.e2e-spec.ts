@@ -24,10 +24,10 @@ describe('login rate limits (per address and per account and address)', () => {
   const passwordLogin = (username: string, password = 'wrong-password', headers: Record<string, string> = {}) =>
     post('/v1/user/auth/password/login', { username, password }, headers);
 
-  it('blocks an account after 3 attempts from one address, with 429 {code, message} and Retry-After', async () => {
+  it('blocks an account after 3 failed attempts from one address, with 429 {code, message} and Retry-After', async () => {
     const username = name('victim');
     await post('/v1/user/register/password', { username, password: 'right-password' }).expect(201);
-    for (let i = 0; i < 2; i++) expect((await passwordLogin(username)).status).toBe(401);
+    for (let i = 0; i < 3; i++) expect((await passwordLogin(username)).status).toBe(401);
     const blocked = await passwordLogin(username, 'right-password');
     expect(blocked.status).toBe(429);
     expect(blocked.body).toMatchObject(tooMany);
@@ -40,6 +40,18 @@ describe('login rate limits (per address and per account and address)', () => {
     // the window passes
     t.clock.advance(61_000);
     expect((await passwordLogin(username, 'right-password')).status).toBe(200);
+  });
+
+  it('counts failures only: logins with the right password, however many, never block the account', async () => {
+    const username = name('regular');
+    await post('/v1/user/register/password', { username, password: 'right-password' }).expect(201);
+    const statuses: number[] = [];
+    // more than the 3 attempts allowed per account and address (the address allows 8 requests in all)
+    for (let i = 0; i < 4; i++) statuses.push((await passwordLogin(username, 'right-password')).status);
+    // two typos after all of those still leave a third try
+    statuses.push((await passwordLogin(username)).status, (await passwordLogin(username)).status);
+    statuses.push((await passwordLogin(username, 'right-password')).status);
+    expect(statuses).toEqual([200, 200, 200, 200, 401, 401, 200]);
   });
 
   it('blocks an address after 8 login or registration requests, whatever the account', async () => {
@@ -60,13 +72,20 @@ describe('login rate limits (per address and per account and address)', () => {
     expect(statuses).toEqual([401, 401, 401, 401, 401, 401, 401, 401, 429]);
   });
 
-  it('counts token logins per provider subject once the token names it, with Retry-After', async () => {
+  it('counts failed token logins per provider subject once the token names it (a replayed token), with Retry-After', async () => {
     const subjectId = `busy-${randomBytes(3).toString('hex')}`;
-    const results = [];
+    const statuses: number[] = [];
+    // logins with fresh tokens do not count
     for (let i = 0; i < 4; i++)
-      results.push(await post('/v1/user/auth/providerB/login', { token: await loginToken(t, tenant.sharedSecret, { subjectId }) }));
-    expect(results.map((r) => r.status)).toEqual([200, 200, 200, 429]);
-    expect(Number(results[3].headers['retry-after'])).toBeGreaterThan(0);
+      statuses.push(
+        (await post('/v1/user/auth/providerB/login', { token: await loginToken(t, tenant.sharedSecret, { subjectId }) })).status,
+      );
+    const replayed = await loginToken(t, tenant.sharedSecret, { subjectId });
+    statuses.push((await post('/v1/user/auth/providerB/login', { token: replayed })).status);
+    for (let i = 0; i < 3; i++) statuses.push((await post('/v1/user/auth/providerB/login', { token: replayed })).status);
+    const fresh = await post('/v1/user/auth/providerB/login', { token: await loginToken(t, tenant.sharedSecret, { subjectId }) });
+    expect([...statuses, fresh.status]).toEqual([200, 200, 200, 200, 200, 401, 401, 401, 429]);
+    expect(Number(fresh.headers['retry-after'])).toBeGreaterThan(0);
   });
 
   it('does not limit the refresh of a session', async () => {
@@ -128,8 +147,10 @@ describe('login rate limits behind a proxy (TRUST_PROXY): guessing from many add
   it('ten and more failed passwords from as many addresses do not lock the owner out', async () => {
     const home = address();
     const username = await register(home);
-    // 8 guesses: with the registration and the owner's login, 10 attempts (the ceiling) in the window
-    for (let i = 0; i < 8; i++) expect((await attempt(username, `guess-${i}`, address())).status).toBe(401);
+    // the owner's own logins, from home, count towards nothing
+    for (let i = 0; i < 3; i++) expect((await attempt(username, 'owner-password', home)).status).toBe(200);
+    // 10 guesses from new addresses: the ceiling
+    for (let i = 0; i < 10; i++) expect((await attempt(username, `guess-${i}`, address())).status).toBe(401);
     expect((await attempt(username, 'owner-password', home)).status).toBe(200);
     // past the ceiling, new addresses are refused ...
     const refused = [];
@@ -137,10 +158,21 @@ describe('login rate limits behind a proxy (TRUST_PROXY): guessing from many add
     expect(refused.map((r) => r.status)).toEqual([429, 429, 429, 429, 429]);
     expect(refused[4].body).toMatchObject(tooMany);
     expect(Number(refused[4].headers['retry-after'])).toBeGreaterThan(0);
-    // ... the owner, from an address he logged in from before, is not
+    // ... the owner, from an address he logged in from before, is not, even after a typo there
+    expect((await attempt(username, 'typo', home)).status).toBe(401);
     expect((await attempt(username, 'owner-password', home)).status).toBe(200);
     // and it lifts after a window
     t.clock.advance(121_000);
+    expect((await attempt(username, 'owner-password', address())).status).toBe(200);
+  });
+
+  it("an owner's many logins from home and his phone's new address never trip the ceiling for him", async () => {
+    const home = address();
+    const username = await register(home);
+    // a busy day at home: more logins than the ceiling allows attempts
+    for (let i = 0; i < 12; i++) expect((await attempt(username, 'owner-password', home)).status).toBe(200);
+    // a stranger's guess and then the owner from a new address (his phone on mobile data)
+    expect((await attempt(username, 'guess', address())).status).toBe(401);
     expect((await attempt(username, 'owner-password', address())).status).toBe(200);
   });
 

@@ -75,4 +75,28 @@ describe('notification stream across instances over Redis pub/sub', () => {
       c.close();
     }
   }, 60_000);
+
+  it('opens a stream while Redis is down, at once, and brings it what another instance writes meanwhile', async () => {
+    const u = await givenUser(a, tenant);
+    await server.kill();
+    try {
+      const started = Date.now();
+      const opened = await SseClient.open(`${await listening(b)}/v1/user/notifications/stream`, { Authorization: u.auth });
+      expect(opened.status).toBe(200);
+      const c = opened.client!;
+      try {
+        await c.next((e) => e.event === 'ready');
+        // Not the 5 s wait for the channel and a 503: the stream opens within Redis's command timeout.
+        expect(Date.now() - started).toBeLessThan(3_000);
+        await notify(u, 'written while Redis is down');
+        // b is not told (no Redis); its streams read again every REDIS_DOWN_POLL_MS while Redis is away.
+        await c.next((e) => e.event === 'notification', 0, 15_000);
+        expect(titles(c)).toEqual(['written while Redis is down']);
+      } finally {
+        c.close();
+      }
+    } finally {
+      await server.start();
+    }
+  }, 60_000);
 });

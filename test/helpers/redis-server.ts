@@ -9,6 +9,10 @@ export interface RedisServer {
   kill: () => Promise<void>;
   /** Starts it again on the same port, empty. */
   start: () => Promise<void>;
+  /** Freezes the server (SIGSTOP): connections stay open, nothing is answered. */
+  pause: () => void;
+  /** Lets a frozen server go on (SIGCONT). */
+  resume: () => void;
   close: () => Promise<void>;
 }
 
@@ -61,7 +65,18 @@ export async function startRedisServer(): Promise<RedisServer> {
     await exited;
   };
   await start();
-  return { port, url: `redis://127.0.0.1:${port}`, kill, start, close: kill };
+  return {
+    port,
+    url: `redis://127.0.0.1:${port}`,
+    kill,
+    start,
+    pause: () => proc?.kill('SIGSTOP'),
+    resume: () => proc?.kill('SIGCONT'),
+    close: async () => {
+      proc?.kill('SIGCONT');
+      await kill();
+    },
+  };
 }
 
 export interface TcpProxy {

@@ -26,4 +26,21 @@ describe('MemoryRateLimitStore', () => {
     expect((store as unknown as { entries: { size: number } }).entries.size).toBeLessThanOrEqual(200_000);
     expect(await store.increment('victim', 60_000, 5, 60_000)).toMatchObject({ totalHits: 6, isBlocked: true });
   });
+
+  it('takes back a hit without going below zero, and keeps a block the hits caused', async () => {
+    const clock = new StoppedClock();
+    const store = new MemoryRateLimitStore(clock);
+    await store.increment('k', 1_000, 2, 5_000);
+    await store.increment('k', 1_000, 2, 5_000);
+    await store.refund('k');
+    expect(await store.increment('k', 1_000, 2, 5_000)).toMatchObject({ totalHits: 2, isBlocked: false });
+    await store.refund('nothing-here');
+    await store.refund('nothing-here');
+    expect(await store.increment('nothing-here', 1_000, 2, 5_000)).toMatchObject({ totalHits: 1 });
+    expect(store.blocked('k')).toBeUndefined();
+    await store.increment('k', 1_000, 2, 5_000);
+    expect(store.blocked('k')).toMatchObject({ isBlocked: true, timeToBlockExpire: 5 });
+    await store.refund('k');
+    expect((await store.increment('k', 1_000, 2, 5_000)).isBlocked).toBe(true);
+  });
 });

@@ -21,6 +21,8 @@ export interface RateLimitRecord {
  */
 export abstract class RateLimitStore {
   abstract increment(key: string, ttlMs: number, limit: number, blockDurationMs: number): Promise<RateLimitRecord>;
+  /** Takes back one hit of `key` (an attempt that turned out to be no failure); a block it caused stays. */
+  abstract refund(key: string): Promise<void>;
   /** Marks `key` for `ttlMs` (an address an account logged in from). */
   abstract remember(key: string, ttlMs: number): Promise<void>;
   /** Whether `key` is marked. */
@@ -50,6 +52,19 @@ export class MemoryRateLimitStore extends RateLimitStore {
   async has(key: string): Promise<boolean> {
     const until = this.marks.get(key);
     return until !== undefined && until > this.clock.nowMs();
+  }
+
+  async refund(key: string): Promise<void> {
+    const e = this.entries.get(key);
+    if (e && e.hits > 0 && e.windowEnd > this.clock.nowMs()) e.hits--;
+  }
+
+  /** The block of `key`, when one is in force here (a block set while Redis was away outlives the outage). */
+  blocked(key: string): RateLimitRecord | undefined {
+    const now = this.clock.nowMs();
+    const e = this.entries.peek(key);
+    if (!e || e.blockedUntil <= now) return undefined;
+    return { totalHits: e.hits, timeToExpire: secs(e.windowEnd - now), isBlocked: true, timeToBlockExpire: secs(e.blockedUntil - now) };
   }
 
   async increment(key: string, ttlMs: number, limit: number, blockDurationMs: number): Promise<RateLimitRecord> {
@@ -84,39 +99,125 @@ end
 return {hits, ttl, 0, 0}
 `;
 
-/** Several instances: counters in Redis (REDIS_URL). */
+/** One hit taken back, never below zero, never creating the key. */
+const REFUND = `
+local hits = tonumber(redis.call('GET', KEYS[1]) or '0')
+if hits > 0 then redis.call('DECR', KEYS[1]) end
+return 0
+`;
+
+/** After a Redis command failed or timed out, the next this long are counted in memory without asking Redis. */
+const REDIS_REST_MS = 1_000;
+
+/**
+ * Several instances: counters in Redis (REDIS_URL), so the limits hold across instances.
+ *
+ * Redis is optional at run time as well. A command waits at most REDIS_COMMAND_TIMEOUT_MS and is
+ * never queued while Redis is away; then, and for REDIS_REST_MS after a failure, the counters
+ * are this process's (`MemoryRateLimitStore`): the limits hold per instance (N instances allow N
+ * times a limit) until Redis answers again, and a block made meanwhile is kept until it ends.
+ * Known login addresses are written to both, so an owner's own address stays known here.
+ */
 export class RedisRateLimitStore extends RateLimitStore implements OnModuleDestroy {
   private readonly logger = new Logger(RedisRateLimitStore.name);
   readonly redis: Redis;
+  private restUntil = 0;
+  private lastWarning = 0;
 
-  constructor(url: string) {
+  constructor(
+    url: string,
+    private readonly local: MemoryRateLimitStore,
+    commandTimeoutMs: number,
+  ) {
     super();
-    this.redis = newRedis(url, { keyPrefix: 'cgs:rl:', maxRetriesPerRequest: 2, lazyConnect: false });
-    this.redis.on('error', (err: Error) => this.logger.warn(`redis: ${err.message}`));
+    this.redis = newRedis(url, {
+      keyPrefix: 'cgs:rl:',
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      commandTimeout: commandTimeoutMs,
+      connectTimeout: Math.max(1_000, commandTimeoutMs),
+    });
+    this.redis.on('error', (err: Error) => this.warn(err));
+  }
+
+  /** Whether the counters are in Redis now (false while Redis is away or resting after a failure). */
+  get shared(): boolean {
+    return this.redis.status === 'ready' && Date.now() >= this.restUntil;
   }
 
   async increment(key: string, ttlMs: number, limit: number, blockDurationMs: number): Promise<RateLimitRecord> {
-    const [hits, ttl, blocked, blockTtl] = (await this.redis.eval(
-      SCRIPT,
-      2,
-      key,
-      `${key}:blocked`,
-      ttlMs,
-      limit,
-      blockDurationMs,
-    )) as number[];
-    return { totalHits: hits, timeToExpire: secs(ttl), isBlocked: blocked === 1, timeToBlockExpire: blocked === 1 ? secs(blockTtl) : 0 };
+    const local = this.local.blocked(key);
+    if (local) return local;
+    return this.either(
+      async () => {
+        const [hits, ttl, blocked, blockTtl] = (await this.redis.eval(
+          SCRIPT,
+          2,
+          key,
+          `${key}:blocked`,
+          ttlMs,
+          limit,
+          blockDurationMs,
+        )) as number[];
+        return {
+          totalHits: hits,
+          timeToExpire: secs(ttl),
+          isBlocked: blocked === 1,
+          timeToBlockExpire: blocked === 1 ? secs(blockTtl) : 0,
+        };
+      },
+      () => this.local.increment(key, ttlMs, limit, blockDurationMs),
+    );
+  }
+
+  async refund(key: string): Promise<void> {
+    await this.either(
+      async () => {
+        await this.redis.eval(REFUND, 1, key);
+      },
+      () => this.local.refund(key),
+    );
   }
 
   async remember(key: string, ttlMs: number): Promise<void> {
-    await this.redis.set(key, '1', 'PX', ttlMs);
+    await this.local.remember(key, ttlMs);
+    await this.either(
+      async () => {
+        await this.redis.set(key, '1', 'PX', ttlMs);
+      },
+      async () => undefined,
+    );
   }
 
   async has(key: string): Promise<boolean> {
-    return (await this.redis.exists(key)) === 1;
+    if (await this.local.has(key)) return true;
+    return this.either(
+      async () => (await this.redis.exists(key)) === 1,
+      async () => false,
+    );
   }
 
   async onModuleDestroy(): Promise<void> {
     await this.redis.quit().catch(() => this.redis.disconnect());
+  }
+
+  /** Redis's answer, or, when Redis is away, slow or resting, this process's. */
+  private async either<T>(shared: () => Promise<T>, local: () => Promise<T>): Promise<T> {
+    if (!this.shared) return local();
+    try {
+      return await shared();
+    } catch (err) {
+      this.restUntil = Date.now() + REDIS_REST_MS;
+      this.warn(err as Error);
+      return local();
+    }
+  }
+
+  /** At most one line every 10 s: an outage would otherwise log every login. */
+  private warn(err: Error): void {
+    const now = Date.now();
+    if (now - this.lastWarning < 10_000) return;
+    this.lastWarning = now;
+    this.logger.warn(`redis: ${err.message}; login rate limits are counted in this process until Redis answers`);
   }
 }

@@ -8,7 +8,8 @@ import { MemoryRateLimitStore, RateLimitStore, RedisRateLimitStore } from './rat
 
 /**
  * Rate limiting of logins and registration (`@LoginRateLimit()`), not a global guard. Counters in
- * memory, or in Redis when REDIS_URL is set so the limits hold across instances.
+ * memory, or in Redis when REDIS_URL is set so the limits hold across instances (in memory again
+ * while Redis is away).
  */
 @Module({
   imports: [TenantsModule],
@@ -17,7 +18,9 @@ import { MemoryRateLimitStore, RateLimitStore, RedisRateLimitStore } from './rat
       provide: RateLimitStore,
       inject: [AppConfig, Clock],
       useFactory: (config: AppConfig, clock: Clock) =>
-        config.REDIS_URL ? new RedisRateLimitStore(config.REDIS_URL) : new MemoryRateLimitStore(clock),
+        config.REDIS_URL
+          ? new RedisRateLimitStore(config.REDIS_URL, new MemoryRateLimitStore(clock), config.REDIS_COMMAND_TIMEOUT_MS)
+          : new MemoryRateLimitStore(clock),
     },
     LoginRateLimiter,
     LoginThrottlerGuard,

@@ -21,6 +21,9 @@ export const WAKE_ATTEMPTS = 6;
 const WAKE_RETRY_BASE_MS = 250;
 const WAKE_RETRY_MAX_MS = 4000;
 
+/** While Redis is away, how often each stream of the process reads what it may have missed. */
+export const REDIS_DOWN_POLL_MS = 2_000;
+
 /**
  * The first wake-up after a quiet spell waits this long for those of concurrent writes, so a
  * process under writes sends a message per LINGER_MS at most, not one per notification.
@@ -278,27 +281,43 @@ export class NotificationBus implements OnModuleDestroy {
     };
   }
 
+  /**
+   * Redis pub/sub. Redis is optional at run time as well: a stream opens without waiting for
+   * Redis longer than REDIS_COMMAND_TIMEOUT_MS, a wake-up that cannot go out is retried and then
+   * left (see `flush`), and while the subscriber is not connected every stream of this process
+   * reads again each REDIS_DOWN_POLL_MS (what other processes wrote meanwhile reaches it then),
+   * and once more when it is back.
+   */
   private redis(url: string): NotificationTransport {
-    const publisher = newRedis(url, { maxRetriesPerRequest: 2 });
+    const timeoutMs = this.config.REDIS_COMMAND_TIMEOUT_MS;
+    const publisher = newRedis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 0, commandTimeout: timeoutMs });
+    // The subscriber queues its SUBSCRIBE until it connects, and subscribes again after every reconnection.
     const subscriber = newRedis(url, { maxRetriesPerRequest: null });
-    for (const r of [publisher, subscriber]) r.on('error', (err: Error) => this.logger.warn(`redis: ${err.message}`));
-    let everReady = false;
-    // ioredis subscribes again by itself after a reconnection; what was published meanwhile is lost.
-    subscriber.on('ready', () => {
-      if (everReady) this.resyncHere();
-      everReady = true;
-    });
+    let lastWarning = 0;
+    for (const r of [publisher, subscriber])
+      r.on('error', (err: Error) => {
+        if (Date.now() - lastWarning < 10_000) return;
+        lastWarning = Date.now();
+        this.logger.warn(`redis: ${err.message}; live streams poll the database until Redis answers`);
+      });
+    // What was published while this process was not subscribed is lost: every stream reads again
+    // (also at the first connection: streams may have opened before it).
+    subscriber.on('ready', () => this.resyncHere());
     subscriber.on('message', (channel: string, message: string) => {
       if (channel === NOTIFICATION_CHANNEL) this.receive(message);
     });
-    const ready = subscriber.subscribe(NOTIFICATION_CHANNEL).then(() => undefined);
-    ready.catch(() => undefined);
+    const subscribed = subscriber.subscribe(NOTIFICATION_CHANNEL).then(() => undefined);
+    subscribed.catch(() => undefined);
+    const poll = setInterval(() => {
+      if (subscriber.status !== 'ready') this.resyncHere();
+    }, REDIS_DOWN_POLL_MS).unref();
     return {
-      ready: () => ready,
+      ready: () => Promise.race([subscribed, new Promise<void>((done) => setTimeout(done, timeoutMs).unref())]),
       publish: async (payload) => {
         await publisher.publish(NOTIFICATION_CHANNEL, payload);
       },
       close: async () => {
+        clearInterval(poll);
         await Promise.all([publisher, subscriber].map((r) => r.quit().catch(() => r.disconnect())));
       },
     };

@@ -5,6 +5,7 @@ import type { AuthUser } from '../../common/auth/request-context.js';
 import { DomainError } from '../../common/errors/domain-error.js';
 import { CommonErrors } from '../../common/errors/error-catalog.js';
 import { DomainEvents } from '../../common/events/domain-events.js';
+import { Draining } from '../../common/lifecycle/draining.js';
 import { AppConfig } from '../../config/app-config.js';
 import { type NotificationFields, toNotificationDto } from '../dto/notification.dto.js';
 import { NotificationErrors } from '../notifications.errors.js';
@@ -84,6 +85,7 @@ export class NotificationStreamsService implements OnModuleDestroy {
   private readonly logger = new Logger(NotificationStreamsService.name);
   private readonly streams = new Set<Stream>();
   private readonly perUser = new Map<string, number>();
+  private readonly perTenant = new Map<string, Set<Stream>>();
   private tick?: NodeJS.Timeout;
 
   constructor(
@@ -92,8 +94,11 @@ export class NotificationStreamsService implements OnModuleDestroy {
     private readonly revocations: SessionRevocations,
     private readonly config: AppConfig,
     events: DomainEvents,
+    private readonly draining: Draining,
   ) {
     events.afterCommit('notification.created', (n) => this.bus.publish(userKey(n.tenantId, n.userId)));
+    // A stream would hold the shutdown until its grace ends: its client reconnects elsewhere, from its last id.
+    draining.onBegin(() => this.closeAll());
   }
 
   /** Open streams in this process. */
@@ -144,37 +149,62 @@ export class NotificationStreamsService implements OnModuleDestroy {
   }
 
   onModuleDestroy(): void {
+    this.closeAll();
+  }
+
+  private closeAll(): void {
     clearInterval(this.tick);
     this.tick = undefined;
     for (const s of [...this.streams]) s.close();
   }
 
-  /** Takes a slot for the user, or refuses past the limits. */
+  /**
+   * Takes a slot for the user, or refuses past the limits. A full instance is shared fairly
+   * between tenants: a tenant holding fewer streams than another takes the oldest stream of the
+   * tenant holding most (its client reconnects from its last id, here or elsewhere), so the
+   * sign-ups of one tenant can fill an instance only while no other tenant needs it.
+   */
   private reserve(user: AuthUser): Stream {
+    if (this.draining.active)
+      throw new DomainError(CommonErrors.service_unavailable, 'This instance is shutting down; reconnect (another instance answers)');
     const key = userKey(user.tenantId, user.id);
-    if (this.streams.size >= this.config.NOTIFICATION_STREAMS_MAX)
-      throw new DomainError(
-        NotificationErrors.stream_capacity_reached,
-        `This instance holds ${this.streams.size} notification streams, its limit`,
-      );
     const held = this.perUser.get(key) ?? 0;
     if (held >= this.config.NOTIFICATION_STREAMS_PER_USER)
       throw new DomainError(
         NotificationErrors.stream_limit_reached,
         `The user already has ${held} notification streams open on this instance, the limit`,
       );
+    if (this.streams.size >= this.config.NOTIFICATION_STREAMS_MAX) this.makeRoomFor(user.tenantId);
     this.perUser.set(key, held + 1);
+    let tenant = this.perTenant.get(user.tenantId);
+    if (!tenant) this.perTenant.set(user.tenantId, (tenant = new Set()));
     let released = false;
     const stream = new Stream(user, '', () => {
       if (released) return;
       released = true;
       this.streams.delete(stream);
+      tenant.delete(stream);
+      if (tenant.size === 0 && this.perTenant.get(user.tenantId) === tenant) this.perTenant.delete(user.tenantId);
       const n = (this.perUser.get(key) ?? 1) - 1;
       if (n > 0) this.perUser.set(key, n);
       else this.perUser.delete(key);
     });
     this.streams.add(stream);
+    tenant.add(stream);
     return stream;
+  }
+
+  /** Closes the oldest stream of the tenant holding most, when it holds more than one over `tenantId`'s; else 503. */
+  private makeRoomFor(tenantId: string): void {
+    const own = this.perTenant.get(tenantId)?.size ?? 0;
+    let largest: Set<Stream> | undefined;
+    for (const [id, set] of this.perTenant) if (id !== tenantId && set.size > (largest?.size ?? 0)) largest = set;
+    if (!largest || largest.size <= own + 1)
+      throw new DomainError(
+        NotificationErrors.stream_capacity_reached,
+        `This instance holds ${this.streams.size} notification streams, its limit, and this tenant holds its share of them`,
+      );
+    largest.values().next().value!.close();
   }
 
   private async subscribe(stream: Stream): Promise<() => void> {
