@@ -25,7 +25,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness: the database answers and the process is not poisoned */
+        /** Readiness: the database answers, the process is not poisoned and not shutting down */
         get: operations["ready"];
         put?: never;
         post?: never;
@@ -2416,7 +2416,7 @@ export interface paths {
         put?: never;
         /**
          * Update the current user's profile
-         * @description Absent fields are kept; `null` clears `displayName`, `biography`, `dateOfBirth` or `address`. `handle` is unique in the tenant (409). `dateOfBirth` is a real date before today (UTC), from 1900 on. `biography` at most 1000 characters. Returns the whole profile.
+         * @description Absent fields are kept; `null` clears `displayName`, `biography`, `dateOfBirth` or `address`. `handle` is unique in the tenant (409) and may not read as one the tenant reserves (`handle_reserved`: staff names such as admin or support, the tenant's name). `dateOfBirth` is a real date before today (UTC), from 1900 on. `biography` at most 1000 characters. Returns the whole profile.
          */
         post: operations["updateProfile"];
         delete?: never;
@@ -7693,7 +7693,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description `service_unavailable` (10503): the database does not answer, or `Object.prototype` was written to. */
+            /** @description `service_unavailable` (10503): the database does not answer, `Object.prototype` was written to, or the process is shutting down (SIGTERM: it finishes what is in flight and exits). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -31105,7 +31105,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `stream_capacity_reached` (71003): The instance keeps as many notification streams open as it is configured for; retry later (another instance may take it).
+             * @description `stream_capacity_reached` (71003): The instance keeps as many notification streams open as it is configured for, and this tenant holds at least its share of them (a tenant holding fewer takes a slot from the tenant holding most); retry later (another instance may take it).
              *
              *     `service_unavailable` (10503): A dependency (the database) is unavailable; retry later.
              */
@@ -31117,7 +31117,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 71003,
-                     *       "detail": "The instance keeps as many notification streams open as it is configured for; retry later (another instance may take it).",
+                     *       "detail": "The instance keeps as many notification streams open as it is configured for, and this tenant holds at least its share of them (a tenant holding fewer takes a slot from the tenant holding most); retry later (another instance may take it).",
                      *       "error": "stream_capacity_reached",
                      *       "message": "stream_capacity_reached"
                      *     }
@@ -31468,6 +31468,8 @@ export interface operations {
              *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
              *
              *     `invalid_date_of_birth` (10002, message `generic_client_error`): dateOfBirth is not a real calendar date before today (UTC), from 1900 on.
+             *
+             *     `handle_reserved` (10002, message `generic_client_error`): The handle reads as one the tenant reserves (staff names such as admin, support or moderator, also written with digits or separators, and the tenant's own name): choose another.
              */
             400: {
                 headers: {
@@ -31792,6 +31794,8 @@ export interface operations {
              *     `tenant_required` (10002, message `generic_client_error`): Nothing names the tenant of this request: several tenants exist, and there is no session token, no X-Tenant-Id, no domain of a tenant in the host name and no DEFAULT_TENANT.
              *
              *     `unknown_tenant` (10002, message `generic_client_error`): X-Tenant-Id (or the tenant in the path) names no tenant.
+             *
+             *     `handle_reserved` (10002, message `generic_client_error`): The handle reads as one the tenant reserves (staff names such as admin, support or moderator, also written with digits or separators, and the tenant's own name): choose another.
              */
             400: {
                 headers: {

@@ -1,12 +1,7 @@
+import { isSecretName as isSecret, REDACTED } from '../common/security/secret-names.js';
 import type { NewAuditEntry } from './audit-log.repository.js';
 
-/** Names of fields whose values the audit log never keeps. */
-const SECRET_KEY = /secret|password|token|apiKey|key$/i;
-/** Names that match SECRET_KEY but are no secret, and that an operator needs (to match a retry with its first try). */
-const NOT_SECRET = new Set(['idempotencykey']);
-const isSecret = (name: string) => SECRET_KEY.test(name) && !NOT_SECRET.has(name.toLowerCase());
-
-export const REDACTED = '[redacted]';
+export { REDACTED };
 
 /** The audit log keeps at most this many characters of a request body (its JSON). */
 export const MAX_BODY_CHARS = 8 * 1024;

@@ -30,7 +30,7 @@ export class AuthController {
   @LoginRateLimit()
   @ApiOperation({ summary: 'Register with a username and password', description: 'Creates the user and starts a session.' })
   @ApiCreatedResponse({ type: SessionResultDto })
-  @ApiErrors(...tenantErrors, UserErrors.username_taken, CommonErrors.too_many_requests)
+  @ApiErrors(...tenantErrors, UserErrors.username_taken, UserErrors.handle_reserved, CommonErrors.too_many_requests)
   registerPassword(
     @TenantId() tenantId: string,
     @Body() dto: RegisterPasswordDto,

@@ -62,9 +62,30 @@ describe('webhook URL guard (SSRF)', () => {
     '::ffff:127.0.0.1',
     '224.0.0.1',
     'not-an-ip',
+    // Found from outside (issue 46): NAT64 of 10.0.0.1 (local-use prefix and well-known one),
+    // IPv4-compatible loopback, site-local, discard-only, benchmarking.
+    '64:ff9b:1::a00:1',
+    '64:ff9b::a00:1',
+    '::127.0.0.1',
+    '::7f00:1',
+    'fec0::1',
+    '100::1',
+    '198.18.0.1',
+    // Deny by default: every IPv6 block outside global unicast, and its special blocks.
+    '::',
+    '2001:db8::1',
+    '2001::1',
+    '2002:a00:1::1',
+    '3fff::1',
+    '5f00::1',
+    'ff02::1',
+    '192.0.0.8',
+    '192.0.2.1',
+    '240.0.0.1',
+    '255.255.255.255',
   ])('refuses %s', (address) => expect(isPublicAddress(address)).toBe(false));
 
-  it.each(['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '::ffff:8.8.8.8'])('accepts %s', (address) =>
+  it.each(['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '::ffff:8.8.8.8', '64:ff9b::808:808'])('accepts %s', (address) =>
     expect(isPublicAddress(address)).toBe(true),
   );
 

@@ -1,20 +1,35 @@
 import { lookup } from 'node:dns/promises';
-import { isIP } from 'node:net';
+import http from 'node:http';
+import https from 'node:https';
+import net, { isIP } from 'node:net';
+import tls, { type ConnectionOptions } from 'node:tls';
+import type { Duplex } from 'node:stream';
 import ipaddr from 'ipaddr.js';
 
+/** IPv6 global unicast (RFC 4291): every other IPv6 block is refused, whatever ipaddr.js calls it. */
+const GLOBAL_UNICAST = ipaddr.parseCIDR('2000::/3') as [ipaddr.IPv6, number];
+/** The NAT64 well-known prefix (RFC 6052): an IPv4 address reached through the network's NAT64. */
+const NAT64 = ipaddr.parseCIDR('64:ff9b::/96') as [ipaddr.IPv6, number];
+
+const publicV4 = (ip: ipaddr.IPv4) => ip.range() === 'unicast';
+
 /**
- * Against server-side request forgery: a webhook URL must not reach the service's own network.
- * Every address its host resolves to must be public unicast (ipaddr.js `range()` is `unicast`);
- * loopback, private, link-local, unique-local, carrier-grade NAT, multicast, reserved and
- * unspecified addresses are refused, IPv4-mapped IPv6 addresses by their IPv4 range. Checked when
- * a subscription is saved and again for every delivery, on the addresses the request then
- * connects to (`pinnedLookup`), so a DNS answer that changes later (rebinding) gains nothing.
+ * Against server-side request forgery: a webhook URL (or any URL the service calls for a tenant)
+ * must not reach the service's own network. Deny by default: an IPv4 address must be unicast
+ * outside every special-purpose block ipaddr.js knows (private, loopback, link-local, carrier-grade
+ * NAT, benchmarking, documentation, reserved...); an IPv6 address must be global unicast (2000::/3)
+ * outside its special blocks (Teredo, 6to4, documentation, ORCHID...), so IPv4-compatible
+ * (`::7f00:1`), site-local, discard and local-use NAT64 addresses are refused too. IPv4 written
+ * in IPv6 (IPv4-mapped, the well-known NAT64 prefix) is judged as that IPv4 address.
  */
 export function isPublicAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return false;
-  let parsed = ipaddr.parse(address);
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
-  return parsed.range() === 'unicast';
+  const ip = ipaddr.parse(address);
+  if (ip.kind() === 'ipv4') return publicV4(ip as ipaddr.IPv4);
+  const v6 = ip as ipaddr.IPv6;
+  if (v6.isIPv4MappedAddress()) return publicV4(v6.toIPv4Address());
+  if (v6.match(NAT64)) return publicV4(ipaddr.fromByteArray(v6.toByteArray().slice(12)) as ipaddr.IPv4);
+  return v6.match(GLOBAL_UNICAST) && v6.range() === 'unicast';
 }
 
 export class UrlRefused extends Error {}
@@ -39,16 +54,39 @@ export async function resolveAllowed(host: string, allowPrivate: boolean): Promi
   return addresses;
 }
 
-/** A `lookup` for node:http(s) that answers only checked addresses (see `resolveAllowed`). */
-export function pinnedLookup(allowPrivate: boolean) {
-  return (
-    hostname: string,
-    options: { all?: boolean },
-    callback: (err: NodeJS.ErrnoException | null, address: string | { address: string; family: number }[], family?: number) => void,
-  ): void => {
-    resolveAllowed(hostname, allowPrivate).then(
-      (addresses) => (options.all ? callback(null, addresses) : callback(null, addresses[0].address, addresses[0].family)),
-      (err: Error) => callback(Object.assign(err, { code: 'EREFUSEDADDRESS' }), ''),
+type Connect = (err: Error | null, socket: Duplex) => void;
+
+/**
+ * Every connection of these agents goes to an address checked at that moment: the host, written
+ * as a name or as an address in any form, is resolved and checked (`resolveAllowed`), and the
+ * socket connects to that very address (TLS still verifies the certificate of the host's name).
+ * So neither a DNS answer that changes after the subscription was saved (rebinding) nor a URL
+ * written as an address escapes the check.
+ */
+export function guardedAgents(allowPrivate: boolean, options: http.AgentOptions): { http: http.Agent; https: https.Agent } {
+  const connectTo = (opts: { host?: string | null; hostname?: string | null }, open: (address: string) => Duplex, done: Connect) => {
+    resolveAllowed(opts.hostname ?? opts.host ?? 'localhost', allowPrivate).then(
+      ([first]) => {
+        try {
+          done(null, open(first.address));
+        } catch (err) {
+          done(err as Error, undefined as never);
+        }
+      },
+      (err: Error) => done(Object.assign(err, { code: 'EREFUSEDADDRESS' }), undefined as never),
     );
   };
+  class GuardedHttp extends http.Agent {
+    override createConnection(opts: http.ClientRequestArgs, done?: Connect): Duplex | null | undefined {
+      connectTo(opts, (address) => net.connect({ ...(opts as net.TcpNetConnectOpts), host: address, lookup: undefined }), done!);
+      return undefined;
+    }
+  }
+  class GuardedHttps extends https.Agent {
+    override createConnection(opts: https.RequestOptions, done?: Connect): Duplex | null | undefined {
+      connectTo(opts, (address) => tls.connect({ ...(opts as ConnectionOptions), host: address, lookup: undefined }), done!);
+      return undefined;
+    }
+  }
+  return { http: new GuardedHttp(options), https: new GuardedHttps(options) };
 }

@@ -2,7 +2,7 @@ import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import http from 'node:http';
 import https from 'node:https';
 import { AppConfig } from '../config/app-config.js';
-import { pinnedLookup } from './url-guard.js';
+import { guardedAgents } from './url-guard.js';
 
 /** What one POST got: the status (null without an answer) and, without a 2xx, why. */
 export interface SendOutcome {
@@ -12,8 +12,9 @@ export interface SendOutcome {
 }
 
 /**
- * POSTs a delivery. Connections are kept alive per receiver (throughput); the host is resolved
- * through `pinnedLookup`, so the address connected to is the one checked against SSRF. The
+ * POSTs a delivery. Connections are kept alive per receiver (throughput); every connection goes
+ * to an address checked at that moment against SSRF (`guardedAgents`), however the URL writes its
+ * host. The
  * response body is read and dropped (at most 64 KiB is read); redirects are not followed (a 3xx
  * is a failed attempt: a redirect could point anywhere). The whole exchange, connection included,
  * is bounded by WEBHOOK_TIMEOUT_MS.
@@ -24,9 +25,9 @@ export class WebhookSender implements OnModuleDestroy {
   private readonly httpsAgent: https.Agent;
 
   constructor(private readonly config: AppConfig) {
-    const lookup = pinnedLookup(config.WEBHOOK_ALLOW_PRIVATE_URLS) as unknown as http.AgentOptions['lookup'];
-    this.httpAgent = new http.Agent({ keepAlive: true, maxSockets: 32, lookup });
-    this.httpsAgent = new https.Agent({ keepAlive: true, maxSockets: 32, lookup });
+    const agents = guardedAgents(config.WEBHOOK_ALLOW_PRIVATE_URLS, { keepAlive: true, maxSockets: 32 });
+    this.httpAgent = agents.http;
+    this.httpsAgent = agents.https;
   }
 
   onModuleDestroy(): void {

@@ -1,6 +1,7 @@
 import { register } from 'node:module';
 import { createAddHookMessageChannel } from 'import-in-the-middle';
 import type { AppConfig } from '../config/app-config.js';
+import { CREDENTIAL_QUERY_PARAMS } from '../common/security/secret-names.js';
 import { onTracingStop } from './tracing-state.js';
 
 /**
@@ -39,6 +40,8 @@ export async function startTracing(config: AppConfig): Promise<void> {
         headersToSpanAttributes: { server: { responseHeaders: ['x-request-id'] } },
         // Probes and scrapes would be most of the spans and tell nothing.
         ignoreIncomingRequestHook: (req) => UNTRACED.has(req.url?.split('?')[0] ?? ''),
+        // A span's URL keeps no credential sent in a query string (the stream ticket, API keys).
+        redactedQueryParamsServer: CREDENTIAL_QUERY_PARAMS,
       }),
       new ExpressInstrumentation(),
       new PgInstrumentation(),

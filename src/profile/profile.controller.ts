@@ -36,10 +36,10 @@ export class ProfileController {
   @ApiOperation({
     summary: "Update the current user's profile",
     description:
-      'Absent fields are kept; `null` clears `displayName`, `biography`, `dateOfBirth` or `address`. `handle` is unique in the tenant (409). `dateOfBirth` is a real date before today (UTC), from 1900 on. `biography` at most 1000 characters. Returns the whole profile.',
+      "Absent fields are kept; `null` clears `displayName`, `biography`, `dateOfBirth` or `address`. `handle` is unique in the tenant (409) and may not read as one the tenant reserves (`handle_reserved`: staff names such as admin or support, the tenant's name). `dateOfBirth` is a real date before today (UTC), from 1900 on. `biography` at most 1000 characters. Returns the whole profile.",
   })
   @ApiOkResponse({ type: ProfileDto })
-  @ApiErrors(...INPUT_ERRORS, ProfileErrors.invalid_date_of_birth, ...SESSION_ERRORS, UserErrors.handle_taken)
+  @ApiErrors(...INPUT_ERRORS, ProfileErrors.invalid_date_of_birth, ...SESSION_ERRORS, UserErrors.handle_taken, UserErrors.handle_reserved)
   updateProfile(@CurrentUser() user: AuthUser, @Body() dto: UpdateProfileDto): Promise<ProfileDto> {
     return this.profiles.updateProfile(user.tenantId, user.id, dto);
   }

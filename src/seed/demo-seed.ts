@@ -29,6 +29,7 @@ import { RequirementsService } from '../requirements/requirements.service.js';
 import { StorePurchaseService } from '../store/store-purchase.service.js';
 import { StoreService } from '../store/store.service.js';
 import { TenantsService } from '../tenants/tenants.service.js';
+import { DEFAULT_RESERVED_HANDLES } from '../users/reserved-handles.js';
 import { UsersService } from '../users/users.service.js';
 import { SocialsService } from '../socials/socials.service.js';
 import { evmChain, WalletsService } from '../wallets/wallets.service.js';
@@ -136,7 +137,8 @@ class DemoSeeder {
       if (options.rotateApiKey) apiKey = (await tenants.rotate(existing.id, { apiKey: true })).apiKey ?? null;
       this.log(`  tenant ${DEMO.tenant} exists (${existing.id})${apiKey ? ', API key rotated' : ''}`);
     } else {
-      const creds = await tenants.create({ slug: DEMO.tenant, name: 'Demo' });
+      // The default reserved handles without the tenant's own name: its first player is `demo`.
+      const creds = await tenants.create({ slug: DEMO.tenant, name: 'Demo', settings: { reservedHandles: [...DEFAULT_RESERVED_HANDLES] } });
       this.tenantId = creds.id;
       apiKey = creds.apiKey;
       sharedSecret = creds.sharedSecret;

@@ -9,6 +9,7 @@ import { CommonErrors } from '../common/errors/error-catalog.js';
 import { AppConfig } from '../config/app-config.js';
 import { parseDomain, requestHostKey } from './domain-name.js';
 import { loginRateLimitSettingsProblem } from '../common/throttling/login-rate-limits.js';
+import { reservedHandlesProblem } from '../users/reserved-handles.js';
 import { assertSafeInput } from '../common/validation/safe-input.js';
 import type { Tenant, TenantSettings } from './entities/tenant.entity.js';
 import { uniqueViolation } from '../database/repository.js';
@@ -302,6 +303,6 @@ export class TenantsService {
  */
 function checkSettings(settings: TenantSettings): void {
   assertSafeInput(settings, 'settings');
-  const problem = loginRateLimitSettingsProblem(settings.loginRateLimits);
+  const problem = loginRateLimitSettingsProblem(settings.loginRateLimits) ?? reservedHandlesProblem(settings.reservedHandles);
   if (problem) throw new DomainError(TenantErrors.invalid_tenant_settings, problem);
 }

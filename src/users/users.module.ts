@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { TenantsModule } from '../tenants/tenants.module.js';
 import { Referral } from './entities/referral.entity.js';
 import { User } from './entities/user.entity.js';
 import { ReferralsService } from './referrals.service.js';
@@ -11,7 +12,7 @@ import { UsersService } from './users.service.js';
 export const USERS_ENTITIES = [User, Referral];
 
 @Module({
-  imports: [TypeOrmModule.forFeature(USERS_ENTITIES)],
+  imports: [TypeOrmModule.forFeature(USERS_ENTITIES), TenantsModule],
   controllers: [UsersAdminController],
   providers: [UsersService, ReferralsService, UsersRepository],
   exports: [UsersService, ReferralsService],

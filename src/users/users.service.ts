@@ -6,6 +6,8 @@ import { DomainError } from '../common/errors/domain-error.js';
 import { onConstraintViolation, uniqueViolation } from '../database/repository.js';
 import type { AdminUserDto } from './dto/admin-user.dto.js';
 import type { User } from './entities/user.entity.js';
+import { TenantsService } from '../tenants/tenants.service.js';
+import { handleSkeleton, reservedSkeletons } from './reserved-handles.js';
 import { UsersRepository } from './users.repository.js';
 import { UserErrors } from './users.errors.js';
 import './users.events.js';
@@ -28,7 +30,18 @@ export class UsersService {
   constructor(
     private readonly repo: UsersRepository,
     private readonly domainEvents: DomainEvents,
+    private readonly tenants: TenantsService,
   ) {}
+
+  /** Whether `handle` reads as one the tenant reserves (src/users/reserved-handles.ts). */
+  async isReservedHandle(tenantId: string, handle: string): Promise<boolean> {
+    const tenant = await this.tenants.findByRef(tenantId);
+    return tenant !== null && reservedSkeletons(tenant).has(handleSkeleton(handle));
+  }
+
+  private reservedError(handle: string): DomainError {
+    return new DomainError(UserErrors.handle_reserved, `The handle "${handle.slice(0, 40)}" is reserved in this tenant; choose another`);
+  }
 
   findById(tenantId: string, id: string, em?: EntityManager): Promise<User | null> {
     return this.repo.findById(tenantId, id, em);
@@ -76,7 +89,15 @@ export class UsersService {
   ): Promise<void> {
     const set: Partial<Pick<User, 'displayName' | 'handle' | 'handleNormalized'>> = {};
     if (changes.displayName !== undefined) set.displayName = changes.displayName;
-    if (changes.handle !== undefined) Object.assign(set, { handle: changes.handle, handleNormalized: changes.handle.toLowerCase() });
+    if (changes.handle !== undefined) {
+      // A reserved handle the user already holds (taken before it was reserved) may be sent back unchanged.
+      if (
+        (await this.isReservedHandle(tenantId, changes.handle)) &&
+        (await this.findById(tenantId, userId, em))?.handleNormalized !== changes.handle.toLowerCase()
+      )
+        throw this.reservedError(changes.handle);
+      Object.assign(set, { handle: changes.handle, handleNormalized: changes.handle.toLowerCase() });
+    }
     if (Object.keys(set).length === 0) return;
     const affected = await onConstraintViolation(() => this.repo.update(tenantId, userId, set, em), {
       uq_users_tenant_handle: () => new DomainError(UserErrors.handle_taken, `Handle "${changes.handle}" is already taken`),
@@ -87,13 +108,19 @@ export class UsersService {
 
   /**
    * Creates a user inside the caller's transaction. The handle is made unique by appending a
-   * random suffix when the desired one is taken; a taken username is a 409.
+   * random suffix when the desired one is taken; a taken username is a 409. A reserved handle is
+   * a 400 when the player chose it (`handleChosen`), else (a name from a provider's claims) the
+   * user gets a neutral one.
    */
   async create(
     em: EntityManager,
-    input: { tenantId: string; handle: string; username?: string; passwordHash?: string; displayName?: string },
+    input: { tenantId: string; handle: string; handleChosen?: boolean; username?: string; passwordHash?: string; displayName?: string },
   ): Promise<User> {
-    const base = sanitizeHandle(input.handle);
+    let base = sanitizeHandle(input.handle);
+    if (await this.isReservedHandle(input.tenantId, base)) {
+      if (input.handleChosen) throw this.reservedError(input.handle);
+      base = `user_${randomInt(1000, 9999)}`;
+    }
     for (let attempt = 0; attempt < 8; attempt++) {
       const handle = attempt === 0 ? base : `${base.slice(0, HANDLE_MAX - 5)}_${randomInt(1000, 9999)}`;
       const user = {

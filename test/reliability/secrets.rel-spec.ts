@@ -77,6 +77,23 @@ describe('secrets at rest', () => {
     secrets.socialRefreshToken = socialRefresh;
     secrets.sessionToken = user.sessionToken;
 
+    // Credentials sent in query strings (issue 46: logged in full): a stream ticket as the browser
+    // sends it, an API key and a bearer token where clients put them by mistake.
+    const ticket = expectOk(await app.call('POST', '/v1/user/notifications/stream-ticket', { headers: asUser(user) }), 201, 'ticket').body
+      .ticket as string;
+    // The stream stays open: the call ends at its timeout, the request is logged as it came in.
+    await app.call('GET', `/v1/user/notifications/stream?ticket=${ticket}`, { timeoutMs: 1_000 }).catch(() => undefined);
+    secrets.streamTicketInQuery = ticket;
+    const tokenInQuery = `token-${randomBytes(16).toString('hex')}`;
+    await app.call('GET', `/v1/user/notifications/stream?token=${tokenInQuery}`);
+    secrets.tokenInQuery = tokenInQuery;
+    const keyInQuery = `cgs_key_${randomBytes(16).toString('hex')}`;
+    await app.call('GET', `/v1/admin/communities?apiKey=${keyInQuery}`);
+    secrets.apiKeyInQuery = keyInQuery;
+    const bearerInQuery = `bearer-${randomBytes(16).toString('hex')}`;
+    await app.call('GET', `/v1/user/profile?fields=handle&access_token=${bearerInQuery}`);
+    secrets.accessTokenInQuery = bearerInQuery;
+
     // Every row of every table, as text.
     const { rows: tables } = await c.sql.query<{ table_name: string }>(
       `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'`,

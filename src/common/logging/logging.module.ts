@@ -1,5 +1,6 @@
 import { LoggerModule, type Params } from 'nestjs-pino';
 import { AppConfig } from '../../config/app-config.js';
+import { redactQueryObject, redactQueryString } from '../security/secret-names.js';
 
 /** Levels at which a line per request is written. */
 const REQUEST_LOG_LEVELS = new Set(['trace', 'debug', 'info']);
@@ -21,6 +22,8 @@ export const LoggingModule = LoggerModule.forRootAsync({
     const options = {
       level: config.LOG_LEVEL,
       redact: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers.cookie'],
+      // Credentials in a query string (`?token=`, `?apiKey=`) as the headers above: the values are replaced.
+      serializers: { req: redactRequestLine },
       autoLogging: { ignore: (req: { url?: string }) => req.url === '/health' },
     };
     const routes = REQUEST_LOG_LEVELS.has(config.LOG_LEVEL) ? {} : { forRoutes: [] };
@@ -36,3 +39,10 @@ export const LoggingModule = LoggerModule.forRootAsync({
     return { pinoHttp: [options, stream], ...routes };
   },
 });
+
+/** The serialized request of a log line, its URL and query without credentials. */
+export function redactRequestLine<T extends { url?: unknown; query?: unknown }>(req: T): T {
+  if (typeof req.url === 'string') req.url = redactQueryString(req.url);
+  if (req.query) req.query = redactQueryObject(req.query);
+  return req;
+}

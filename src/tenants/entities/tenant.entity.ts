@@ -14,6 +14,8 @@ export interface TenantSettings {
   providerAClientId?: string;
   /** Login rate limits of this tenant, over the configured ones (docs/decisions.md); null removes them. */
   loginRateLimits?: LoginRateLimitSettings | null;
+  /** Handles players may not take, in place of the default list (src/users/reserved-handles.ts); null restores it. */
+  reservedHandles?: string[] | null;
   [key: string]: unknown;
 }
 
