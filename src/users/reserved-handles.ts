@@ -19,15 +19,9 @@ export const DEFAULT_RESERVED_HANDLES: readonly string[] = [
   'mod',
   'staff',
   'official',
-  'team',
   'security',
-  'owner',
-  'operator',
-  'service',
   'gamemaster',
   'gm',
-  'developer',
-  'dev',
 ];
 
 /** Most entries of a tenant's `reservedHandles`, and the longest one. */
