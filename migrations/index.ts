@@ -31,6 +31,7 @@ import { EventFinalStandings1795770000000 } from './1795770000000-EventFinalStan
 import { BindScopedScoreTypes1795802725159 } from './1795802725159-BindScopedScoreTypes.js';
 import { RewardWalletChain1795816189021 } from './1795816189021-RewardWalletChain.js';
 import { EventCompletionInSteps1795830000000 } from './1795830000000-EventCompletionInSteps.js';
+import { QuestTasks1796184343319 } from './1796184343319-QuestTasks.js';
 // <imports above>
 
 export const migrations: (new () => MigrationInterface)[] = [
@@ -65,5 +66,6 @@ export const migrations: (new () => MigrationInterface)[] = [
   BindScopedScoreTypes1795802725159,
   RewardWalletChain1795816189021,
   EventCompletionInSteps1795830000000,
+  QuestTasks1796184343319,
   // <classes above>
 ];

@@ -133,6 +133,12 @@ export const EXTENSION_TAGS: readonly ApiTagLayout[] = [
       'Time-boxed leaderboards of a resource (weekly XP...): the seasons of a community. Their boards: the ranking routes with `?season=current|<id>`.',
     endpoints: [],
   },
+  {
+    name: 'Quest play',
+    description:
+      'Quests players complete themselves: a quest with tasks (answers, submissions, visits, linked socials, on-chain holdings, partner checks, game events, referrals, resources, other quests) is checked by the service and credited once per period. Where the player stands, claims, answers, submissions, visit links, and the history.',
+    endpoints: [],
+  },
   { name: 'Health', description: 'Liveness and readiness probes (outside `/v1`).', endpoints: [] },
 ];
 

@@ -123,6 +123,47 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/communities/{communityId}/quest-platforms/{platform}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set a community's credential for a platform
+         * @description `discord`: the bot token its guild checks use; `x`: the bearer token of its follow checks. Stored encrypted, never shown again.
+         */
+        put: operations["setQuestPlatform"];
+        post?: never;
+        /** Remove a community's platform credential */
+        delete: operations["deleteQuestPlatform"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Post players' game events
+         * @description A game server's batch of what players did (at most 500): what `game_event` tasks count or sum. Each event is stored once per `idempotencyKey` (a batch sent again adds nothing: `duplicates`); events of users the tenant does not have are left out (`unknownUsers`). Players see the progress at their next look at the quest and complete it with a claim.
+         */
+        post: operations["postGameEvents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/inventory/grants": {
         parameters: {
             query?: never;
@@ -482,6 +523,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/quest-submissions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Submissions to review
+         * @description Pending ones by default, oldest first, with the quest, task and player. Paginated.
+         */
+        get: operations["listQuestSubmissions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/quest-submissions/{submissionId}/review": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve or reject a submission
+         * @description Approved: the task is done for the player, and the quest completes when every task of that period is. Rejected: `reason` (required) is what the player reads; they may submit again. The player is notified (live on the stream); `quest.submission_reviewed` is an event (webhooks, NATS). A submission decided already is a 404.
+         */
+        post: operations["reviewQuestSubmission"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/quests": {
         parameters: {
             query?: never;
@@ -541,6 +622,74 @@ export interface paths {
          * @description Credits the rewards exactly once per user (`created: false` and nothing credited on a repeat). Event quests need the event active and the user REGISTERED; they update the score.
          */
         post: operations["completeQuest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/quests/{questId}/tasks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A quest's tasks
+         * @description In their order, settings without secrets.
+         */
+        get: operations["listQuestTasks"];
+        put?: never;
+        /**
+         * Add a task to a quest
+         * @description Its kind and that kind's settings under the property of the same name (`answer`, `submission`, `visit`, `social`, `onchain`, `partner`, `gameEvent`, `referrals`, `resource`, `quest`). A quest with tasks is claimed by its players (`POST /v1/quests/{questId}/claim`); the management completion still works. An answer task's answers are stored hashed; a partner task's signing secret is in this answer only (`secret`). At most 20 tasks.
+         */
+        post: operations["createQuestTask"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/quests/{questId}/tasks/{taskId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a task
+         * @description Players' progress on it goes with it; completions stay.
+         */
+        delete: operations["deleteQuestTask"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a task
+         * @description Title, description, position, and the settings of its kind (they replace the stored ones; an answer task keeps its answers unless new ones are sent, and needs them again to change its normalisation). The kind is fixed. Players' progress stays.
+         */
+        patch: operations["updateQuestTask"];
+        trace?: never;
+    };
+    "/v1/admin/quests/{questId}/tasks/{taskId}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A partner task's new signing secret
+         * @description The old one stops at once; the new one is in this answer only.
+         */
+        post: operations["rotateQuestTaskSecret"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1991,6 +2140,106 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/quests/{questId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A quest and where the player stands on it
+         * @description The current period (in the community's time zone), each task's state, whether the player may claim it (`availability`), this period's completion, the streak. Nothing is checked: `POST .../claim` checks.
+         */
+        get: operations["progress"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/quests/{questId}/claim": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Claim a quest: check its tasks now, complete it when all are done
+         * @description Checks every task not done in this period that the service can check (a linked social and its platform, an on-chain holding, the partner's endpoint, game events, referrals, a resource, another quest); answers and submissions are sent to their own routes, visits through their link. When every task is done the quest is completed and its rewards credited, exactly once per period (`completion.created`); otherwise `tasks[].missing` says what is left. A claim of a completed period answers the completion again (`created: false`). 409 `quest_not_claimable` when the player may not claim it now (`details.retryAt` when a time lifts it).
+         */
+        post: operations["claim"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/quests/{questId}/tasks/{taskId}/answer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Answer an answer task
+         * @description One attempt: compared with the task's answers after its normalisation (Unicode, white space, case). Wrong: 400 `wrong_answer` with `details.attemptsLeft` and `details.retryAt`. Right: the task is done and the quest completes when it was the last one. 409 `task_not_open` while the player must wait or has no attempt left in this period.
+         */
+        post: operations["answer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/quests/{questId}/tasks/{taskId}/submission": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Submit to a submission task
+         * @description A text or an http(s) URL, as the task asks, at most its `maxLength`: held for an operator's review (`pending`) unless the task approves at once. A pending or rejected submission may be replaced; a done task takes none. The player is notified of the review (live on the stream).
+         */
+        post: operations["submit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/quests/visits/{link}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow a visit task's link
+         * @description The link of a visit task, from the quest's progress (`tasks[].visitUrl`): records that the player opened it (in the current period) and redirects (302) to the task's page. The link is the credential (24 h, one player and task): browsers follow it without a session.
+         */
+        get: operations["visit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/store/balance": {
         parameters: {
             query?: never;
@@ -2419,6 +2668,26 @@ export interface paths {
          * @description Absent fields are kept; `null` clears `displayName`, `biography`, `dateOfBirth` or `address`. `handle` is unique in the tenant (409) and may not read as one the tenant reserves (`handle_reserved`: staff names such as admin or support, the tenant's name). `dateOfBirth` is a real date before today (UTC), from 1900 on. `biography` at most 1000 characters. Returns the whole profile.
          */
         post: operations["updateProfile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/user/quest-completions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The player's completed quests
+         * @description Newest first, one item per completed period. Paginated.
+         */
+        get: operations["list"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2955,6 +3224,33 @@ export interface components {
             /** @description Slots to set, all or nothing; slots not listed keep their item. */
             slots: components["schemas"]["SlotAllocationDto"][];
         };
+        AnswerTaskDto: {
+            /** @example Treasure Island */
+            answer: string;
+        };
+        AnswerTaskSettingsDto: {
+            /**
+             * @description The accepted answers (1-20, each 1-200 characters), compared after normalisation. Required when the task is created; absent on an update, the stored ones stay. Write-only.
+             * @example [
+             *       "Treasure Island"
+             *     ]
+             */
+            answers?: string[];
+            /** @description Whether case matters (default false). */
+            caseSensitive?: boolean;
+            /** @description Whether accents are ignored (`café` = `cafe`; default false). Unicode compatibility forms always are (NFKC). */
+            ignoreAccents?: boolean;
+            /** @description Wrong answers allowed per period before the task is closed to the player (absent: no limit). */
+            maxAttempts?: number;
+            /** @description How long a player waits after a wrong answer, in seconds (default 0). */
+            retryAfterSeconds?: number;
+            /**
+             * @description White space: `exact`, `trim` the ends, `collapse` runs to one space (default), `remove` all.
+             * @default collapse
+             * @enum {string}
+             */
+            spaces: "exact" | "trim" | "collapse" | "remove";
+        };
         AttemptDto: {
             /**
              * Format: date-time
@@ -3253,6 +3549,11 @@ export interface components {
              * @example space-pirates
              */
             slug: string;
+            /**
+             * @description IANA time zone of its calendar: where daily, weekly and monthly quests start a new period (extension).
+             * @example Europe/Berlin
+             */
+            timeZone?: string;
         };
         CommunityLinkDto: {
             /** @example Discord */
@@ -3332,6 +3633,12 @@ export interface components {
              * @example space-pirates
              */
             slug: string;
+            /**
+             * @description IANA time zone where its daily, weekly and monthly quests start a new period (default `UTC`).
+             * @default UTC
+             * @example Europe/Berlin
+             */
+            timeZone: string;
         };
         CreateItemDto: {
             attributes?: components["schemas"]["ItemAttributeDto"][];
@@ -3433,25 +3740,49 @@ export interface components {
         };
         CreateQuestDto: {
             /**
+             * Format: date-time
+             * @description Claims are taken from then on (null: at once).
+             */
+            availableFrom?: string | null;
+            /**
+             * Format: date-time
+             * @description Claims are taken until then (null: no end).
+             */
+            availableUntil?: string | null;
+            /**
              * @description The community (id or slug).
              * @example space-pirates
              */
             communityId: string;
+            /** @description Least time between two completions of a player, in seconds (null: none). */
+            cooldownSeconds?: number | null;
             description?: string;
             featured?: boolean;
+            gates?: components["schemas"]["QuestGatesDto"];
+            /** @description Most completions of a player over every period (null: no limit; a `once` quest has one). */
+            maxCompletions?: number | null;
             /**
              * @description Must hold a character that shows: not only white space or invisible format characters (U+200B, U+FEFF, ...).
              * @example Follow us on X
              */
             name: string;
+            /** @description Quests of the community the player must have completed first (at most 10). */
+            prerequisites?: string[];
             /** @description The quest event (id or slug) the quest belongs to, if any; it must be of the same community. */
             questEventId?: string;
+            /**
+             * @description `once` (default), or a new period every `daily`, `weekly` (ISO weeks from Monday) or `monthly`, in the community's time zone.
+             * @default once
+             * @enum {string}
+             */
+            recurrence: "once" | "daily" | "weekly" | "monthly";
             rewards?: components["schemas"]["QuestRewardDto"][];
             /**
              * @default active
              * @enum {string}
              */
             status: "draft" | "active" | "archived";
+            streakBonus?: components["schemas"]["QuestStreakBonusDto"] | null;
             /**
              * @description At most 20 tags of 1-64 characters, stored lowercase.
              * @example [
@@ -3525,6 +3856,31 @@ export interface components {
              * @example 2025-06-05T12:00:00.000Z
              */
             startsAt: string;
+        };
+        CreateQuestTaskDto: {
+            answer?: components["schemas"]["AnswerTaskSettingsDto"];
+            description?: string;
+            gameEvent?: components["schemas"]["GameEventTaskSettingsDto"];
+            /**
+             * @example answer
+             * @enum {string}
+             */
+            kind: "answer" | "submission" | "visit" | "social" | "onchain" | "partner" | "game_event" | "referrals" | "resource" | "quest";
+            onchain?: components["schemas"]["OnchainTaskSettingsDto"];
+            partner?: components["schemas"]["PartnerTaskSettingsDto"];
+            /** @description Where it shows among the quest's tasks (default: last). */
+            position?: number;
+            quest?: components["schemas"]["QuestRefTaskSettingsDto"];
+            referrals?: components["schemas"]["ReferralsTaskSettingsDto"];
+            resource?: components["schemas"]["ResourceTaskSettingsDto"];
+            social?: components["schemas"]["SocialTaskSettingsDto"];
+            submission?: components["schemas"]["SubmissionTaskSettingsDto"];
+            /**
+             * @description Must hold a character that shows: not only white space or invisible format characters (U+200B, U+FEFF, ...).
+             * @example Name the ship of the first season
+             */
+            title: string;
+            visit?: components["schemas"]["VisitTaskSettingsDto"];
         };
         CreateRequirementDto: {
             description?: string;
@@ -3770,7 +4126,7 @@ export interface components {
             /** @example Game server (production) */
             description?: string;
             /**
-             * @description Event types to deliver (`*`: every type): `avatar.minted`, `community.joined`, `inventory.item_granted`, `participant.status_changed`, `prize.awarded`, `quest.completed`, `quest_event.status_changed`, `resource.credited`, `resource.debited`, `reward.allocated`, `reward.claimed`, `season.closed`, `season.created`, `season.rewarded`, `social.linked`, `store.purchase_completed`, `user.logged_in`, `user.registered`.
+             * @description Event types to deliver (`*`: every type): `avatar.minted`, `community.joined`, `inventory.item_granted`, `participant.status_changed`, `prize.awarded`, `quest.completed`, `quest.submission_reviewed`, `quest.task_verified`, `quest_event.status_changed`, `resource.credited`, `resource.debited`, `reward.allocated`, `reward.claimed`, `season.closed`, `season.created`, `season.rewarded`, `social.linked`, `store.purchase_completed`, `user.logged_in`, `user.registered`.
              * @example [
              *       "store.purchase_completed",
              *       "quest.completed"
@@ -3991,6 +4347,68 @@ export interface components {
         };
         EventTypeListDto: {
             items: components["schemas"]["EventTypeDto"][];
+        };
+        GameEventInputDto: {
+            /**
+             * @description Unique per tenant: an event posted again with its key is stored once (a retried batch adds nothing).
+             * @example match-8f2c1e-player-3b2411
+             */
+            idempotencyKey: string;
+            /**
+             * Format: date-time
+             * @description When it happened (default: when it is received); what a task's period is judged by.
+             * @example 2026-12-02T10:00:00.000Z
+             */
+            occurredAt?: string;
+            /**
+             * @description The game's name for it (letters, digits, `_ . : -`), what `game_event` tasks name.
+             * @example match_won
+             */
+            type: string;
+            /**
+             * Format: uuid
+             * @example 3b241101-e2bb-4255-8caf-4136c566a962
+             */
+            userId: string;
+            /**
+             * @description How much (default 1), what a `sum` task adds.
+             * @default 1
+             */
+            value: number;
+        };
+        GameEventsResultDto: {
+            /**
+             * @description Events stored now.
+             * @example 99
+             */
+            accepted: number;
+            /**
+             * @description Events whose idempotency key was stored before (a batch sent again).
+             * @example 1
+             */
+            duplicates: number;
+            /**
+             * @description Events of users that are not the tenant's: not stored (their keys).
+             * @example []
+             */
+            unknownUsers: string[];
+        };
+        GameEventTaskSettingsDto: {
+            /**
+             * @example count
+             * @enum {string}
+             */
+            aggregate: "count" | "sum";
+            /** @example 3 */
+            atLeast: number;
+            /** @example match_won */
+            eventType: string;
+            /**
+             * @description `period` (default): events in the quest's current period (all time for a `once` quest); `all`: every event.
+             * @default period
+             * @enum {string}
+             */
+            window: "period" | "all";
         };
         GrantItemDto: {
             /** @description Unique per tenant: a retry with the same key grants nothing more and returns the first grant. */
@@ -4558,7 +4976,48 @@ export interface components {
             unreadCount: number;
         };
         /** @enum {string} */
-        NotificationType: "event_registered" | "event_completed" | "event_cancelled" | "event_dropped" | "tickets_allocated" | "claim_processed" | "purchase_completed" | "item_granted" | "mint_finished" | "referral_joined" | "prize_awarded" | "season_reward" | "system";
+        NotificationType: "event_registered" | "event_completed" | "event_cancelled" | "event_dropped" | "tickets_allocated" | "claim_processed" | "purchase_completed" | "item_granted" | "mint_finished" | "referral_joined" | "prize_awarded" | "season_reward" | "quest_completed" | "submission_reviewed" | "system";
+        OnchainTaskSettingsDto: {
+            /**
+             * @description call: its arguments as text; `{wallet}` stands for the player's address.
+             * @example [
+             *       "{wallet}"
+             *     ]
+             */
+            args?: string[];
+            /**
+             * @description call: the result, a number, must be at least this.
+             * @example 1
+             */
+            atLeast?: string;
+            /**
+             * @description A chain of the QUEST_CHAINS (or BLOCKCHAINS) setting, by name.
+             * @example base
+             */
+            chain: string;
+            /** @example 0x5FbDB2315678afecb367f032d93F642f64180aa3 */
+            contract: string;
+            /**
+             * @description call: the result must equal this (`true`, `false`, a number, an address).
+             * @example true
+             */
+            equals?: string;
+            /**
+             * @description erc20 / erc721: the least balance, in base units (decimal digits; default 1).
+             * @example 1000000000000000000
+             */
+            minBalance?: string;
+            /**
+             * @description call: a view function in human-readable ABI form, one return value.
+             * @example function isMember(address) view returns (bool)
+             */
+            signature?: string;
+            /**
+             * @example erc20
+             * @enum {string}
+             */
+            standard: "erc20" | "erc721" | "call";
+        };
         PaginatedAdminHolding: {
             /**
              * @description Whether a later page has items.
@@ -4996,6 +5455,29 @@ export interface components {
              */
             total: number;
         };
+        PaginatedQuestHistoryItem: {
+            /**
+             * @description Whether a later page has items.
+             * @example true
+             */
+            hasNextPage: boolean;
+            items: components["schemas"]["QuestHistoryItemDto"][];
+            /**
+             * @description The page size used.
+             * @example 20
+             */
+            limit: number;
+            /**
+             * @description The page returned (1-based).
+             * @example 1
+             */
+            page: number;
+            /**
+             * @description Number of items over all pages.
+             * @example 42
+             */
+            total: number;
+        };
         PaginatedRequirement: {
             /**
              * @description Whether a later page has items.
@@ -5095,6 +5577,29 @@ export interface components {
              */
             hasNextPage: boolean;
             items: components["schemas"]["SeasonScheduleDto"][];
+            /**
+             * @description The page size used.
+             * @example 20
+             */
+            limit: number;
+            /**
+             * @description The page returned (1-based).
+             * @example 1
+             */
+            page: number;
+            /**
+             * @description Number of items over all pages.
+             * @example 42
+             */
+            total: number;
+        };
+        PaginatedSubmission: {
+            /**
+             * @description Whether a later page has items.
+             * @example true
+             */
+            hasNextPage: boolean;
+            items: components["schemas"]["SubmissionDto"][];
             /**
              * @description The page size used.
              * @example 20
@@ -5255,6 +5760,15 @@ export interface components {
              */
             userId: string;
         };
+        PartnerTaskSettingsDto: {
+            /** @description The partner's time to answer, in milliseconds (default 3000). */
+            timeoutMs?: number;
+            /**
+             * Format: uri
+             * @example https://partner.example.com/quests/verify
+             */
+            url: string;
+        };
         PasswordLoginDto: {
             /**
              * Format: password
@@ -5263,6 +5777,36 @@ export interface components {
             password: string;
             /** @example ada_lovelace */
             username: string;
+        };
+        PeriodCompletionDto: {
+            /**
+             * Format: date-time
+             * @example 2026-12-02T10:00:00.000Z
+             */
+            completedAt: string;
+            /**
+             * Format: uuid
+             * @example 4e3d2c1b-0a9f-4e8d-8c7b-6a5f4e3d2c1b
+             */
+            completionId: string | null;
+            /**
+             * @description true when this request completed it (its rewards credited now); false when it was completed before.
+             * @example true
+             */
+            created: boolean;
+            rewards: components["schemas"]["QuestRewardDto"][];
+            /** @description The streak bonus this completion reached (empty: none). */
+            streakRewards: components["schemas"]["QuestRewardDto"][];
+        };
+        PlatformCredentialDto: {
+            /**
+             * @description Discord: the bot token (the bot must be in the guilds the tasks name); X: an app bearer token. Stored encrypted, never shown.
+             * @example MTA4...bot-token
+             */
+            token: string;
+        };
+        PostGameEventsDto: {
+            events: components["schemas"]["GameEventInputDto"][];
         };
         PriceComponentDto: {
             /** @example 250 */
@@ -5668,6 +6212,17 @@ export interface components {
              */
             resourceTypeId: string | null;
         };
+        QuestAvailabilityDto: {
+            /** @example true */
+            open: boolean;
+            /** @example null */
+            reason: string | null;
+            /**
+             * Format: date-time
+             * @example null
+             */
+            retryAt: string | null;
+        };
         QuestCompletionDto: {
             /**
              * Format: date-time
@@ -5679,6 +6234,11 @@ export interface components {
              * @example true
              */
             created: boolean;
+            /**
+             * @description The period completed: `once`, or the day, ISO week or month of a recurring quest (extension).
+             * @example once
+             */
+            periodKey?: string;
             /**
              * Format: uuid
              * @example 4e3d2c1b-0a9f-4e8d-8c7b-6a5f4e3d2c1b
@@ -5693,15 +6253,27 @@ export interface components {
         };
         QuestDto: {
             /**
+             * Format: date-time
+             * @example null
+             */
+            availableFrom?: string | null;
+            /**
+             * Format: date-time
+             * @example null
+             */
+            availableUntil?: string | null;
+            /**
              * Format: uuid
              * @example 2f1e7c3a-8b4d-4c6e-9f0a-1b2c3d4e5f60
              */
             communityId: string;
             /**
-             * @description Whether the current user completed it (user routes; false on management routes).
+             * @description Whether the current user completed it (user routes; false on management routes): a recurring quest in its current period.
              * @example false
              */
             completed: boolean;
+            /** @example null */
+            cooldownSeconds?: number | null;
             /**
              * Format: date-time
              * @example 2025-06-12T12:00:00.000Z
@@ -5711,24 +6283,36 @@ export interface components {
             description: string;
             /** @example false */
             featured: boolean;
+            gates?: components["schemas"]["QuestGatesDto"];
             /**
              * Format: uuid
              * @example 6c1f3e0a-2b7e-4a55-9a0c-2f9d1a4e5b11
              */
             id: string;
+            /** @example null */
+            maxCompletions?: number | null;
             /** @example Follow us on X */
             name: string;
+            /** @example [] */
+            prerequisites?: string[];
             /**
              * Format: uuid
              * @example null
              */
             questEventId: string | null;
+            /**
+             * @description `once`, `daily`, `weekly` or `monthly` (extension).
+             * @example once
+             * @enum {string}
+             */
+            recurrence?: "once" | "daily" | "weekly" | "monthly";
             rewards: components["schemas"]["QuestRewardDto"][];
             /**
              * @example active
              * @enum {string}
              */
             status: "draft" | "active" | "archived";
+            streakBonus?: components["schemas"]["QuestStreakBonusDto"] | null;
             /**
              * @example [
              *       "twitter",
@@ -5736,6 +6320,11 @@ export interface components {
              *     ]
              */
             tags: string[];
+            /**
+             * @description How many tasks players complete it with (0: the game completes it through the management API) (extension).
+             * @example 0
+             */
+            taskCount?: number;
             /** @example false */
             template: boolean;
             /** @example social */
@@ -5843,6 +6432,110 @@ export interface components {
              */
             status?: ("draft" | "upcoming" | "registration_open" | "active" | "ended" | "completed" | "cancelled")[];
         };
+        QuestGatesDto: {
+            /**
+             * @description The account is at least this many days old.
+             * @example 7
+             */
+            minAccountAgeDays?: number;
+            /**
+             * @description The player has linked socials of each of these account types.
+             * @example [
+             *       "discord"
+             *     ]
+             */
+            requireSocials?: string[];
+            /**
+             * @description The player has an EVM wallet (a SIWE login).
+             * @example false
+             */
+            requireWallet?: boolean;
+        };
+        QuestHistoryItemDto: {
+            /**
+             * Format: uuid
+             * @example 2f1e7c3a-8b4d-4c6e-9f0a-1b2c3d4e5f60
+             */
+            communityId: string;
+            /**
+             * Format: date-time
+             * @example 2026-12-02T10:00:00.000Z
+             */
+            completedAt: string;
+            /**
+             * Format: uuid
+             * @example 4e3d2c1b-0a9f-4e8d-8c7b-6a5f4e3d2c1b
+             */
+            completionId: string;
+            /** @example 2026-12-02 */
+            periodKey: string;
+            /**
+             * Format: uuid
+             * @example null
+             */
+            questEventId: string | null;
+            /**
+             * Format: uuid
+             * @example 6c1f3e0a-2b7e-4a55-9a0c-2f9d1a4e5b11
+             */
+            questId: string;
+            /** @example Daily login */
+            questName: string;
+        };
+        QuestPeriodDto: {
+            /**
+             * Format: date-time
+             * @example 2026-12-02T23:00:00.000Z
+             */
+            endsAt: string | null;
+            /**
+             * @description `once`, `2026-12-02` (daily), `2026-W49` (ISO week), `2026-12` (monthly), in the community's time zone.
+             * @example 2026-12-02
+             */
+            key: string;
+            /**
+             * Format: date-time
+             * @example 2026-12-01T23:00:00.000Z
+             */
+            startsAt: string | null;
+        };
+        QuestProgressDto: {
+            availability: components["schemas"]["QuestAvailabilityDto"];
+            /**
+             * @description Whether the player completed the quest in this period.
+             * @example false
+             */
+            completed: boolean;
+            completion: components["schemas"]["PeriodCompletionDto"] | null;
+            /**
+             * @description Completions over every period.
+             * @example 0
+             */
+            completions: number;
+            /** @example Daily login */
+            name: string;
+            period: components["schemas"]["QuestPeriodDto"];
+            /**
+             * Format: uuid
+             * @example 6c1f3e0a-2b7e-4a55-9a0c-2f9d1a4e5b11
+             */
+            questId: string;
+            /**
+             * @example daily
+             * @enum {string}
+             */
+            recurrence: "once" | "daily" | "weekly" | "monthly";
+            rewards: components["schemas"]["QuestRewardDto"][];
+            streak: components["schemas"]["QuestStreakDto"] | null;
+            tasks: components["schemas"]["QuestTaskProgressDto"][];
+        };
+        QuestRefTaskSettingsDto: {
+            /**
+             * Format: uuid
+             * @example 6c1f3e0a-2b7e-4a55-9a0c-2f9d1a4e5b11
+             */
+            questId: string;
+        };
         QuestRewardDto: {
             /** @example 50 */
             amount?: number;
@@ -5866,6 +6559,25 @@ export interface components {
              */
             type: "resource" | "item";
         };
+        QuestStreakBonusDto: {
+            /** @example 7 */
+            every: number;
+            rewards: components["schemas"]["QuestRewardDto"][];
+        };
+        QuestStreakDto: {
+            /** @example 7 */
+            best: number;
+            /**
+             * @description A bonus comes at every this many consecutive periods (null: none).
+             * @example 7
+             */
+            bonusEvery: number | null;
+            /**
+             * @description Consecutive periods completed up to this one (0 when the last one was missed).
+             * @example 3
+             */
+            current: number;
+        };
         QuestTagDto: {
             /**
              * @description Of all active quests with this tag, how many the user has not completed.
@@ -5886,6 +6598,108 @@ export interface components {
             rewards?: components["schemas"]["QuestRewardDto"][];
             /** @example twitter */
             tag: string;
+        };
+        QuestTaskDto: {
+            /**
+             * Format: date-time
+             * @example 2026-12-02T10:00:00.000Z
+             */
+            createdAt: string;
+            /** @example  */
+            description: string;
+            /**
+             * Format: uuid
+             * @example 5d1c2b3a-4e5f-4a6b-8c7d-9e0f1a2b3c4d
+             */
+            id: string;
+            /**
+             * @example answer
+             * @enum {string}
+             */
+            kind: "answer" | "submission" | "visit" | "social" | "onchain" | "partner" | "game_event" | "referrals" | "resource" | "quest";
+            /** @example 0 */
+            position: number;
+            /**
+             * Format: uuid
+             * @example 6c1f3e0a-2b7e-4a55-9a0c-2f9d1a4e5b11
+             */
+            questId: string;
+            /**
+             * @description A partner task's signing secret: only in the answer that created the task (or rotated it).
+             * @example whsec_3q2+7w...
+             */
+            secret?: string;
+            /**
+             * @description The kind's settings as stored, secrets left out: an answer task shows `answerCount`, not its answers.
+             * @example {
+             *       "answerCount": 1,
+             *       "caseSensitive": false,
+             *       "spaces": "collapse"
+             *     }
+             */
+            settings: {
+                [key: string]: unknown;
+            };
+            /** @example Name the ship of the first season */
+            title: string;
+        };
+        QuestTaskProgressDto: {
+            /**
+             * @description Social tasks: the account type to link.
+             * @example discord
+             */
+            accountType: string | null;
+            /**
+             * @description Answer tasks: wrong answers left in this period (null: no limit or not an answer task).
+             * @example null
+             */
+            attemptsLeft: number | null;
+            /** @example  */
+            description: string;
+            /**
+             * Format: uuid
+             * @example 5d1c2b3a-4e5f-4a6b-8c7d-9e0f1a2b3c4d
+             */
+            id: string;
+            /**
+             * @example social
+             * @enum {string}
+             */
+            kind: "answer" | "submission" | "visit" | "social" | "onchain" | "partner" | "game_event" | "referrals" | "resource" | "quest";
+            /**
+             * @description What is missing, when it is not done and the service knows why ("Link a discord account first").
+             * @example Link a discord account first
+             */
+            missing: string | null;
+            /** @description Counted tasks (events, referrals, a resource): how far the player is. */
+            progress: components["schemas"]["TaskCountDto"] | null;
+            /**
+             * Format: date-time
+             * @description When the player may answer again.
+             * @example null
+             */
+            retryAt: string | null;
+            /**
+             * @description A rejected submission: the operator’s reason.
+             * @example null
+             */
+            reviewReason: string | null;
+            /**
+             * @description `todo`: not done yet; `done`; `pending`: a submission waits for review; `rejected`: it was
+             *     refused (`reviewReason`; submit again); `failed`: wrong answers so far (`attemptsLeft`,
+             *     `retryAt`); `closed`: no attempt left in this period.
+             * @example todo
+             * @enum {string}
+             */
+            state: "todo" | "done" | "pending" | "rejected" | "failed" | "closed";
+            submission: components["schemas"]["SubmissionRulesDto"] | null;
+            /** @example Join our Discord */
+            title: string;
+            /**
+             * @description Visit tasks: the link to open (the service records the visit and redirects to the page).
+             * @example null
+             */
+            visitUrl: string | null;
         };
         RankingDto: {
             /** @description The users just above, in leaderboard order (nearest last). */
@@ -5966,6 +6780,10 @@ export interface components {
              * @example 5c8e2a41-9d3b-4f7e-a6c1-2b0d9e8f7a65
              */
             userId: string;
+        };
+        ReferralsTaskSettingsDto: {
+            /** @example 3 */
+            atLeast: number;
         };
         RefreshResultDto: {
             /**
@@ -6087,6 +6905,20 @@ export interface components {
                 [key: string]: unknown;
             } | null;
         };
+        ResourceTaskSettingsDto: {
+            /** @example 500 */
+            atLeast: number;
+            /**
+             * @example earned
+             * @enum {string}
+             */
+            measure: "balance" | "earned";
+            /**
+             * Format: uuid
+             * @example 0b8f6f57-5a53-4d4c-9d3e-6f1c1b2f7a10
+             */
+            resourceTypeId: string;
+        };
         ResourceTypeDto: {
             /**
              * Format: uuid
@@ -6126,6 +6958,35 @@ export interface components {
              * @example xp
              */
             slug: string;
+        };
+        ReviewResultDto: {
+            /**
+             * Format: uuid
+             * @example 7a6b5c4d-3e2f-4a1b-9c8d-7e6f5a4b3c2d
+             */
+            id: string;
+            /**
+             * @description Whether the approval completed the quest for the player (every task of that period done).
+             * @example true
+             */
+            questCompleted: boolean;
+            /**
+             * @example done
+             * @enum {string}
+             */
+            state: "done" | "rejected";
+        };
+        ReviewSubmissionDto: {
+            /**
+             * @description true: the task is done for the player; false: rejected (they may submit again).
+             * @example true
+             */
+            approve: boolean;
+            /**
+             * @description What the player reads; required to reject.
+             * @example The link does not open a post about the launch
+             */
+            reason?: string;
         };
         RewardAllocationDto: {
             /**
@@ -6596,6 +7457,25 @@ export interface components {
              */
             updatedAt: string;
         };
+        SocialTaskSettingsDto: {
+            /** @example discord */
+            accountType: string;
+            /**
+             * @description Discord: the player is a member of this guild.
+             * @example 81384788765712384
+             */
+            discordGuildId?: string;
+            /**
+             * @description Discord: and holds this role in it.
+             * @example 175928847299117063
+             */
+            discordRoleId?: string;
+            /**
+             * @description X: the player follows the account with this user id.
+             * @example 2244994945
+             */
+            xFollowsUserId?: string;
+        };
         StoreBalanceDto: {
             /**
              * Format: uuid
@@ -6616,6 +7496,99 @@ export interface components {
              * @example st_Xq2vJ0c1m4b1y1GQ0gWcI6wq1n0d6Yk3c5mR2xV8pLA
              */
             ticket: string;
+        };
+        SubmissionDto: {
+            /**
+             * Format: uuid
+             * @example 2f1e7c3a-8b4d-4c6e-9f0a-1b2c3d4e5f60
+             */
+            communityId: string;
+            /** @example https://x.com/alice/status/1864000000000000000 */
+            content: string;
+            /** @example alice */
+            handle: string;
+            /**
+             * Format: uuid
+             * @example 7a6b5c4d-3e2f-4a1b-9c8d-7e6f5a4b3c2d
+             */
+            id: string;
+            /** @example 2026-12-02 */
+            periodKey: string;
+            /**
+             * Format: uuid
+             * @example 6c1f3e0a-2b7e-4a55-9a0c-2f9d1a4e5b11
+             */
+            questId: string;
+            /** @example Share the launch */
+            questName: string;
+            /**
+             * Format: date-time
+             * @example null
+             */
+            reviewedAt: string | null;
+            /**
+             * @description Who decided (`api-key:<prefix>`).
+             * @example null
+             */
+            reviewedBy: string | null;
+            /** @example null */
+            reviewReason: string | null;
+            /**
+             * @example pending
+             * @enum {string}
+             */
+            state: "pending" | "done" | "rejected";
+            /**
+             * Format: date-time
+             * @example 2026-12-02T10:00:00.000Z
+             */
+            submittedAt: string;
+            /**
+             * Format: uuid
+             * @example 5d1c2b3a-4e5f-4a6b-8c7d-9e0f1a2b3c4d
+             */
+            taskId: string;
+            /** @example Link your tweet */
+            taskTitle: string;
+            /**
+             * Format: uuid
+             * @example 3b241101-e2bb-4255-8caf-4136c566a962
+             */
+            userId: string;
+        };
+        SubmissionRulesDto: {
+            /**
+             * @example url
+             * @enum {string}
+             */
+            format: "text" | "url";
+            /** @example Link your tweet about the launch */
+            instructions: string;
+            /** @example 2000 */
+            maxLength: number;
+        };
+        SubmissionTaskSettingsDto: {
+            /** @description Approve every submission at once (default false: an operator reviews it). */
+            autoApprove?: boolean;
+            /**
+             * @example url
+             * @enum {string}
+             */
+            format: "text" | "url";
+            /**
+             * @description What the player is asked to submit.
+             * @example Link your tweet about the launch
+             */
+            instructions?: string;
+            /** @description Longest submission, in characters (default and most: 2000). */
+            maxLength?: number;
+        };
+        SubmitTaskDto: {
+            /**
+             * @description Must hold a character that shows: not only white space or invisible format characters (U+200B, U+FEFF, ...).
+             * @example https://x.com/ada/status/1864000000000000000
+             */
+            content: string;
         };
         SubscriptionDto: {
             /** @example true */
@@ -6697,6 +7670,12 @@ export interface components {
             /** @example https://game.example.com/hooks/cgs */
             url: string;
         };
+        TaskCountDto: {
+            /** @example 2 */
+            current: number;
+            /** @example 3 */
+            target: number;
+        };
         TenantDto: {
             /**
              * @description Host names on which a request without a session token or `X-Tenant-Id` runs in this tenant,
@@ -6747,6 +7726,11 @@ export interface components {
             name?: string;
             /** @example space-pirates */
             slug?: string;
+            /**
+             * @description IANA time zone where its daily, weekly and monthly quests start a new period; a change moves the current period's boundaries.
+             * @example Europe/Berlin
+             */
+            timeZone?: string;
         };
         UpdateItemDto: {
             attributes?: components["schemas"]["ItemAttributeDto"][];
@@ -6798,13 +7782,37 @@ export interface components {
             handle?: string;
         };
         UpdateQuestDto: {
+            /**
+             * Format: date-time
+             * @description Claims are taken from then on (null: at once).
+             */
+            availableFrom?: string | null;
+            /**
+             * Format: date-time
+             * @description Claims are taken until then (null: no end).
+             */
+            availableUntil?: string | null;
+            /** @description Least time between two completions of a player, in seconds (null: none). */
+            cooldownSeconds?: number | null;
             description?: string;
             featured?: boolean;
+            gates?: components["schemas"]["QuestGatesDto"];
+            /** @description Most completions of a player over every period (null: no limit; a `once` quest has one). */
+            maxCompletions?: number | null;
             /** @description Must hold a character that shows: not only white space or invisible format characters (U+200B, U+FEFF, ...). */
             name?: string;
+            /** @description Quests of the community the player must have completed first (at most 10). */
+            prerequisites?: string[];
+            /**
+             * @description `once` (default), or a new period every `daily`, `weekly` (ISO weeks from Monday) or `monthly`, in the community's time zone.
+             * @default once
+             * @enum {string}
+             */
+            recurrence: "once" | "daily" | "weekly" | "monthly";
             rewards?: components["schemas"]["QuestRewardDto"][];
             /** @enum {string} */
             status?: "draft" | "active" | "archived";
+            streakBonus?: components["schemas"]["QuestStreakBonusDto"] | null;
             tags?: string[];
             template?: boolean;
             type?: string;
@@ -6847,6 +7855,22 @@ export interface components {
              * @example 2025-06-05T12:00:00.000Z
              */
             startsAt?: string;
+        };
+        UpdateQuestTaskDto: {
+            answer?: components["schemas"]["AnswerTaskSettingsDto"];
+            description?: string;
+            gameEvent?: components["schemas"]["GameEventTaskSettingsDto"];
+            onchain?: components["schemas"]["OnchainTaskSettingsDto"];
+            partner?: components["schemas"]["PartnerTaskSettingsDto"];
+            position?: number;
+            quest?: components["schemas"]["QuestRefTaskSettingsDto"];
+            referrals?: components["schemas"]["ReferralsTaskSettingsDto"];
+            resource?: components["schemas"]["ResourceTaskSettingsDto"];
+            social?: components["schemas"]["SocialTaskSettingsDto"];
+            submission?: components["schemas"]["SubmissionTaskSettingsDto"];
+            /** @description Must hold a character that shows: not only white space or invisible format characters (U+200B, U+FEFF, ...). */
+            title?: string;
+            visit?: components["schemas"]["VisitTaskSettingsDto"];
         };
         UpdateResourceTypeDto: {
             description?: string;
@@ -6934,7 +7958,7 @@ export interface components {
         UpdateSubscriptionDto: {
             active?: boolean;
             description?: string;
-            /** @description Event types to deliver (`*`: every type): `avatar.minted`, `community.joined`, `inventory.item_granted`, `participant.status_changed`, `prize.awarded`, `quest.completed`, `quest_event.status_changed`, `resource.credited`, `resource.debited`, `reward.allocated`, `reward.claimed`, `season.closed`, `season.created`, `season.rewarded`, `social.linked`, `store.purchase_completed`, `user.logged_in`, `user.registered`. */
+            /** @description Event types to deliver (`*`: every type): `avatar.minted`, `community.joined`, `inventory.item_granted`, `participant.status_changed`, `prize.awarded`, `quest.completed`, `quest.submission_reviewed`, `quest.task_verified`, `quest_event.status_changed`, `resource.credited`, `resource.debited`, `reward.allocated`, `reward.claimed`, `season.closed`, `season.created`, `season.rewarded`, `social.linked`, `store.purchase_completed`, `user.logged_in`, `user.registered`. */
             eventTypes?: string[];
             /**
              * Format: uri
@@ -7156,6 +8180,13 @@ export interface components {
              */
             userId: string;
         };
+        VisitTaskSettingsDto: {
+            /**
+             * Format: uri
+             * @example https://example.com/launch
+             */
+            url: string;
+        };
         WalletDto: {
             /**
              * @description The address: a Sui zkLogin address (`0x` + 64 hex) or a checksummed EVM address.
@@ -7195,7 +8226,7 @@ export interface components {
             /** Format: uuid */
             tenantId: string;
             /** @enum {string} */
-            type: "avatar.minted" | "community.joined" | "inventory.item_granted" | "participant.status_changed" | "prize.awarded" | "quest.completed" | "quest_event.status_changed" | "resource.credited" | "resource.debited" | "reward.allocated" | "reward.claimed" | "season.closed" | "season.created" | "season.rewarded" | "social.linked" | "store.purchase_completed" | "user.logged_in" | "user.registered";
+            type: "avatar.minted" | "community.joined" | "inventory.item_granted" | "participant.status_changed" | "prize.awarded" | "quest.completed" | "quest.submission_reviewed" | "quest.task_verified" | "quest_event.status_changed" | "resource.credited" | "resource.debited" | "reward.allocated" | "reward.claimed" | "season.closed" | "season.created" | "season.rewarded" | "social.linked" | "store.purchase_completed" | "user.logged_in" | "user.registered";
             version: number;
         };
         /** @description `avatar.minted` version 1: A user's avatar was minted as an NFT (the transaction's receipt was confirmed). */
@@ -7270,16 +8301,46 @@ export interface components {
             /** @enum {string} */
             to: "draft" | "upcoming" | "registration_open" | "active" | "ended" | "completed" | "cancelled";
         };
-        /** @description `quest.completed` version 1: A user completed a quest (once per user and quest); its rewards were granted in the same transaction. */
+        /** @description `quest.completed` version 1: A user completed a quest (once per user, quest and period: `periodKey` is `once`, or the day, ISO week or month of a recurring quest); its rewards were granted in the same transaction. */
         "WebhookEvent_quest.completed": {
             /** Format: uuid */
             communityId: string;
             /** Format: uuid */
             completionId: string;
+            periodKey?: string;
             /** Format: uuid */
             questEventId: string | null;
             /** Format: uuid */
             questId: string;
+            /** Format: uuid */
+            userId: string;
+        };
+        /** @description `quest.submission_reviewed` version 1: An operator approved or rejected a user's submission to a quest task (`reason` given to the user, or null). */
+        "WebhookEvent_quest.submission_reviewed": {
+            approved: boolean;
+            /** Format: uuid */
+            communityId: string;
+            periodKey: string;
+            /** Format: uuid */
+            questId: string;
+            reason: string | null;
+            /** Format: uuid */
+            submissionId: string;
+            /** Format: uuid */
+            taskId: string;
+            /** Format: uuid */
+            userId: string;
+        };
+        /** @description `quest.task_verified` version 1: A task of a quest was verified done for a user in a period (once per task, user and period). */
+        "WebhookEvent_quest.task_verified": {
+            /** Format: uuid */
+            communityId: string;
+            kind: string;
+            periodKey: string;
+            /** Format: uuid */
+            questId: string;
+            /** Format: uuid */
+            taskId: string;
             /** Format: uuid */
             userId: string;
         };
@@ -8623,6 +9684,488 @@ export interface operations {
                      *       "detail": "No community with this id or slug in this tenant.",
                      *       "error": "community_not_found",
                      *       "message": "community_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    setQuestPlatform: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                communityId: string;
+                platform: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlatformCredentialDto"];
+            };
+        };
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
+                     *       "error": "generic_client_error",
+                     *       "message": "generic_client_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `community_not_found` (20001): No community with this id or slug in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 20001,
+                     *       "detail": "No community with this id or slug in this tenant.",
+                     *       "error": "community_not_found",
+                     *       "message": "community_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    deleteQuestPlatform: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                communityId: string;
+                platform: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
+                     *       "error": "generic_client_error",
+                     *       "message": "generic_client_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description `community_not_found` (20001): No community with this id or slug in this tenant.
+             *
+             *     `platform_not_configured` (30006): The community has no credential for this platform.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 20001,
+                     *       "detail": "No community with this id or slug in this tenant.",
+                     *       "error": "community_not_found",
+                     *       "message": "community_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    postGameEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PostGameEventsDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameEventsResultDto"];
+                };
+            };
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             *
+             *     `invalid_game_events` (10002, message `generic_client_error`): The batch of game events repeats an idempotency key.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
+                     *       "error": "generic_client_error",
+                     *       "message": "generic_client_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -12816,6 +14359,343 @@ export interface operations {
             };
         };
     };
+    listQuestSubmissions: {
+        parameters: {
+            query?: {
+                /** @description One community's submissions (its id). */
+                communityId?: string;
+                limit?: number;
+                page?: number;
+                /** @description One quest's submissions. */
+                questId?: string;
+                /** @description `pending` (default): the review queue; `done` or `rejected`: decided ones. */
+                state?: "pending" | "done" | "rejected";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaginatedSubmission"];
+                };
+            };
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
+                     *       "error": "generic_client_error",
+                     *       "message": "generic_client_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    reviewQuestSubmission: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                submissionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReviewSubmissionDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewResultDto"];
+                };
+            };
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
+                     *       "error": "generic_client_error",
+                     *       "message": "generic_client_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `submission_not_found` (30005): No submission with this id waits for review in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 30005,
+                     *       "detail": "No submission with this id waits for review in this tenant.",
+                     *       "error": "submission_not_found",
+                     *       "message": "submission_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `supply_exhausted` (50003): The item has no supply left for this grant; nothing was granted. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 50003,
+                     *       "detail": "The item has no supply left for this grant; nothing was granted.",
+                     *       "error": "supply_exhausted",
+                     *       "message": "supply_exhausted"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
     listAdminQuests: {
         parameters: {
             query: {
@@ -13614,6 +15494,848 @@ export interface operations {
                      *       "detail": "The item has no supply left for this grant; nothing was granted.",
                      *       "error": "supply_exhausted",
                      *       "message": "supply_exhausted"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    listQuestTasks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                questId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuestTaskDto"][];
+                };
+            };
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
+                     *       "error": "generic_client_error",
+                     *       "message": "generic_client_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `quest_not_found` (30001): No quest with this id in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 30001,
+                     *       "detail": "No quest with this id in this tenant.",
+                     *       "error": "quest_not_found",
+                     *       "message": "quest_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    createQuestTask: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                questId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateQuestTaskDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuestTaskDto"];
+                };
+            };
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             *
+             *     `invalid_task` (10002, message `generic_client_error`): The task is inconsistent: settings of another kind, a chain that is not configured, a resource type or quest outside the quest's community, more than 20 tasks.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
+                     *       "error": "generic_client_error",
+                     *       "message": "generic_client_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `quest_not_found` (30001): No quest with this id in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 30001,
+                     *       "detail": "No quest with this id in this tenant.",
+                     *       "error": "quest_not_found",
+                     *       "message": "quest_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    deleteQuestTask: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                questId: string;
+                taskId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
+                     *       "error": "generic_client_error",
+                     *       "message": "generic_client_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description `quest_not_found` (30001): No quest with this id in this tenant.
+             *
+             *     `task_not_found` (30002): No task with this id in this quest.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 30001,
+                     *       "detail": "No quest with this id in this tenant.",
+                     *       "error": "quest_not_found",
+                     *       "message": "quest_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    updateQuestTask: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                questId: string;
+                taskId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateQuestTaskDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuestTaskDto"];
+                };
+            };
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             *
+             *     `invalid_task` (10002, message `generic_client_error`): The task is inconsistent: settings of another kind, a chain that is not configured, a resource type or quest outside the quest's community, more than 20 tasks.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
+                     *       "error": "generic_client_error",
+                     *       "message": "generic_client_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description `quest_not_found` (30001): No quest with this id in this tenant.
+             *
+             *     `task_not_found` (30002): No task with this id in this quest.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 30001,
+                     *       "detail": "No quest with this id in this tenant.",
+                     *       "error": "quest_not_found",
+                     *       "message": "quest_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    rotateQuestTaskSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                questId: string;
+                taskId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuestTaskDto"];
+                };
+            };
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             *
+             *     `invalid_task` (10002, message `generic_client_error`): The task is inconsistent: settings of another kind, a chain that is not configured, a resource type or quest outside the quest's community, more than 20 tasks.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
+                     *       "error": "generic_client_error",
+                     *       "message": "generic_client_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description `quest_not_found` (30001): No quest with this id in this tenant.
+             *
+             *     `task_not_found` (30002): No task with this id in this quest.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 30001,
+                     *       "detail": "No quest with this id in this tenant.",
+                     *       "error": "quest_not_found",
+                     *       "message": "quest_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -27771,6 +30493,994 @@ export interface operations {
             };
         };
     };
+    progress: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                questId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuestProgressDto"];
+                };
+            };
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
+                     *       "error": "generic_client_error",
+                     *       "message": "generic_client_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `session_token_missing` (10411, message `GENERIC_UNAUTHORIZED`): The route needs a session token: send `Authorization: Bearer <sessionToken>`.
+             *
+             *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
+             *
+             *     `session_ended` (10416, message `GENERIC_UNAUTHORIZED`): The session was ended: logged out, or its user no longer exists. Log in again.
+             *
+             *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10411,
+                     *       "detail": "The route needs a session token: send `Authorization: Bearer <sessionToken>`.",
+                     *       "error": "session_token_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `quest_not_found` (30001): No quest with this id in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 30001,
+                     *       "detail": "No quest with this id in this tenant.",
+                     *       "error": "quest_not_found",
+                     *       "message": "quest_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `claims_limited` (30007): Too many claims or verifications by this player, or checks against other systems for this community, in a short time; retry after `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 30007,
+                     *       "detail": "Too many claims or verifications by this player, or checks against other systems for this community, in a short time; retry after `Retry-After`.",
+                     *       "error": "claims_limited",
+                     *       "message": "claims_limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    claim: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                questId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuestProgressDto"];
+                };
+            };
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             *
+             *     `quest_not_completable` (10002, message `generic_client_error`): The quest cannot be completed now: it is not active, or it belongs to an event that is not active or in which the user is not REGISTERED.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
+                     *       "error": "generic_client_error",
+                     *       "message": "generic_client_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `session_token_missing` (10411, message `GENERIC_UNAUTHORIZED`): The route needs a session token: send `Authorization: Bearer <sessionToken>`.
+             *
+             *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
+             *
+             *     `session_ended` (10416, message `GENERIC_UNAUTHORIZED`): The session was ended: logged out, or its user no longer exists. Log in again.
+             *
+             *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10411,
+                     *       "detail": "The route needs a session token: send `Authorization: Bearer <sessionToken>`.",
+                     *       "error": "session_token_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `quest_not_found` (30001): No quest with this id in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 30001,
+                     *       "detail": "No quest with this id in this tenant.",
+                     *       "error": "quest_not_found",
+                     *       "message": "quest_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description `quest_not_claimable` (30003): The quest cannot be claimed by the player now: it has no tasks (only the management API completes it), it is outside its availability window, its cooldown or completion limit holds, a prerequisite quest is not completed, or a gate (account age, wallet, linked social) is not met. `detail` says which; `details.retryAt` says when, where a time will lift it.
+             *
+             *     `supply_exhausted` (50003): The item has no supply left for this grant; nothing was granted.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 30003,
+                     *       "detail": "The quest cannot be claimed by the player now: it has no tasks (only the management API completes it), it is outside its availability window, its cooldown or completion limit holds, a prerequisite quest is not completed, or a gate (account age, wallet, linked social) is not met. `detail` says which; `details.retryAt` says when, where a time will lift it.",
+                     *       "error": "quest_not_claimable",
+                     *       "message": "quest_not_claimable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `claims_limited` (30007): Too many claims or verifications by this player, or checks against other systems for this community, in a short time; retry after `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 30007,
+                     *       "detail": "Too many claims or verifications by this player, or checks against other systems for this community, in a short time; retry after `Retry-After`.",
+                     *       "error": "claims_limited",
+                     *       "message": "claims_limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    answer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                questId: string;
+                taskId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AnswerTaskDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuestProgressDto"];
+                };
+            };
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             *
+             *     `wrong_answer` (10002, message `generic_client_error`): The answer is not one the task accepts. `details.attemptsLeft` (null: no limit) and `details.retryAt` say what is left.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
+                     *       "error": "generic_client_error",
+                     *       "message": "generic_client_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `session_token_missing` (10411, message `GENERIC_UNAUTHORIZED`): The route needs a session token: send `Authorization: Bearer <sessionToken>`.
+             *
+             *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
+             *
+             *     `session_ended` (10416, message `GENERIC_UNAUTHORIZED`): The session was ended: logged out, or its user no longer exists. Log in again.
+             *
+             *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10411,
+                     *       "detail": "The route needs a session token: send `Authorization: Bearer <sessionToken>`.",
+                     *       "error": "session_token_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description `quest_not_found` (30001): No quest with this id in this tenant.
+             *
+             *     `task_not_found` (30002): No task with this id in this quest.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 30001,
+                     *       "detail": "No quest with this id in this tenant.",
+                     *       "error": "quest_not_found",
+                     *       "message": "quest_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description `task_not_open` (30004): The task takes no such input now: it is of another kind, done already in this period, waiting after a wrong answer (`details.retryAt`), out of attempts for this period, or its submission is waiting for review.
+             *
+             *     `quest_not_claimable` (30003): The quest cannot be claimed by the player now: it has no tasks (only the management API completes it), it is outside its availability window, its cooldown or completion limit holds, a prerequisite quest is not completed, or a gate (account age, wallet, linked social) is not met. `detail` says which; `details.retryAt` says when, where a time will lift it.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 30004,
+                     *       "detail": "The task takes no such input now: it is of another kind, done already in this period, waiting after a wrong answer (`details.retryAt`), out of attempts for this period, or its submission is waiting for review.",
+                     *       "error": "task_not_open",
+                     *       "message": "task_not_open"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `claims_limited` (30007): Too many claims or verifications by this player, or checks against other systems for this community, in a short time; retry after `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 30007,
+                     *       "detail": "Too many claims or verifications by this player, or checks against other systems for this community, in a short time; retry after `Retry-After`.",
+                     *       "error": "claims_limited",
+                     *       "message": "claims_limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    submit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                questId: string;
+                taskId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubmitTaskDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuestProgressDto"];
+                };
+            };
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             *
+             *     `submission_invalid` (10002, message `generic_client_error`): The submission does not fit the task: longer than its `maxLength`, or not an http(s) URL where the task asks for one.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
+                     *       "error": "generic_client_error",
+                     *       "message": "generic_client_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `session_token_missing` (10411, message `GENERIC_UNAUTHORIZED`): The route needs a session token: send `Authorization: Bearer <sessionToken>`.
+             *
+             *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
+             *
+             *     `session_ended` (10416, message `GENERIC_UNAUTHORIZED`): The session was ended: logged out, or its user no longer exists. Log in again.
+             *
+             *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10411,
+                     *       "detail": "The route needs a session token: send `Authorization: Bearer <sessionToken>`.",
+                     *       "error": "session_token_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description `quest_not_found` (30001): No quest with this id in this tenant.
+             *
+             *     `task_not_found` (30002): No task with this id in this quest.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 30001,
+                     *       "detail": "No quest with this id in this tenant.",
+                     *       "error": "quest_not_found",
+                     *       "message": "quest_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description `task_not_open` (30004): The task takes no such input now: it is of another kind, done already in this period, waiting after a wrong answer (`details.retryAt`), out of attempts for this period, or its submission is waiting for review.
+             *
+             *     `quest_not_claimable` (30003): The quest cannot be claimed by the player now: it has no tasks (only the management API completes it), it is outside its availability window, its cooldown or completion limit holds, a prerequisite quest is not completed, or a gate (account age, wallet, linked social) is not met. `detail` says which; `details.retryAt` says when, where a time will lift it.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 30004,
+                     *       "detail": "The task takes no such input now: it is of another kind, done already in this period, waiting after a wrong answer (`details.retryAt`), out of attempts for this period, or its submission is waiting for review.",
+                     *       "error": "task_not_open",
+                     *       "message": "task_not_open"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `claims_limited` (30007): Too many claims or verifications by this player, or checks against other systems for this community, in a short time; retry after `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 30007,
+                     *       "detail": "Too many claims or verifications by this player, or checks against other systems for this community, in a short time; retry after `Retry-After`.",
+                     *       "error": "claims_limited",
+                     *       "message": "claims_limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    visit: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id or slug. Needed only when nothing else names the tenant. The tenant of a request is, in this order: the session token's (when one is sent; this header naming another tenant is then 401), this header, the tenant an operator assigned the host name to, the DEFAULT_TENANT setting, the only tenant. */
+                "X-Tenant-Id"?: string;
+            };
+            path: {
+                link: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Redirect to the task's page. */
+            302: {
+                headers: {
+                    /** @description The task's page */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             *
+             *     `visit_link_invalid` (10002, message `generic_client_error`): The visit link is not one this service issued, or it has expired.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
+                     *       "error": "generic_client_error",
+                     *       "message": "generic_client_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10415,
+                     *       "detail": "The credentials belong to another tenant than the one `X-Tenant-Id` names.",
+                     *       "error": "tenant_mismatch",
+                     *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `quest_not_found` (30001): No quest with this id in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 30001,
+                     *       "detail": "No quest with this id in this tenant.",
+                     *       "error": "quest_not_found",
+                     *       "message": "quest_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
     getStoreBalance: {
         parameters: {
             query: {
@@ -31545,6 +35255,157 @@ export interface operations {
                      *       "detail": "The handle is already used by another user of this tenant.",
                      *       "error": "handle_taken",
                      *       "message": "handle_taken"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    list: {
+        parameters: {
+            query?: {
+                limit?: number;
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaginatedQuestHistoryItem"];
+                };
+            };
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
+                     *       "error": "generic_client_error",
+                     *       "message": "generic_client_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `session_token_missing` (10411, message `GENERIC_UNAUTHORIZED`): The route needs a session token: send `Authorization: Bearer <sessionToken>`.
+             *
+             *     `session_token_invalid` (10412, message `GENERIC_UNAUTHORIZED`): The session token is malformed, tampered with, signed with another key or revoked.
+             *
+             *     `session_ended` (10416, message `GENERIC_UNAUTHORIZED`): The session was ended: logged out, or its user no longer exists. Log in again.
+             *
+             *     `SESSION_TOKEN_EXPIRED` (10402): The session token has expired; obtain a new one with POST /v1/user/auth/refresh-session.
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10411,
+                     *       "detail": "The route needs a session token: send `Authorization: Bearer <sessionToken>`.",
+                     *       "error": "session_token_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];

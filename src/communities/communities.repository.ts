@@ -35,10 +35,21 @@ export class CommunitiesRepository extends BaseRepository {
   }
 
   @GenerateSql({
-    params: [{ tenantId: DUMMY.tenant, slug: 'guild', name: 'Guild', description: '', imageUrl: null, bannerUrl: null, links: [] }],
+    params: [
+      {
+        tenantId: DUMMY.tenant,
+        slug: 'guild',
+        name: 'Guild',
+        description: '',
+        imageUrl: null,
+        bannerUrl: null,
+        links: [],
+        timeZone: 'UTC',
+      },
+    ],
   })
   insert(
-    community: Pick<Community, 'tenantId' | 'slug' | 'name' | 'description' | 'imageUrl' | 'bannerUrl' | 'links'>,
+    community: Pick<Community, 'tenantId' | 'slug' | 'name' | 'description' | 'imageUrl' | 'bannerUrl' | 'links' | 'timeZone'>,
     em?: EntityManager,
   ): Promise<Community> {
     const repo = this.manager(em).getRepository(Community);
@@ -47,12 +58,16 @@ export class CommunitiesRepository extends BaseRepository {
 
   /** Writes the editable fields (never `memberCount`, which `addMember` moves atomically). */
   @GenerateSql({
-    params: [DUMMY.tenant, DUMMY.uuid, { slug: 'guild', name: 'Guild', description: '', imageUrl: null, bannerUrl: null, links: [] }],
+    params: [
+      DUMMY.tenant,
+      DUMMY.uuid,
+      { slug: 'guild', name: 'Guild', description: '', imageUrl: null, bannerUrl: null, links: [], timeZone: 'UTC' },
+    ],
   })
   async update(
     tenantId: string,
     id: string,
-    fields: Pick<Community, 'slug' | 'name' | 'description' | 'imageUrl' | 'bannerUrl' | 'links'>,
+    fields: Pick<Community, 'slug' | 'name' | 'description' | 'imageUrl' | 'bannerUrl' | 'links' | 'timeZone'>,
     em?: EntityManager,
   ): Promise<void> {
     await this.manager(em).getRepository(Community).update({ id, tenantId }, fields);

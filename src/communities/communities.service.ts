@@ -36,6 +36,7 @@ export function toCommunityDto(c: Community): CommunityDto {
     bannerUrl: c.bannerUrl,
     links: c.links,
     memberCount: c.memberCount,
+    timeZone: c.timeZone,
     createdAt: c.createdAt,
   };
 }
@@ -173,6 +174,7 @@ export class CommunitiesService {
           imageUrl: dto.imageUrl ?? null,
           bannerUrl: dto.bannerUrl ?? null,
           links: dto.links?.map((l) => ({ label: l.label, url: l.url })) ?? [],
+          timeZone: dto.timeZone ?? 'UTC',
         }),
       this.slugTaken(dto.slug),
     );
@@ -191,10 +193,11 @@ export class CommunitiesService {
     if (dto.imageUrl !== undefined) community.imageUrl = dto.imageUrl;
     if (dto.bannerUrl !== undefined) community.bannerUrl = dto.bannerUrl;
     if (dto.links !== undefined) community.links = dto.links.map((l) => ({ label: l.label, url: l.url }));
+    if (dto.timeZone !== undefined) community.timeZone = dto.timeZone;
     // memberCount is maintained by join with an atomic increment: never write it back.
-    const { slug, name, description, imageUrl, bannerUrl, links } = community;
+    const { slug, name, description, imageUrl, bannerUrl, links, timeZone } = community;
     await onConstraintViolation(
-      () => this.repo.update(tenantId, community.id, { slug, name, description, imageUrl, bannerUrl, links }),
+      () => this.repo.update(tenantId, community.id, { slug, name, description, imageUrl, bannerUrl, links, timeZone }),
       this.slugTaken(slug),
     );
     await this.events.publish(this.dataSource.manager, 'community.changed', { tenantId, communityId: community.id });

@@ -15,6 +15,7 @@ import {
 } from 'class-validator';
 import { IsBlockchainsJson } from './blockchains.config.js';
 import { secretWeakness } from './secret-strength.js';
+import { IsQuestChainsJson } from './quest-chains.config.js';
 
 const toInt = ({ value }: { value: unknown }) => (value === undefined || value === '' ? undefined : Number(value));
 const toBool = ({ value }: { value: unknown }) =>
@@ -538,6 +539,51 @@ export class AppConfig {
   @Min(1)
   @Max(1000000)
   NOTIFICATION_STREAMS_MAX = 10000;
+
+  /**
+   * The EVM chains `onchain` quest tasks read, JSON `{"<name>": {"rpcUrl": "...", "chainId": n}}`
+   * (read-only, no key). The avatar mints' BLOCKCHAINS can be named too.
+   */
+  @IsOptional()
+  @IsString()
+  @IsQuestChainsJson()
+  QUEST_CHAINS?: string;
+
+  /** Discord's REST API, for the guild and role checks of `social` quest tasks. */
+  @Matches(/^https?:\/\/\S+[^/]$/, { message: 'DISCORD_API_BASE_URL must be an http(s) URL without a trailing slash' })
+  DISCORD_API_BASE_URL = 'https://discord.com/api/v10';
+
+  /** X's API (v2 under `/2`), for the follow checks of `social` quest tasks. */
+  @Matches(/^https?:\/\/\S+[^/]$/, { message: 'X_API_BASE_URL must be an http(s) URL without a trailing slash' })
+  X_API_BASE_URL = 'https://api.x.com';
+
+  /** How long a quest task's check may wait for another system (a platform, a chain), in milliseconds. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(30000)
+  QUEST_VERIFIER_TIMEOUT_MS = 3000;
+
+  /** Claims and task actions one player may make per minute (429 `claims_limited` beyond). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(100000)
+  QUEST_CLAIMS_PER_MINUTE = 30;
+
+  /** Checks against other systems (platforms, chains, partners) one community's quests may make per minute. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(1000000)
+  QUEST_VERIFIER_CALLS_PER_MINUTE = 600;
+
+  /** How long another system's "not yet" for a player's task is kept before it is asked again, in milliseconds (0: never kept). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(600000)
+  QUEST_VERIFIER_CACHE_MS = 15000;
 
   /** Run pending migrations when the service starts. */
   @Transform(toBool)

@@ -80,8 +80,30 @@ export const EVENT_CATALOG = {
   },
   'quest.completed': {
     version: 1,
-    description: 'A user completed a quest (once per user and quest); its rewards were granted in the same transaction.',
-    schema: object({ questId: uuid, completionId: uuid, userId: uuid, communityId: uuid, questEventId: nullableUuid }),
+    description:
+      'A user completed a quest (once per user, quest and period: `periodKey` is `once`, or the day, ISO week or month of a recurring quest); its rewards were granted in the same transaction.',
+    schema: object({ questId: uuid, completionId: uuid, userId: uuid, communityId: uuid, questEventId: nullableUuid, periodKey: str(16) }, [
+      'periodKey',
+    ]),
+  },
+  'quest.task_verified': {
+    version: 1,
+    description: 'A task of a quest was verified done for a user in a period (once per task, user and period).',
+    schema: object({ questId: uuid, taskId: uuid, kind: str(16), userId: uuid, communityId: uuid, periodKey: str(16) }),
+  },
+  'quest.submission_reviewed': {
+    version: 1,
+    description: "An operator approved or rejected a user's submission to a quest task (`reason` given to the user, or null).",
+    schema: object({
+      questId: uuid,
+      taskId: uuid,
+      submissionId: uuid,
+      userId: uuid,
+      communityId: uuid,
+      periodKey: str(16),
+      approved: { type: 'boolean' },
+      reason: { type: ['string', 'null'], maxLength: 500 },
+    }),
   },
   'participant.status_changed': {
     version: 1,

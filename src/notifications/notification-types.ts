@@ -12,6 +12,8 @@
  * - `referral_joined`: `{referredUserId, referredHandle, communityId}`
  * - `prize_awarded`: `{prizeId}`
  * - `season_reward`: `{seasonId, seasonName, rank, score, rewards: [{type, refId, amount, status}]}`
+ * - `quest_completed`: `{questId, questName, periodKey, streak}` (`streak`: the current run of a recurring quest, or null)
+ * - `submission_reviewed`: `{questId, questName, taskId, approved, reason}`
  * - `system`: free-form, `{}` allowed
  */
 export const NotificationType = {
@@ -27,6 +29,8 @@ export const NotificationType = {
   ReferralJoined: 'referral_joined',
   PrizeAwarded: 'prize_awarded',
   SeasonReward: 'season_reward',
+  QuestCompleted: 'quest_completed',
+  SubmissionReviewed: 'submission_reviewed',
   System: 'system',
 } as const;
 

@@ -26,6 +26,7 @@ SELECT
   "description",
   "image_url",
   "banner_url",
+  "time_zone",
   "links",
   "member_count"
 FROM
@@ -47,6 +48,7 @@ SELECT
   "description",
   "image_url",
   "banner_url",
+  "time_zone",
   "links",
   "member_count"
 FROM
@@ -69,6 +71,7 @@ INSERT INTO
     "description",
     "image_url",
     "banner_url",
+    "time_zone",
     "links",
     "member_count"
   )
@@ -84,6 +87,7 @@ VALUES
     $5,
     $6,
     $7,
+    $8,
     DEFAULT
   )
 RETURNING
@@ -91,6 +95,7 @@ RETURNING
   "created_at",
   "updated_at",
   "description",
+  "time_zone",
   "links",
   "member_count";
 
@@ -144,6 +149,7 @@ SELECT
   "Community"."description" AS "Community_description",
   "Community"."image_url" AS "Community_image_url",
   "Community"."banner_url" AS "Community_banner_url",
+  "Community"."time_zone" AS "Community_time_zone",
   "Community"."links" AS "Community_links",
   "Community"."member_count" AS "Community_member_count"
 FROM
@@ -167,9 +173,10 @@ SET
   "image_url" = $4,
   "banner_url" = $5,
   "links" = $6,
+  "time_zone" = $7,
   "updated_at" = CURRENT_TIMESTAMP
 WHERE
   (
-    "id" = $7
-    AND "tenant_id" = $8
+    "id" = $8
+    AND "tenant_id" = $9
   );

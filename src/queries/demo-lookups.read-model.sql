@@ -11,6 +11,7 @@ SELECT
   "Community"."description" AS "Community_description",
   "Community"."image_url" AS "Community_image_url",
   "Community"."banner_url" AS "Community_banner_url",
+  "Community"."time_zone" AS "Community_time_zone",
   "Community"."links" AS "Community_links",
   "Community"."member_count" AS "Community_member_count"
 FROM

@@ -67,7 +67,16 @@ SELECT
   "q"."tags" AS "q_tags",
   "q"."rewards" AS "q_rewards",
   "q"."featured" AS "q_featured",
-  "q"."template" AS "q_template"
+  "q"."template" AS "q_template",
+  "q"."recurrence" AS "q_recurrence",
+  "q"."cooldown_seconds" AS "q_cooldown_seconds",
+  "q"."max_completions" AS "q_max_completions",
+  "q"."available_from" AS "q_available_from",
+  "q"."available_until" AS "q_available_until",
+  "q"."prerequisites" AS "q_prerequisites",
+  "q"."streak_bonus" AS "q_streak_bonus",
+  "q"."gates" AS "q_gates",
+  "q"."task_count" AS "q_task_count"
 FROM
   "quests" "q"
 WHERE

@@ -2,6 +2,26 @@
 
 -- QuestsRepository.completedAmong
 SELECT
+  c.quest_id || ':' || c.period_key AS k
+FROM
+  quest_completions c
+  JOIN unnest($2::UUID[], $3::VARCHAR[]) AS q (quest_id, period_key) ON q.quest_id = c.quest_id
+  AND q.period_key = c.period_key
+WHERE
+  c.user_id = $1;
+
+-- QuestsRepository.completedAt
+SELECT
+  completed_at
+FROM
+  quest_completions
+WHERE
+  quest_id = $1
+  AND user_id = $2
+  AND period_key = $3;
+
+-- QuestsRepository.completedEver
+SELECT DISTINCT
   quest_id
 FROM
   quest_completions
@@ -9,9 +29,10 @@ WHERE
   user_id = $1
   AND quest_id = ANY ($2::UUID[]);
 
--- QuestsRepository.completedAt
+-- QuestsRepository.completionStats
 SELECT
-  completed_at
+  count(*)::int AS count,
+  max(completed_at) AS last
 FROM
   quest_completions
 WHERE
@@ -33,7 +54,16 @@ SELECT
   "Quest"."tags" AS "Quest_tags",
   "Quest"."rewards" AS "Quest_rewards",
   "Quest"."featured" AS "Quest_featured",
-  "Quest"."template" AS "Quest_template"
+  "Quest"."template" AS "Quest_template",
+  "Quest"."recurrence" AS "Quest_recurrence",
+  "Quest"."cooldown_seconds" AS "Quest_cooldown_seconds",
+  "Quest"."max_completions" AS "Quest_max_completions",
+  "Quest"."available_from" AS "Quest_available_from",
+  "Quest"."available_until" AS "Quest_available_until",
+  "Quest"."prerequisites" AS "Quest_prerequisites",
+  "Quest"."streak_bonus" AS "Quest_streak_bonus",
+  "Quest"."gates" AS "Quest_gates",
+  "Quest"."task_count" AS "Quest_task_count"
 FROM
   "quests" "Quest"
 WHERE
@@ -61,7 +91,16 @@ SELECT
   "Quest"."tags" AS "Quest_tags",
   "Quest"."rewards" AS "Quest_rewards",
   "Quest"."featured" AS "Quest_featured",
-  "Quest"."template" AS "Quest_template"
+  "Quest"."template" AS "Quest_template",
+  "Quest"."recurrence" AS "Quest_recurrence",
+  "Quest"."cooldown_seconds" AS "Quest_cooldown_seconds",
+  "Quest"."max_completions" AS "Quest_max_completions",
+  "Quest"."available_from" AS "Quest_available_from",
+  "Quest"."available_until" AS "Quest_available_until",
+  "Quest"."prerequisites" AS "Quest_prerequisites",
+  "Quest"."streak_bonus" AS "Quest_streak_bonus",
+  "Quest"."gates" AS "Quest_gates",
+  "Quest"."task_count" AS "Quest_task_count"
 FROM
   "quests" "Quest"
 WHERE
@@ -87,7 +126,16 @@ SELECT
   "Quest"."tags" AS "Quest_tags",
   "Quest"."rewards" AS "Quest_rewards",
   "Quest"."featured" AS "Quest_featured",
-  "Quest"."template" AS "Quest_template"
+  "Quest"."template" AS "Quest_template",
+  "Quest"."recurrence" AS "Quest_recurrence",
+  "Quest"."cooldown_seconds" AS "Quest_cooldown_seconds",
+  "Quest"."max_completions" AS "Quest_max_completions",
+  "Quest"."available_from" AS "Quest_available_from",
+  "Quest"."available_until" AS "Quest_available_until",
+  "Quest"."prerequisites" AS "Quest_prerequisites",
+  "Quest"."streak_bonus" AS "Quest_streak_bonus",
+  "Quest"."gates" AS "Quest_gates",
+  "Quest"."task_count" AS "Quest_task_count"
 FROM
   "quests" "Quest"
 WHERE
@@ -98,6 +146,17 @@ WHERE
   )
 LIMIT
   1;
+
+-- QuestsRepository.findCompletion
+SELECT
+  id,
+  completed_at AS "completedAt"
+FROM
+  quest_completions
+WHERE
+  quest_id = $1
+  AND user_id = $2
+  AND period_key = $3;
 
 -- QuestsRepository.findPageInCommunity
 SELECT
@@ -114,7 +173,16 @@ SELECT
   "Quest"."tags" AS "Quest_tags",
   "Quest"."rewards" AS "Quest_rewards",
   "Quest"."featured" AS "Quest_featured",
-  "Quest"."template" AS "Quest_template"
+  "Quest"."template" AS "Quest_template",
+  "Quest"."recurrence" AS "Quest_recurrence",
+  "Quest"."cooldown_seconds" AS "Quest_cooldown_seconds",
+  "Quest"."max_completions" AS "Quest_max_completions",
+  "Quest"."available_from" AS "Quest_available_from",
+  "Quest"."available_until" AS "Quest_available_until",
+  "Quest"."prerequisites" AS "Quest_prerequisites",
+  "Quest"."streak_bonus" AS "Quest_streak_bonus",
+  "Quest"."gates" AS "Quest_gates",
+  "Quest"."task_count" AS "Quest_task_count"
 FROM
   "quests" "Quest"
 WHERE
@@ -129,6 +197,36 @@ LIMIT
   20
 OFFSET
   0;
+
+-- QuestsRepository.history
+SELECT
+  c.id AS "completionId",
+  c.quest_id AS "questId",
+  q.name AS "questName",
+  q.community_id AS "communityId",
+  q.quest_event_id AS "questEventId",
+  c.period_key AS "periodKey",
+  c.completed_at AS "completedAt"
+FROM
+  quest_completions c
+  JOIN quests q ON q.id = c.quest_id
+WHERE
+  c.tenant_id = $1
+  AND c.user_id = $2
+ORDER BY
+  c.completed_at DESC,
+  c.id DESC
+LIMIT
+  $3
+OFFSET
+  $4;
+SELECT
+  count(*)::int AS n
+FROM
+  quest_completions
+WHERE
+  tenant_id = $1
+  AND user_id = $2;
 
 -- QuestsRepository.insert
 INSERT INTO
@@ -146,7 +244,16 @@ INSERT INTO
     "tags",
     "rewards",
     "featured",
-    "template"
+    "template",
+    "recurrence",
+    "cooldown_seconds",
+    "max_completions",
+    "available_from",
+    "available_until",
+    "prerequisites",
+    "streak_bonus",
+    "gates",
+    "task_count"
   )
 VALUES
   (
@@ -163,6 +270,15 @@ VALUES
     DEFAULT,
     DEFAULT,
     DEFAULT,
+    DEFAULT,
+    DEFAULT,
+    DEFAULT,
+    DEFAULT,
+    DEFAULT,
+    DEFAULT,
+    DEFAULT,
+    DEFAULT,
+    DEFAULT,
     DEFAULT
   )
 RETURNING
@@ -173,14 +289,24 @@ RETURNING
   "tags",
   "rewards",
   "featured",
-  "template";
+  "template",
+  "recurrence",
+  "prerequisites",
+  "gates",
+  "task_count";
 
 -- QuestsRepository.insertCompletion
 INSERT INTO
-  quest_completions (tenant_id, quest_id, user_id, completed_at)
+  quest_completions (
+    tenant_id,
+    quest_id,
+    user_id,
+    period_key,
+    completed_at
+  )
 VALUES
-  ($1, $2, $3, $4)
-ON CONFLICT (quest_id, user_id) DO NOTHING
+  ($1, $2, $3, $4, $5)
+ON CONFLICT (quest_id, user_id, period_key) DO NOTHING
 RETURNING
   id,
   completed_at;

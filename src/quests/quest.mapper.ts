@@ -22,6 +22,15 @@ export function toQuestDto(q: Quest, completed: boolean): QuestDto {
     featured: q.featured,
     template: q.template,
     completed,
+    recurrence: q.recurrence,
+    taskCount: q.taskCount,
+    cooldownSeconds: q.cooldownSeconds,
+    maxCompletions: q.maxCompletions,
+    availableFrom: q.availableFrom ? isoDate(q.availableFrom) : null,
+    availableUntil: q.availableUntil ? isoDate(q.availableUntil) : null,
+    prerequisites: q.prerequisites,
+    streakBonus: q.streakBonus ? { every: q.streakBonus.every, rewards: q.streakBonus.rewards.map(toRewardDto) } : null,
+    gates: q.gates,
     createdAt: isoDate(q.createdAt),
   };
 }

@@ -56,40 +56,113 @@ export class QuestsRepository extends BaseRepository {
     await this.manager(em).getRepository(Quest).update({ id, tenantId }, fields);
   }
 
-  /** Which of the quests the user completed. */
+  /** Which of the (quest, period) pairs the user completed: the `questId:periodKey` of each completed. */
+  @GenerateSql({ params: [DUMMY.uuid, [DUMMY.uuid2], ['once']] })
+  async completedAmong(userId: string, questIds: string[], periodKeys: string[], em?: EntityManager): Promise<Set<string>> {
+    const rows: { k: string }[] = await this.manager(em).query(
+      `SELECT c.quest_id || ':' || c.period_key AS k FROM quest_completions c
+       JOIN unnest($2::uuid[], $3::varchar[]) AS q(quest_id, period_key) ON q.quest_id = c.quest_id AND q.period_key = c.period_key
+       WHERE c.user_id = $1`,
+      [userId, questIds, periodKeys],
+    );
+    return new Set(rows.map((r) => r.k));
+  }
+
+  /** Records the completion of the period unless the user completed it before: the new row, or null. */
+  @GenerateSql({ params: [DUMMY.tenant, DUMMY.uuid, DUMMY.uuid2, 'once', DUMMY.date] })
+  async insertCompletion(
+    tenantId: string,
+    questId: string,
+    userId: string,
+    periodKey: string,
+    now: Date,
+    em?: EntityManager,
+  ): Promise<{ id: string; completed_at: Date } | null> {
+    const inserted: { id: string; completed_at: Date }[] = await this.manager(em).query(
+      `INSERT INTO quest_completions (tenant_id, quest_id, user_id, period_key, completed_at) VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (quest_id, user_id, period_key) DO NOTHING RETURNING id, completed_at`,
+      [tenantId, questId, userId, periodKey, now],
+    );
+    return inserted[0] ?? null;
+  }
+
+  /** When the user completed the quest in the period (the row exists). */
+  @GenerateSql({ params: [DUMMY.uuid, DUMMY.uuid2, 'once'] })
+  async completedAt(questId: string, userId: string, periodKey: string, em?: EntityManager): Promise<Date> {
+    const prior: { completed_at: Date }[] = await this.manager(em).query(
+      'SELECT completed_at FROM quest_completions WHERE quest_id = $1 AND user_id = $2 AND period_key = $3',
+      [questId, userId, periodKey],
+    );
+    return prior[0].completed_at;
+  }
+
+  /** The user's completion of the quest in the period, or null. */
+  @GenerateSql({ params: [DUMMY.uuid, DUMMY.uuid2, 'once'] })
+  async findCompletion(
+    questId: string,
+    userId: string,
+    periodKey: string,
+    em?: EntityManager,
+  ): Promise<{ id: string; completedAt: Date } | null> {
+    const rows: { id: string; completedAt: Date }[] = await this.manager(em).query(
+      'SELECT id, completed_at AS "completedAt" FROM quest_completions WHERE quest_id = $1 AND user_id = $2 AND period_key = $3',
+      [questId, userId, periodKey],
+    );
+    return rows[0] ?? null;
+  }
+
+  /** How often the user completed the quest, and when last. */
+  @GenerateSql({ params: [DUMMY.uuid, DUMMY.uuid2] })
+  async completionStats(questId: string, userId: string, em?: EntityManager): Promise<{ count: number; last: Date | null }> {
+    const [row]: { count: number; last: Date | null }[] = await this.manager(em).query(
+      'SELECT count(*)::int AS count, max(completed_at) AS last FROM quest_completions WHERE quest_id = $1 AND user_id = $2',
+      [questId, userId],
+    );
+    return row;
+  }
+
+  /** Which of the quests the user completed at least once, in any period. */
   @GenerateSql({ params: [DUMMY.uuid, [DUMMY.uuid2]] })
-  async completedAmong(userId: string, questIds: string[], em?: EntityManager): Promise<Set<string>> {
+  async completedEver(userId: string, questIds: string[], em?: EntityManager): Promise<Set<string>> {
+    if (questIds.length === 0) return new Set();
     const rows: { quest_id: string }[] = await this.manager(em).query(
-      'SELECT quest_id FROM quest_completions WHERE user_id = $1 AND quest_id = ANY($2::uuid[])',
+      'SELECT DISTINCT quest_id FROM quest_completions WHERE user_id = $1 AND quest_id = ANY($2::uuid[])',
       [userId, questIds],
     );
     return new Set(rows.map((r) => r.quest_id));
   }
 
-  /** Records the completion unless the user completed the quest before: the new row, or null. */
-  @GenerateSql({ params: [DUMMY.tenant, DUMMY.uuid, DUMMY.uuid2, DUMMY.date] })
-  async insertCompletion(
+  /** A page of the user's completions, newest first, with each quest's name and community, and the total. */
+  @GenerateSql({ params: [DUMMY.tenant, DUMMY.uuid, DUMMY.page] })
+  async history(
     tenantId: string,
-    questId: string,
     userId: string,
-    now: Date,
+    page: { offset: number; limit: number },
     em?: EntityManager,
-  ): Promise<{ id: string; completed_at: Date } | null> {
-    const inserted: { id: string; completed_at: Date }[] = await this.manager(em).query(
-      `INSERT INTO quest_completions (tenant_id, quest_id, user_id, completed_at) VALUES ($1, $2, $3, $4)
-         ON CONFLICT (quest_id, user_id) DO NOTHING RETURNING id, completed_at`,
-      [tenantId, questId, userId, now],
+  ): Promise<[CompletionHistoryRow[], number]> {
+    const m = this.manager(em);
+    const rows: CompletionHistoryRow[] = await m.query(
+      `SELECT c.id AS "completionId", c.quest_id AS "questId", q.name AS "questName", q.community_id AS "communityId",
+              q.quest_event_id AS "questEventId", c.period_key AS "periodKey", c.completed_at AS "completedAt"
+       FROM quest_completions c JOIN quests q ON q.id = c.quest_id
+       WHERE c.tenant_id = $1 AND c.user_id = $2
+       ORDER BY c.completed_at DESC, c.id DESC LIMIT $3 OFFSET $4`,
+      [tenantId, userId, page.limit, page.offset],
     );
-    return inserted[0] ?? null;
+    const [{ n }]: { n: number }[] = await m.query(
+      'SELECT count(*)::int AS n FROM quest_completions WHERE tenant_id = $1 AND user_id = $2',
+      [tenantId, userId],
+    );
+    return [rows, n];
   }
+}
 
-  /** When the user completed the quest (the row exists). */
-  @GenerateSql({ params: [DUMMY.uuid, DUMMY.uuid2] })
-  async completedAt(questId: string, userId: string, em?: EntityManager): Promise<Date> {
-    const prior: { completed_at: Date }[] = await this.manager(em).query(
-      'SELECT completed_at FROM quest_completions WHERE quest_id = $1 AND user_id = $2',
-      [questId, userId],
-    );
-    return prior[0].completed_at;
-  }
+export interface CompletionHistoryRow {
+  completionId: string;
+  questId: string;
+  questName: string;
+  communityId: string;
+  questEventId: string | null;
+  periodKey: string;
+  completedAt: Date;
 }

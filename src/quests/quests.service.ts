@@ -1,21 +1,14 @@
-import { DomainEvents } from '../common/events/domain-events.js';
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
-import { CacheFactory } from '../common/cache/cache-factory.js';
-import { PAGES_WEIGHT_MAX, rowsWeight } from '../common/cache/rows-weight.js';
-import type { ReadCache } from '../common/cache/read-cache.js';
 import { Clock } from '../common/clock/clock.js';
 import { DomainError } from '../common/errors/domain-error.js';
 import { type Page, type PageRequest, toPage } from '../common/pagination/pagination.js';
 import { keptItem, pageOfKeptItems } from '../common/serialization/item-texts.js';
 import { likeContaining } from '../common/sql/like.js';
 import { CommunitiesService, UUID_RE } from '../communities/communities.service.js';
-import { InventoryService } from '../inventory/inventory.service.js';
-import { ParticipantsRepository } from '../participation/participants.repository.js';
-import { eventStatus } from '../quest-events/event-status.js';
 import { QuestEventsService } from '../quest-events/quest-events.service.js';
-import { LedgerService } from '../resources/ledger.service.js';
+import { CompleteQuest } from './claims/complete-quest.js';
+import { QuestContextLoader } from './claims/quest-context.js';
+import { questPeriod } from './schedule/quest-period.js';
 import { UserErrors } from '../users/users.errors.js';
 import type {
   CreateQuestDto,
@@ -32,7 +25,8 @@ import { toQuestDto, toRewardDto } from './quest.mapper.js';
 import { QuestReferencesReadModel } from './quest-references.read-model.js';
 import { QuestErrors } from './quests.errors.js';
 import { QuestsRepository } from './quests.repository.js';
-import { type QuestListQuery, questListQuery, QuestListReadModel } from './quest-list.read-model.js';
+import { QuestListsCache } from './quest-lists.cache.js';
+import { questListQuery, QuestListReadModel } from './quest-list.read-model.js';
 
 const DONE = Object.freeze({ done: true });
 const NOT_DONE = Object.freeze({ done: false });
@@ -43,44 +37,16 @@ const normTags = (tags: string[]) => [...new Set(tags.map((t) => t.trim().toLowe
 @Injectable()
 export class QuestsService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
     private readonly repo: QuestsRepository,
     private readonly shown: QuestListReadModel,
     private readonly references: QuestReferencesReadModel,
-    private readonly participants: ParticipantsRepository,
     private readonly communities: CommunitiesService,
     private readonly events: QuestEventsService,
-    private readonly ledger: LedgerService,
-    private readonly inventory: InventoryService,
+    private readonly contexts: QuestContextLoader,
+    private readonly completion: CompleteQuest,
     private readonly clock: Clock,
-    caches: CacheFactory,
-    private readonly domainEvents: DomainEvents,
-  ) {
-    this.lists = caches.create({
-      name: 'quest list pages',
-      // Pages are kept per filter a client picks: bounded by what their rows weigh, not by count.
-      max: PAGES_WEIGHT_MAX,
-      weigh: ({ rows }) => rowsWeight(rows),
-      load: ({ query, page }) => this.shown.findListPage(query, page),
-    });
-    this.completions = caches.create({
-      name: 'user quest completions',
-      max: 200_000,
-      weigh: (flags) => flags.size,
-      droppedOnEveryChange: true,
-    });
-    // Completions are only ever added, each publishing quest.completed: the user's cached flags go
-    // at its commit, here and, through the cache bus, in every process.
-    domainEvents.afterCommit('quest.completed', ({ userId }) => this.completions.drop(userId.toLowerCase()));
-    // An event published, cancelled or completed shows or hides its quests in the lists.
-    domainEvents.afterCommit('quest_event.status_changed', ({ tenantId }) => this.lists.drop(tenantId));
-  }
-
-  /** Whether a user completed a quest, per quest, one scope per user, dropped by their next completion (so BOARD_CACHE_MS while the cache bus listens). */
-  private readonly completions: ReadCache<never, Map<string, { readonly done: boolean }>>;
-
-  /** Pages of filtered quest lists (rows in order, total), per tenant (READ_CACHE_MS); every quest write and event status change of the tenant drops them. */
-  private readonly lists: ReadCache<{ query: QuestListQuery; page: PageRequest }, { rows: Quest[]; total: number }>;
+    private readonly caches: QuestListsCache,
+  ) {}
 
   /**
    * Active quests of the community, filtered: any of `tags`, any of `questTypes`, `featured`
@@ -96,14 +62,11 @@ export class QuestsService {
       like: q.query.trim() !== '' ? likeContaining(q.query.trim()) : undefined,
     });
     // The page may be READ_CACHE_MS old; the user's completions are as fresh as their last completion.
-    const { rows, total } = await this.lists.get(tenantId, JSON.stringify([query.from, query.params, page.offset, page.limit]), {
+    const { rows, total } = await this.caches.lists.get(tenantId, JSON.stringify([query.from, query.params, page.offset, page.limit]), {
       query,
       page,
     });
-    const done = await this.completedSet(
-      userId,
-      rows.map((x) => x.id),
-    );
+    const done = await this.completedSet(userId, rows);
     // Each item and its JSON kept per cached row and per completion flag (the caller's own).
     return pageOfKeptItems(
       rows.map((x) => {
@@ -130,10 +93,7 @@ export class QuestsService {
     }
     const quests = await this.shown.findShownInCommunity(tenantId, community.id);
     const counted = quests.filter((x) => !(q.excludeTemplateTags && x.template));
-    const done = await this.completedSet(
-      userId,
-      counted.map((x) => x.id),
-    );
+    const done = await this.completedSet(userId, counted);
     const byTag = new Map<string, { quests: Quest[]; completed: number }>();
     for (const quest of counted) {
       for (const tag of quest.tags) {
@@ -163,10 +123,7 @@ export class QuestsService {
   async eventQuests(tenantId: string, userId: string, eventRef: string): Promise<QuestDto[]> {
     const e = await this.events.resolve(tenantId, eventRef);
     const quests = await this.repo.findActiveOfEvent(tenantId, e.id);
-    const completed = await this.completedSet(
-      userId,
-      quests.map((q) => q.id),
-    );
+    const completed = await this.completedSet(userId, quests);
     return quests.map((q) => toQuestDto(q, completed.has(q.id)));
   }
 
@@ -208,8 +165,9 @@ export class QuestsService {
       rewards,
       featured: dto.featured ?? false,
       template: dto.template ?? false,
+      ...(await this.schedule(tenantId, community.id, null, questEventId, dto, null)),
     });
-    this.lists.drop(tenantId);
+    this.caches.drop(tenantId);
     return toQuestDto(quest, false);
   }
 
@@ -223,92 +181,131 @@ export class QuestsService {
     if (dto.rewards !== undefined) quest.rewards = await this.checkRewards(tenantId, quest.communityId, quest.questEventId, dto.rewards);
     if (dto.featured !== undefined) quest.featured = dto.featured;
     if (dto.template !== undefined) quest.template = dto.template;
+    Object.assign(quest, await this.schedule(tenantId, quest.communityId, quest.id, quest.questEventId, dto, quest));
     const { name, description, type, status, tags, rewards, featured, template } = quest;
-    await this.repo.update(tenantId, quest.id, { name, description, type, status, tags, rewards, featured, template });
-    this.lists.drop(tenantId);
+    const { recurrence, cooldownSeconds, maxCompletions, availableFrom, availableUntil, prerequisites, streakBonus, gates } = quest;
+    await this.repo.update(tenantId, quest.id, {
+      name,
+      description,
+      type,
+      status,
+      tags,
+      rewards,
+      featured,
+      template,
+      recurrence,
+      cooldownSeconds,
+      maxCompletions,
+      availableFrom,
+      availableUntil,
+      prerequisites,
+      streakBonus,
+      gates,
+    });
+    this.caches.drop(tenantId);
     return toQuestDto(quest, false);
   }
 
   /**
-   * Records that the user completed the quest and credits its rewards, exactly once: the
-   * completion row is unique per (quest, user) and the ledger credits carry idempotency keys
-   * derived from it. An event quest needs the event to be active and the user REGISTERED (the
-   * participant row is locked until commit, so a concurrent cancel waits) and also brings the
-   * participant's score up to date.
+   * Records that the user completed the quest (in its current period) and credits its rewards,
+   * exactly once per period (`CompleteQuest`): the management API's completion, for quests a game
+   * server completes itself. An event quest needs the event active and the user REGISTERED.
    */
   async complete(tenantId: string, questId: string, userId: string): Promise<QuestCompletionDto> {
     const quest = await this.find(tenantId, questId);
     if (quest.status !== 'active') throw new DomainError(QuestErrors.quest_not_completable, `The quest is ${quest.status}`);
-    return this.dataSource.transaction(async (em) => {
-      if (!(await this.references.userExists(tenantId, userId, em)))
-        throw new DomainError(UserErrors.user_not_found, `No user ${userId} in this tenant`);
-      let scoreTypeId: string | null = null;
-      let participantId: string | null = null;
-      if (quest.questEventId) {
-        // The participant's row before the event's state: the completion of an event writes each
-        // final score under that row's lock, after its claim has committed, so a completion that
-        // gets the row after that reads the event as no longer active, and no live balance
-        // (`syncScore` below) can replace a final score.
-        const p = await this.participants.lockByEventAndUser(quest.questEventId, userId, em);
-        const event = await this.events.resolve(tenantId, quest.questEventId, { includeDrafts: true, em });
-        const status = eventStatus(event, this.clock.now());
-        if (status !== 'active') throw new DomainError(QuestErrors.quest_not_completable, `The quest's event is ${status}, not active`);
-        if (!p || p.status !== 1)
-          throw new DomainError(QuestErrors.quest_not_completable, 'Only REGISTERED participants of the event can complete its quests');
-        scoreTypeId = event.scoreResourceTypeId;
-        participantId = p.id;
-      }
-      const inserted = await this.repo.insertCompletion(tenantId, quest.id, userId, this.clock.now(), em);
-      if (!inserted) {
-        const completedAt = await this.repo.completedAt(quest.id, userId, em);
-        return { questId: quest.id, userId, completedAt, created: false, rewards: quest.rewards.map(toRewardDto) };
-      }
-      const completionId = inserted.id;
-      await this.domainEvents.publish(em, 'quest.completed', {
-        tenantId,
-        questId: quest.id,
-        completionId,
-        userId,
-        communityId: quest.communityId,
-        questEventId: quest.questEventId ?? null,
-      });
-      for (const [i, r] of quest.rewards.entries()) {
-        const key = `quest:${completionId}:${i}`;
-        if (r.type === 'resource') {
-          await this.ledger.credit(em, {
-            tenantId,
-            userId,
-            resourceTypeId: r.resourceTypeId,
-            amount: r.amount,
-            reason: 'quest_completion',
-            reference: quest.id,
-            idempotencyKey: key,
-          });
-        } else {
-          await this.inventory.grantItem(em, {
-            tenantId,
-            userId,
-            itemId: r.itemId,
-            quantity: r.quantity,
-            reason: 'quest_reward',
-            reference: quest.id,
-            idempotencyKey: key,
-          });
-        }
-      }
-      if (participantId && scoreTypeId) await this.participants.syncScore(participantId, scoreTypeId, this.clock.now(), em);
-      return { questId: quest.id, userId, completedAt: inserted.completed_at, created: true, rewards: quest.rewards.map(toRewardDto) };
-    });
+    const ctx = await this.contexts.of(tenantId, quest);
+    const r = await this.completion.complete(tenantId, quest, userId, ctx.period, ctx.previousKey);
+    return {
+      questId: quest.id,
+      userId,
+      completedAt: r.completedAt,
+      created: r.created,
+      rewards: quest.rewards.map(toRewardDto),
+      periodKey: r.periodKey,
+    };
   }
 
-  private async completedSet(userId: string, questIds: string[]): Promise<Set<string>> {
-    const flags = await this.completions.getGrouped(userId.toLowerCase(), questIds, async (missing) => {
-      const done = await this.repo.completedAmong(userId, missing);
-      return new Map(missing.map((id) => [id, done.has(id) ? DONE : NOT_DONE]));
+  /**
+   * Which of the quests the user completed: a `once` quest at all, a recurring one in its current
+   * period (the community's time zone). Cached per user and (quest, period); a completion drops them.
+   */
+  private async completedSet(userId: string, quests: Quest[]): Promise<Set<string>> {
+    if (quests.length === 0) return new Set();
+    const now = this.clock.now();
+    const zones = new Map<string, string>();
+    for (const q of quests)
+      if (q.recurrence !== 'once' && !zones.has(q.communityId))
+        zones.set(q.communityId, (await this.communities.resolveShared(q.tenantId, q.communityId)).timeZone);
+    const keyOf = new Map(quests.map((q) => [q.id, `${q.id}:${questPeriod(q.recurrence, zones.get(q.communityId) ?? 'UTC', now).key}`]));
+    const flags = await this.caches.completions.getGrouped(userId.toLowerCase(), [...keyOf.values()], async (missing) => {
+      const pairs = missing.map((k) => k.split(':'));
+      const done = await this.repo.completedAmong(
+        userId,
+        pairs.map(([id]) => id),
+        pairs.map(([, period]) => period),
+      );
+      return new Map(missing.map((k) => [k, done.has(k) ? DONE : NOT_DONE]));
     });
     const done = new Set<string>();
-    for (const [id, { done: yes }] of flags) if (yes) done.add(id);
+    for (const [id, key] of keyOf) if (flags.get(key)?.done) done.add(id);
     return done;
+  }
+
+  /**
+   * The schedule and conditions of a create or update, checked: a window that ends after it
+   * starts, prerequisites among the community's other quests, a streak bonus only on a recurring
+   * quest (its rewards checked as the quest's), social gates of known account types.
+   */
+  private async schedule(
+    tenantId: string,
+    communityId: string,
+    questId: string | null,
+    questEventId: string | null,
+    dto: CreateQuestDto | UpdateQuestDto,
+    current: Quest | null,
+  ): Promise<Partial<Quest>> {
+    const out: Partial<Quest> = {};
+    if (dto.recurrence !== undefined) out.recurrence = dto.recurrence;
+    if (dto.cooldownSeconds !== undefined) out.cooldownSeconds = dto.cooldownSeconds;
+    if (dto.maxCompletions !== undefined) out.maxCompletions = dto.maxCompletions;
+    if (dto.availableFrom !== undefined) out.availableFrom = dto.availableFrom;
+    if (dto.availableUntil !== undefined) out.availableUntil = dto.availableUntil;
+    const from = out.availableFrom !== undefined ? out.availableFrom : (current?.availableFrom ?? null);
+    const until = out.availableUntil !== undefined ? out.availableUntil : (current?.availableUntil ?? null);
+    if (from && until && until <= from) throw new DomainError(QuestErrors.invalid_quest, 'availableUntil must be after availableFrom');
+    if (dto.prerequisites !== undefined) {
+      const ids = [...new Set(dto.prerequisites)];
+      if (questId && ids.includes(questId)) throw new DomainError(QuestErrors.invalid_quest, 'A quest cannot be its own prerequisite');
+      for (const id of ids) {
+        const other = await this.repo.findById(tenantId, id);
+        if (!other || other.communityId !== communityId)
+          throw new DomainError(QuestErrors.invalid_quest, `Prerequisite ${id} is not a quest of this community`);
+      }
+      out.prerequisites = ids;
+    }
+    const recurrence = out.recurrence ?? current?.recurrence ?? 'once';
+    if (dto.streakBonus !== undefined) {
+      out.streakBonus =
+        dto.streakBonus === null
+          ? null
+          : {
+              every: dto.streakBonus.every,
+              rewards: await this.checkRewards(tenantId, communityId, questEventId, dto.streakBonus.rewards),
+            };
+    }
+    const streak = out.streakBonus !== undefined ? out.streakBonus : (current?.streakBonus ?? null);
+    if (streak && recurrence === 'once')
+      throw new DomainError(QuestErrors.invalid_quest, 'A streak bonus needs a recurring quest (daily, weekly or monthly)');
+    if (dto.gates !== undefined) {
+      const g = dto.gates;
+      out.gates = {
+        ...(g.minAccountAgeDays !== undefined ? { minAccountAgeDays: g.minAccountAgeDays } : {}),
+        ...(g.requireWallet !== undefined ? { requireWallet: g.requireWallet } : {}),
+        ...(g.requireSocials?.length ? { requireSocials: [...new Set(g.requireSocials)] } : {}),
+      };
+    }
+    return out;
   }
 
   private async find(tenantId: string, id: string): Promise<Quest> {

@@ -50,4 +50,9 @@ export class ReferralsService {
   ): Promise<{ userId: string; handle: string; communityId: string | null; createdAt: Date }[]> {
     return this.repo.referredHandles(tenantId, referrerId, communityId);
   }
+
+  /** How many users `referrerId` referred into the community. */
+  countReferred(tenantId: string, referrerId: string, communityId: string): Promise<number> {
+    return this.repo.countReferred(tenantId, referrerId, communityId);
+  }
 }

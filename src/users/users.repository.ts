@@ -95,4 +95,25 @@ export class UsersRepository extends BaseRepository {
     if (communityId) qb.andWhere('r.community_id = :communityId', { communityId });
     return qb.getRawMany();
   }
+
+  /** How many users `referrerId` referred into the community. */
+  @GenerateSql({ params: [DUMMY.tenant, DUMMY.uuid, DUMMY.uuid2] })
+  async countReferred(tenantId: string, referrerId: string, communityId: string, em?: EntityManager): Promise<number> {
+    const [{ n }]: { n: number }[] = await this.manager(em).query(
+      'SELECT count(*)::int AS n FROM referrals WHERE tenant_id = $1 AND referrer_id = $2 AND community_id = $3',
+      [tenantId, referrerId, communityId],
+    );
+    return n;
+  }
+
+  /** Which of these ids are users of the tenant. */
+  @GenerateSql({ params: [DUMMY.tenant, [DUMMY.uuid]] })
+  async existing(tenantId: string, ids: string[], em?: EntityManager): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows: { id: string }[] = await this.manager(em).query('SELECT id FROM users WHERE tenant_id = $1 AND id = ANY($2::uuid[])', [
+      tenantId,
+      ids,
+    ]);
+    return new Set(rows.map((r) => r.id));
+  }
 }

@@ -52,6 +52,11 @@ export class UsersService {
     return this.repo.exists(tenantId, id, em);
   }
 
+  /** Which of these ids are users of the tenant. */
+  existing(tenantId: string, ids: string[]): Promise<Set<string>> {
+    return this.repo.existing(tenantId, ids);
+  }
+
   async getById(tenantId: string, id: string): Promise<User> {
     const user = await this.findById(tenantId, id);
     if (!user) throw new DomainError(UserErrors.user_not_found);

@@ -26,23 +26,29 @@ export interface CompiledContract {
 
 /** Compiles contracts/AvatarNFT.sol with solc-js (offline; OpenZeppelin 5 needs `cancun`). Cached by source hash. */
 export function compileAvatarNft(): CompiledContract {
-  const source = readFileSync(join(root, 'contracts/AvatarNFT.sol'), 'utf8');
+  return compileContract('contracts/AvatarNFT.sol', 'AvatarNFT');
+}
+
+/** Compiles the contract `name` of the Solidity file `path` (relative to the repository) with solc-js. Cached by source hash. */
+export function compileContract(path: string, name: string): CompiledContract {
+  const source = readFileSync(join(root, path), 'utf8');
+  const file = path.split('/').at(-1)!;
   const hash = createHash('sha256').update(source).update(solc.version()).digest('hex').slice(0, 16);
   const cacheDir = join(tmpdir(), 'cgs-contracts');
-  const cached = join(cacheDir, `AvatarNFT-${hash}.json`);
+  const cached = join(cacheDir, `${name}-${hash}.json`);
   if (existsSync(cached)) return JSON.parse(readFileSync(cached, 'utf8')) as CompiledContract;
   const input = {
     language: 'Solidity',
-    sources: { 'AvatarNFT.sol': { content: source } },
+    sources: { [file]: { content: source } },
     settings: {
       evmVersion: 'cancun',
       optimizer: { enabled: true, runs: 200 },
-      outputSelection: { '*': { AvatarNFT: ['abi', 'evm.bytecode.object'] } },
+      outputSelection: { '*': { [name]: ['abi', 'evm.bytecode.object'] } },
     },
   };
-  const findImports = (path: string) => {
+  const findImports = (importPath: string) => {
     try {
-      return { contents: readFileSync(require.resolve(path), 'utf8') };
+      return { contents: readFileSync(require.resolve(importPath), 'utf8') };
     } catch (e) {
       return { error: String(e) };
     }
@@ -53,7 +59,7 @@ export function compileAvatarNft(): CompiledContract {
   };
   const errors = (output.errors ?? []).filter((e) => e.severity === 'error');
   if (errors.length > 0) throw new Error(`solc: ${errors.map((e) => e.formattedMessage).join('\n')}`);
-  const c = output.contracts['AvatarNFT.sol'].AvatarNFT;
+  const c = output.contracts[file][name];
   const compiled = { abi: c.abi, bytecode: `0x${c.evm.bytecode.object}` };
   mkdirSync(cacheDir, { recursive: true });
   writeFileSync(cached, JSON.stringify(compiled));

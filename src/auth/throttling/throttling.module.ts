@@ -26,6 +26,7 @@ import { MemoryRateLimitStore, RateLimitStore, RedisRateLimitStore } from './rat
     LoginThrottlerGuard,
     RetryAfterInterceptor,
   ],
-  exports: [LoginRateLimiter, LoginThrottlerGuard, RetryAfterInterceptor],
+  // The store also counts other modules' limits (quest claims), in Redis when it is set.
+  exports: [LoginRateLimiter, LoginThrottlerGuard, RetryAfterInterceptor, RateLimitStore],
 })
 export class ThrottlingModule {}

@@ -62,3 +62,10 @@ export const TenantId = createParamDecorator((_: unknown, ctx: ExecutionContext)
   if (!tenantId) throw new Error('@TenantId() used on a route without a tenant');
   return tenantId;
 });
+
+/** Who calls a management route, as the audit log names them (`api-key:<first 12 hex of the key's hash>`). */
+export const Actor = createParamDecorator((_: unknown, ctx: ExecutionContext): string => {
+  const actor = ctx.switchToHttp().getRequest<AuthenticatedRequest>().actor;
+  if (!actor) throw new Error('@Actor() used on a route without an API key');
+  return actor;
+});

@@ -1,4 +1,5 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { IsTimeZone } from '../../common/validation/time-zone.js';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
 import { Matches } from 'class-validator';
 import {
@@ -50,6 +51,10 @@ export class CommunityDto {
   @ApiProperty({ example: 1280 })
   memberCount: number;
 
+  /** IANA time zone of its calendar: where daily, weekly and monthly quests start a new period (extension). */
+  @ApiPropertyOptional({ example: 'Europe/Berlin' })
+  timeZone?: string;
+
   @ApiProperty({ example: '2025-01-01T12:00:00.000Z' })
   createdAt: Date;
 }
@@ -79,6 +84,12 @@ export class CreateCommunityDto {
   @ApiProperty({ type: CommunityLinkDto, isArray: true, required: false })
   @OptionalNestedList(() => CommunityLinkDto, { max: 20 })
   links?: CommunityLinkDto[];
+
+  /** IANA time zone where its daily, weekly and monthly quests start a new period (default `UTC`). */
+  @ApiPropertyOptional({ example: 'Europe/Berlin', default: 'UTC' })
+  @IfPresent()
+  @IsTimeZone()
+  timeZone?: string;
 }
 
 /** Every field optional; `null` clears an image and is refused elsewhere. */
@@ -108,4 +119,10 @@ export class UpdateCommunityDto {
   @ApiProperty({ type: CommunityLinkDto, isArray: true, required: false })
   @OptionalNestedList(() => CommunityLinkDto, { max: 20 })
   links?: CommunityLinkDto[];
+
+  /** IANA time zone where its daily, weekly and monthly quests start a new period; a change moves the current period's boundaries. */
+  @ApiPropertyOptional({ example: 'Europe/Berlin' })
+  @IfPresent()
+  @IsTimeZone()
+  timeZone?: string;
 }

@@ -39,6 +39,10 @@ export class Community extends BaseEntity {
   @Column({ type: 'varchar', length: 2048, nullable: true })
   bannerUrl: string | null;
 
+  /** IANA time zone of the community's calendar: where its daily, weekly and monthly quests start a new period. */
+  @Column({ type: 'varchar', length: 64, default: 'UTC' })
+  timeZone: string;
+
   @Column({ type: 'jsonb', default: () => "'[]'" })
   links: CommunityLink[];
 

@@ -14,6 +14,7 @@ import {
   MaxLength,
   Min,
   ValidateIf,
+  ValidateNested,
 } from 'class-validator';
 import { MAX_PAGE, MAX_PAGE_SIZE } from '../../common/pagination/pagination.js';
 import { ToArray, ToBoolean, ToInteger } from '../../common/validation/transforms.js';
@@ -21,12 +22,17 @@ import {
   IfPresent,
   IsUuid,
   NotBlank,
+  OptionalInt,
   OptionalLabels,
   OptionalNestedList,
   OptionalText,
+  OptionalUuids,
+  RequiredDate,
   RequiredText,
 } from '../../common/validation/decorators.js';
+import { Type } from 'class-transformer';
 import { MAX_OPERATION_AMOUNT } from '../../resources/dto/ledger.dto.js';
+import { QUEST_RECURRENCES, type QuestRecurrence } from '../schedule/quest-period.js';
 import { QUEST_STATUSES, type QuestStatus } from '../entities/quest.entity.js';
 
 const TAG_PATTERN = /^[A-Za-z0-9][A-Za-z0-9 _.:-]*$/;
@@ -64,7 +70,92 @@ export class QuestRewardDto {
   quantity?: number;
 }
 
-export class CreateQuestDto {
+/** A bonus on top of a recurring quest's rewards at every `every`-th consecutive period completed. */
+export class QuestStreakBonusDto {
+  @ApiProperty({ minimum: 2, maximum: 366, example: 7 })
+  @IsInt()
+  @Min(2)
+  @Max(366)
+  every: number;
+
+  @ApiProperty({ type: [QuestRewardDto] })
+  @IsDefined()
+  @OptionalNestedList(() => QuestRewardDto, { max: 10 })
+  rewards: QuestRewardDto[];
+}
+
+/** Who may claim a quest at all, checked before its tasks. */
+export class QuestGatesDto {
+  /** The account is at least this many days old. */
+  @ApiPropertyOptional({ example: 7 })
+  @OptionalInt({ min: 1, max: 3650 })
+  minAccountAgeDays?: number;
+
+  /** The player has an EVM wallet (a SIWE login). */
+  @ApiPropertyOptional({ example: false })
+  @IfPresent()
+  @IsBoolean()
+  requireWallet?: boolean;
+
+  /** The player has linked socials of each of these account types. */
+  @ApiPropertyOptional({ type: [String], example: ['discord'] })
+  @IfPresent()
+  @IsArray()
+  @ArrayMaxSize(5)
+  @IsString({ each: true })
+  @Matches(/^[a-z0-9][a-z0-9_-]{0,31}$/, { each: true })
+  requireSocials?: string[];
+}
+
+/** The schedule and conditions of a quest that players complete themselves (extension; all optional). */
+class QuestScheduleFields {
+  /** `once` (default), or a new period every `daily`, `weekly` (ISO weeks from Monday) or `monthly`, in the community's time zone. */
+  @ApiPropertyOptional({ enum: QUEST_RECURRENCES, default: 'once' })
+  @IfPresent()
+  @IsIn(QUEST_RECURRENCES)
+  recurrence?: QuestRecurrence;
+
+  /** Least time between two completions of a player, in seconds (null: none). */
+  @ApiPropertyOptional({ type: Number, nullable: true, minimum: 1, maximum: 31_536_000 })
+  @OptionalInt({ min: 1, max: 31_536_000, nullable: true })
+  cooldownSeconds?: number | null;
+
+  /** Most completions of a player over every period (null: no limit; a `once` quest has one). */
+  @ApiPropertyOptional({ type: Number, nullable: true, minimum: 1, maximum: 100_000 })
+  @OptionalInt({ min: 1, max: 100_000, nullable: true })
+  maxCompletions?: number | null;
+
+  /** Claims are taken from then on (null: at once). */
+  @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true })
+  @ValidateIf((_o, v) => v !== null && v !== undefined)
+  @RequiredDate()
+  availableFrom?: Date | null;
+
+  /** Claims are taken until then (null: no end). */
+  @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true })
+  @ValidateIf((_o, v) => v !== null && v !== undefined)
+  @RequiredDate()
+  availableUntil?: Date | null;
+
+  /** Quests of the community the player must have completed first (at most 10). */
+  @ApiPropertyOptional({ type: [String], format: 'uuid' })
+  @OptionalUuids({ max: 10 })
+  prerequisites?: string[];
+
+  @ApiPropertyOptional({ type: QuestStreakBonusDto, nullable: true })
+  @ValidateIf((_o, v) => v !== null && v !== undefined)
+  @ValidateNested()
+  @Type(() => QuestStreakBonusDto)
+  streakBonus?: QuestStreakBonusDto | null;
+
+  @ApiPropertyOptional({ type: QuestGatesDto })
+  @IfPresent()
+  @ValidateNested()
+  @Type(() => QuestGatesDto)
+  gates?: QuestGatesDto;
+}
+
+export class CreateQuestDto extends QuestScheduleFields {
   /** The community (id or slug). */
   @ApiProperty({ example: 'space-pirates' })
   @RequiredText({ max: 64 })
@@ -114,7 +205,7 @@ export class CreateQuestDto {
 }
 
 /** Community and event are fixed once created. */
-export class UpdateQuestDto {
+export class UpdateQuestDto extends QuestScheduleFields {
   @OptionalText({ min: 1, max: 200 })
   @NotBlank()
   name?: string;
@@ -184,9 +275,38 @@ export class QuestDto {
   @ApiProperty({ example: false })
   template: boolean;
 
-  /** Whether the current user completed it (user routes; false on management routes). */
+  /** Whether the current user completed it (user routes; false on management routes): a recurring quest in its current period. */
   @ApiProperty({ example: false })
   completed: boolean;
+
+  /** `once`, `daily`, `weekly` or `monthly` (extension). */
+  @ApiPropertyOptional({ enum: QUEST_RECURRENCES, example: 'once' })
+  recurrence?: QuestRecurrence;
+
+  /** How many tasks players complete it with (0: the game completes it through the management API) (extension). */
+  @ApiPropertyOptional({ example: 0 })
+  taskCount?: number;
+
+  @ApiPropertyOptional({ type: Number, nullable: true, example: null })
+  cooldownSeconds?: number | null;
+
+  @ApiPropertyOptional({ type: Number, nullable: true, example: null })
+  maxCompletions?: number | null;
+
+  @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true, example: null })
+  availableFrom?: string | null;
+
+  @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true, example: null })
+  availableUntil?: string | null;
+
+  @ApiPropertyOptional({ type: [String], format: 'uuid', example: [] })
+  prerequisites?: string[];
+
+  @ApiPropertyOptional({ type: QuestStreakBonusDto, nullable: true })
+  streakBonus?: QuestStreakBonusDto | null;
+
+  @ApiPropertyOptional({ type: QuestGatesDto })
+  gates?: QuestGatesDto;
 
   @ApiProperty({ type: String, format: 'date-time', example: '2025-06-12T12:00:00.000Z' })
   createdAt: string;
@@ -325,6 +445,10 @@ export class QuestCompletionDto {
 
   @ApiProperty({ type: [QuestRewardDto] })
   rewards: QuestRewardDto[];
+
+  /** The period completed: `once`, or the day, ISO week or month of a recurring quest (extension). */
+  @ApiPropertyOptional({ example: 'once' })
+  periodKey?: string;
 }
 
 export class AdminQuestListQueryDto {
