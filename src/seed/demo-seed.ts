@@ -30,6 +30,9 @@ import { StorePurchaseService } from '../store/store-purchase.service.js';
 import { StoreService } from '../store/store.service.js';
 import { TenantsService } from '../tenants/tenants.service.js';
 import { DEFAULT_RESERVED_HANDLES } from '../users/reserved-handles.js';
+import { parseQuestChains } from '../config/quest-chains.config.js';
+import { QuestTasksService } from '../quests/tasks/quest-tasks.service.js';
+import type { CreateQuestTaskDto } from '../quests/dto/quest-task.dto.js';
 import { UsersService } from '../users/users.service.js';
 import { SocialsService } from '../socials/socials.service.js';
 import { evmChain, WalletsService } from '../wallets/wallets.service.js';
@@ -327,6 +330,7 @@ class DemoSeeder {
       if (!r.replayed) this.note(`credited ${bonus[name]} XP to ${name}`);
     }
 
+    await this.seedPlayableQuests(communityId, xp, shirt);
     this.progress('quests, completions, XP');
 
     // ---- prizes and store
@@ -555,6 +559,108 @@ class DemoSeeder {
     const made = this.sectionMade;
     this.sectionMade = [];
     this.log(`  ${`${name} `.padEnd(34, '.')} ${made.length === 0 ? 'already there' : `${made.length} made (${summarise(made)})`}`);
+  }
+
+  /**
+   * Quests players complete themselves, a task of each kind that works on a fresh machine with
+   * nothing else running. The on-chain one is made when QUEST_CHAINS names a chain; the partner one
+   * is a draft pointing at an example URL, to be set to the operator's own endpoint.
+   */
+  private async seedPlayableQuests(communityId: string, xp: string, shirt: string): Promise<void> {
+    const quests = this.get(QuestsService);
+    const tasks = this.get(QuestTasksService);
+    const tenantId = this.tenantId;
+    const playable = async (name: string, fields: Omit<CreateQuestDto, 'communityId' | 'name'>, task: CreateQuestTaskDto) => {
+      const existing = await this.get(QuestsRepository).findByName(tenantId, communityId, name);
+      if (existing) return existing.id;
+      const q = await quests.create(tenantId, { communityId, name, ...fields });
+      await tasks.create(tenantId, q.id, task);
+      this.note(`quest "${name}" with a ${task.kind} task`);
+      return q.id;
+    };
+    const reward = (amount: number) => [{ type: 'resource' as const, resourceTypeId: xp, amount }];
+    await playable(
+      "The pirate's code word",
+      { type: 'quiz', tags: ['quiz', 'onboarding'], description: 'It is written on the harbour wall: "Avast ye".', rewards: reward(20) },
+      { kind: 'answer', title: 'What do pirates say?', answer: { answers: ['Avast ye'], maxAttempts: 5, retryAfterSeconds: 10 } },
+    );
+    await playable(
+      'Daily check-in',
+      {
+        type: 'daily',
+        tags: ['daily'],
+        recurrence: 'daily',
+        rewards: reward(5),
+        streakBonus: { every: 3, rewards: reward(30) },
+      },
+      { kind: 'visit', title: "Read today's harbour news", visit: { url: 'https://example.com/pixel-pirates/news' } },
+    );
+    await playable(
+      'Share your best moment',
+      { type: 'ugc', tags: ['social'], rewards: reward(40) },
+      {
+        kind: 'submission',
+        title: 'Post a clip and send its link',
+        submission: { format: 'url', instructions: 'A link to your clip; a crew member reviews it in the console.' },
+      },
+    );
+    await playable(
+      'Win 3 matches this week',
+      {
+        type: 'match',
+        tags: ['pvp', 'weekly'],
+        recurrence: 'weekly',
+        rewards: [...reward(60), { type: 'item', itemId: shirt, quantity: 1 }],
+      },
+      {
+        kind: 'game_event',
+        title: 'Win 3 matches',
+        description: 'The game server posts match_won events (POST /v1/admin/events).',
+        gameEvent: { eventType: 'match_won', aggregate: 'count', atLeast: 3 },
+      },
+    );
+    await playable(
+      'Bring two friends aboard',
+      { type: 'referral', tags: ['onboarding'], rewards: reward(75) },
+      { kind: 'referrals', title: 'Two friends join with your handle as referrer', referrals: { atLeast: 2 } },
+    );
+    await playable(
+      'Seasoned sailor',
+      { type: 'milestone', tags: ['milestone'], rewards: reward(50) },
+      { kind: 'resource', title: 'Earn 500 XP', resource: { resourceTypeId: xp, measure: 'earned', atLeast: 500 } },
+    );
+    await playable(
+      'Link your Discord',
+      { type: 'social', tags: ['social'], rewards: reward(15) },
+      {
+        kind: 'social',
+        title: 'Link a Discord account',
+        description:
+          'With a bot token (PUT /v1/admin/communities/{id}/quest-platforms/discord) the task can also check a guild and a role.',
+        social: { accountType: 'discord' },
+      },
+    );
+    await playable(
+      'Partner: finish the tutorial',
+      {
+        type: 'partner',
+        tags: ['partner'],
+        status: 'draft',
+        description: "Set the task's URL to your own endpoint, then activate the quest.",
+      },
+      { kind: 'partner', title: 'Finish the tutorial in the game', partner: { url: 'https://partner.example.com/quests/verify' } },
+    );
+    const chain = [...parseQuestChains(this.get(AppConfig).QUEST_CHAINS).keys()][0];
+    if (chain)
+      await playable(
+        'Hold a crew token',
+        { type: 'onchain', tags: ['onchain'], rewards: reward(25), description: `Reads ${chain} (QUEST_CHAINS).` },
+        {
+          kind: 'onchain',
+          title: 'Hold at least one token',
+          onchain: { chain, standard: 'erc20', contract: '0x5FbDB2315678afecb367f032d93F642f64180aa3', minBalance: '1' },
+        },
+      );
   }
 
   private async ensureUsers(): Promise<Record<UserName, string>> {

@@ -1,4 +1,4 @@
-import { Contract, ContractFactory, Wallet } from 'ethers';
+import { Contract, ContractFactory, Wallet, type HDNodeWallet } from 'ethers';
 import { TenantsService, type TenantCredentials } from '../../src/tenants/tenants.service.js';
 import { verifyWebhookSignature } from '../../src/integrations/webhook-signature.js';
 import { siweLogin } from '../helpers/auth.js';
@@ -160,7 +160,7 @@ describe('quest tasks checked against other systems', () => {
   });
 
   describe('onchain', () => {
-    let wallet: Wallet;
+    let wallet: HDNodeWallet;
     let player: TestUser;
 
     beforeAll(async () => {

@@ -65,6 +65,19 @@ const expectations: [RegExp, (body: Json) => void][] = [
   ],
   [/reward\/allocations/, (b) => expect(b).toEqual([expect.objectContaining({ tickets: 1, ticketsRemaining: 1 })])],
   [/store\/listings/, (b) => expect(b.items!.map((l) => typeof l.canBuy)).toEqual(['boolean', 'boolean', 'boolean', 'boolean'])],
+  [
+    /^curl -s "\$BASE\/v1\/quests\/\$QUIZ_ID"/m,
+    (b) => expect(b).toMatchObject({ name: "The pirate's code word", completed: false, tasks: [{ kind: 'answer', state: 'todo' }] }),
+  ],
+  [
+    /tasks\/\$TASK_ID\/answer/,
+    (b) =>
+      expect(b).toMatchObject({
+        completed: true,
+        completion: { created: true, rewards: [{ type: 'resource', amount: 20 }] },
+        tasks: [{ state: 'done' }],
+      }),
+  ],
   [/refresh-session/, (b) => expect(Object.keys(b)).toEqual(['sessionToken'])],
   // The tour ends in the operator console, served by the service itself.
   [/\/console\//, (b) => expect(b).toEqual({ console: 200 })],
