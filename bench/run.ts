@@ -104,7 +104,7 @@ const human = (n: number) =>
 
 // ---------------------------------------------------------------------------------------------
 
-type Need = 'large' | 'small' | 'event' | 'quests' | 'store' | 'season';
+type Need = 'large' | 'small' | 'event' | 'quests' | 'store' | 'season' | 'play';
 
 interface Row {
   scenario: string;
@@ -989,6 +989,72 @@ const scenarios: Scenario[] = [
     },
   },
   {
+    // A player's claim of a quest the service checks itself (a game_event task the players have
+    // not reached yet: the common case of a "verify" press), and the game server's ingest of the
+    // events that task counts, one per request and a hundred per request.
+    name: 'quest-claim',
+    needs: ['play'],
+    run: async (c) => {
+      const users = (await c.db.query('SELECT id FROM users WHERE tenant_id = $1 LIMIT 200', [c.tenant.id])).rows.map(
+        (r: { id: string }) => r.id,
+      );
+      const tokens = await Promise.all(users.map((id) => c.token(id)));
+      let i = 0;
+      const requests: LoadRequest[] = [
+        {
+          method: 'POST',
+          path: `/v1/quests/${c.ids.playQuest}/claim`,
+          setupRequest: (req) => ({ ...req, headers: { ...req.headers, authorization: `Bearer ${tokens[i++ % tokens.length]}` } }),
+        },
+      ];
+      const m = await measure(c, 'quest-claim', requests);
+      return row(
+        'quest-claim',
+        m,
+        c,
+        'reported',
+        null,
+        `POST /v1/quests/{id}/claim, a game_event task (count of match_won events this period) not reached yet, ${users.length} players`,
+      );
+    },
+  },
+  ...([1, 100] as const).map(
+    (batch): Scenario => ({
+      name: `events-ingest-${batch}`,
+      needs: ['play'],
+      run: async (c) => {
+        const users = (await c.db.query('SELECT id FROM users WHERE tenant_id = $1 LIMIT 200', [c.tenant.id])).rows.map(
+          (r: { id: string }) => r.id,
+        );
+        let n = 0;
+        const requests: LoadRequest[] = [
+          {
+            method: 'POST',
+            path: '/v1/admin/events',
+            headers: { 'content-type': 'application/json', 'x-api-key': c.tenant.apiKey },
+            setupRequest: (req) => {
+              const events = Array.from({ length: batch }, () => ({
+                userId: users[n % users.length],
+                type: 'match_won',
+                idempotencyKey: `bench-${batch}-${n++}-${randomUUID()}`,
+              }));
+              return { ...req, body: JSON.stringify({ events }) };
+            },
+          },
+        ];
+        const m = await measure(c, `events-ingest-${batch}`, requests);
+        return row(
+          `events-ingest-${batch}`,
+          m,
+          c,
+          'reported',
+          null,
+          `POST /v1/admin/events, ${batch} event${batch === 1 ? '' : 's'} per request (${fmt(m.rps * batch)} events/s), idempotency keys new`,
+        );
+      },
+    }),
+  ),
+  {
     // The bare route again after every other scenario: how far the machine's speed moved over the
     // run (the scenarios' ratios are all to the first measurement; this says whether the later
     // ones ran on a slower or faster machine than the limit they are compared with).
@@ -1092,6 +1158,24 @@ async function seed(c: Ctx, needs: Set<Need>): Promise<void> {
     await db.query('UPDATE quest_events SET registered_count = $1 WHERE id = $2', [LARGE, c.ids.eventId]);
   }
   if (needs.has('quests')) await seedQuests(db, tenant.id, c.communityId, EVENTS, QUESTS);
+  if (needs.has('play')) {
+    const post = async (path: string, body: object) => {
+      const res = await fetch(`${c.base}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': tenant.apiKey },
+        body: JSON.stringify(body),
+      });
+      if (res.status !== 201) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+      return ((await res.json()) as { id: string }).id;
+    };
+    c.ids.playQuest = await post('/v1/admin/quests', { communityId: c.communityId, name: 'Win a million matches', type: 'match', recurrence: 'daily' });
+    await post(`/v1/admin/quests/${c.ids.playQuest}/tasks`, {
+      kind: 'game_event',
+      title: 'Win a million matches today',
+      gameEvent: { eventType: 'match_won', aggregate: 'count', atLeast: 1_000_000 },
+    });
+    log('  play: a daily quest with a game_event task no player reaches');
+  }
   if (needs.has('store')) {
     const admin = async (path: string, body: object) => {
       const res = await fetch(`${c.base}${path}`, {
@@ -1250,6 +1334,8 @@ async function main(): Promise<void> {
     LOGIN_RATE_LIMIT_IP: '1000000000',
     LOGIN_RATE_LIMIT_ACCOUNT: '1000000000',
     LOGIN_RATE_LIMIT_ACCOUNT_TOTAL: '1000000000',
+    // Likewise each bench player claims quests thousands of times a minute.
+    QUEST_CLAIMS_PER_MINUTE: '100000',
     ...extra,
   };
   const service = startChild(process.execPath, [...nodeArgs, ...START_FLAGS, 'dist/src/main.js'], {

@@ -59,21 +59,25 @@ export class ClaimQuest {
     { refuseWhenClosed }: { refuseWhenClosed: boolean },
   ): Promise<QuestProgressDto> {
     const { quest, period } = ctx;
-    const availability = await this.availability.check(tenantId, userId, ctx);
-    let rows = await this.progress.findProgress(tenantId, quest.id, userId, period.key);
-    const already = await this.alreadyCompleted(ctx, userId);
-    if (!availability.open && !already) {
+    const [availability, stored, read] = await Promise.all([
+      this.availability.check(tenantId, userId, ctx),
+      this.completion.completedIn(quest.id, userId, period.key),
+      this.progress.findProgress(tenantId, quest.id, userId, period.key),
+    ]);
+    let rows = read;
+    if (!availability.open && !stored) {
       if (refuseWhenClosed)
         throw new DomainError(
           QuestErrors.quest_not_claimable,
           availability.reason!,
           availability.retryAt ? { retryAt: availability.retryAt.toISOString() } : undefined,
         );
-      return this.view.build(ctx, tenantId, userId, rows, new Map(), availability, null);
+      return this.view.build(ctx, tenantId, userId, rows, new Map(), availability, null, stored);
     }
     const verdicts = new Map<string, Verdict>();
-    if (!already) {
+    if (!stored) {
       const done = new Set(rows.filter((r) => r.state === 'done').map((r) => r.taskId));
+      let changed = false;
       for (const task of ctx.tasks) {
         if (done.has(task.id) || !this.verifiers.checks(task.kind)) continue;
         const verdict = await this.verifiers.verify({ tenantId, userId, quest, task, period, now: ctx.now });
@@ -81,16 +85,13 @@ export class ClaimQuest {
         if (!verdict.done) continue;
         await this.writer.markDone(tenantId, userId, ctx, task.id, task.kind);
         done.add(task.id);
+        changed = true;
       }
-      rows = await this.progress.findProgress(tenantId, quest.id, userId, period.key);
+      if (changed) rows = await this.progress.findProgress(tenantId, quest.id, userId, period.key);
     }
     let completed: CompletionResult | null = null;
-    if (!already && ctx.tasks.every((t) => rows.some((r: ProgressRow) => r.taskId === t.id && r.state === 'done')))
+    if (!stored && ctx.tasks.every((t) => rows.some((r: ProgressRow) => r.taskId === t.id && r.state === 'done')))
       completed = await this.completion.complete(tenantId, quest, userId, period, ctx.previousKey);
-    return this.view.build(ctx, tenantId, userId, rows, verdicts, availability, completed);
-  }
-
-  private async alreadyCompleted(ctx: QuestContext, userId: string): Promise<boolean> {
-    return (await this.completion.completedIn(ctx.quest.id, userId, ctx.period.key)) !== null;
+    return this.view.build(ctx, tenantId, userId, rows, verdicts, availability, completed, stored);
   }
 }

@@ -33,12 +33,16 @@ export class QuestProgressView {
     verdicts: ReadonlyMap<string, Verdict>,
     availability: Availability,
     completed: CompletionResult | null,
+    /** This period's completion when the caller read it (undefined: read here). */
+    known?: { id: string; completedAt: Date } | null,
   ): Promise<QuestProgressDto> {
     const { quest, period } = ctx;
     const rows = new Map(progress.map((p) => [p.taskId, p]));
     const [stored, streak] = await Promise.all([
-      completed ? null : this.quests.findCompletion(quest.id, userId, period.key),
-      quest.recurrence === 'once' ? null : this.streaks.find(quest.id, userId, period.key, ctx.previousKey),
+      completed ? null : known !== undefined ? known : this.quests.findCompletion(quest.id, userId, period.key),
+      quest.recurrence === 'once' || (completed?.streak ?? null) !== null
+        ? null
+        : this.streaks.find(quest.id, userId, period.key, ctx.previousKey),
     ]);
     const completion = completed
       ? {
