@@ -1018,42 +1018,40 @@ const scenarios: Scenario[] = [
       );
     },
   },
-  ...([1, 100] as const).map(
-    (batch): Scenario => ({
-      name: `events-ingest-${batch}`,
-      needs: ['play'],
-      run: async (c) => {
-        const users = (await c.db.query('SELECT id FROM users WHERE tenant_id = $1 LIMIT 200', [c.tenant.id])).rows.map(
-          (r: { id: string }) => r.id,
-        );
-        let n = 0;
-        const requests: LoadRequest[] = [
-          {
-            method: 'POST',
-            path: '/v1/admin/events',
-            headers: { 'content-type': 'application/json', 'x-api-key': c.tenant.apiKey },
-            setupRequest: (req) => {
-              const events = Array.from({ length: batch }, () => ({
-                userId: users[n % users.length],
-                type: 'match_won',
-                idempotencyKey: `bench-${batch}-${n++}-${randomUUID()}`,
-              }));
-              return { ...req, body: JSON.stringify({ events }) };
-            },
+  ...([1, 100] as const).map((batch): Scenario => ({
+    name: `events-ingest-${batch}`,
+    needs: ['play'],
+    run: async (c) => {
+      const users = (await c.db.query('SELECT id FROM users WHERE tenant_id = $1 LIMIT 200', [c.tenant.id])).rows.map(
+        (r: { id: string }) => r.id,
+      );
+      let n = 0;
+      const requests: LoadRequest[] = [
+        {
+          method: 'POST',
+          path: '/v1/admin/events',
+          headers: { 'content-type': 'application/json', 'x-api-key': c.tenant.apiKey },
+          setupRequest: (req) => {
+            const events = Array.from({ length: batch }, () => ({
+              userId: users[n % users.length],
+              type: 'match_won',
+              idempotencyKey: `bench-${batch}-${n++}-${randomUUID()}`,
+            }));
+            return { ...req, body: JSON.stringify({ events }) };
           },
-        ];
-        const m = await measure(c, `events-ingest-${batch}`, requests);
-        return row(
-          `events-ingest-${batch}`,
-          m,
-          c,
-          'reported',
-          null,
-          `POST /v1/admin/events, ${batch} event${batch === 1 ? '' : 's'} per request (${fmt(m.rps * batch)} events/s), idempotency keys new`,
-        );
-      },
-    }),
-  ),
+        },
+      ];
+      const m = await measure(c, `events-ingest-${batch}`, requests);
+      return row(
+        `events-ingest-${batch}`,
+        m,
+        c,
+        'reported',
+        null,
+        `POST /v1/admin/events, ${batch} event${batch === 1 ? '' : 's'} per request (${fmt(m.rps * batch)} events/s), idempotency keys new`,
+      );
+    },
+  })),
   {
     // The bare route again after every other scenario: how far the machine's speed moved over the
     // run (the scenarios' ratios are all to the first measurement; this says whether the later
@@ -1168,7 +1166,12 @@ async function seed(c: Ctx, needs: Set<Need>): Promise<void> {
       if (res.status !== 201) throw new Error(`${path}: ${res.status} ${await res.text()}`);
       return ((await res.json()) as { id: string }).id;
     };
-    c.ids.playQuest = await post('/v1/admin/quests', { communityId: c.communityId, name: 'Win a million matches', type: 'match', recurrence: 'daily' });
+    c.ids.playQuest = await post('/v1/admin/quests', {
+      communityId: c.communityId,
+      name: 'Win a million matches',
+      type: 'match',
+      recurrence: 'daily',
+    });
     await post(`/v1/admin/quests/${c.ids.playQuest}/tasks`, {
       kind: 'game_event',
       title: 'Win a million matches today',

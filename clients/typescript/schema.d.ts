@@ -3246,10 +3246,9 @@ export interface components {
             retryAfterSeconds?: number;
             /**
              * @description White space: `exact`, `trim` the ends, `collapse` runs to one space (default), `remove` all.
-             * @default collapse
              * @enum {string}
              */
-            spaces: "exact" | "trim" | "collapse" | "remove";
+            spaces?: "exact" | "trim" | "collapse" | "remove";
         };
         AttemptDto: {
             /**
@@ -3634,11 +3633,10 @@ export interface components {
              */
             slug: string;
             /**
-             * @description IANA time zone where its daily, weekly and monthly quests start a new period (default `UTC`).
-             * @default UTC
+             * @description IANA time zone where its daily, weekly and monthly quests start a new period (absent: `UTC`).
              * @example Europe/Berlin
              */
-            timeZone: string;
+            timeZone?: string;
         };
         CreateItemDto: {
             attributes?: components["schemas"]["ItemAttributeDto"][];
@@ -3772,10 +3770,9 @@ export interface components {
             questEventId?: string;
             /**
              * @description `once` (default), or a new period every `daily`, `weekly` (ISO weeks from Monday) or `monthly`, in the community's time zone.
-             * @default once
              * @enum {string}
              */
-            recurrence: "once" | "daily" | "weekly" | "monthly";
+            recurrence?: "once" | "daily" | "weekly" | "monthly";
             rewards?: components["schemas"]["QuestRewardDto"][];
             /**
              * @default active
@@ -4405,10 +4402,9 @@ export interface components {
             eventType: string;
             /**
              * @description `period` (default): events in the quest's current period (all time for a `once` quest); `all`: every event.
-             * @default period
              * @enum {string}
              */
-            window: "period" | "all";
+            window?: "period" | "all";
         };
         GrantItemDto: {
             /** @description Unique per tenant: a retry with the same key grants nothing more and returns the first grant. */
@@ -7805,10 +7801,9 @@ export interface components {
             prerequisites?: string[];
             /**
              * @description `once` (default), or a new period every `daily`, `weekly` (ISO weeks from Monday) or `monthly`, in the community's time zone.
-             * @default once
              * @enum {string}
              */
-            recurrence: "once" | "daily" | "weekly" | "monthly";
+            recurrence?: "once" | "daily" | "weekly" | "monthly";
             rewards?: components["schemas"]["QuestRewardDto"][];
             /** @enum {string} */
             status?: "draft" | "active" | "archived";

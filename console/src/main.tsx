@@ -9,6 +9,7 @@ import { Community } from './screens/Community.tsx';
 import { Events } from './screens/Events.tsx';
 import { Event } from './screens/Event.tsx';
 import { Quests } from './screens/Quests.tsx';
+import { Reviews } from './screens/Reviews.tsx';
 import { Store } from './screens/Store.tsx';
 import { Prizes } from './screens/Prizes.tsx';
 import { Player, Players } from './screens/Players.tsx';
@@ -56,6 +57,7 @@ function App() {
           <Route path="/events" element={<Events />} />
           <Route path="/events/:eventId" element={<Event />} />
           <Route path="/quests" element={<Quests />} />
+          <Route path="/reviews" element={<Reviews />} />
           <Route path="/store" element={<Store />} />
           <Route path="/prizes" element={<Prizes />} />
           <Route path="/inventory" element={<Inventory />} />

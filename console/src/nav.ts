@@ -12,7 +12,8 @@ export interface Section {
 export const SECTIONS: readonly Section[] = [
   { path: '/communities', label: 'Communities', hint: 'Communities, members, resources, XP and leaderboards' },
   { path: '/events', label: 'Quest events', hint: 'Events, participants, rewards and allocations' },
-  { path: '/quests', label: 'Quests', hint: 'Quests of a community' },
+  { path: '/quests', label: 'Quests', hint: 'Quests of a community, their tasks and schedule' },
+  { path: '/reviews', label: 'Reviews', hint: "Players' submissions to quest tasks: approve, or reject with a reason" },
   { path: '/store', label: 'Store', hint: 'Listings, requirements and purchases' },
   { path: '/prizes', label: 'Prizes', hint: 'Prizes and their owners' },
   { path: '/inventory', label: 'Inventory', hint: 'Slots and items of a community: supply, units granted; create them' },

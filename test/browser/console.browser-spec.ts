@@ -511,6 +511,76 @@ describe('the operator console in headless Chromium', () => {
     await page.close();
   });
 
+  it("walks quests players complete: a task added in the editor, a player's submission approved in Reviews, the quest completed", async () => {
+    const { page, problems } = await openPage(browser, base);
+    await signIn(page, demo.apiKey!);
+    await section(page, 'Quests').click();
+    const quests = page.locator('table').first();
+    const row = quests.locator('tr', { hasText: 'Share your best moment' });
+    await row.waitFor();
+    expect(await row.textContent()).toMatch(/1/);
+
+    // A new quest with an answer task, made in the editor: the answers never show again.
+    await page.locator('summary', { hasText: 'New quest' }).click();
+    const form = page.locator('form', { hasText: 'Create quest' });
+    await form.locator('input[name=name]').fill('Console riddle');
+    await form.locator('input[name=type]').fill('quiz');
+    await form.locator('select[name=recurrence]').selectOption('daily');
+    await form.getByRole('button', { name: 'Create quest' }).click();
+    const riddle = quests.locator('tr', { hasText: 'Console riddle' });
+    await riddle.waitFor();
+    expect(await riddle.textContent()).toContain('daily');
+    await riddle.getByRole('button', { name: 'tasks' }).click();
+    const editor = page.locator('.panel', { hasText: 'Tasks of “Console riddle”' });
+    await editor.getByText(/No tasks/).waitFor();
+    const add = editor.locator('form', { hasText: 'Add a task' });
+    await add.locator('input[name=title]').fill('Name the kraken');
+    await add.getByRole('button', { name: 'Add task' }).click();
+    await add.locator('[data-field="answer.answers"] .field-error, .error').first().waitFor();
+    await add.locator('textarea[name="answer.answers"]').fill('Kraken');
+    await add.locator('input[name="answer.maxAttempts"]').fill('3');
+    await add.getByRole('button', { name: 'Add task' }).click();
+    const task = editor.getByRole('table', { name: 'tasks' }).locator('tr', { hasText: 'Name the kraken' });
+    await task.waitFor();
+    expect(await task.textContent()).toMatch(/answerCount: 1/);
+    expect(await editor.textContent()).not.toMatch(/kraken,|Kraken\b(?! )/);
+    await riddle.getByText('1', { exact: true }).waitFor();
+
+    // A player submits to the demo's review quest; the operator approves it in Reviews.
+    const login = await t
+      .http()
+      .post('/v1/user/auth/password/login')
+      .set('X-Tenant-Id', DEMO.tenant)
+      .send({ username: 'carol', password: DEMO.password });
+    const carol = `Bearer ${login.body.sessionToken}`;
+    const list = await t
+      .http()
+      .get('/v1/community/pixel-pirates/quests?tags=social&questTypes=ugc&featured=&query=&page=1&limit=20')
+      .set('Authorization', carol);
+    const share = list.body.items[0] as { id: string };
+    const shown = await t.http().get(`/v1/quests/${share.id}`).set('Authorization', carol).expect(200);
+    await t
+      .http()
+      .post(`/v1/quests/${share.id}/tasks/${shown.body.tasks[0].id}/submission`)
+      .set('Authorization', carol)
+      .send({ content: 'https://clips.example.com/carol-1' })
+      .expect(200);
+    await section(page, 'Reviews').click();
+    const pending = page.getByRole('table', { name: 'submissions' }).locator('tr', { hasText: 'carol' });
+    await pending.waitFor();
+    expect(await pending.textContent()).toContain('https://clips.example.com/carol-1');
+    await pending.getByRole('button', { name: 'Approve' }).click();
+    await page
+      .getByRole('status')
+      .getByText(/Approved carol's submission: the quest is completed/)
+      .waitFor();
+    await page.getByText('Nothing here.').waitFor();
+    const after = await t.http().get(`/v1/quests/${share.id}`).set('Authorization', carol).expect(200);
+    expect(after.body).toMatchObject({ completed: true, tasks: [{ state: 'done' }] });
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
   it('signs out cleanly when the API key is rotated, and signs in with the new one', async () => {
     const { page, problems } = await openPage(browser, base);
     await signIn(page, demo.apiKey!);

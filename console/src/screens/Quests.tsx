@@ -2,9 +2,10 @@ import { useState } from 'react';
 import { api, ok, type Schemas } from '../api.ts';
 import { Empty, Field, FormFooter, Loading, Pager, raw, text, usePaged, useSubmit, when } from '../ui.tsx';
 import { useCommunities } from './Events.tsx';
+import { QuestTasks } from './QuestTasks.tsx';
 
 type QuestDto = Schemas['QuestDto'];
-const QUEST_FIELDS = ['communityId', 'name', 'type', 'status', 'tags', 'description', 'questEventId'];
+const QUEST_FIELDS = ['communityId', 'name', 'type', 'status', 'tags', 'description', 'questEventId', 'recurrence'];
 const tags = (d: FormData) =>
   raw(d, 'tags')
     .split(',')
@@ -15,6 +16,7 @@ export function Quests() {
   const communities = useCommunities();
   const [communityId, setCommunityId] = useState('');
   const [editing, setEditing] = useState<QuestDto | null>(null);
+  const [tasksOf, setTasksOf] = useState<QuestDto | null>(null);
   const chosen = communityId || communities.data?.[0]?.id || '';
   const list = usePaged(
     (page) =>
@@ -42,6 +44,8 @@ export function Quests() {
           <tr>
             <th>Quest</th>
             <th>Type</th>
+            <th>Repeats</th>
+            <th>Tasks</th>
             <th>Status</th>
             <th>Tags</th>
             <th>Created</th>
@@ -56,6 +60,8 @@ export function Quests() {
                 {q.featured ? <span className="badge">featured</span> : null}
               </td>
               <td>{q.type}</td>
+              <td>{q.recurrence ?? 'once'}</td>
+              <td>{q.taskCount ? q.taskCount : <span className="muted">by the game</span>}</td>
               <td>
                 <span className={`badge quest-${q.status}`}>{q.status}</span>
               </td>
@@ -64,6 +70,9 @@ export function Quests() {
               <td>
                 <button type="button" className="link" onClick={() => setEditing(q)}>
                   edit
+                </button>{' '}
+                <button type="button" className="link" onClick={() => setTasksOf(q)}>
+                  tasks
                 </button>
               </td>
             </tr>
@@ -79,6 +88,7 @@ export function Quests() {
           onSaved={() => (setEditing(null), list.reload())}
         />
       ) : null}
+      {tasksOf ? <QuestTasks key={tasksOf.id} quest={tasksOf} quests={list.data?.items ?? []} onChanged={list.reload} /> : null}
       <details className="panel">
         <summary>New quest</summary>
         <QuestForm communities={communities.data ?? []} onSaved={list.reload} />
@@ -96,6 +106,7 @@ function QuestForm({ quest, communities, onSaved }: { quest?: QuestDto; communit
       tags: tags(d),
       description: raw(d, 'description'),
       featured: d.get('featured') === 'on',
+      recurrence: (text(d, 'recurrence') ?? 'once') as NonNullable<QuestDto['recurrence']>,
     };
     if (quest) await ok(api().PATCH('/v1/admin/quests/{questId}', { params: { path: { questId: quest.id } }, body: common }));
     else
@@ -145,6 +156,14 @@ function QuestForm({ quest, communities, onSaved }: { quest?: QuestDto; communit
             <input name="questEventId" />
           </Field>
         )}
+        <Field label="Repeats" name="recurrence" error={f.errors.fields.recurrence} hint="In the community's time zone">
+          <select name="recurrence" defaultValue={quest?.recurrence ?? 'once'}>
+            <option value="once">once</option>
+            <option value="daily">every day</option>
+            <option value="weekly">every week</option>
+            <option value="monthly">every month</option>
+          </select>
+        </Field>
         <Field label="Featured" name="featured">
           <input name="featured" type="checkbox" defaultChecked={quest?.featured} />
         </Field>

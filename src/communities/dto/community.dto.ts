@@ -85,8 +85,8 @@ export class CreateCommunityDto {
   @OptionalNestedList(() => CommunityLinkDto, { max: 20 })
   links?: CommunityLinkDto[];
 
-  /** IANA time zone where its daily, weekly and monthly quests start a new period (default `UTC`). */
-  @ApiPropertyOptional({ example: 'Europe/Berlin', default: 'UTC' })
+  /** IANA time zone where its daily, weekly and monthly quests start a new period (absent: `UTC`). */
+  @ApiPropertyOptional({ example: 'Europe/Berlin' })
   @IfPresent()
   @IsTimeZone()
   timeZone?: string;

@@ -6,7 +6,7 @@ import { IsUuid, RequiredText } from '../../common/validation/decorators.js';
 
 export class SubmissionQueryDto {
   /** `pending` (default): the review queue; `done` or `rejected`: decided ones. */
-  @ApiPropertyOptional({ enum: ['pending', 'done', 'rejected'], default: 'pending' })
+  @ApiPropertyOptional({ enum: ['pending', 'done', 'rejected'] })
   @IsOptional()
   @IsIn(['pending', 'done', 'rejected'])
   state?: 'pending' | 'done' | 'rejected';

@@ -44,7 +44,7 @@ export class AnswerTaskSettingsDto {
   caseSensitive?: boolean;
 
   /** White space: `exact`, `trim` the ends, `collapse` runs to one space (default), `remove` all. */
-  @ApiPropertyOptional({ enum: SPACES, default: 'collapse' })
+  @ApiPropertyOptional({ enum: SPACES })
   @IfPresent()
   @IsIn(SPACES)
   spaces?: (typeof SPACES)[number];
@@ -214,7 +214,7 @@ export class GameEventTaskSettingsDto {
   atLeast: number;
 
   /** `period` (default): events in the quest's current period (all time for a `once` quest); `all`: every event. */
-  @ApiPropertyOptional({ enum: ['period', 'all'], default: 'period' })
+  @ApiPropertyOptional({ enum: ['period', 'all'] })
   @IfPresent()
   @IsIn(['period', 'all'])
   window?: 'period' | 'all';

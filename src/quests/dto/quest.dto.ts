@@ -110,7 +110,7 @@ export class QuestGatesDto {
 /** The schedule and conditions of a quest that players complete themselves (extension; all optional). */
 class QuestScheduleFields {
   /** `once` (default), or a new period every `daily`, `weekly` (ISO weeks from Monday) or `monthly`, in the community's time zone. */
-  @ApiPropertyOptional({ enum: QUEST_RECURRENCES, default: 'once' })
+  @ApiPropertyOptional({ enum: QUEST_RECURRENCES })
   @IfPresent()
   @IsIn(QUEST_RECURRENCES)
   recurrence?: QuestRecurrence;
