@@ -1,4 +1,6 @@
+import type { PublicEventType } from '../../src/integrations/event-catalog.js';
 import type { TenantCredentials } from '../../src/tenants/tenants.service.js';
+import { eventValidators } from '../helpers/event-schemas.js';
 import { adminApi, givenCommunity, givenResourceType, grant, type TestCommunity } from '../helpers/communities.js';
 import { givenUser } from '../helpers/factories.js';
 import { balanceOf, givenPlayableQuest, play } from '../helpers/quest-play.js';
@@ -152,11 +154,23 @@ describe('quest play', () => {
       });
       expect(await balanceOf(t, u.userId, xp.id)).toEqual({ balance: 10, earned: 10 });
       expect((await p.show()).body).toMatchObject({ completed: true, tasks: [{ state: 'done' }] });
-      const [{ n }] = await t.dataSource.query(
-        "SELECT count(*)::int AS n FROM outbox_events WHERE tenant_id = $1 AND type IN ('quest.submission_reviewed', 'quest.completed') AND payload->>'questId' = $2",
+      const events: { type: string; version: number; payload: Record<string, unknown> }[] = await t.dataSource.query(
+        "SELECT type, version, payload FROM outbox_events WHERE tenant_id = $1 AND payload->>'questId' = $2 ORDER BY occurred_at, type",
         [tenant.id, q.id],
       );
-      expect(n).toBe(3);
+      expect(events.map((e) => e.type).sort()).toEqual([
+        'quest.completed',
+        'quest.submission_reviewed',
+        'quest.submission_reviewed',
+        'quest.task_verified',
+      ]);
+      // Each payload is what the published schema says (webhooks and NATS carry these).
+      const { ajv, payload } = eventValidators();
+      for (const e of events)
+        expect({
+          type: e.type,
+          errors: payload[e.type as PublicEventType](e.payload) ? null : ajv.errorsText(payload[e.type as PublicEventType].errors),
+        }).toEqual({ type: e.type, errors: null });
     });
 
     it('approves at once with autoApprove', async () => {
@@ -330,6 +344,32 @@ describe('quest play', () => {
       expect((await p.show()).body.streak).toMatchObject({ current: 0, best: 2 });
       expect((await p.claim()).body).toMatchObject({ period: { key: '2026-12-05' }, streak: { current: 1, best: 2 }, completions: 3 });
       t.clock.unfreeze();
+    });
+  });
+
+  describe('a streak across a restart', () => {
+    it('keeps the streak in the database: the next day is claimed on a freshly started instance and counts on', async () => {
+      const q = await givenPlayableQuest(t, tenant, c, { recurrence: 'daily', rewards: rewards() }, [
+        { kind: 'resource', resource: { resourceTypeId: xp.id, measure: 'earned', atLeast: 1 } },
+      ]);
+      const u = await givenUser(t, tenant);
+      await grant(t, tenant, u.userId, xp.id, 1).expect(201);
+      t.clock.freeze(new Date('2026-12-10T12:00:00Z'));
+      expect((await play(t, u, q.id).claim()).body.streak).toMatchObject({ current: 1 });
+      t.clock.unfreeze();
+      // Another process on the same database, with nothing in memory: a restart.
+      const fresh = await createTestApp({
+        DATABASE_URL: t.config.DATABASE_URL!,
+        QUEST_EVENT_WORKER_ENABLED: 'false',
+        MINT_WORKER_ENABLED: 'false',
+      });
+      try {
+        fresh.clock.freeze(new Date('2026-12-11T12:00:00Z'));
+        const next = await fresh.http().post(`/v1/quests/${q.id}/claim`).set('Authorization', u.auth).expect(200);
+        expect(next.body).toMatchObject({ period: { key: '2026-12-11' }, completion: { created: true }, streak: { current: 2, best: 2 } });
+      } finally {
+        await fresh.close();
+      }
     });
   });
 

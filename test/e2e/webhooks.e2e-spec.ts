@@ -473,9 +473,12 @@ describe('Integrations: outbox and webhooks', () => {
     expect(problems).toEqual([]);
     const seen = new Set(rows.map((r) => r.type));
     // avatar.minted needs a blockchain (test/e2e/inventory-mint.e2e-spec.ts runs one), the season
-    // events a season's close (test/e2e/seasons.e2e-spec.ts): their schemas are checked there.
+    // events a season's close (test/e2e/seasons.e2e-spec.ts), the quest tasks' events players'
+    // claims and reviews (test/e2e/quest-play.e2e-spec.ts): their schemas are checked there.
     expect(PUBLIC_EVENT_TYPES.filter((type) => !seen.has(type))).toEqual([
       'avatar.minted',
+      'quest.submission_reviewed',
+      'quest.task_verified',
       'season.closed',
       'season.created',
       'season.rewarded',
