@@ -4,6 +4,7 @@ import { eventValidators } from '../helpers/event-schemas.js';
 import { adminApi, givenCommunity, givenResourceType, grant, type TestCommunity } from '../helpers/communities.js';
 import { givenUser } from '../helpers/factories.js';
 import { balanceOf, givenPlayableQuest, play } from '../helpers/quest-play.js';
+import { eventApi, givenEvent, givenEventQuest, givenMember, HOUR } from '../helpers/quests.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { until } from '../helpers/until.js';
 
@@ -344,6 +345,35 @@ describe('quest play', () => {
       expect((await p.show()).body.streak).toMatchObject({ current: 0, best: 2 });
       expect((await p.claim()).body).toMatchObject({ period: { key: '2026-12-05' }, streak: { current: 1, best: 2 }, completions: 3 });
       t.clock.unfreeze();
+    });
+  });
+
+  describe('event quests', () => {
+    it('a claimed event quest scores into the event for a REGISTERED player while it is active, and only then', async () => {
+      const event = await givenEvent(t, tenant, c);
+      const quest = await givenEventQuest(t, tenant, event, 15);
+      await adminApi(t, tenant)
+        .post(`/v1/admin/quests/${quest.id}/tasks`, { kind: 'answer', title: 'Code word', answer: { answers: ['ahoy'] } })
+        .expect(201);
+      const tasks = (await adminApi(t, tenant).get(`/v1/admin/quests/${quest.id}/tasks`).expect(200)).body as { id: string }[];
+      const u = await givenMember(t, tenant, c);
+      const call = eventApi(t, event);
+      t.clock.advance(1 * HOUR);
+      await call(u, 'post', '/participant/register').expect(201);
+      // registration is open, the event not active yet: the answer is right and kept, the completion waits
+      const early = await play(t, u, quest.id).answer(tasks[0].id, 'ahoy');
+      expect(early.status).toBe(200);
+      expect(early.body).toMatchObject({
+        completed: false,
+        tasks: [{ state: 'done' }],
+        availability: { open: false, reason: expect.stringMatching(/not active/) },
+      });
+      expect((await play(t, u, quest.id).claim()).body).toMatchObject({ error: 'quest_not_completable' });
+      t.clock.advance(1 * HOUR);
+      const claimed = await play(t, u, quest.id).claim();
+      expect(claimed.body).toMatchObject({ completed: true, completion: { created: true } });
+      const participant = await call(u, 'get', '/participant').expect(200);
+      expect(participant.body).toMatchObject({ score: 15 });
     });
   });
 

@@ -90,8 +90,16 @@ export class ClaimQuest {
       if (changed) rows = await this.progress.findProgress(tenantId, quest.id, userId, period.key);
     }
     let completed: CompletionResult | null = null;
-    if (!stored && ctx.tasks.every((t) => rows.some((r: ProgressRow) => r.taskId === t.id && r.state === 'done')))
-      completed = await this.completion.complete(tenantId, quest, userId, period, ctx.previousKey);
+    if (!stored && ctx.tasks.every((t) => rows.some((r: ProgressRow) => r.taskId === t.id && r.state === 'done'))) {
+      try {
+        completed = await this.completion.complete(tenantId, quest, userId, period, ctx.previousKey);
+      } catch (err) {
+        // After an answer or a submission the task stays done: the progress says why the quest
+        // cannot complete yet (its event is not active), and a later claim completes it.
+        if (refuseWhenClosed || !(err instanceof DomainError) || err.definition !== QuestErrors.quest_not_completable) throw err;
+        return this.view.build(ctx, tenantId, userId, rows, verdicts, { ...availability, open: false, reason: err.message }, null, stored);
+      }
+    }
     return this.view.build(ctx, tenantId, userId, rows, verdicts, availability, completed, stored);
   }
 }
