@@ -4,8 +4,12 @@
 // console (console/, built by Vite into dist/console), rebuilt when its sources or the typed client
 // change, or after a service build.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { unsupportedNodeLine } from './node-support.mjs';
+
+const unsupported = unsupportedNodeLine(process.version, JSON.parse(readFileSync('package.json', 'utf8')).engines.node);
+if (unsupported) process.stderr.write(`${unsupported}\n`);
 
 const newest = (dir) => {
   let t = 0;

@@ -10,13 +10,14 @@ import { AppConfig, trustProxy } from './config/app-config.js';
 import { DomainError } from './common/errors/domain-error.js';
 import { AllExceptionsFilter, errorBody } from './common/errors/all-exceptions.filter.js';
 import { CommonErrors, type ErrorDefinition } from './common/errors/error-catalog.js';
-import { buildOpenApiDocument } from './openapi.js';
+import { SWAGGER_UI_OPTIONS, buildOpenApiDocument } from './openapi.js';
 import { assertSafeInput } from './common/validation/safe-input.js';
 import { parseQuery } from './common/validation/query-parser.js';
 import { checkRequestInput } from './common/validation/request-input.middleware.js';
 import { ValidatedQueries } from './common/validation/validated-queries.js';
 import { memoizeValidationMetadata } from './common/validation/validation-metadata-cache.js';
 import { requestId } from './common/logging/request-id.js';
+import { quietBoot } from './common/logging/quiet-boot.js';
 import { securityHeaders } from './common/security/response-headers.js';
 import { Metrics } from './observability/metrics.js';
 import { serveJsonAnswers } from './common/serialization/shared-answer.js';
@@ -107,7 +108,7 @@ export function applyGlobalPrefix(app: INestApplication): void {
 export function setupApp(app: INestApplication, options: { swagger?: boolean } = {}): INestApplication {
   const config = app.get(AppConfig);
   const express = app as NestExpressApplication;
-  express.useLogger(app.get(Logger));
+  express.useLogger(quietBoot(app.get(Logger)));
   express.disable('x-powered-by');
   // Answers are `no-store` (securityHeaders): an ETag would only cost a hash of every body.
   express.set('etag', false);
@@ -144,7 +145,7 @@ export function setupApp(app: INestApplication, options: { swagger?: boolean } =
       jsonDocumentUrl: 'docs-json',
       customSiteTitle: 'Community Gaming Service API',
       // No tagsSorter: the document's `tags` order (src/openapi-layout.ts) is the order to show.
-      swaggerOptions: { persistAuthorization: true, displayRequestDuration: true },
+      swaggerOptions: SWAGGER_UI_OPTIONS,
     });
   }
   return app;

@@ -54,7 +54,7 @@ export async function bootstrap(): Promise<void> {
   const docs = config.SWAGGER_ENABLED ? `  Swagger UI: ${base}/docs\n  OpenAPI:    ${base}/docs-json\n` : '';
   const operatorConsole = consoleBuilt() ? `  Console:    ${base}/console/  (sign in with the tenant's API key)\n` : '';
   process.stdout.write(
-    `\nCommunity Gaming Service is listening on ${base}\n${docs}${operatorConsole}  Health:     ${base}/health/ready\n${hint}\n`,
+    `\nCommunity Gaming Service is listening on ${base}\n${docs}${operatorConsole}  Health:     ${base}/health/ready\n${hint}  Ready ${process.uptime().toFixed(1)} s after the process started (Node ${process.versions.node})\n\n`,
   );
 
   if (seedDemoTenant) {

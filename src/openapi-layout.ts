@@ -10,6 +10,11 @@ export interface ApiTagLayout {
   description: string;
   /** `METHOD /path` of the interface's endpoints in this tag, in the interface's order. */
   endpoints: string[];
+  /**
+   * Endpoints of `endpoints` shown before the others of the tag: the one departure from the
+   * interface's order, for the call a newcomer makes first (docs/decisions.md, "Swagger UI").
+   */
+  shownFirst?: string[];
 }
 
 export const INTERFACE_TAGS: readonly ApiTagLayout[] = [
@@ -28,6 +33,7 @@ export const INTERFACE_TAGS: readonly ApiTagLayout[] = [
       'POST /v1/user/register/password',
       'POST /v1/user/auth/password/login',
     ],
+    shownFirst: ['POST /v1/user/auth/password/login', 'POST /v1/user/register/password'],
   },
   {
     name: 'Resources',

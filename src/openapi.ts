@@ -148,7 +148,8 @@ function addCommonErrors(document: OpenAPIObject): void {
 
 /**
  * Declares the tags in the order of src/openapi-layout.ts (Swagger UI shows tags in the order of
- * `tags`) and puts the paths of the interface's endpoints first, in the interface's order (Swagger
+ * `tags`) and puts the paths of the interface's endpoints first, in the interface's order (a tag's
+ * `shownFirst` before its others; Swagger
  * UI lists a tag's operations in the order of `paths`; a path's methods stay together, at the place
  * of its first interface endpoint); the other paths keep their sorted order.
  */
@@ -156,7 +157,7 @@ function inLayoutOrder(document: OpenAPIObject): OpenAPIObject {
   const rank = new Map<string, number>();
   const tagOf = new Map<string, string>();
   for (const tag of API_TAGS) {
-    for (const endpoint of tag.endpoints) {
+    for (const endpoint of [...(tag.shownFirst ?? []), ...tag.endpoints.filter((e) => !tag.shownFirst?.includes(e))]) {
       rank.set(endpoint, rank.size);
       tagOf.set(endpoint, tag.name);
     }
@@ -187,3 +188,28 @@ function inLayoutOrder(document: OpenAPIObject): OpenAPIObject {
     paths: Object.fromEntries(paths),
   };
 }
+
+/**
+ * Swagger UI's behaviour in the browser. A response that carries a session (a login, a
+ * registration, a refresh under /v1/user) authorises the `session` scheme with its token, so the
+ * next "Try it out" is signed in without a trip to Authorize; a logout clears it. Swagger UI runs
+ * the interceptor from its source text (@nestjs/swagger writes functions into the page as they
+ * are), so it names nothing outside itself; the scheme's name is SESSION_SECURITY, which a
+ * contract test holds it to.
+ */
+export const SWAGGER_UI_OPTIONS = {
+  persistAuthorization: true,
+  displayRequestDuration: true,
+  responseInterceptor: (res: { ok: boolean; url: string; body?: { sessionToken?: unknown } }) => {
+    const page = globalThis as unknown as {
+      location: { href: string };
+      ui?: { preauthorizeApiKey(scheme: string, value: string): void; authActions: { logout(schemes: string[]): void } };
+    };
+    const ui = page.ui;
+    const path = new URL(res.url, page.location.href).pathname;
+    if (ui && res.ok && path.startsWith('/v1/user/') && typeof res.body?.sessionToken === 'string')
+      ui.preauthorizeApiKey('session', res.body.sessionToken);
+    else if (ui && res.ok && path === '/v1/user/auth/logout') ui.authActions.logout(['session']);
+    return res;
+  },
+};

@@ -5768,10 +5768,10 @@ export interface components {
         PasswordLoginDto: {
             /**
              * Format: password
-             * @example correct horse battery staple
+             * @example demo-password
              */
             password: string;
-            /** @example ada_lovelace */
+            /** @example demo */
             username: string;
         };
         PeriodCompletionDto: {

@@ -19,7 +19,7 @@ const publicErrors = [...INPUT_ERRORS, TenantErrors.tenant_required, TenantError
 const userErrors = [...INPUT_ERRORS, ...SESSION_ERRORS, CommunityErrors.community_not_found];
 
 @ApiTags('Inventory')
-@ApiParam({ name: 'ckey', description: 'Community id or slug.' })
+@ApiParam({ name: 'ckey', description: 'Community id or slug.', example: 'pixel-pirates' })
 @Controller('community/:ckey/inventory')
 export class InventoryController {
   constructor(

@@ -51,7 +51,7 @@ describe('Swagger UI in headless Chromium', () => {
     await first.waitFor();
 
     // The first operation of the interface, entirely on the first screen, nothing scrolled.
-    expect(await first.getAttribute('id')).toBe('operations-Authentication-refreshSession');
+    expect(await first.getAttribute('id')).toBe('operations-Authentication-passwordLogin');
     const box = await first.boundingBox();
     expect(box).not.toBeNull();
     expect(box!.y).toBeGreaterThan(0);
@@ -117,5 +117,60 @@ describe('Swagger UI in headless Chromium', () => {
     const body = await op.locator('.live-responses-table .microlight').first().textContent();
     expect(JSON.parse(body ?? '{}')).toMatchObject({ userId: user.userId, tenantId: tenant.id });
     expect(errors).toEqual([]);
+  });
+
+  it('logs in with the example body from "Try it out", and the next call is signed in without Authorize', async () => {
+    const tenant = await t.givenTenant();
+    // The example is the demo tenant's login (demo / demo-password): the same user in this tenant.
+    const registered = await fetch(`${base}/v1/user/register/password`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-tenant-id': tenant.id },
+      body: JSON.stringify({ username: 'demo', password: 'demo-password' }),
+    });
+    expect(registered.status).toBe(201);
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${base}/docs`);
+
+    const login = page.locator('#operations-Authentication-passwordLogin');
+    await login.locator('.opblock-summary').click();
+    await login.getByRole('button', { name: /try it out/i }).click();
+    const example = JSON.parse(await login.locator('textarea.body-param__text').inputValue()) as Record<string, string>;
+    expect(example).toEqual({ username: 'demo', password: 'demo-password' });
+    await login.locator('tr[data-param-name="X-Tenant-Id"] input').fill(tenant.id);
+    await login.getByRole('button', { name: /execute/i }).click();
+    const loginStatus = login.locator('.live-responses-table tbody tr.response .response-col_status').first();
+    await loginStatus.waitFor({ timeout: 15_000 });
+    expect((await loginStatus.textContent())?.trim()).toBe('200');
+    const { sessionToken } = JSON.parse((await login.locator('.live-responses-table .microlight').first().textContent()) ?? '{}') as {
+      sessionToken: string;
+    };
+    expect(sessionToken).toEqual(expect.any(String));
+
+    // The interceptor authorised the session scheme with that token: the lock shows it, and an
+    // authenticated call answers 200 as the user just logged in.
+    await page
+      .getByRole('button', { name: /authorize/i })
+      .first()
+      .click();
+    const session = page.locator('.modal-ux .auth-container').filter({ has: page.locator('h4', { hasText: 'session' }) });
+    await session.locator('h6', { hasText: 'Authorized' }).waitFor({ timeout: 5_000 });
+    expect(await session.getByRole('button', { name: 'Remove authorization' }).count()).toBe(1);
+    await page.locator('.modal-ux button.close-modal').click();
+    const op = page.locator('#operations-Authentication-currentSession');
+    for (let i = 0; i < 50 && (await op.count()) === 0; i++) await page.mouse.wheel(0, 300);
+    await op.locator('.opblock-summary').click();
+    await op.getByRole('button', { name: /try it out/i }).click();
+    await op.getByRole('button', { name: /execute/i }).click();
+    const status = op.locator('.live-responses-table tbody tr.response .response-col_status').first();
+    await status.waitFor({ timeout: 15_000 });
+    expect((await status.textContent())?.trim()).toBe('200');
+    const body = JSON.parse((await op.locator('.live-responses-table .microlight').first().textContent()) ?? '{}') as { tenantId: string };
+    expect(body.tenantId).toBe(tenant.id);
+    const curl = (await op.locator('.curl-command').textContent()) ?? '';
+    expect(curl).toContain(`Bearer ${sessionToken}`);
+    expect(errors).toEqual([]);
+    await page.close();
   });
 });

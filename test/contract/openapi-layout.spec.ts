@@ -1,5 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { API_TAGS, INTERFACE_TAGS, MANAGEMENT_TAG } from '../../src/openapi-layout.js';
+import { SWAGGER_UI_OPTIONS } from '../../src/openapi.js';
+import { SESSION_SECURITY } from '../../src/common/auth/auth.decorators.js';
+import { DEMO } from '../../src/seed/demo-seed.js';
 import { INTERFACE_ENDPOINTS } from './interface-endpoints.js';
 
 const doc = JSON.parse(readFileSync(new URL('../../openapi.json', import.meta.url), 'utf8')) as {
@@ -31,11 +34,30 @@ describe('openapi.json presents the interface in its order (what /docs shows)', 
   it("lists each group's interface endpoints first, in the interface's order (one path's methods together)", () => {
     const pathOf = (endpoint: string): string => endpoint.split(' ')[1];
     for (const tag of INTERFACE_TAGS) {
-      const firstOfPath = (endpoint: string): number => tag.endpoints.findIndex((e) => pathOf(e) === pathOf(endpoint));
+      const order = [...(tag.shownFirst ?? []), ...tag.endpoints.filter((e) => !tag.shownFirst?.includes(e))];
+      const firstOfPath = (endpoint: string): number => order.findIndex((e) => pathOf(e) === pathOf(endpoint));
       const expected = [...tag.endpoints].sort((a, b) => firstOfPath(a) - firstOfPath(b));
       const inTag = operations.filter((o) => o.tag === tag.name).map((o) => o.endpoint);
       expect(inTag.slice(0, tag.endpoints.length)).toEqual(expected);
     }
+  });
+
+  it('shows the password login, then the registration, first in Authentication', () => {
+    const auth = operations.filter((o) => o.tag === 'Authentication').map((o) => o.endpoint);
+    expect(auth.slice(0, 3)).toEqual([
+      'POST /v1/user/auth/password/login',
+      'POST /v1/user/register/password',
+      'POST /v1/user/auth/refresh-session',
+    ]);
+  });
+
+  it("gives the password login the demo tenant's credentials as its example, and signs Swagger UI in with a login's token", () => {
+    const schemas = (doc as unknown as { components: { schemas: Record<string, { properties: Record<string, { example?: unknown }> }> } })
+      .components.schemas;
+    expect(schemas.PasswordLoginDto.properties.username.example).toBe(DEMO.users[0]);
+    expect(schemas.PasswordLoginDto.properties.password.example).toBe(DEMO.password);
+    // The interceptor runs in the browser from its source text, so it names the scheme literally.
+    expect(String(SWAGGER_UI_OPTIONS.responseInterceptor)).toContain(`'${SESSION_SECURITY}'`);
   });
 
   it('keeps every management operation (/v1/admin) under the management tag', () => {

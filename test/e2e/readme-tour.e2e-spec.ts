@@ -103,7 +103,6 @@ describe('the README on a fresh start', () => {
         HOST: '127.0.0.1',
         DATA_DIR: join(dataDir, 'data'),
         EMBEDDED_PG_PORT: String(pgPort),
-        LOG_LEVEL: 'warn',
         MINT_WORKER_ENABLED: 'false',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -138,6 +137,13 @@ describe('the README on a fresh start', () => {
     expect(output).toMatch(/shared secret: +[0-9a-f]{64}/);
     expect(output).toContain('log in as:     demo / demo-password');
     expect(output).not.toContain('default tenant');
+  });
+
+  it("starts quietly: the banner within 30 lines, Nest's module and route lines only at LOG_LEVEL=debug", () => {
+    const banner = output.slice(0, output.indexOf('\n', output.search(/ {2}Ready [\d.]+ s after the process started/)));
+    expect(banner).toContain('Community Gaming Service is listening on');
+    expect(banner.split('\n').length).toBeLessThanOrEqual(30);
+    expect(output).not.toMatch(/InstanceLoader|RoutesResolver|RouterExplorer|Mapped \{/);
   });
 
   it('runs the five-minute tour verbatim, every step answering as the README says', async () => {

@@ -20,13 +20,15 @@ export class RegisterPasswordDto {
   password: string;
 }
 
+// The examples log in to the demo tenant a fresh clone's `npm start` seeds (src/seed/demo-seed.ts,
+// DEMO), so "Try it out" in /docs answers 200 as it stands.
 export class PasswordLoginDto {
-  @ApiProperty({ example: 'ada_lovelace', minLength: 1, maxLength: 32 })
+  @ApiProperty({ example: 'demo', minLength: 1, maxLength: 32 })
   @IsString()
   @Length(1, 32)
   username: string;
 
-  @ApiProperty({ example: 'correct horse battery staple', minLength: 1, maxLength: 128, format: 'password' })
+  @ApiProperty({ example: 'demo-password', minLength: 1, maxLength: 128, format: 'password' })
   @IsString()
   @Length(1, 128)
   password: string;

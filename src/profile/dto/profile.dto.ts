@@ -210,7 +210,7 @@ export class ProfileDto {
 
 export class PublicProfileQueryDto {
   /** The community (id or slug) whose XP and rank to show. */
-  @ApiProperty({ example: 'space-pirates', maxLength: 64 })
+  @ApiProperty({ example: 'pixel-pirates', maxLength: 64 }) // the demo tenant's community (npm start on a fresh clone)
   @IsString()
   @Length(1, 64)
   containerId: string;
@@ -218,7 +218,7 @@ export class PublicProfileQueryDto {
 
 export class PublicProfileParamDto {
   /** The user's login username, handle (both case-insensitive) or user id. */
-  @ApiProperty({ example: 'ada_l', maxLength: 36 })
+  @ApiProperty({ example: 'alice', maxLength: 36 }) // a player of the demo tenant
   @IsString()
   @Length(1, 36)
   username: string;
