@@ -9,7 +9,19 @@ import ownTables from './eslint/own-tables.mjs';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'bench/results/**', 'clients/typescript/schema.d.ts', '.data/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      'coverage/**',
+      'bench/results/**',
+      'clients/typescript/schema.d.ts',
+      'clients/typescript/contract.ts',
+      'clients/typescript/dist/**',
+      'clients/**/node_modules/**',
+      '.data/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

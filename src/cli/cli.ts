@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -15,6 +15,7 @@ import { EmbeddedDatabase } from '../database/embedded-postgres.js';
 import { buildOpenApiDocument, ERROR_BODY_TEXT, errorTableMarkdown } from '../openapi.js';
 import { TenantsService } from '../tenants/tenants.service.js';
 import { renderDemoSummary, seedDemo } from '../seed/demo-seed.js';
+import { errorCatalog } from '../common/errors/error-catalog.js';
 import { withModuleMap } from './module-map.js';
 import { generateSql, QUERIES_DIR } from './sql-generator.js';
 import { appEntities } from '../app.entities.js';
@@ -97,6 +98,7 @@ async function openapi(check: boolean): Promise<number> {
     [resolve(ROOT, 'openapi.json'), doc],
     [resolve(ROOT, 'docs/errors.md'), errors],
     [resolve(ROOT, 'clients/typescript/schema.d.ts'), await typescriptClientSchema(document)],
+    [resolve(ROOT, 'clients/typescript/contract.ts'), typescriptClientContract(doc)],
     [resolve(ROOT, 'docs/architecture.md'), withModuleMap(readFileSync(resolve(ROOT, 'docs/architecture.md'), 'utf8'), ROOT)],
   ];
   if (check) {
@@ -105,7 +107,9 @@ async function openapi(check: boolean): Promise<number> {
     return stale.length ? 1 : 0;
   }
   for (const [file, content] of targets) writeFileSync(file, content);
-  process.stdout.write('wrote openapi.json, docs/errors.md, clients/typescript/schema.d.ts and the module map of docs/architecture.md\n');
+  process.stdout.write(
+    'wrote openapi.json, docs/errors.md, clients/typescript/{schema.d.ts,contract.ts} and the module map of docs/architecture.md\n',
+  );
   return 0;
 }
 
@@ -175,6 +179,32 @@ async function typescriptClientSchema(document: object): Promise<string> {
   const { default: openapiTS, astToString } = await import('openapi-typescript');
   const ast = await openapiTS(JSON.parse(JSON.stringify(document)) as Parameters<typeof openapiTS>[0], { alphabetize: true });
   return `// Generated from openapi.json by \`npm run openapi\` (openapi-typescript). Do not edit.\n\n${astToString(ast)}`;
+}
+
+/**
+ * What the typed client knows of the contract beside its types: the document it was generated
+ * from (its version and SHA-256) and every error the service declares (`message`, `error`, status
+ * and code), so that a client compares identifiers the compiler checks.
+ */
+function typescriptClientContract(doc: string): string {
+  const { info } = JSON.parse(doc) as { info: { version: string } };
+  const sha256 = createHash('sha256').update(doc).digest('hex');
+  const errors = errorCatalog().map((e) => ({ status: e.status, code: e.code, message: e.message, error: e.error }));
+  return [
+    '// Generated from openapi.json by `npm run openapi`. Do not edit.',
+    '',
+    '/** The contract this client was generated from: the API version (`/v1`) and the SHA-256 of openapi.json. */',
+    `export const CONTRACT = { apiVersion: ${JSON.stringify(info.version)}, sha256: ${JSON.stringify(sha256)} } as const;`,
+    '',
+    '/** Every error the service answers: `message` is the interface identifier, `error` the precise case. */',
+    `export const ERRORS = ${JSON.stringify(errors, null, 2)} as const;`,
+    '',
+    '/** The interface identifiers of the error body (`message`). */',
+    "export type CgsErrorIdentifier = (typeof ERRORS)[number]['message'];",
+    '/** The precise cases of the error body (`error`). */',
+    "export type CgsErrorCode = (typeof ERRORS)[number]['error'];",
+    '',
+  ].join('\n');
 }
 
 async function generateMigration(name: string): Promise<number> {
