@@ -87,6 +87,15 @@ export default {
       globalSetup: '<rootDir>/test/reliability/setup/redis-global-setup.mjs',
       globalTeardown: '<rootDir>/test/reliability/setup/redis-global-teardown.mjs',
     },
+    // The C# client compiled by Mono's compiler and its program run against the service: not in
+    // `npm test` (Mono is not on a fresh machine); `npm run test:csharp`, which CI runs.
+    {
+      ...common,
+      displayName: 'csharp',
+      testMatch: ['<rootDir>/test/csharp/**/*.csharp-spec.ts'],
+      globalSetup: '<rootDir>/test/setup/global-setup.mjs',
+      globalTeardown: '<rootDir>/test/setup/global-teardown.mjs',
+    },
     {
       ...common,
       displayName: 'browser',

@@ -1,7 +1,7 @@
 // Generated from openapi.json by `npm run openapi`. Do not edit.
 
 /** The contract this client was generated from: the API version (`/v1`) and the SHA-256 of openapi.json. */
-export const CONTRACT = { apiVersion: "1", sha256: "3fa33db9914f34dcd710d34323cd36919194fae7e37c50be6b3632d1a370b172" } as const;
+export const CONTRACT = { apiVersion: "1", sha256: "8dcfb5ab89ff2ee4eaff83110777eeec9840712396e797a3d8ac336ca987276d" } as const;
 
 /** Every error the service answers: `message` is the interface identifier, `error` the precise case. */
 export const ERRORS = [

@@ -2151,7 +2151,7 @@ export interface paths {
          * A quest and where the player stands on it
          * @description The current period (in the community's time zone), each task's state, whether the player may claim it (`availability`), this period's completion, the streak. Nothing is checked: `POST .../claim` checks.
          */
-        get: operations["progress"];
+        get: operations["getQuestProgress"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2173,7 +2173,7 @@ export interface paths {
          * Claim a quest: check its tasks now, complete it when all are done
          * @description Checks every task not done in this period that the service can check (a linked social and its platform, an on-chain holding, the partner's endpoint, game events, referrals, a resource, another quest); answers and submissions are sent to their own routes, visits through their link. When every task is done the quest is completed and its rewards credited, exactly once per period (`completion.created`); otherwise `tasks[].missing` says what is left. A claim of a completed period answers the completion again (`created: false`). 409 `quest_not_claimable` when the player may not claim it now (`details.retryAt` when a time lifts it).
          */
-        post: operations["claim"];
+        post: operations["claimQuest"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2193,7 +2193,7 @@ export interface paths {
          * Answer an answer task
          * @description One attempt: compared with the task's answers after its normalisation (Unicode, white space, case). Wrong: 400 `wrong_answer` with `details.attemptsLeft` and `details.retryAt`. Right: the task is done and the quest completes when it was the last one. 409 `task_not_open` while the player must wait or has no attempt left in this period.
          */
-        post: operations["answer"];
+        post: operations["answerQuestTask"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2213,7 +2213,7 @@ export interface paths {
          * Submit to a submission task
          * @description A text or an http(s) URL, as the task asks, at most its `maxLength`: held for an operator's review (`pending`) unless the task approves at once. A pending or rejected submission may be replaced; a done task takes none. The player is notified of the review (live on the stream).
          */
-        post: operations["submit"];
+        post: operations["submitQuestTask"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2231,7 +2231,7 @@ export interface paths {
          * Follow a visit task's link
          * @description The link of a visit task, from the quest's progress (`tasks[].visitUrl`): records that the player opened it (in the current period) and redirects (302) to the task's page. The link is the credential (24 h, one player and task): browsers follow it without a session.
          */
-        get: operations["visit"];
+        get: operations["visitQuestLink"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2621,7 +2621,7 @@ export interface paths {
          *
          *     Credentials: `Authorization: Bearer <session token>`, or `?ticket=` from `POST /v1/user/notifications/stream-ticket` (browsers). Refusals (401, 400, 429, 503) are ordinary JSON error answers, before any event. The stream stays open while the session lasts; it is not bound to the session token's 10 minutes. Extension, not in the interface.
          */
-        get: operations["stream"];
+        get: operations["streamNotifications"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2685,7 +2685,7 @@ export interface paths {
          * The player's completed quests
          * @description Newest first, one item per completed period. Paginated.
          */
-        get: operations["list"];
+        get: operations["listQuestCompletions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -30488,7 +30488,7 @@ export interface operations {
             };
         };
     };
-    progress: {
+    getQuestProgress: {
         parameters: {
             query?: never;
             header?: never;
@@ -30672,7 +30672,7 @@ export interface operations {
             };
         };
     };
-    claim: {
+    claimQuest: {
         parameters: {
             query?: never;
             header?: never;
@@ -30879,7 +30879,7 @@ export interface operations {
             };
         };
     };
-    answer: {
+    answerQuestTask: {
         parameters: {
             query?: never;
             header?: never;
@@ -31095,7 +31095,7 @@ export interface operations {
             };
         };
     };
-    submit: {
+    submitQuestTask: {
         parameters: {
             query?: never;
             header?: never;
@@ -31311,7 +31311,7 @@ export interface operations {
             };
         };
     };
-    visit: {
+    visitQuestLink: {
         parameters: {
             query?: never;
             header?: {
@@ -34624,7 +34624,7 @@ export interface operations {
             };
         };
     };
-    stream: {
+    streamNotifications: {
         parameters: {
             query?: {
                 /**
@@ -35317,7 +35317,7 @@ export interface operations {
             };
         };
     };
-    list: {
+    listQuestCompletions: {
         parameters: {
             query?: {
                 limit?: number;

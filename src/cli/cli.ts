@@ -16,6 +16,7 @@ import { buildOpenApiDocument, ERROR_BODY_TEXT, errorTableMarkdown } from '../op
 import { TenantsService } from '../tenants/tenants.service.js';
 import { renderDemoSummary, seedDemo } from '../seed/demo-seed.js';
 import { errorCatalog } from '../common/errors/error-catalog.js';
+import { csharpClientFiles, type OpenApiDocument } from './csharp-client.js';
 import { withModuleMap } from './module-map.js';
 import { generateSql, QUERIES_DIR } from './sql-generator.js';
 import { appEntities } from '../app.entities.js';
@@ -99,6 +100,7 @@ async function openapi(check: boolean): Promise<number> {
     [resolve(ROOT, 'docs/errors.md'), errors],
     [resolve(ROOT, 'clients/typescript/schema.d.ts'), await typescriptClientSchema(document)],
     [resolve(ROOT, 'clients/typescript/contract.ts'), typescriptClientContract(doc)],
+    ...csharpClientFiles(document as unknown as OpenApiDocument).map(([path, content]): [string, string] => [resolve(ROOT, path), content]),
     [resolve(ROOT, 'docs/architecture.md'), withModuleMap(readFileSync(resolve(ROOT, 'docs/architecture.md'), 'utf8'), ROOT)],
   ];
   if (check) {
@@ -108,7 +110,7 @@ async function openapi(check: boolean): Promise<number> {
   }
   for (const [file, content] of targets) writeFileSync(file, content);
   process.stdout.write(
-    'wrote openapi.json, docs/errors.md, clients/typescript/{schema.d.ts,contract.ts} and the module map of docs/architecture.md\n',
+    'wrote openapi.json, docs/errors.md, clients/typescript/{schema.d.ts,contract.ts}, clients/csharp/CommunityGaming.Client/Generated and the module map of docs/architecture.md\n',
   );
   return 0;
 }

@@ -64,7 +64,7 @@ export class NotificationsStreamController {
     NotificationErrors.stream_capacity_reached,
     CommonErrors.service_unavailable,
   )
-  stream(
+  streamNotifications(
     @CurrentUser() user: AuthUser,
     @Query() q: NotificationStreamQueryDto,
     @Headers('last-event-id') lastEventId: string | undefined,

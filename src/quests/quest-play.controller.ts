@@ -44,7 +44,7 @@ export class QuestPlayController {
     headers: { Location: { description: "The task's page", schema: { type: 'string', format: 'uri' } } },
   })
   @ApiErrors(...INPUT_ERRORS, QuestErrors.visit_link_invalid, QuestErrors.quest_not_found)
-  async visit(@Param('link') link: string, @Res() res: Response): Promise<void> {
+  async visitQuestLink(@Param('link') link: string, @Res() res: Response): Promise<void> {
     res.redirect(HttpStatus.FOUND, await this.visits.visit(link));
   }
 
@@ -57,7 +57,7 @@ export class QuestPlayController {
   })
   @ApiOkResponse({ type: QuestProgressDto })
   @ApiErrors(...playErrors)
-  progress(@CurrentUser() user: AuthUser, @Param('questId') questId: string): Promise<QuestProgressDto> {
+  getQuestProgress(@CurrentUser() user: AuthUser, @Param('questId') questId: string): Promise<QuestProgressDto> {
     return this.claims.show(user.tenantId, user.id, questId);
   }
 
@@ -71,7 +71,7 @@ export class QuestPlayController {
   })
   @ApiOkResponse({ type: QuestProgressDto })
   @ApiErrors(...playErrors, QuestErrors.quest_not_claimable, QuestErrors.quest_not_completable, InventoryErrors.supply_exhausted)
-  claim(@CurrentUser() user: AuthUser, @Param('questId') questId: string): Promise<QuestProgressDto> {
+  claimQuest(@CurrentUser() user: AuthUser, @Param('questId') questId: string): Promise<QuestProgressDto> {
     return this.claims.claim(user.tenantId, user.id, questId);
   }
 
@@ -91,7 +91,7 @@ export class QuestPlayController {
     QuestErrors.wrong_answer,
     QuestErrors.quest_not_claimable,
   )
-  answer(
+  answerQuestTask(
     @CurrentUser() user: AuthUser,
     @Param('questId') questId: string,
     @Param('taskId') taskId: string,
@@ -116,7 +116,7 @@ export class QuestPlayController {
     QuestErrors.submission_invalid,
     QuestErrors.quest_not_claimable,
   )
-  submit(
+  submitQuestTask(
     @CurrentUser() user: AuthUser,
     @Param('questId') questId: string,
     @Param('taskId') taskId: string,
@@ -136,7 +136,7 @@ export class QuestHistoryController {
   @ApiOperation({ summary: "The player's completed quests", description: 'Newest first, one item per completed period. Paginated.' })
   @ApiOkResponse({ type: Paginated(QuestHistoryItemDto) })
   @ApiErrors(...INPUT_ERRORS, ...SESSION_ERRORS)
-  list(@CurrentUser() user: AuthUser, @Query() q: QuestHistoryQueryDto): Promise<Page<QuestHistoryItemDto>> {
+  listQuestCompletions(@CurrentUser() user: AuthUser, @Query() q: QuestHistoryQueryDto): Promise<Page<QuestHistoryItemDto>> {
     return this.history.page(user.tenantId, user.id, pageRequest(q));
   }
 }
