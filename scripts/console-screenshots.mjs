@@ -2,7 +2,7 @@
 // operator console in docs/console/. It starts the built service (dist/, console included) as a
 // newcomer's first `npm start` does — a fresh embedded PostgreSQL in a temporary directory, so the
 // demo tenant is seeded and its API key printed — signs in with that key in Debian's Chromium
-// (CHROMIUM_PATH to use another) on a 1280×800 window, shoots the main screens and stops.
+// (CHROMIUM_PATH to use another) on a 1280×800 window, shoots the main screens (and two at a phone's 420 px) and stops.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
@@ -89,6 +89,9 @@ async function main() {
     await shot('sign-in');
     await page.getByLabel('API key').fill(key);
     await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.locator('.tile-value', { hasText: /^\d/ }).first().waitFor();
+    await shot('overview');
+    await page.getByRole('navigation', { name: 'sections' }).getByRole('link', { name: 'Communities' }).click();
     await page.getByRole('link', { name: 'Pixel Pirates' }).click();
     await page.locator('table.leaderboard tbody tr').first().waitFor();
     await shot('community-leaderboard');
@@ -197,6 +200,18 @@ async function main() {
     await entries.filter({ hasText: 'POST /v1/admin/webhooks/subscriptions' }).first().getByRole('button').first().click();
     await page.getByLabel('request body').waitFor();
     await shot('audit-log');
+
+    // A phone's width: the sections fold into a menu, wide tables scroll inside the page.
+    const narrow = await browser.newPage({ viewport: { width: 420, height: 860 }, timezoneId: 'Europe/Berlin', locale: 'en-GB' });
+    await narrow.goto(`${base}/console/`);
+    await narrow.getByLabel('API key').fill(key);
+    await narrow.getByRole('button', { name: 'Sign in' }).click();
+    await narrow.locator('.tile-value', { hasText: /^\d/ }).first().waitFor();
+    await narrow.waitForLoadState('networkidle');
+    await narrow.screenshot({ path: join(OUT, 'narrow-overview.png') });
+    await narrow.getByRole('button', { name: 'Menu' }).click();
+    await narrow.screenshot({ path: join(OUT, 'narrow-menu.png') });
+    process.stdout.write('wrote docs/console/narrow-overview.png, docs/console/narrow-menu.png\n');
   } finally {
     receiver.close();
     await browser?.close();

@@ -22,6 +22,7 @@ import { ProfileModule } from './profile/profile.module.js';
 import { SocialsModule } from './socials/socials.module.js';
 import { StoreModule } from './store/store.module.js';
 import { ResourcesModule } from './resources/resources.module.js';
+import { OverviewModule } from './overview/overview.module.js';
 import { SeasonsModule } from './seasons/seasons.module.js';
 import { TenantsModule } from './tenants/tenants.module.js';
 import { UsersModule } from './users/users.module.js';
@@ -53,6 +54,7 @@ import { UsersModule } from './users/users.module.js';
     ParticipationModule,
     QuestsModule,
     SeasonsModule,
+    OverviewModule,
   ],
 })
 export class AppModule {}

@@ -1,7 +1,7 @@
 // Generated from openapi.json by `npm run openapi`. Do not edit.
 
 /** The contract this client was generated from: the API version (`/v1`) and the SHA-256 of openapi.json. */
-export const CONTRACT = { apiVersion: "1", sha256: "8dcfb5ab89ff2ee4eaff83110777eeec9840712396e797a3d8ac336ca987276d" } as const;
+export const CONTRACT = { apiVersion: "1", sha256: "b4feacc80b6c68f486a1968a33df88436f680a729582911fbc428d3ab60e7af4" } as const;
 
 /** Every error the service answers: `message` is the interface identifier, `error` the precise case. */
 export const ERRORS = [

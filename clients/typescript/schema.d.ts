@@ -272,6 +272,26 @@ export interface paths {
         patch: operations["updateInventorySlot"];
         trace?: never;
     };
+    "/v1/admin/overview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tenant's activity since an instant (the console's overview)
+         * @description Counts since `since` (default: 24 hours ago; at most 31 days back): sessions started, new players, grants, purchases, quest completions; and the submissions waiting for a review now.
+         */
+        get: operations["getOverview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/prizes": {
         parameters: {
             query?: never;
@@ -3003,11 +3023,18 @@ export interface components {
              * @example 2025-06-12T12:00:00.000Z
              */
             createdAt: string;
+            /** @example Alice */
+            displayName: string | null;
             /**
              * Format: uuid
              * @example 9d6b1f0e-1c2d-4e3f-8a9b-0c1d2e3f4a5b
              */
             eventId: string;
+            /**
+             * @description The player's handle (null only if the user was deleted since).
+             * @example alice
+             */
+            handle: string | null;
             /**
              * Format: uuid
              * @example 9d6b1f0e-1c2d-4e3f-8a9b-0c1d2e3f4a5b
@@ -5013,6 +5040,40 @@ export interface components {
              * @enum {string}
              */
             standard: "erc20" | "erc721" | "call";
+        };
+        OverviewDto: {
+            /**
+             * @description Grants of resources by the management API since (`POST /v1/admin/resources/grants` answered 2xx, replays included).
+             * @example 12
+             */
+            grants: number;
+            /**
+             * @description Sessions started since (logins and registrations of every kind).
+             * @example 42
+             */
+            logins: number;
+            /**
+             * @description Players who registered since.
+             * @example 7
+             */
+            newPlayers: number;
+            /**
+             * @description Quest task submissions waiting for a review (now, whenever submitted).
+             * @example 2
+             */
+            pendingReviews: number;
+            /**
+             * @description Store purchases since.
+             * @example 5
+             */
+            purchases: number;
+            /**
+             * @description Quest completions since.
+             * @example 31
+             */
+            questCompletions: number;
+            /** @example 2026-12-01T23:00:00.000Z */
+            since: string;
         };
         PaginatedAdminHolding: {
             /**
@@ -11378,6 +11439,156 @@ export interface operations {
                      *       "detail": "No slot with this id or key in this community.",
                      *       "error": "slot_not_found",
                      *       "message": "slot_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `request_timeout` (10008): The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10008,
+                     *       "detail": "The request (its headers and body) was not received in full within REQUEST_TIMEOUT_MS; the connection is closed.",
+                     *       "error": "request_timeout",
+                     *       "message": "request_timeout"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `payload_too_large` (10013): The request body exceeds the size limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10013,
+                     *       "detail": "The request body exceeds the size limit.",
+                     *       "error": "payload_too_large",
+                     *       "message": "payload_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `unsupported_media_type` (10015): The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10015,
+                     *       "detail": "The request has a body that is not JSON: its `Content-Type` must be `application/json` (or a `+json` type), in UTF-8.",
+                     *       "error": "unsupported_media_type",
+                     *       "message": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `headers_too_large` (10031): The request line or headers exceed the size limit (e.g. a very long query string). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10031,
+                     *       "detail": "The request line or headers exceed the size limit (e.g. a very long query string).",
+                     *       "error": "headers_too_large",
+                     *       "message": "headers_too_large"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Any other error, in the same body: `internal_error` (500), `service_unavailable` or `database_timeout` (503, with `Retry-After`: the request may be sent again as it was), ... */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    getOverview: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The start of the period counted, an ISO 8601 instant (the console sends the operator's local
+                 *     midnight). Default: 24 hours ago. At most 31 days back.
+                 */
+                since?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OverviewDto"];
+                };
+            };
+            /**
+             * @description `message` is `generic_client_error` and `code` 10002 for every case below; `error` names the case.
+             *
+             *     `generic_client_error` (10002): The request is malformed in a way no more precise case names; `detail` says how.
+             *
+             *     `validation_failed` (10002, message `generic_client_error`): A field or parameter is missing, unknown, ill-typed or out of range; `detail` says which and `details.fields` names them.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10002,
+                     *       "detail": "The request is malformed in a way no more precise case names; `detail` says how.",
+                     *       "error": "generic_client_error",
+                     *       "message": "generic_client_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description `message` is `SESSION_TOKEN_EXPIRED` (refresh the session), `REFRESH_TOKEN_EXPIRED` (log in again) or `GENERIC_UNAUTHORIZED` (every other case below); `error` names the case.
+             *
+             *     `api_key_missing` (10413, message `GENERIC_UNAUTHORIZED`): The management route needs the tenant API key in `X-Api-Key`.
+             *
+             *     `api_key_invalid` (10414, message `GENERIC_UNAUTHORIZED`): The API key is not the key of any tenant (or was rotated).
+             *
+             *     `tenant_mismatch` (10415, message `GENERIC_UNAUTHORIZED`): The credentials belong to another tenant than the one `X-Tenant-Id` names.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 10413,
+                     *       "detail": "The management route needs the tenant API key in `X-Api-Key`.",
+                     *       "error": "api_key_missing",
+                     *       "message": "GENERIC_UNAUTHORIZED"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];

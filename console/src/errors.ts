@@ -42,7 +42,7 @@ export function formErrors(err: unknown, formFields: readonly string[] = []): Fo
   if (named.length === 0) {
     const words = err.error.split('_');
     const field = formFields.find((f) => words.includes(f.toLowerCase()));
-    return field ? { fields: { [field]: err.message }, form: null } : { fields: {}, form: `${err.error}: ${err.message}` };
+    return field ? { fields: { [field]: err.message }, form: null } : { fields: {}, form: sentence(err) };
   }
   const fields: Record<string, string> = {};
   const rest: string[] = [];
@@ -50,11 +50,49 @@ export function formErrors(err: unknown, formFields: readonly string[] = []): Fo
   const byLength = [...named].sort((a, b) => b.length - a.length);
   for (const m of (err.body.detail ?? '').split('; ').filter((x) => x !== '')) {
     const field = byLength.find((f) => m === f || m.startsWith(`${f} `) || m.startsWith(`${f}: `) || m.startsWith(`${f}.`));
-    if (field) fields[field] = fields[field] ? `${fields[field]}; ${m}` : m;
+    if (field) fields[field] = fields[field] ? `${fields[field]} ${operatorWords(field, m)}` : operatorWords(field, m);
     else rest.push(m);
   }
   const missing = named.filter((f) => !fields[f]);
   if (missing.length === 1 && rest.length > 0) fields[missing[0]] = rest.splice(0).join('; ');
-  const form = rest.length > 0 ? rest.join('; ') : Object.keys(fields).length === 0 ? `${err.error}: ${err.message}` : null;
+  const form = rest.length > 0 ? rest.join('; ') : Object.keys(fields).length === 0 ? sentence(err) : null;
   return { fields, form };
+}
+
+/** What a form shows above its buttons: the service's sentence, the case in brackets to look up. */
+const sentence = (err: ApiError): string => (err.body.detail ? `${err.body.detail} (${err.error})` : err.error);
+
+/**
+ * class-validator's messages (`registrationStartsAt must be a Date instance`) in the words an
+ * operator reads next to the field: the field's name is its label already, so it goes.
+ */
+const RULES: [RegExp, (m: RegExpExecArray) => string][] = [
+  [/ must be a Date instance$| must be a valid ISO 8601 date string$/, () => 'Enter a date and time.'],
+  [/ must be a UUID$/, () => 'Choose one from the list.'],
+  [/ must be an integer number$/, () => 'Enter a whole number.'],
+  [/ must be a number conforming to the specified constraints$| must be a number$/, () => 'Enter a number.'],
+  [/ must not be less than (\S+)$/, (m) => `At least ${m[1]}.`],
+  [/ must not be greater than (\S+)$/, (m) => `At most ${m[1]}.`],
+  [/ must be longer than or equal to (\d+) characters$/, (m) => `At least ${m[1]} characters.`],
+  [/ must be shorter than or equal to (\d+) characters$/, (m) => `At most ${m[1]} characters.`],
+  [/ should not be empty$| must be a string$/, () => 'Required.'],
+  [/ must be one of the following values: (.+)$/, (m) => `Choose one of: ${m[1]}.`],
+  [/ must be a URL address$/, () => 'Enter a web address (https://…).'],
+  [/ must be an email$/, () => 'Enter an email address.'],
+  [/ must be a boolean value$/, () => 'Tick it or leave it.'],
+  [/ must match .+ regular expression$/, () => 'Has characters that are not allowed here.'],
+];
+
+export function operatorWords(field: string, message: string): string {
+  for (const [pattern, say] of RULES) {
+    const m = pattern.exec(message);
+    if (m && message.startsWith(field)) return say(m);
+  }
+  const rest = message.startsWith(`${field} `)
+    ? message.slice(field.length + 1)
+    : message.startsWith(`${field}: `)
+      ? message.slice(field.length + 2)
+      : message;
+  const text = rest.charAt(0).toUpperCase() + rest.slice(1);
+  return /[.!?]$/.test(text) ? text : `${text}.`;
 }

@@ -4,6 +4,7 @@ import { BrowserRouter, Navigate, NavLink, Route, Routes } from 'react-router';
 import { SECTIONS } from './nav.ts';
 import { currentSession, onSessionChange, type Session, signOut } from './session.ts';
 import { SignIn } from './screens/SignIn.tsx';
+import { Overview } from './screens/Overview.tsx';
 import { Communities } from './screens/Communities.tsx';
 import { Community } from './screens/Community.tsx';
 import { Events } from './screens/Events.tsx';
@@ -22,6 +23,8 @@ import './styles.css';
 function App() {
   const [session, setSession] = useState<Session | null>(currentSession);
   const [notice, setNotice] = useState<string | undefined>();
+  // On a narrow screen the sections are a menu under the top bar, closed once one is chosen.
+  const [menuOpen, setMenuOpen] = useState(false);
   useEffect(
     () =>
       onSessionChange((s, reason) => {
@@ -33,15 +36,18 @@ function App() {
   if (!session) return <SignIn notice={notice} />;
   return (
     <div className="shell">
-      <nav className="sidebar" aria-label="sections">
+      <nav className={menuOpen ? 'sidebar open' : 'sidebar'} aria-label="sections">
         <div className="brand">
           <strong>Operator console</strong>
           <span className="muted" title={session.tenantId}>
             {session.tenantName}
           </span>
+          <button type="button" className="menu-toggle" aria-expanded={menuOpen} onClick={() => setMenuOpen((o) => !o)}>
+            {menuOpen ? 'Close' : 'Menu'}
+          </button>
         </div>
         {SECTIONS.map((s) => (
-          <NavLink key={s.path} to={s.path} title={s.hint}>
+          <NavLink key={s.path} to={s.path} title={s.hint} onClick={() => setMenuOpen(false)}>
             {s.label}
           </NavLink>
         ))}
@@ -51,7 +57,8 @@ function App() {
       </nav>
       <main>
         <Routes>
-          <Route path="/" element={<Navigate to="/communities" replace />} />
+          <Route path="/" element={<Navigate to="/overview" replace />} />
+          <Route path="/overview" element={<Overview />} />
           <Route path="/communities" element={<Communities />} />
           <Route path="/communities/:communityId/*" element={<Community />} />
           <Route path="/events" element={<Events />} />

@@ -10,6 +10,11 @@ export interface Section {
 }
 
 export const SECTIONS: readonly Section[] = [
+  {
+    path: '/overview',
+    label: 'Overview',
+    hint: "Today's sessions, new players, grants, purchases, completions; live events; reviews waiting",
+  },
   { path: '/communities', label: 'Communities', hint: 'Communities, members, resources, XP and leaderboards' },
   { path: '/events', label: 'Quest events', hint: 'Events, participants, rewards and allocations' },
   { path: '/quests', label: 'Quests', hint: 'Quests of a community, their tasks and schedule' },

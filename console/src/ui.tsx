@@ -71,7 +71,7 @@ export function Loading({ loading, error }: { loading: boolean; error?: string }
  * A form whose submit calls the API: busy while it runs, then the API's validation errors next
  * to the fields (`errors.fields`) and the rest above the buttons.
  */
-export function useSubmit(submit: (data: FormData) => Promise<unknown>, fields: readonly string[] = []) {
+export function useSubmit(submit: (data: FormData) => Promise<unknown>, fields: readonly string[] = [], options: { reset?: boolean } = {}) {
   const [busy, setBusy] = useState(false);
   const [errors, setErrors] = useState<FormErrors>({ fields: {}, form: null });
   const [done, setDone] = useState<string | null>(null);
@@ -82,6 +82,8 @@ export function useSubmit(submit: (data: FormData) => Promise<unknown>, fields: 
     setDone(null);
     try {
       const result = await submit(new FormData(form));
+      // A form that adds something starts empty again, so that a second click does not add it twice.
+      if (options.reset) form.reset();
       setErrors({ fields: {}, form: null });
       setDone(typeof result === 'string' ? result : 'Saved');
     } catch (err) {
@@ -174,7 +176,21 @@ export const localInput = (iso: string | null | undefined): string => {
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
 };
-export const when = (iso: string | null | undefined): string => (iso ? new Date(iso).toLocaleString() : '—');
+/** The operator's time zone (the browser's), shown with every time and next to every time field. */
+export const TIME_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
+// dateStyle/timeStyle cannot be combined with timeZoneName (a RangeError), hence the parts.
+const WHEN = new Intl.DateTimeFormat(undefined, {
+  year: 'numeric',
+  month: 'short',
+  day: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  timeZoneName: 'short',
+});
+/** An instant in the operator's local time, with its zone: "2 Dec 2026, 09:30 CET". */
+export const when = (iso: string | null | undefined): string => (iso ? WHEN.format(new Date(iso)) : '—');
+/** A status as a word for people: `REGISTERED` → "registered", `registration_open` → "registration open". */
+export const statusWord = (status: string): string => status.toLowerCase().replace(/_/g, ' ');
 
 export function Empty({ children }: { children: ReactNode }) {
   return <p className="muted empty">{children}</p>;

@@ -108,6 +108,19 @@ WHERE
 LIMIT
   1;
 
+-- UsersRepository.findNames
+SELECT
+  "User"."id" AS "User_id",
+  "User"."handle" AS "User_handle",
+  "User"."display_name" AS "User_display_name"
+FROM
+  "users" "User"
+WHERE
+  (
+    ("User"."tenant_id" = $1)
+    AND ("User"."id" IN ($2))
+  );
+
 -- UsersRepository.insert
 INSERT INTO
   "users" (

@@ -16,6 +16,7 @@ import { RewardsRepository } from './rewards.repository.js';
 import { CommunitiesModule } from '../communities/communities.module.js';
 import { InventoryModule } from '../inventory/inventory.module.js';
 import { ResourcesModule } from '../resources/resources.module.js';
+import { UsersModule } from '../users/users.module.js';
 import { NotificationsModule } from '../notifications/notifications.module.js';
 
 /** The tables this module owns (each module registers its own; src/app.entities.ts lists them all). */
@@ -23,7 +24,14 @@ export const QUEST_EVENTS_ENTITIES = [QuestEvent, QuestEventReward, RewardAlloca
 
 /** Quest events, their leaderboard, rewards, completion (tickets) and claims. */
 @Module({
-  imports: [TypeOrmModule.forFeature(QUEST_EVENTS_ENTITIES), CommunitiesModule, InventoryModule, ResourcesModule, NotificationsModule],
+  imports: [
+    TypeOrmModule.forFeature(QUEST_EVENTS_ENTITIES),
+    CommunitiesModule,
+    InventoryModule,
+    ResourcesModule,
+    NotificationsModule,
+    UsersModule,
+  ],
   controllers: [QuestEventsController, QuestEventsAdminController],
   providers: [
     QuestEventsService,

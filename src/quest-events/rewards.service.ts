@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { normalizeSuiAddress } from '@mysten/sui/utils';
 import { getAddress } from 'ethers';
 import type { DataSource, EntityManager } from 'typeorm';
+import { UsersService } from '../users/users.service.js';
 import { Clock } from '../common/clock/clock.js';
 import { DomainError } from '../common/errors/domain-error.js';
 import { UUID_RE } from '../communities/communities.service.js';
@@ -90,6 +91,7 @@ export class RewardsService {
     private readonly notifications: NotificationsService,
     private readonly clock: Clock,
     private readonly domainEvents: DomainEvents,
+    private readonly users: UsersService,
   ) {}
 
   async createReward(tenantId: string, eventRef: string, dto: CreateRewardDto): Promise<RewardDto> {
@@ -162,8 +164,17 @@ export class RewardsService {
   async eventAllocations(tenantId: string, eventRef: string, page: PageRequest): Promise<Page<AdminRewardAllocationDto>> {
     const event = await this.events.resolve(tenantId, eventRef, { includeDrafts: true });
     const { rows, total } = await this.repo.findEventAllocations(tenantId, event.id, page);
+    const names = await this.users.names(
+      tenantId,
+      rows.map((a) => a.userId),
+    );
     return toPage(
-      rows.map((a) => ({ ...toAllocationDto(a, a.reward!), userId: a.userId })),
+      rows.map((a) => ({
+        ...toAllocationDto(a, a.reward!),
+        userId: a.userId,
+        handle: names.get(a.userId)?.handle ?? null,
+        displayName: names.get(a.userId)?.displayName ?? null,
+      })),
       total,
       page,
     );

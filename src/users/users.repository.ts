@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource, EntityManager } from 'typeorm';
+import { In, type DataSource, type EntityManager } from 'typeorm';
 import { BaseRepository, DUMMY, GenerateSql } from '../database/repository.js';
 import { Referral } from './entities/referral.entity.js';
 import { User } from './entities/user.entity.js';
@@ -20,6 +20,14 @@ export class UsersRepository extends BaseRepository {
   @GenerateSql({ params: [DUMMY.tenant, DUMMY.uuid] })
   exists(tenantId: string, id: string, em?: EntityManager): Promise<boolean> {
     return this.manager(em).getRepository(User).existsBy({ tenantId, id });
+  }
+
+  /** The handle and display name of each of `ids` that is a user of the tenant. */
+  @GenerateSql({ params: [DUMMY.tenant, [DUMMY.uuid]] })
+  findNames(tenantId: string, ids: string[], em?: EntityManager): Promise<Pick<User, 'id' | 'handle' | 'displayName'>[]> {
+    return this.manager(em)
+      .getRepository(User)
+      .find({ select: { id: true, handle: true, displayName: true }, where: { tenantId, id: In(ids) } });
   }
 
   /** By the lower-cased username. */

@@ -57,6 +57,13 @@ export class UsersService {
     return this.repo.existing(tenantId, ids);
   }
 
+  /** The handle and display name of each of these ids that is a user of the tenant, by id. */
+  async names(tenantId: string, ids: string[]): Promise<Map<string, { handle: string; displayName: string | null }>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.repo.findNames(tenantId, [...new Set(ids)]);
+    return new Map(rows.map((u) => [u.id, { handle: u.handle, displayName: u.displayName }]));
+  }
+
   async getById(tenantId: string, id: string): Promise<User> {
     const user = await this.findById(tenantId, id);
     if (!user) throw new DomainError(UserErrors.user_not_found);

@@ -7,6 +7,8 @@ import { Empty, Field, FormFooter, Loading, num, Pager, raw, text, useLoad, useP
 type CommunityDto = Schemas['CommunityDto'];
 
 /** One community: settings, members, resource types, XP (grant/deduct) and the leaderboard. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 export function Community() {
   const { communityId = '' } = useParams();
   const c = useLoad(() => ok(api().GET('/v1/admin/communities/{communityId}', { params: { path: { communityId } } })), [communityId]);
@@ -298,8 +300,14 @@ export function GrantXp({ community, userId, onDone }: { community: CommunityDto
   const [key, setKey] = useState(() => idempotencyKey('ledger'));
   const f = useSubmit(
     async (d) => {
+      const player = text(d, 'userId') ?? '';
+      // A handle is looked up (the management API takes ids); an unknown one is the API's 404 here.
+      const userId =
+        player === '' || UUID.test(player)
+          ? player
+          : (await ok(api().GET('/v1/admin/users/{user}', { params: { path: { user: player } } }))).userId;
       const body = {
-        userId: text(d, 'userId') ?? '',
+        userId,
         resourceTypeId: text(d, 'resourceTypeId') ?? '',
         amount: num(d, 'amount') as number,
         reason: text(d, 'reason') ?? '',
@@ -315,11 +323,12 @@ export function GrantXp({ community, userId, onDone }: { community: CommunityDto
       return `${r.replayed ? 'Already applied' : 'Done'}: balance ${r.balance}, earned ${r.earned}`;
     },
     ['userId', 'resourceTypeId', 'amount', 'reason', 'reference'],
+    { reset: true },
   );
   return (
     <form className="panel" onSubmit={f.onSubmit} aria-label="grant or deduct">
       <div className="row">
-        <Field label="Player (user id)" name="userId" error={f.errors.fields.userId} hint="Find it under Members.">
+        <Field label="Player" name="userId" error={f.errors.fields.userId} hint="Handle or user id (see Members).">
           <input name="userId" defaultValue={userId} />
         </Field>
         <Field label="Resource" name="resourceTypeId" error={f.errors.fields.resourceTypeId}>
@@ -382,6 +391,7 @@ function ResourceTypes({ community }: { community: CommunityDto }) {
       return 'Created';
     },
     ['slug', 'name', 'kind', 'description'],
+    { reset: true },
   );
   return (
     <div>

@@ -18,6 +18,7 @@ import {
   usePaged,
   useSubmit,
   when,
+  statusWord,
 } from '../ui.tsx';
 import { EventTimes } from './Events.tsx';
 import { Lifecycle, PARTICIPANT_STATUS } from './lifecycle.tsx';
@@ -204,8 +205,8 @@ function Participants({ event, tick, onChanged }: { event: EventDto; tick: numbe
                 <Link to={`/players/${p.userId}`}>{p.handle}</Link>
               </td>
               <td>
-                <span className={`badge participant-${p.status}`}>
-                  {p.status} {p.statusName}
+                <span className={`badge participant-${p.status}`} title={`ParticipantStatus ${p.status} (${p.statusName})`}>
+                  {PARTICIPANT_STATUS[p.status] ?? statusWord(p.statusName)}
                 </span>
                 {p.dropReason ? <small className="muted"> {p.dropReason}</small> : null}
               </td>
@@ -233,6 +234,24 @@ function Rewards({ event }: { event: EventDto }) {
     () => ok(api().GET('/v1/admin/quest-events/{eventId}/rewards', { params: { path: { eventId: event.id } } })),
     [event.id],
   );
+  // What a reward can give: the resource types and items of the event's community, by name.
+  const choices = useLoad(async () => {
+    const [types, items] = await Promise.all([
+      ok(api().GET('/v1/admin/resources/types', { params: { query: { communityId: event.communityId, page: 1, limit: 100 } } })),
+      ok(api().GET('/v1/admin/inventory/items', { params: { query: { communityId: event.communityId, page: 1, limit: 100 } } })),
+    ]);
+    return { types: types.items, items: items.items };
+  }, [event.communityId]);
+  const [kind, setKind] = useState<'resource' | 'item' | 'manual'>('resource');
+  /** What a reward gives, by name: "25 × Experience points", "1 × Pirate hat", "handed out by you". */
+  const gives = (r: { kind: string; amount: number; resourceTypeId: string | null; itemId: string | null }): string => {
+    if (r.kind === 'manual') return 'handed out by you';
+    const name =
+      r.kind === 'resource'
+        ? choices.data?.types.find((t) => t.id === r.resourceTypeId)?.name
+        : choices.data?.items.find((i) => i.id === r.itemId)?.name;
+    return `${r.amount} × ${name ?? r.kind}`;
+  };
   const f = useSubmit(
     async (d) => {
       await ok(
@@ -257,6 +276,7 @@ function Rewards({ event }: { event: EventDto }) {
         }),
       );
       list.reload();
+      setKind('resource');
       return 'Reward added';
     },
     [
@@ -274,6 +294,7 @@ function Rewards({ event }: { event: EventDto }) {
       'walletChain',
       'requiresAddress',
     ],
+    { reset: true },
   );
   const open = event.status !== 'completed' && event.status !== 'cancelled';
   return (
@@ -285,7 +306,7 @@ function Rewards({ event }: { event: EventDto }) {
         <thead>
           <tr>
             <th>Reward</th>
-            <th>Kind</th>
+            <th>Gives</th>
             <th>Ranks</th>
             <th className="num">Tickets</th>
             <th className="num">Claimed / supply</th>
@@ -296,10 +317,7 @@ function Rewards({ event }: { event: EventDto }) {
           {list.data?.map((r) => (
             <tr key={r.id}>
               <td>{r.name}</td>
-              <td>
-                {r.kind}
-                {r.amount ? ` × ${r.amount}` : ''}
-              </td>
+              <td>{gives(r)}</td>
               <td>{r.rankFrom || r.rankTo ? `${r.rankFrom ?? 1} – ${r.rankTo ?? '∞'}` : 'all eligible'}</td>
               <td className="num">
                 {r.tickets} (cost {r.ticketCost})
@@ -321,18 +339,39 @@ function Rewards({ event }: { event: EventDto }) {
                 <input name="name" />
               </Field>
               <Field label="Kind" name="kind" error={f.errors.fields.kind}>
-                <select name="kind">
-                  <option value="resource">resource</option>
-                  <option value="item">item</option>
-                  <option value="manual">manual</option>
+                <select name="kind" value={kind} onChange={(e) => setKind(e.target.value as typeof kind)}>
+                  <option value="resource">a resource (XP, coins…)</option>
+                  <option value="item">an item</option>
+                  <option value="manual">handed out by you</option>
                 </select>
               </Field>
-              <Field label="Resource type id" name="resourceTypeId" error={f.errors.fields.resourceTypeId}>
-                <input name="resourceTypeId" />
-              </Field>
-              <Field label="Item id" name="itemId" error={f.errors.fields.itemId}>
-                <input name="itemId" />
-              </Field>
+              {kind === 'resource' ? (
+                <Field label="Resource" name="resourceTypeId" error={f.errors.fields.resourceTypeId}>
+                  <select name="resourceTypeId" aria-label="resource">
+                    {choices.data?.types.map((t) => (
+                      <option key={t.id} value={t.id}>
+                        {t.name} ({t.slug})
+                      </option>
+                    ))}
+                  </select>
+                </Field>
+              ) : null}
+              {kind === 'item' ? (
+                <Field
+                  label="Item"
+                  name="itemId"
+                  error={f.errors.fields.itemId}
+                  hint={choices.data?.items.length === 0 ? 'The community has no items yet (Inventory).' : undefined}
+                >
+                  <select name="itemId" aria-label="item">
+                    {choices.data?.items.map((i) => (
+                      <option key={i.id} value={i.id}>
+                        {i.name}
+                      </option>
+                    ))}
+                  </select>
+                </Field>
+              ) : null}
             </div>
             <div className="row">
               <Field label="Amount" name="amount" error={f.errors.fields.amount}>
@@ -415,7 +454,9 @@ function Allocations({ event, tick }: { event: EventDto; tick: number }) {
             <tr key={a.id}>
               <td className="num">{a.rank ?? '—'}</td>
               <td>
-                <Link to={`/players/${a.userId}`}>{a.userId.slice(0, 8)}</Link>
+                <Link to={`/players/${a.userId}`} title={a.userId}>
+                  {a.handle ?? a.userId.slice(0, 8)}
+                </Link>
               </td>
               <td>{a.reward.name}</td>
               <td className="num">{a.score}</td>

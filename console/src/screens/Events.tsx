@@ -1,7 +1,22 @@
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { api, ok, type Schemas } from '../api.ts';
-import { Empty, Field, FormFooter, instant, Loading, num, numOrDefault, Pager, text, useLoad, usePaged, useSubmit, when } from '../ui.tsx';
+import {
+  Empty,
+  Field,
+  FormFooter,
+  instant,
+  Loading,
+  num,
+  numOrDefault,
+  Pager,
+  text,
+  useLoad,
+  usePaged,
+  useSubmit,
+  when,
+  TIME_ZONE,
+} from '../ui.tsx';
 import { STATUS_LABELS, StatusBadge } from './lifecycle.tsx';
 
 export const EVENT_STATUSES = ['draft', 'upcoming', 'registration_open', 'active', 'ended', 'completed', 'cancelled'] as const;
@@ -182,7 +197,7 @@ export function EventTimes({ errors, values }: { errors: Record<string, string>;
   return (
     <div className="row">
       {times.map(([name, label]) => (
-        <Field key={name} label={label} name={name} error={errors[name]}>
+        <Field key={name} label={label} name={name} error={errors[name]} hint={`your time (${TIME_ZONE})`}>
           <input name={name} type="datetime-local" defaultValue={values?.[name]} />
         </Field>
       ))}

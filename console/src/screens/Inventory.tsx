@@ -37,6 +37,7 @@ export function Inventory() {
       return `Slot ${s.key} created`;
     },
     ['key', 'name', 'position'],
+    { reset: true },
   );
   const newItem = useSubmit(
     async (d) => {
@@ -55,6 +56,7 @@ export function Inventory() {
       return `Item ${i.name} created`;
     },
     ['slotId', 'name', 'rarity', 'supply'],
+    { reset: true },
   );
   return (
     <section>

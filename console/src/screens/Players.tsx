@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Link, NavLink, Route, Routes, useNavigate, useParams } from 'react-router';
 import { api, ok, type Schemas } from '../api.ts';
-import { Empty, Loading, Pager, raw, useLoad, usePaged, when } from '../ui.tsx';
+import { Empty, Loading, Pager, raw, useLoad, usePaged, statusWord, when } from '../ui.tsx';
 import { GrantXp } from './Community.tsx';
 import { useCommunities } from './Events.tsx';
 
@@ -293,7 +293,7 @@ function Participations({ userId }: { userId: string }) {
               </td>
               <td>{p.eventStatus.replace('_', ' ')}</td>
               <td>
-                {p.statusName}
+                {statusWord(p.statusName)}
                 {p.dropReason ? <span className="muted"> ({p.dropReason})</span> : null}
               </td>
               <td className="num">{p.score}</td>

@@ -63,6 +63,7 @@ function Owners({ prize, onAwarded }: { prize: Schemas['PrizeDto']; onAwarded: (
       return `${r.replayed ? 'Already awarded' : 'Awarded'}: they own ${r.ownedQuantity}`;
     },
     ['userId', 'reason', 'quantity'],
+    { reset: true },
   );
   return (
     <div className="panel">

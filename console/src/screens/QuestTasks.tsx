@@ -117,6 +117,7 @@ export function QuestTasks({ quest, quests, onChanged }: { quest: QuestDto; ques
       return 'Task added';
     },
     ['title', 'description'],
+    { reset: true },
   );
   const remove = async (t: TaskDto) => {
     if (!window.confirm(`Remove the task “${t.title}”? Players' progress on it goes with it.`)) return;

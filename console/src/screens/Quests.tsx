@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { api, ok, type Schemas } from '../api.ts';
-import { Empty, Field, FormFooter, Loading, Pager, raw, text, usePaged, useSubmit, when } from '../ui.tsx';
+import { Empty, Field, FormFooter, Loading, Pager, raw, text, usePaged, useSubmit, statusWord, when } from '../ui.tsx';
 import { useCommunities } from './Events.tsx';
 import { QuestTasks } from './QuestTasks.tsx';
 
@@ -63,7 +63,7 @@ export function Quests() {
               <td>{q.recurrence ?? 'once'}</td>
               <td>{q.taskCount ? q.taskCount : <span className="muted">by the game</span>}</td>
               <td>
-                <span className={`badge quest-${q.status}`}>{q.status}</span>
+                <span className={`badge quest-${q.status}`}>{statusWord(q.status)}</span>
               </td>
               <td>{q.tags.join(', ')}</td>
               <td>{when(q.createdAt)}</td>
@@ -98,26 +98,30 @@ export function Quests() {
 }
 
 function QuestForm({ quest, communities, onSaved }: { quest?: QuestDto; communities: Schemas['CommunityDto'][]; onSaved: () => void }) {
-  const f = useSubmit(async (d) => {
-    const common = {
-      name: text(d, 'name') ?? '',
-      type: text(d, 'type') ?? '',
-      status: (text(d, 'status') ?? 'active') as QuestDto['status'],
-      tags: tags(d),
-      description: raw(d, 'description'),
-      featured: d.get('featured') === 'on',
-      recurrence: (text(d, 'recurrence') ?? 'once') as NonNullable<QuestDto['recurrence']>,
-    };
-    if (quest) await ok(api().PATCH('/v1/admin/quests/{questId}', { params: { path: { questId: quest.id } }, body: common }));
-    else
-      await ok(
-        api().POST('/v1/admin/quests', {
-          body: { ...common, communityId: text(d, 'communityId') ?? '', questEventId: text(d, 'questEventId') },
-        }),
-      );
-    onSaved();
-    return quest ? 'Saved' : 'Created';
-  }, QUEST_FIELDS);
+  const f = useSubmit(
+    async (d) => {
+      const common = {
+        name: text(d, 'name') ?? '',
+        type: text(d, 'type') ?? '',
+        status: (text(d, 'status') ?? 'active') as QuestDto['status'],
+        tags: tags(d),
+        description: raw(d, 'description'),
+        featured: d.get('featured') === 'on',
+        recurrence: (text(d, 'recurrence') ?? 'once') as NonNullable<QuestDto['recurrence']>,
+      };
+      if (quest) await ok(api().PATCH('/v1/admin/quests/{questId}', { params: { path: { questId: quest.id } }, body: common }));
+      else
+        await ok(
+          api().POST('/v1/admin/quests', {
+            body: { ...common, communityId: text(d, 'communityId') ?? '', questEventId: text(d, 'questEventId') },
+          }),
+        );
+      onSaved();
+      return quest ? 'Saved' : 'Created';
+    },
+    QUEST_FIELDS,
+    { reset: !quest },
+  );
   return (
     <form className={quest ? 'panel' : undefined} onSubmit={f.onSubmit}>
       {quest ? <h3>Edit “{quest.name}”</h3> : null}

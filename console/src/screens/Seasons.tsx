@@ -1,7 +1,22 @@
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api, ok, type Schemas } from '../api.ts';
-import { Empty, Field, FormFooter, instant, Loading, num, numOrDefault, Pager, text, useLoad, usePaged, useSubmit, when } from '../ui.tsx';
+import {
+  Empty,
+  Field,
+  FormFooter,
+  instant,
+  Loading,
+  num,
+  numOrDefault,
+  Pager,
+  text,
+  useLoad,
+  usePaged,
+  useSubmit,
+  statusWord,
+  when,
+} from '../ui.tsx';
 import { useResourceTypes } from './Community.tsx';
 import { useCommunities } from './Events.tsx';
 
@@ -556,7 +571,7 @@ function Payouts({ season, nameOf }: { season: Schemas['AdminSeasonDto']; nameOf
                 {p.amount} × {nameOf(p.type, p.refId)} <span className="muted small">({p.type})</span>
               </td>
               <td>
-                <span className={`badge payout-${p.status}`}>{p.status}</span>{' '}
+                <span className={`badge payout-${p.status}`}>{statusWord(p.status)}</span>{' '}
                 {p.error ? <span className="neg small">{p.error}</span> : null}
               </td>
               <td>{when(p.createdAt)}</td>

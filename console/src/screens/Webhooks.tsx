@@ -1,6 +1,20 @@
 import { Fragment, useState } from 'react';
 import { api, ok, type Schemas } from '../api.ts';
-import { Empty, Field, FormFooter, instant, Loading, localInput, Pager, text, useLoad, usePaged, useSubmit, when } from '../ui.tsx';
+import {
+  Empty,
+  Field,
+  FormFooter,
+  instant,
+  Loading,
+  localInput,
+  Pager,
+  text,
+  useLoad,
+  usePaged,
+  useSubmit,
+  statusWord,
+  when,
+} from '../ui.tsx';
 
 type Subscription = Schemas['SubscriptionDto'];
 type DeliveryStatus = 'pending' | 'delivering' | 'delivered' | 'dead';
@@ -137,6 +151,7 @@ function CreateSubscription({ onCreated }: { onCreated: (s: Schemas['Subscriptio
       return 'Created';
     },
     ['url', 'eventTypes', 'description', 'active'],
+    { reset: true },
   );
   return (
     <details className="panel">
@@ -263,7 +278,7 @@ function Deliveries({
                 </td>
                 <td className="small">{urls.get(d.subscriptionId) ?? d.subscriptionId.slice(0, 8)}</td>
                 <td>
-                  <span className={`badge delivery-${d.status}`}>{d.status}</span>
+                  <span className={`badge delivery-${d.status}`}>{statusWord(d.status)}</span>
                   {d.status === 'pending' && d.attempts > 0 ? <div className="muted small">next {when(d.nextAttemptAt)}</div> : null}
                 </td>
                 <td className="num">

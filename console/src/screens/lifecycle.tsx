@@ -37,4 +37,5 @@ export function Lifecycle({ status }: { status: string }) {
   );
 }
 
-export const PARTICIPANT_STATUS: Record<number, string> = { 1: 'REGISTERED', 2: 'UNREGISTERED', 3: 'DROPPED', 4: 'CANCELLED' };
+/** ParticipantStatus (the interface's numbers), in words. */
+export const PARTICIPANT_STATUS: Record<number, string> = { 1: 'registered', 2: 'unregistered', 3: 'dropped', 4: 'cancelled' };

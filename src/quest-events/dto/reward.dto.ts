@@ -248,4 +248,11 @@ export class RewardClaimDto {
 export class AdminRewardAllocationDto extends RewardAllocationDto {
   @ApiProperty({ format: 'uuid', example: '3b241101-e2bb-4255-8caf-4136c566a962' })
   userId: string;
+
+  /** The player's handle (null only if the user was deleted since). */
+  @ApiProperty({ type: String, nullable: true, example: 'alice' })
+  handle: string | null;
+
+  @ApiProperty({ type: String, nullable: true, example: 'Alice' })
+  displayName: string | null;
 }
