@@ -1,7 +1,7 @@
 // Generated from openapi.json by `npm run openapi`. Do not edit.
 
 /** The contract this client was generated from: the API version (`/v1`) and the SHA-256 of openapi.json. */
-export const CONTRACT = { apiVersion: "1", sha256: "b4feacc80b6c68f486a1968a33df88436f680a729582911fbc428d3ab60e7af4" } as const;
+export const CONTRACT = { apiVersion: "1", sha256: "d9c7e61b5946f1c2edb5136b4209165c1d3f865d4c7aeba0262450ce82b1f6bf" } as const;
 
 /** Every error the service answers: `message` is the interface identifier, `error` the precise case. */
 export const ERRORS = [

@@ -2972,6 +2972,13 @@ export interface components {
              * @example 2025-01-01T12:00:00.000Z
              */
             createdAt: string;
+            /** @example Alice */
+            displayName: string | null;
+            /**
+             * @description The buyer's handle (null only if no user of that id is found).
+             * @example alice
+             */
+            handle: string | null;
             /**
              * Format: uuid
              * @example 2d3e4f50-6172-4839-a4b5-c6d7e8f90a1b

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { UsersModule } from '../users/users.module.js';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { PrizesModule } from '../prizes/prizes.module.js';
 import { StoreListing } from './entities/store-listing.entity.js';
@@ -33,6 +34,7 @@ export const STORE_ENTITIES = [StoreListing, StoreListingShard, StorePurchase, S
     ResourcesModule,
     NotificationsModule,
     IntegrationsModule,
+    UsersModule,
   ],
   controllers: [StoreController, StoreAdminController],
   providers: [StoreService, StorePurchaseService, StoreListingRepository, StorePurchaseRepository, StoreCatalogReadModel],

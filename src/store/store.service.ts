@@ -17,6 +17,7 @@ import { StoreCatalogReadModel, type PurchaseTarget } from './store-catalog.read
 import { StoreListingRepository } from './store-listing.repository.js';
 import { StorePurchaseRepository } from './store-purchase.repository.js';
 import { RequirementsService } from '../requirements/requirements.service.js';
+import { UsersService } from '../users/users.service.js';
 import { StoreErrors } from './store.errors.js';
 import { toListingDto, toPurchaseDto, windowProblem } from './store.mappers.js';
 
@@ -34,6 +35,7 @@ export class StoreService {
     private readonly communities: CommunitiesService,
     private readonly requirements: RequirementsService,
     private readonly encryption: EncryptionService,
+    private readonly users: UsersService,
     private readonly clock: Clock,
     caches: CacheFactory,
   ) {
@@ -289,10 +291,16 @@ export class StoreService {
     page: PageRequest,
   ): Promise<Page<AdminPurchaseDto>> {
     const [rows, total] = await this.purchases.adminPage(tenantId, filter, page);
+    const names = await this.users.names(
+      tenantId,
+      rows.map((p) => p.userId),
+    );
     const items = await Promise.all(
       rows.map(async (p) => ({
         ...toPurchaseDto(p, p.listing!.name),
         userId: p.userId,
+        handle: names.get(p.userId)?.handle ?? null,
+        displayName: names.get(p.userId)?.displayName ?? null,
         requirementData: p.requirementDataEncrypted
           ? (JSON.parse(await this.encryption.decrypt(p.requirementDataEncrypted, purchaseDataContext(p.id))) as {
               requirementId: string;

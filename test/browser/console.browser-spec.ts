@@ -488,8 +488,12 @@ describe('the operator console in headless Chromium', () => {
     const sold = (await listings.locator('tbody > tr > td:nth-child(6)').allTextContents()).map(Number);
     const bars = await chart.locator('rect.bar').evaluateAll((r) => r.map((b) => Number(b.getAttribute('data-value'))));
     expect(bars).toEqual(sold);
-    // The seed's demo player bought a shirt.
+    // The seed's demo player bought a shirt: the buyer by handle, the price in the resource's slug.
     expect(Math.max(...bars)).toBeGreaterThan(0);
+    const bought = page.getByRole('table', { name: 'purchases' }).locator('tbody tr', { hasText: 'Striped shirt' });
+    await bought.first().waitFor();
+    await bought.first().getByRole('cell', { name: '150 × xp', exact: true }).waitFor();
+    expect((await bought.first().locator('td').allTextContents()).slice(1)).toEqual(['Striped shirt', 'demo', '1', '150 × xp']);
     expect(problems).toEqual([]);
     await page.close();
   });

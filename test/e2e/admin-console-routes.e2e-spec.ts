@@ -91,6 +91,7 @@ describe('management routes of the operator console', () => {
     expect(allocations.body.total).toBeGreaterThan(0);
     expect(allocations.body.items[0]).toMatchObject({
       userId: expect.any(String),
+      handle: expect.stringMatching(/^(alice|bob|carol|demo)$/),
       tickets: expect.any(Number),
       reward: { name: expect.any(String) },
     });

@@ -723,6 +723,10 @@ describe('the store', () => {
       // The management API shows what each purchase was given, decrypted, for fulfilment.
       const orders = await admin().get(`/v1/admin/store/purchases?listingId=${l.id}&userId=${u.userId}`).expect(200);
       expect(orders.body.total).toBe(4);
+      // The buyer by name, as support looks them up.
+      const buyer = (await admin().get(`/v1/admin/users/${u.userId}`).expect(200)).body as { handle: string; displayName: string | null };
+      expect(orders.body.items[0]).toMatchObject({ userId: u.userId, handle: buyer.handle, displayName: buyer.displayName });
+      expect(buyer.handle).toEqual(expect.any(String));
       expect(orders.body.items[0].requirementData).toEqual([
         { requirementId: address.id, data: { ...ADDRESS, city: 'Paris' } },
         { requirementId: size.id, data: { size: 'L' } },

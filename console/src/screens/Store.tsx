@@ -3,13 +3,33 @@ import { Link } from 'react-router';
 import { api, ok, type Schemas } from '../api.ts';
 import { BarChart } from '../chart.tsx';
 import { formErrors } from '../errors.ts';
-import { Empty, Loading, Pager, usePaged, when } from '../ui.tsx';
+import { Empty, Loading, Pager, useLoad, usePaged, when } from '../ui.tsx';
 import { useCommunities } from './Events.tsx';
 
 /** A listing's name short enough for the chart's axis. */
 const short = (name: string) => (name.length > 14 ? `${name.slice(0, 13)}…` : name);
 
-const price = (p: Schemas['PriceComponentDto'][]) => p.map((c) => `${c.amount} × ${c.resourceTypeId.slice(0, 8)}`).join(' + ') || 'free';
+/** A price in the resource types' slugs ("120 × gold + 5 × gems"); an id only until the names arrive. */
+const price = (p: Schemas['PriceComponentDto'][], names: Map<string, string>) =>
+  p.map((c) => `${c.amount} × ${names.get(c.resourceTypeId) ?? c.resourceTypeId.slice(0, 8)}`).join(' + ') || 'free';
+
+/** The resource types' slugs and the items' names of every community of the tenant, by id. */
+function useNames(communities: Schemas['CommunityDto'][] | undefined) {
+  return useLoad(async () => {
+    const names = new Map<string, string>();
+    await Promise.all(
+      (communities ?? []).map(async (c) => {
+        const [types, items] = await Promise.all([
+          ok(api().GET('/v1/admin/resources/types', { params: { query: { communityId: c.id, page: 1, limit: 100 } } })),
+          ok(api().GET('/v1/admin/inventory/items', { params: { query: { communityId: c.id, page: 1, limit: 100 } } })),
+        ]);
+        for (const t of types.items) names.set(t.id, t.slug);
+        for (const i of items.items) names.set(i.id, i.name);
+      }),
+    );
+    return names;
+  }, [communities]);
+}
 
 /** Listings with their requirements, stock and sales; requirements; purchases. */
 export function Store() {
@@ -26,6 +46,7 @@ export function Store() {
     [listingId],
   );
   const reqNames = new Map(requirements.data?.items.map((r) => [r.id, r.name]));
+  const names = useNames(communities.data).data ?? new Map<string, string>();
   const [error, setError] = useState<string | null>(null);
   const toggle = async (l: Schemas['ListingDto']) => {
     try {
@@ -90,7 +111,7 @@ export function Store() {
                 </button>
               </td>
               <td>{l.kind}</td>
-              <td>{price(l.price)}</td>
+              <td>{price(l.price, names)}</td>
               <td>{l.requirementIds.map((id) => reqNames.get(id) ?? id.slice(0, 8)).join(', ') || '—'}</td>
               <td className="num">{l.totalSupply === null ? '∞' : `${l.remainingSupply} / ${l.totalSupply}`}</td>
               <td className="num">{l.sold}</td>
@@ -131,10 +152,12 @@ export function Store() {
               <td>{when(p.createdAt)}</td>
               <td>{p.listingName}</td>
               <td>
-                <Link to={`/players/${p.userId}`}>{p.userId.slice(0, 8)}</Link>
+                <Link to={`/players/${p.userId}`} title={p.userId}>
+                  {p.handle ?? p.userId.slice(0, 8)}
+                </Link>
               </td>
               <td className="num">{p.quantity}</td>
-              <td>{price(p.price)}</td>
+              <td>{price(p.price, names)}</td>
             </tr>
           ))}
         </tbody>
@@ -163,7 +186,7 @@ export function Store() {
                 {r.kind === 'min_resource'
                   ? `≥ ${r.minAmount}`
                   : r.kind === 'owns_item'
-                    ? `owns ${r.itemId?.slice(0, 8)}`
+                    ? `owns ${(r.itemId && names.get(r.itemId)) ?? r.itemId?.slice(0, 8)}`
                     : r.personalData
                       ? 'personal data'
                       : 'data'}

@@ -140,6 +140,13 @@ export class AdminPurchaseDto extends PurchaseDto {
   @ApiProperty({ format: 'uuid', example: '3b241101-e2bb-4255-8caf-4136c566a962' })
   userId: string;
 
+  /** The buyer's handle (null only if no user of that id is found). */
+  @ApiProperty({ type: String, nullable: true, example: 'alice' })
+  handle: string | null;
+
+  @ApiProperty({ type: String, nullable: true, example: 'Alice' })
+  displayName: string | null;
+
   @ApiProperty({ type: PurchaseRequirementDataDto, isArray: true })
   requirementData: PurchaseRequirementDataDto[];
 }
