@@ -87,6 +87,13 @@ export default {
       globalSetup: '<rootDir>/test/reliability/setup/redis-global-setup.mjs',
       globalTeardown: '<rootDir>/test/reliability/setup/redis-global-teardown.mjs',
     },
+    // The high-availability topology on loopback (scripts/topology.mjs: pg_auto_failover, installed
+    // when missing): not in `npm test` (a fresh machine has none of it); `npm run test:topology`, which CI runs.
+    {
+      ...common,
+      displayName: 'topology',
+      testMatch: ['<rootDir>/test/topology/**/*.topology-spec.ts'],
+    },
     // The C# client compiled by Mono's compiler and its program run against the service: not in
     // `npm test` (Mono is not on a fresh machine); `npm run test:csharp`, which CI runs.
     {

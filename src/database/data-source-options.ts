@@ -1,6 +1,7 @@
 import type { DataSourceOptions } from 'typeorm';
 import { migrations } from '../../migrations/index.js';
 import { watchPooledClient } from './pg-connections.js';
+import { failoverClientClass, primaryLocatorFor, splitHosts } from './primary-locator.js';
 import { SnakeNamingStrategy } from './snake-naming.strategy.js';
 
 /**
@@ -15,9 +16,12 @@ export function dataSourceOptions(
   entities: NonNullable<DataSourceOptions['entities']>,
   overrides: { poolSize?: number; migrationsRun?: boolean; lockTimeoutMs?: number } = {},
 ): DataSourceOptions {
+  // Several hosts (libpq's form, as a failover manager prints it): TypeORM parses the first one,
+  // the pool's clients connect to whichever is the primary (src/database/primary-locator.ts).
+  const locator = primaryLocatorFor(url);
   return {
     type: 'postgres',
-    url,
+    url: locator ? splitHosts(url).urlFor(locator.hosts[0]) : url,
     entities,
     migrations,
     namingStrategy: new SnakeNamingStrategy(),
@@ -41,6 +45,7 @@ export function dataSourceOptions(
       ...(overrides.lockTimeoutMs ? { lock_timeout: overrides.lockTimeoutMs } : {}),
       // An 'error' listener on every client for its whole life (src/database/pg-connections.ts).
       onConnect: watchPooledClient,
+      ...(locator ? { Client: failoverClientClass(locator) } : {}),
       application_name: 'community-gaming-service',
       // No JIT compilation: the service runs short OLTP statements whose estimated cost can pass
       // jit_above_cost (the rank counters) while compiling costs far more than running them.

@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import pg from 'pg';
+import { type DatabaseHost, primaryLocatorFor, splitHosts } from './primary-locator.js';
 
 /**
  * The connection rule (docs/decisions.md, "Database connections"): every PostgreSQL connection of
@@ -104,27 +105,34 @@ export class DedicatedConnection {
   }
 
   private async connect(): Promise<pg.Client> {
-    const client = new pg.Client({
-      connectionString: this.options.url,
-      application_name: `cgs:${this.options.name}`,
-      connectionTimeoutMillis: this.options.connectTimeoutMs ?? 2000,
-    });
-    // Errors while connecting also reject `connect()`; afterwards they drop the connection.
-    client.on('error', (err) => {
-      this.broken.add(client);
-      this.lost(client, err);
-    });
-    client.on('end', () => {
-      this.broken.add(client);
-      this.lost(client);
-    });
+    // A multi-host URL: this connection goes to the primary (LISTEN hears no NOTIFY on a standby).
+    const locator = primaryLocatorFor(this.options.url);
+    let client: pg.Client | undefined;
+    let host: DatabaseHost | undefined;
     try {
-      await client.connect();
-      await this.options.onConnect?.(client);
+      host = await locator?.primary();
+      client = new pg.Client({
+        connectionString: host ? splitHosts(this.options.url).urlFor(host) : this.options.url,
+        application_name: `cgs:${this.options.name}`,
+        connectionTimeoutMillis: this.options.connectTimeoutMs ?? 2000,
+      });
+      const current = client;
+      // Errors while connecting also reject `connect()`; afterwards they drop the connection.
+      current.on('error', (err) => {
+        this.broken.add(current);
+        this.lost(current, err);
+      });
+      current.on('end', () => {
+        this.broken.add(current);
+        this.lost(current);
+      });
+      await current.connect();
+      await this.options.onConnect?.(current);
       if (this.closed) throw new Error(`${this.options.name}: connection closed`);
-      if (this.broken.has(client)) throw new Error(`${this.options.name}: connection lost while connecting`);
+      if (this.broken.has(current)) throw new Error(`${this.options.name}: connection lost while connecting`);
     } catch (err) {
-      client.end().catch(() => undefined);
+      client?.end().catch(() => undefined);
+      if (host) locator?.forget(host);
       if (!this.failing) this.log.warn(`cannot connect: ${describe(err)}`);
       this.failing = true;
       if (!this.closed) this.options.onLost?.(err);

@@ -34,6 +34,12 @@ describe('AllExceptionsFilter: database outages are 503, never 500', () => {
     expect(respond(new Error('Connection terminated unexpectedly')).status).toBe(503);
   });
 
+  it('maps a write refused as read-only (25006: a primary demoted by a failover) to 503 with Retry-After', () => {
+    const demoted = respond(Object.assign(new Error('cannot execute INSERT in a read-only transaction'), { code: '25006' }));
+    expect([demoted.status, demoted.headers['Retry-After']]).toEqual([503, '1']);
+    expect(demoted.body).toMatchObject({ code: 10503, error: 'service_unavailable' });
+  });
+
   // Regression (reliability suite, database outage): a transaction whose connection died when
   // PostgreSQL stopped answered 500 on its next query.
   it('maps TypeORM\'s "query runner already released" (the connection died mid-transaction) to 503', () => {

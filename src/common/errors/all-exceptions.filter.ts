@@ -18,7 +18,10 @@ const byStatus: Record<number, ErrorDefinition> = {
   503: CommonErrors.service_unavailable,
 };
 
-/** PostgreSQL SQLSTATE classes and socket errors that mean "the database is not there". */
+/**
+ * PostgreSQL SQLSTATE classes and socket errors that mean "the database is not there"; 25006 (a
+ * write refused as read-only) is a primary demoted by a failover, until the pool reaches the new one.
+ */
 function isDatabaseUnavailable(err: unknown): boolean {
   const e = err as { code?: string; message?: string; name?: string; driverError?: unknown } | undefined;
   if (!e || typeof e !== 'object') return false;
@@ -31,7 +34,10 @@ function isDatabaseUnavailable(err: unknown): boolean {
   )
     return true;
   const code = e.code ?? (e.driverError as { code?: string } | undefined)?.code;
-  if (code && (/^(08|57P|53300|3D000)/.test(code) || ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND'].includes(code))) {
+  if (
+    code &&
+    (/^(08|57P|53300|3D000|25006)/.test(code) || ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND'].includes(code))
+  ) {
     return true;
   }
   const msg = e.message ?? '';
