@@ -10,6 +10,7 @@ import { AppConfig, trustProxy } from './config/app-config.js';
 import { DomainError } from './common/errors/domain-error.js';
 import { AllExceptionsFilter, errorBody } from './common/errors/all-exceptions.filter.js';
 import { CommonErrors, type ErrorDefinition } from './common/errors/error-catalog.js';
+import { ReplicaReads } from './database/replica-reads.js';
 import { SWAGGER_UI_OPTIONS, buildOpenApiDocument } from './openapi.js';
 import { assertSafeInput } from './common/validation/safe-input.js';
 import { parseQuery } from './common/validation/query-parser.js';
@@ -125,6 +126,9 @@ export function setupApp(app: INestApplication, options: { swagger?: boolean } =
   // The id and the headers before the body parsers: an answer a parser refuses (malformed JSON,
   // too large) carries them too.
   app.use(requestId);
+  // With read replicas: a player's own writes show in their next reads (src/database/replica-reads.ts).
+  const replicas = app.get(ReplicaReads);
+  if (replicas.enabled) app.use(replicas.middleware);
   app.use(securityHeaders());
   // Express's own parser, as `useBodyParser` registers it: Nest's options type leaves out `verify`
   // (Nest sets it for `rawBody`, which this app does not use).

@@ -30,8 +30,10 @@ export async function runClusterPrimary(config: AppConfig): Promise<void> {
   // A scrape of /metrics reaches one worker, which asks here for the whole cluster's figures.
   if (config.METRICS_TOKEN) (await import('../observability/cluster-metrics.js')).serveClusterMetrics();
 
-  if (!config.REDIS_URL)
-    say(`no REDIS_URL: each of the ${config.WEB_CONCURRENCY} workers counts the login rate limits on its own; set REDIS_URL to share them`);
+  if (!config.REDIS_URL && !config.REDIS_CLUSTER_NODES)
+    say(
+      `no REDIS_URL: each of the ${config.WEB_CONCURRENCY} workers counts the login rate limits on its own; set REDIS_URL (or REDIS_CLUSTER_NODES) to share them`,
+    );
   const follower = {
     MIGRATIONS_RUN: 'false',
     STARTUP_TASKS: 'false',

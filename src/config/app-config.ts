@@ -47,6 +47,34 @@ export class AppConfig {
   @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgres:// URL' })
   DATABASE_URL?: string;
 
+  /**
+   * Streaming replicas of DATABASE_URL's primary, as postgres:// URLs separated by commas. Reads
+   * that tolerate lag (list pages, the catalogue, public profiles) go to a replica that has
+   * replayed every write acknowledged before the read's cache was last dropped and before the
+   * reader's own last write, and never lags by more than REPLICA_MAX_LAG_MS; otherwise, and when a
+   * replica fails, to the primary. Logins, purchases, claims and a player's own data always read
+   * the primary. Optional.
+   */
+  @IsOptional()
+  @Matches(/^postgres(ql)?:\/\/[^,]+(,postgres(ql)?:\/\/[^,]+)*$/, {
+    message: 'DATABASE_REPLICA_URLS must be postgres:// URLs separated by commas',
+  })
+  DATABASE_REPLICA_URLS?: string;
+
+  /** A replica that has not replayed the primary's writes of this many milliseconds ago is skipped. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(50)
+  @Max(600000)
+  REPLICA_MAX_LAG_MS = 1000;
+
+  /** How often the primary's and each replica's WAL position is read, in milliseconds (the lag's resolution). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(20)
+  @Max(10000)
+  REPLICA_PROBE_MS = 100;
+
   /** Where the embedded PostgreSQL keeps its data (git-ignored). */
   @IsString()
   DATA_DIR = '.data';
@@ -79,6 +107,32 @@ export class AppConfig {
   @IsOptional()
   @Matches(/^rediss?:\/\//, { message: 'REDIS_URL must be a redis:// URL' })
   REDIS_URL?: string;
+
+  /**
+   * A Redis Cluster instead of one Redis server, for the same uses as REDIS_URL (ranks, rate
+   * limits, notification wake-ups): a few of its nodes, comma-separated `host:port` (e.g.
+   * `redis-0:6379,redis-1:6379,redis-2:6379`); the client learns the others and follows a failover.
+   * Set REDIS_URL or this, not both (refused at start-up: one of them would be silently ignored).
+   */
+  @IsOptional()
+  @ValidateBy({
+    name: 'isRedisClusterNodes',
+    validator: {
+      // The grammar of parseRedisNodes (src/common/redis/new-redis.ts), which builds the client.
+      validate: (value: unknown, args) =>
+        typeof value === 'string' &&
+        !(args?.object as { REDIS_URL?: string }).REDIS_URL &&
+        value.split(',').every((entry) => {
+          const m = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?):(\d{1,5})$/.exec(entry.trim());
+          return m !== null && Number(m[2]) >= 1 && Number(m[2]) <= 65535;
+        }),
+      defaultMessage: (args) =>
+        (args?.object as { REDIS_URL?: string }).REDIS_URL
+          ? 'set REDIS_URL or REDIS_CLUSTER_NODES, not both'
+          : 'REDIS_CLUSTER_NODES must be comma-separated host:port (e.g. redis-0:6379,redis-1:6379)',
+    },
+  })
+  REDIS_CLUSTER_NODES?: string;
 
   /**
    * Longest wait for one Redis command, in milliseconds. Redis is optional at run time too: a

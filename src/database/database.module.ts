@@ -5,6 +5,7 @@ import { AppConfig } from '../config/app-config.js';
 import { dataSourceOptions } from './data-source-options.js';
 import { EmbeddedDatabase } from './embedded-postgres.js';
 import { HotRows } from './hot-rows.js';
+import { ReplicaReads } from './replica-reads.js';
 import { SummaryFolds } from './summary-folds.js';
 
 import { CacheBus } from './cache-bus.js';
@@ -35,6 +36,7 @@ export class DatabaseModule implements OnApplicationShutdown {
       providers: [
         HotRows,
         CacheBus,
+        ReplicaReads,
         SummaryFolds,
         {
           provide: EMBEDDED_DATABASE,
@@ -59,7 +61,7 @@ export class DatabaseModule implements OnApplicationShutdown {
           },
         },
       ],
-      exports: [DATABASE_URL, EMBEDDED_DATABASE, HotRows, CacheBus, SummaryFolds],
+      exports: [DATABASE_URL, EMBEDDED_DATABASE, HotRows, CacheBus, ReplicaReads, SummaryFolds],
     };
   }
 

@@ -146,22 +146,24 @@ export function failoverClientClass(locator: PrimaryLocator): typeof pg.Client {
     override connect(): Promise<pg.Client>;
     override connect(callback: ((err: Error) => void) | ((err: null, c: pg.Client) => void)): void;
     override connect(callback?: ((err: Error) => void) | ((err: null, c: pg.Client) => void)): Promise<pg.Client> | void {
-      const done = locator.primary().then(async (host) => {
-        this.target = host;
-        this.host = host.host;
-        this.port = host.port;
-        try {
-          await super.connect();
-        } catch (err) {
-          locator.forget(host);
-          throw err;
-        }
-        return this;
-      });
-      if (!callback) return done;
+      if (!callback) return new Promise((resolve, reject) => this.connect((err: Error | null) => (err ? reject(err) : resolve(this))));
       const cb = callback as (err: Error | null, c?: pg.Client) => void;
-      done.then(
-        (c) => cb(null, c),
+      locator.primary().then(
+        (host) => {
+          this.target = host;
+          this.host = host.host;
+          this.port = host.port;
+          // The caller's callback runs inside pg's own, as pg calls it: the pool adds its 'error'
+          // listener before the next message of the same read is parsed (a server that dies
+          // right after accepting the connection sends its FATAL in that read; with no listener
+          // yet, the process would crash on it).
+          super.connect((err: Error | null) => {
+            if (err) {
+              locator.forget(host);
+              cb(err);
+            } else cb(null, this);
+          });
+        },
         (err: Error) => cb(err),
       );
     }

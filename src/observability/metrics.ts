@@ -8,6 +8,7 @@ import type { DataSource } from 'typeorm';
 import { DomainError } from '../common/errors/domain-error.js';
 import { DomainEvents } from '../common/events/domain-events.js';
 import { AppConfig } from '../config/app-config.js';
+import { ReplicaReads } from '../database/replica-reads.js';
 import '../resources/resources.events.js';
 import { scrapeThroughPrimary } from './cluster-metrics.js';
 
@@ -62,7 +63,7 @@ export class Metrics {
   private readonly credited?: Counter<'kind' | 'reason'>;
   private readonly mintJobs?: Counter<'state'>;
 
-  constructor(config: AppConfig, @InjectDataSource() dataSource: DataSource, events: DomainEvents) {
+  constructor(config: AppConfig, @InjectDataSource() dataSource: DataSource, events: DomainEvents, replicas: ReplicaReads) {
     this.enabled = Boolean(config.METRICS_TOKEN);
     if (!config.METRICS_TOKEN) return;
     this.tokenDigest = digest(config.METRICS_TOKEN);
@@ -103,6 +104,7 @@ export class Metrics {
         this.set(pool()?.options?.max ?? config.DB_POOL_SIZE);
       },
     });
+    if (replicas.enabled) replicaMetrics(replicas, registers);
     this.logins = new Counter({
       name: 'cgs_logins_total',
       help: 'Login and registration attempts that reached the service, by method and result (success, or the error identifier)',
@@ -209,4 +211,37 @@ const digest = (s: string) => hash('sha256', s, 'buffer');
 /** The error identifier of a failure (a catalogued case: bounded), `error` for anything unexpected. */
 function outcome(err: unknown): string {
   return err instanceof DomainError ? err.definition.error : 'error';
+}
+
+/** The read replicas' lag and where the reads that tolerate lag ran (DATABASE_REPLICA_URLS). */
+function replicaMetrics(replicas: ReplicaReads, registers: Registry[]): void {
+  new Gauge({
+    name: 'db_replica_lag_seconds',
+    help: 'Read replicas (DATABASE_REPLICA_URLS): how far each is behind the primary, in seconds (-1: not answering)',
+    labelNames: ['replica'] as const,
+    registers,
+    collect() {
+      for (const r of replicas.states()) this.set({ replica: r.replica }, r.healthy && r.lagMs !== null ? r.lagMs / 1000 : -1);
+    },
+  });
+  // Counted by ReplicaReads; carried over as increments so the series is a counter.
+  const reported = new Map<string, number>();
+  new Counter({
+    name: 'db_replica_reads_total',
+    help: 'Reads that tolerate lag, by where they ran (a replica, or "primary") and result (served; fallback: a failed replica read run again on the primary)',
+    labelNames: ['replica', 'result'] as const,
+    registers,
+    collect() {
+      const add = (replica: string, result: string, total: number) => {
+        const key = `${replica} ${result}`;
+        this.inc({ replica, result }, total - (reported.get(key) ?? 0));
+        reported.set(key, total);
+      };
+      for (const r of replicas.states()) {
+        add(r.replica, 'served', r.reads);
+        add(r.replica, 'fallback', r.fallbacks);
+      }
+      add('primary', 'served', replicas.readsOnPrimary);
+    },
+  });
 }

@@ -1,7 +1,6 @@
 import { Logger, type OnApplicationShutdown, type OnModuleDestroy } from '@nestjs/common';
-import type { Redis } from 'ioredis';
 import { RANGES_PER_DROP } from '../common/cache/range-cache.js';
-import { newRedis } from '../common/redis/new-redis.js';
+import { isCluster, newRedis, type RedisClient, type RedisTarget } from '../common/redis/new-redis.js';
 import { AsyncResource } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { setImmediate as yieldToRequests } from 'node:timers/promises';
@@ -31,10 +30,13 @@ const NIL_UUID = '00000000-0000-0000-0000-000000000000';
 export const BEHIND_GRACE_MS = 5_000;
 /** At most one invalidation (so one rebuild) of a board per process in this period. */
 const INVALIDATE_EVERY_MS = 60_000;
+/** When a cluster node is lost, the boards this process wrote in this period are rebuilt (see `nodeLost`). */
+const RECENT_WRITE_MS = 30_000;
 
 /**
  * The Redis keys of one board (resource type ids are uuids, unique across tenants). The hash tag
- * `{...}` puts them in one slot: every script touches one board only, which Redis Cluster needs.
+ * `{...}` puts them in one slot: every script (and the flush's pipeline) touches one board only,
+ * which Redis Cluster needs (a script's keys must be in one slot, CROSSSLOT otherwise).
  *
  * - `meta` hash: `state` = `ready` when `z`/`h` may be read, `fmt` = RANK_FORMAT, and while a
  *   rebuild runs `building` (its id) and `bepoch` (`epoch` when it began).
@@ -212,10 +214,14 @@ function deferred(): Deferred {
  * - A board that is missing, of another format, or being rebuilt is read from PostgreSQL while one
  *   instance rebuilds it in batches. When a write to Redis fails, the board is marked here and read
  *   from PostgreSQL, and invalidated (rebuilt) as soon as Redis answers again.
+ * - On a Redis Cluster (REDIS_CLUSTER_NODES) a board lives on the master of its slot. While that
+ *   master is lost and until its replica takes over, the board's reads fail over to PostgreSQL
+ *   and its writes mark it as above; the writes the replica may have missed are dealt with by
+ *   `nodeLost`.
  */
 export class RedisRankStore extends RankStore implements OnModuleDestroy, OnApplicationShutdown {
   private readonly logger = new Logger(RedisRankStore.name);
-  readonly redis: Redis;
+  readonly redis: RedisClient;
   private readonly scripts: Scripts;
   private readonly owner = randomUUID();
   /** Board -> its users to flush -> the scores they moved between since the last flush (for the caches in front). */
@@ -232,6 +238,8 @@ export class RedisRankStore extends RankStore implements OnModuleDestroy, OnAppl
   /** `board:user` -> when a ranking read first found Redis behind PostgreSQL for that player. */
   private readonly behindSince = new Map<string, number>();
   private readonly invalidatedAt = new Map<string, number>();
+  /** Board -> when this process last wrote it in Redis (flush or rebuild batch). */
+  private readonly wroteAt = new Map<string, number>();
   private closing = false;
   private lastErrorLog = 0;
   /**
@@ -242,7 +250,7 @@ export class RedisRankStore extends RankStore implements OnModuleDestroy, OnAppl
   private readonly background = new AsyncResource('RedisRankStore');
 
   constructor(
-    url: string,
+    target: RedisTarget,
     private readonly pg: PostgresRankStore,
     private readonly rows: LeaderboardReadModel,
     private readonly people: RankPeople,
@@ -251,7 +259,7 @@ export class RedisRankStore extends RankStore implements OnModuleDestroy, OnAppl
   ) {
     super();
     // Fail fast rather than queue: a read that cannot reach Redis at once is served by PostgreSQL.
-    this.redis = newRedis(url, {
+    this.redis = newRedis(target, {
       enableOfflineQueue: false,
       maxRetriesPerRequest: 1,
       commandTimeout: commandTimeoutMs,
@@ -259,6 +267,7 @@ export class RedisRankStore extends RankStore implements OnModuleDestroy, OnAppl
     });
     this.redis.on('error', (err: Error) => this.logError('redis', err));
     this.redis.on('ready', () => void this.repair());
+    if (isCluster(this.redis)) this.redis.on('-node', () => this.nodeLost());
     const define = (name: keyof Scripts, keys: number, lua: string) => this.redis.defineCommand(name, { numberOfKeys: keys, lua });
     define('rankPage', 2, PAGE);
     define('rankUser', 3, USER);
@@ -515,6 +524,7 @@ export class RedisRankStore extends RankStore implements OnModuleDestroy, OnAppl
           args.push(userId, live[j] ?? '', building[j] ?? '', ranked ? member(row) : '', ranked ? scoreOf(row.earned) : '0');
         });
         const retry = new Set(await this.scripts.rankFlush(k.meta, k.z, k.h, k.zb, k.hb, k.seq, ...args));
+        this.wroteAt.set(boardId, Date.now());
         const landed = chunk.filter((userId) => !retry.has(userId));
         for (const userId of retry) this.enqueue(boardId, userId, changes.get(userId)!);
         if (landed.length > RANGES_PER_DROP) this.boardChanged(boardId);
@@ -559,6 +569,22 @@ export class RedisRankStore extends RankStore implements OnModuleDestroy, OnAppl
     this.dirty.add(boardId);
     this.repairTimer ??= setInterval(() => void this.repair(), 1_000);
     this.repairTimer.unref();
+  }
+
+  /**
+   * A connection to a cluster node ended. When the node was a master, a replica takes its slots
+   * over with what had reached it, and replication is asynchronous: a write acknowledged just before
+   * may be missing there, and a board's copy would stay behind PostgreSQL with no error anywhere.
+   * So the boards this process wrote lately are read from PostgreSQL and invalidated (rebuilt) as
+   * soon as their slot answers again. A lost replica (or a connection closed for another reason)
+   * costs a needless rebuild of those boards; a failover is rare.
+   */
+  private nodeLost(): void {
+    const since = Date.now() - RECENT_WRITE_MS;
+    for (const [boardId, at] of this.wroteAt) {
+      this.wroteAt.delete(boardId);
+      if (at >= since) this.markDirty(boardId);
+    }
   }
 
   /** Invalidates the boards this process may have left behind, once Redis answers again. */
@@ -606,6 +632,7 @@ export class RedisRankStore extends RankStore implements OnModuleDestroy, OnAppl
         const args: Arg[] = [];
         for (const row of rows) args.push(row.user_id, member(row), scoreOf(row.earned));
         if (!(await this.scripts.rankBatch(k.meta, k.zb, k.hb, k.lock, k.seq, build, this.owner, LOCK_MS, BUILD_TTL_MS, ...args))) return;
+        this.wroteAt.set(boardId, Date.now());
         after = rows[rows.length - 1].user_id;
       }
       if (rows.length < REBUILD_BATCH) break;

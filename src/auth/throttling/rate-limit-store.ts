@@ -1,7 +1,6 @@
 import { Logger, type OnModuleDestroy } from '@nestjs/common';
-import type { Redis } from 'ioredis';
 import { upTo } from '../../common/cache/up-to.js';
-import { newRedis } from '../../common/redis/new-redis.js';
+import { newRedis, type RedisClient, type RedisTarget } from '../../common/redis/new-redis.js';
 import { LRUCache } from 'lru-cache';
 import type { Clock } from '../../common/clock/clock.js';
 
@@ -99,6 +98,14 @@ end
 return {hits, ttl, 0, 0}
 `;
 
+/**
+ * The Redis keys of one counter: the count and its block. The hash tag `{key}` puts both in one
+ * slot, which a script touching both needs on a Redis Cluster (CROSSSLOT otherwise): whatever
+ * `key` holds, the tag is the same text up to the first `}` in both (keys start with their kind,
+ * `ip:`, `acct:`..., never with `}`, which would make the tag empty).
+ */
+const counterKeys = (key: string) => [`{${key}}`, `{${key}}:blocked`] as const;
+
 /** One hit taken back, never below zero, never creating the key. */
 const REFUND = `
 local hits = tonumber(redis.call('GET', KEYS[1]) or '0')
@@ -110,7 +117,7 @@ return 0
 const REDIS_REST_MS = 1_000;
 
 /**
- * Several instances: counters in Redis (REDIS_URL), so the limits hold across instances.
+ * Several instances: counters in Redis (REDIS_URL or REDIS_CLUSTER_NODES), so the limits hold across instances.
  *
  * Redis is optional at run time as well. A command waits at most REDIS_COMMAND_TIMEOUT_MS and is
  * never queued while Redis is away; then, and for REDIS_REST_MS after a failure, the counters
@@ -120,17 +127,17 @@ const REDIS_REST_MS = 1_000;
  */
 export class RedisRateLimitStore extends RateLimitStore implements OnModuleDestroy {
   private readonly logger = new Logger(RedisRateLimitStore.name);
-  readonly redis: Redis;
+  readonly redis: RedisClient;
   private restUntil = 0;
   private lastWarning = 0;
 
   constructor(
-    url: string,
+    target: RedisTarget,
     private readonly local: MemoryRateLimitStore,
     commandTimeoutMs: number,
   ) {
     super();
-    this.redis = newRedis(url, {
+    this.redis = newRedis(target, {
       keyPrefix: 'cgs:rl:',
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
@@ -153,8 +160,7 @@ export class RedisRateLimitStore extends RateLimitStore implements OnModuleDestr
         const [hits, ttl, blocked, blockTtl] = (await this.redis.eval(
           SCRIPT,
           2,
-          key,
-          `${key}:blocked`,
+          ...counterKeys(key),
           ttlMs,
           limit,
           blockDurationMs,
@@ -173,12 +179,13 @@ export class RedisRateLimitStore extends RateLimitStore implements OnModuleDestr
   async refund(key: string): Promise<void> {
     await this.either(
       async () => {
-        await this.redis.eval(REFUND, 1, key);
+        await this.redis.eval(REFUND, 1, counterKeys(key)[0]);
       },
       () => this.local.refund(key),
     );
   }
 
+  /** A mark is one key, untagged (no script touches it with another): marks made before the counters' tags still count. */
   async remember(key: string, ttlMs: number): Promise<void> {
     await this.local.remember(key, ttlMs);
     await this.either(

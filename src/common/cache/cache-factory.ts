@@ -37,6 +37,10 @@ export class CacheFactory {
   /** Whether the cache bus is listening, so every process's drops reach this one. */
   private linked = false;
   private readonly dropListeners: ((cache: string, scope: string) => void)[] = [];
+  /** When each cache last had a scope dropped here (by this process's writes or another's), by name. */
+  private readonly droppedAt = new Map<string, number>();
+  /** When every cache was last cleared here. */
+  private clearedAt = 0;
 
   constructor(
     private readonly config: AppConfig,
@@ -76,7 +80,10 @@ export class CacheFactory {
    * missed from now on: the values kept for BOARD_CACHE_MS on the strength of the bus are forgotten.
    */
   setLinked(linked: boolean): void {
-    if (this.linked && !linked) for (const cache of this.keptWhileLinked) cache.clearHere();
+    if (this.linked && !linked) {
+      this.clearedAt = this.clock.nowMs();
+      for (const cache of this.keptWhileLinked) cache.clearHere();
+    }
     this.linked = linked;
   }
 
@@ -87,6 +94,7 @@ export class CacheFactory {
       clock: this.clock,
       dataSource: this.dataSource,
       onDrop: (scope: string) => {
+        this.droppedAt.set(name, this.clock.nowMs());
         for (const listener of this.dropListeners) listener(name, scope);
       },
     };
@@ -99,11 +107,24 @@ export class CacheFactory {
 
   /** A scope another process dropped: forgotten here too (unknown cache names are ignored). */
   dropHere(cache: string, scope: string): void {
-    this.caches.get(cache)?.dropHere(scope);
+    const c = this.caches.get(cache);
+    if (!c) return;
+    this.droppedAt.set(cache, this.clock.nowMs());
+    c.dropHere(scope);
+  }
+
+  /**
+   * The last time a value of the cache `name` was dropped or every cache cleared here: a value
+   * loaded now must show every write acknowledged before it (a replica that has not replayed up to
+   * then would bring the old value back, ReplicaReads).
+   */
+  lastDropAt(name: string): number {
+    return Math.max(this.droppedAt.get(name) ?? 0, this.clearedAt);
   }
 
   /** Forgets every cached value of this process (after drops may have been missed). */
   clearHere(): void {
+    this.clearedAt = this.clock.nowMs();
     for (const cache of this.caches.values()) cache.clearHere();
   }
 

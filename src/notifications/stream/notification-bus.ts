@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
-import { newRedis } from '../../common/redis/new-redis.js';
+import { isCluster, newRedis, redisTarget, type RedisTarget } from '../../common/redis/new-redis.js';
 import { randomUUID } from 'node:crypto';
 import { AppConfig } from '../../config/app-config.js';
 import { DATABASE_URL } from '../../database/database.tokens.js';
@@ -30,10 +30,14 @@ export const REDIS_DOWN_POLL_MS = 2_000;
  */
 export const NOTIFICATION_BUS_LINGER_MS = 5;
 
-/** What one message carries: the sending process and the `tenantId:userId` keys to wake. */
+/**
+ * What one message carries: the sending process and the `tenantId:userId` keys to wake. `probe`:
+ * a process's message to itself, on a Redis Cluster (see `redis`); no users.
+ */
 interface WakeNotice {
   from: string;
   users: string[];
+  probe?: number;
 }
 
 /** How the wake-ups travel between processes. */
@@ -51,7 +55,7 @@ export const userKey = (tenantId: string, userId: string): string => `${tenantId
  * each wakes the streams it holds for them; the streams then read the rows from the database
  * (only ids travel: nothing of a notification passes through PostgreSQL's queue or Redis).
  *
- * PostgreSQL LISTEN/NOTIFY by default, Redis pub/sub when REDIS_URL is set. Sent after the
+ * PostgreSQL LISTEN/NOTIFY by default, Redis pub/sub when REDIS_URL (or REDIS_CLUSTER_NODES) is set. Sent after the
  * writer's commit (DomainEvents afterCommit), never inside its transaction: a NOTIFY there makes
  * every commit of the database wait for the notification queue's lock. A wake-up waits
  * NOTIFICATION_BUS_LINGER_MS, and while one message is in flight the next wake-ups gather into
@@ -76,6 +80,8 @@ export class NotificationBus implements OnModuleDestroy {
   /** Ends the wait before a retry (at shutdown). */
   private retryNow?: () => void;
   private closed = false;
+  /** The last of this process's probes that came back (Redis Cluster). */
+  private probeSeen = 0;
 
   constructor(
     @Inject(DATABASE_URL) private readonly databaseUrl: string,
@@ -84,7 +90,7 @@ export class NotificationBus implements OnModuleDestroy {
 
   /** Which transport carries the wake-ups. */
   get kind(): 'postgres' | 'redis' {
-    return this.config.REDIS_URL ? 'redis' : 'postgres';
+    return redisTarget(this.config) ? 'redis' : 'postgres';
   }
 
   /**
@@ -150,7 +156,8 @@ export class NotificationBus implements OnModuleDestroy {
 
   /** The transport the configuration names. */
   protected openTransport(): NotificationTransport {
-    return this.config.REDIS_URL ? this.redis(this.config.REDIS_URL) : this.postgres();
+    const redis = redisTarget(this.config);
+    return redis ? this.redis(redis) : this.postgres();
   }
 
   /**
@@ -242,7 +249,8 @@ export class NotificationBus implements OnModuleDestroy {
       return;
     }
     if (typeof notice !== 'object' || notice === null) return;
-    const { from, users } = notice as Partial<WakeNotice>;
+    const { from, users, probe } = notice as Partial<WakeNotice>;
+    if (from === this.id && typeof probe === 'number') this.probeSeen = Math.max(this.probeSeen, probe);
     if (from === this.id || !Array.isArray(users)) return;
     for (const u of users) if (typeof u === 'string') this.wakeHere(u);
   }
@@ -287,12 +295,17 @@ export class NotificationBus implements OnModuleDestroy {
    * left (see `flush`), and while the subscriber is not connected every stream of this process
    * reads again each REDIS_DOWN_POLL_MS (what other processes wrote meanwhile reaches it then),
    * and once more when it is back.
+   *
+   * On a Redis Cluster the subscription is one connection to some node, which ioredis moves to
+   * another node when it is lost, telling no one, while the cluster client stays `ready`: the
+   * messages in between are lost unseen. So each REDIS_DOWN_POLL_MS the process also publishes a
+   * probe to itself, and when the last one has not come back, every stream reads again.
    */
-  private redis(url: string): NotificationTransport {
+  private redis(target: RedisTarget): NotificationTransport {
     const timeoutMs = this.config.REDIS_COMMAND_TIMEOUT_MS;
-    const publisher = newRedis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 0, commandTimeout: timeoutMs });
+    const publisher = newRedis(target, { enableOfflineQueue: false, maxRetriesPerRequest: 0, commandTimeout: timeoutMs });
     // The subscriber queues its SUBSCRIBE until it connects, and subscribes again after every reconnection.
-    const subscriber = newRedis(url, { maxRetriesPerRequest: null });
+    const subscriber = newRedis(target, { maxRetriesPerRequest: null });
     let lastWarning = 0;
     for (const r of [publisher, subscriber])
       r.on('error', (err: Error) => {
@@ -308,8 +321,15 @@ export class NotificationBus implements OnModuleDestroy {
     });
     const subscribed = subscriber.subscribe(NOTIFICATION_CHANNEL).then(() => undefined);
     subscribed.catch(() => undefined);
+    let probeSent = 0;
     const poll = setInterval(() => {
       if (subscriber.status !== 'ready') this.resyncHere();
+      else if (isCluster(subscriber)) {
+        if (probeSent > this.probeSeen) this.resyncHere();
+        probeSent++;
+        const probe = JSON.stringify({ from: this.id, users: [], probe: probeSent } satisfies WakeNotice);
+        publisher.publish(NOTIFICATION_CHANNEL, probe).catch(() => undefined);
+      }
     }, REDIS_DOWN_POLL_MS).unref();
     return {
       ready: () => Promise.race([subscribed, new Promise<void>((done) => setTimeout(done, timeoutMs).unref())]),
