@@ -4,10 +4,16 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 
 const SQL_TABLE = /\b(?:FROM|JOIN|INTO|UPDATE|TABLE)\s+"?([a-z_][a-z0-9_]*)"?/gi;
+/**
+ * The same in schema SQL (migrations, database functions), with the keyword: also an index's or a
+ * trigger's table (ON), a foreign key's target (REFERENCES), TRUNCATE, IF [NOT] EXISTS and `public.`.
+ */
+export const SCHEMA_SQL_TABLE =
+  /\b(FROM|JOIN|INTO|UPDATE|TABLE|ON|REFERENCES|TRUNCATE)\s+(?:ONLY\s+)?(?:IF\s+(?:NOT\s+)?EXISTS\s+)?(?:"?public"?\.)?"?([a-z_][a-z0-9_]*)"?/gi;
 let owners;
 
 /** table name -> owning module folder, read from `@Entity('name')` in src/<module>/entities. */
-function tableOwners(root) {
+export function tableOwners(root) {
   if (owners) return owners;
   owners = new Map();
   const walk = (dir) => {

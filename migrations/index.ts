@@ -32,6 +32,7 @@ import { BindScopedScoreTypes1795802725159 } from './1795802725159-BindScopedSco
 import { RewardWalletChain1795816189021 } from './1795816189021-RewardWalletChain.js';
 import { EventCompletionInSteps1795830000000 } from './1795830000000-EventCompletionInSteps.js';
 import { QuestTasks1796184343319 } from './1796184343319-QuestTasks.js';
+import { PurchaseFunctionsByModule1796200000000 } from './1796200000000-PurchaseFunctionsByModule.js';
 // <imports above>
 
 export const migrations: (new () => MigrationInterface)[] = [
@@ -67,5 +68,6 @@ export const migrations: (new () => MigrationInterface)[] = [
   RewardWalletChain1795816189021,
   EventCompletionInSteps1795830000000,
   QuestTasks1796184343319,
+  PurchaseFunctionsByModule1796200000000,
   // <classes above>
 ];

@@ -6,6 +6,44 @@ CREATE OR REPLACE FUNCTION public.cgs_current_xid()
  LANGUAGE sql
 AS $function$SELECT pg_current_xact_id()::text::bigint$function$;
 
+-- cgs_debit_price
+CREATE OR REPLACE FUNCTION public.cgs_debit_price(p_tenant uuid, p_user uuid, p_price jsonb, p_reason character varying, p_reference character varying, p_now timestamp with time zone, OUT debits jsonb, OUT refusal character varying, OUT refusal_detail json)
+ RETURNS record
+ LANGUAGE plpgsql
+AS $function$
+DECLARE
+  c record;
+  have bigint;
+  after_balance bigint;
+  type_kind varchar;
+BEGIN
+  debits := '[]'::jsonb;
+  -- In resource-type-id order: the balance never below zero, one append-only entry per debit,
+  -- earned untouched, so no rank change.
+  FOR c IN SELECT (e->>'resourceTypeId')::uuid AS type_id, (e->>'amount')::bigint AS amount
+           FROM jsonb_array_elements(p_price) AS e ORDER BY 1 LOOP
+    UPDATE resource_balances b SET balance = b.balance - c.amount, updated_at = p_now
+      FROM resource_types t
+     WHERE b.resource_type_id = c.type_id AND b.user_id = p_user AND b.balance >= c.amount AND t.id = b.resource_type_id
+    RETURNING b.balance, t.kind INTO after_balance, type_kind;
+    IF NOT FOUND THEN
+      IF NOT EXISTS (SELECT 1 FROM resource_types t WHERE t.id = c.type_id AND t.tenant_id = p_tenant) THEN
+        refusal := 'resource_type_not_found';
+        refusal_detail := json_build_object('resourceTypeId', c.type_id);
+        RETURN;
+      END IF;
+      SELECT b.balance INTO have FROM resource_balances b WHERE b.resource_type_id = c.type_id AND b.user_id = p_user;
+      refusal := 'insufficient_balance';
+      refusal_detail := json_build_object('resourceTypeId', c.type_id, 'required', c.amount, 'balance', COALESCE(have, 0));
+      RETURN;
+    END IF;
+    INSERT INTO resource_ledger (tenant_id, resource_type_id, user_id, delta, earned_delta, reason, reference, idempotency_key, created_at)
+    VALUES (p_tenant, c.type_id, p_user, -c.amount, 0, p_reason, p_reference, NULL, p_now);
+    debits := debits || jsonb_build_array(jsonb_build_object(
+      'resourceTypeId', c.type_id, 'kind', type_kind, 'amount', c.amount, 'balance', after_balance));
+  END LOOP;
+END $function$;
+
 -- cgs_end_sessions_of_deleted_users
 CREATE OR REPLACE FUNCTION public.cgs_end_sessions_of_deleted_users()
  RETURNS trigger
@@ -22,6 +60,50 @@ BEGIN
   IF length(payload) > 7000 THEN payload := '{"reload":true}'; END IF;
   PERFORM pg_notify('cgs_session_revocations', payload);
   RETURN NULL;
+END $function$;
+
+-- cgs_grant_item
+CREATE OR REPLACE FUNCTION public.cgs_grant_item(p_tenant uuid, p_user uuid, p_item uuid, p_quantity integer, p_reason character varying, p_reference character varying, p_now timestamp with time zone)
+ RETURNS uuid
+ LANGUAGE plpgsql
+AS $function$
+DECLARE
+  item_community uuid;
+  granted uuid;
+BEGIN
+  SELECT i.community_id INTO item_community FROM inventory_items i WHERE i.id = p_item AND i.tenant_id = p_tenant;
+  IF NOT FOUND THEN
+    RETURN NULL;
+  END IF;
+  INSERT INTO item_grants (tenant_id, user_id, item_id, quantity, reason, reference, idempotency_key, created_at)
+  VALUES (p_tenant, p_user, p_item, p_quantity, p_reason, p_reference, NULL, p_now)
+  RETURNING id INTO granted;
+  INSERT INTO user_items AS h (user_id, item_id, tenant_id, community_id, quantity, acquired_at, updated_at)
+  VALUES (p_user, p_item, p_tenant, item_community, p_quantity, p_now, p_now)
+  ON CONFLICT (user_id, item_id) DO UPDATE SET quantity = h.quantity + EXCLUDED.quantity, updated_at = EXCLUDED.updated_at;
+  RETURN granted;
+END $function$;
+
+-- cgs_insert_notifications
+CREATE OR REPLACE FUNCTION public.cgs_insert_notifications(p_tenant uuid, p_user uuid, p_rows jsonb)
+ RETURNS void
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  INSERT INTO notifications (tenant_id, user_id, community_id, type, title, data, read_at, created_at)
+  SELECT p_tenant, p_user, x.community_id, x.type, x.title, x.data, NULL, x.created_at
+    FROM jsonb_to_recordset(p_rows) AS x(community_id uuid, type varchar, title varchar, data jsonb, created_at timestamptz);
+END $function$;
+
+-- cgs_lock_balances
+CREATE OR REPLACE FUNCTION public.cgs_lock_balances(p_user uuid, p_price jsonb)
+ RETURNS void
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  PERFORM 1 FROM resource_balances b
+    WHERE b.user_id = p_user AND b.resource_type_id IN (SELECT (e->>'resourceTypeId')::uuid FROM jsonb_array_elements(p_price) AS e)
+    ORDER BY b.resource_type_id FOR UPDATE;
 END $function$;
 
 -- cgs_take_item_supply
@@ -99,11 +181,7 @@ AS $function$
 #variable_conflict use_column
 DECLARE
   l record;
-  c record;
-  item_community uuid;
-  have bigint;
-  after_balance bigint;
-  type_kind varchar;
+  d record;
 BEGIN
   -- The listing, locked as every purchase locks it (the purchase row's foreign key): an operator's
   -- change (FOR UPDATE) waits for the purchases in flight, so what is read here holds to the commit.
@@ -145,11 +223,9 @@ BEGIN
     RAISE EXCEPTION USING MESSAGE = 'store_purchase_item: closed';
   END IF;
 
-  -- The buyer's balance rows of the price, locked in resource-type-id order before anything else
-  -- of the user (as LedgerService.lockBalances in the general path): no deadlock between them.
-  PERFORM 1 FROM resource_balances b
-    WHERE b.user_id = p_user AND b.resource_type_id IN (SELECT (e->>'resourceTypeId')::uuid FROM jsonb_array_elements(l.price) AS e)
-    ORDER BY b.resource_type_id FOR UPDATE;
+  -- The buyer's balances (resources), locked before anything else of the user, as the general path
+  -- locks them: no deadlock between the two.
+  PERFORM cgs_lock_balances(p_user, l.price);
 
   -- 2. The per-user limit (before the price: a user at the limit is told so, whatever the balance).
   INSERT INTO store_purchase_counts AS n (listing_id, user_id, tenant_id, count) VALUES (p_listing, p_user, p_tenant, 1)
@@ -160,50 +236,25 @@ BEGIN
       DETAIL = json_build_object('perUserLimit', l.per_user_limit)::text;
   END IF;
 
-  -- 3. The price through the ledger, in resource-type-id order (LedgerService.debit: the balance
-  --    never below zero, one append-only entry per debit, earned untouched, so no rank change).
-  FOR c IN SELECT (e->>'resourceTypeId')::uuid AS type_id, (e->>'amount')::bigint AS amount
-           FROM jsonb_array_elements(l.price) AS e ORDER BY 1 LOOP
-    UPDATE resource_balances b SET balance = b.balance - c.amount, updated_at = p_now
-      FROM resource_types t
-     WHERE b.resource_type_id = c.type_id AND b.user_id = p_user AND b.balance >= c.amount AND t.id = b.resource_type_id
-    RETURNING b.balance, t.kind INTO after_balance, type_kind;
-    IF NOT FOUND THEN
-      IF NOT EXISTS (SELECT 1 FROM resource_types t WHERE t.id = c.type_id AND t.tenant_id = p_tenant) THEN
-        RAISE EXCEPTION USING MESSAGE = 'store_purchase_item: resource_type_not_found',
-          DETAIL = json_build_object('resourceTypeId', c.type_id)::text;
-      END IF;
-      SELECT b.balance INTO have FROM resource_balances b WHERE b.resource_type_id = c.type_id AND b.user_id = p_user;
-      RAISE EXCEPTION USING MESSAGE = 'store_purchase_item: insufficient_balance',
-        DETAIL = json_build_object('resourceTypeId', c.type_id, 'required', c.amount, 'balance', COALESCE(have, 0))::text;
-    END IF;
-    INSERT INTO resource_ledger (tenant_id, resource_type_id, user_id, delta, earned_delta, reason, reference, idempotency_key, created_at)
-    VALUES (p_tenant, c.type_id, p_user, -c.amount, 0, 'store_purchase', p_purchase::text, NULL, p_now);
-    debits := debits || jsonb_build_array(jsonb_build_object(
-      'resourceTypeId', c.type_id, 'kind', type_kind, 'amount', c.amount, 'balance', after_balance));
-  END LOOP;
+  -- 3. The price through the ledger (resources); its refusal raised here rolls its debits back.
+  d := cgs_debit_price(p_tenant, p_user, l.price, 'store_purchase', p_purchase::text, p_now);
+  IF d.refusal IS NOT NULL THEN
+    RAISE EXCEPTION USING MESSAGE = 'store_purchase_item: ' || d.refusal, DETAIL = d.refusal_detail::text;
+  END IF;
+  debits := d.debits;
 
-  -- 4. The notifications the caller built (NotificationsService.prepare): purchase_completed, item_granted.
-  INSERT INTO notifications (tenant_id, user_id, community_id, type, title, data, read_at, created_at)
-  SELECT p_tenant, p_user, x.community_id, x.type, x.title, x.data, NULL, x.created_at
-    FROM jsonb_to_recordset(p_notifications) AS x(community_id uuid, type varchar, title varchar, data jsonb, created_at timestamptz);
+  -- 4. The notifications the caller built (notifications): purchase_completed, item_granted.
+  PERFORM cgs_insert_notifications(p_tenant, p_user, p_notifications);
 
-  -- 5. The grant (InventoryService.grantItem: the grant's record, the holding).
-  SELECT i.community_id INTO item_community FROM inventory_items i WHERE i.id = l.item_id AND i.tenant_id = p_tenant;
-  IF NOT FOUND THEN
+  -- 5. The grant (inventory: the grant's record, the holding).
+  grant_id := cgs_grant_item(p_tenant, p_user, l.item_id, l.quantity, 'store_purchase', p_purchase::text, p_now);
+  IF grant_id IS NULL THEN
     RAISE EXCEPTION USING MESSAGE = 'store_purchase_item: item_not_found';
   END IF;
-  INSERT INTO item_grants (tenant_id, user_id, item_id, quantity, reason, reference, idempotency_key, created_at)
-  VALUES (p_tenant, p_user, l.item_id, l.quantity, 'store_purchase', p_purchase::text, NULL, p_now)
-  RETURNING id INTO grant_id;
-  INSERT INTO user_items AS h (user_id, item_id, tenant_id, community_id, quantity, acquired_at, updated_at)
-  VALUES (p_user, l.item_id, p_tenant, item_community, l.quantity, p_now, p_now)
-  ON CONFLICT (user_id, item_id) DO UPDATE SET quantity = h.quantity + EXCLUDED.quantity, updated_at = EXCLUDED.updated_at;
 
-  -- 6. The supply, last: the item's units, then one unit of the listing (the functions
-  --    InventoryRepository.takeSupply and StorePurchaseRepository.sell call): each first from a
-  --    shard no other purchase holds, from the caller's random start, and only when none had stock
-  --    waiting for the holders, so a sale is refused only when the shards together are out.
+  -- 6. The supply, last: the item's units (inventory), then one unit of the listing: each first
+  --    from a shard no other purchase holds, from the caller's random start, and only when none had
+  --    stock waiting for the holders, so a sale is refused only when the shards together are out.
   IF NOT cgs_take_item_supply(l.item_id, l.quantity, p_item_shard) THEN
     RAISE EXCEPTION USING MESSAGE = 'store_purchase_item: item_sold_out';
   END IF;
