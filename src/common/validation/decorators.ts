@@ -1,4 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
+import { ApiProperty, type ApiPropertyOptions } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { ToDate } from './transforms.js';
 import {
@@ -23,21 +24,17 @@ import {
 
 /*
  * Combined validation decorators for the request DTOs: each stands for a stack of class-validator
- * decorators that many fields repeat, and documents the field exactly as the stack did.
+ * decorators that many fields repeat, and documents the field with `@ApiProperty` as the Swagger
+ * plugin documents the written stack (`minLength`, `maxLength`, `format`, ...); the `Optional...` ones as
+ * not required. The type and the description stay the plugin's (the TypeScript type, the comment).
  *
- * They do not carry `@ApiProperty`: where a field had one (its example, nullable, ...), it stays
- * written above the combined decorator. `@ApiProperty` lists a property ahead of the properties
- * without one, so adding it here would reorder the published schemas (openapi.json).
+ * `@ApiProperty` lists a property ahead of the properties the plugin alone documents: in a DTO that
+ * mixes both, a plain `@ApiProperty()` on a plugin-only property keeps it where it is declared.
  *
  * `@Min` with a negative bound (a listing's `position`) stays a written stack: the Swagger
  * plugin fails on it and leaves the property out of the schema; a combined decorator would
  * bring it back, which changes the contract.
  */
-
-/** Name of the static method the Nest CLI Swagger plugin adds to every DTO class (`@nestjs/swagger` METADATA_FACTORY_NAME). */
-const PLUGIN_METADATA_FACTORY = '_OPENAPI_METADATA_FACTORY';
-
-type PluginMetadataFactory = () => Record<string | symbol, Record<string, unknown> | undefined>;
 
 /**
  * Applies decorators as if they were written one above the other on the property: the last one
@@ -48,25 +45,8 @@ function stacked(...decorators: PropertyDecorator[]): PropertyDecorator {
   return applyDecorators(...decorators.reverse());
 }
 
-/**
- * What the Swagger plugin (`classValidatorShim`) writes into the class's metadata factory when it
- * reads `@Length`, `@MaxLength`, `@Min`, `@Max`, `@IsUrl`, `@ArrayMaxSize`, ... on the property in
- * the source: it cannot see them inside a combined decorator, so this adds the same entries.
- * Only to properties the plugin documents; without the plugin (ts-jest) there is nothing to add,
- * as with the written stacks.
- */
-function PluginSchema(schema: Record<string, unknown> | ((own: Record<string, unknown>) => Record<string, unknown>)): PropertyDecorator {
-  return (target, key) => {
-    const cls = target.constructor as unknown as Record<string, PluginMetadataFactory | undefined>;
-    const factory = Object.hasOwn(cls, PLUGIN_METADATA_FACTORY) ? cls[PLUGIN_METADATA_FACTORY] : undefined;
-    if (!factory) return;
-    cls[PLUGIN_METADATA_FACTORY] = () => {
-      const metadata = factory();
-      const own = metadata[key];
-      return own ? { ...metadata, [key]: { ...own, ...(typeof schema === 'function' ? schema(own) : schema) } } : metadata;
-    };
-  };
-}
+/** What the Swagger plugin's `classValidatorShim` infers from the written stack, for a combined decorator. */
+const Schema = (options: ApiPropertyOptions): PropertyDecorator => ApiProperty(options);
 
 /**
  * An optional field that cannot be null: absent, its checks are skipped; null goes through them and
@@ -97,7 +77,7 @@ export const NOT_BLANK_DOC = 'Must hold a character that shows: not only white s
  * A string with at least one character that shows (a name of only spaces would show as blank).
  * Swagger says so in the property's description.
  */
-export function NotBlank(): PropertyDecorator {
+export function NotBlank({ description }: { description?: string } = {}): PropertyDecorator {
   return stacked(
     ValidateBy({
       name: 'notBlank',
@@ -106,13 +86,13 @@ export function NotBlank(): PropertyDecorator {
         defaultMessage: (args) => `${args?.property} must not be blank`,
       },
     }),
-    PluginSchema((own) => ({ description: typeof own.description === 'string' ? `${own.description} ${NOT_BLANK_DOC}` : NOT_BLANK_DOC })),
+    Schema({ description: description === undefined ? NOT_BLANK_DOC : `${description} ${NOT_BLANK_DOC}` }),
   );
 }
 
 /** A required string of `min` (default 1) to `max` characters: `@IsString() @Length(min, max)`. */
 export function RequiredText({ min = 1, max }: { min?: number; max: number }): PropertyDecorator {
-  return stacked(IsString(), Length(min, max), PluginSchema({ minLength: min, maxLength: max }));
+  return stacked(IsString(), Length(min, max), Schema({ minLength: min, maxLength: max }));
 }
 
 /**
@@ -122,8 +102,8 @@ export function RequiredText({ min = 1, max }: { min?: number; max: number }): P
 export function OptionalText({ min, max, nullable }: { min?: number; max: number } & NullOption): PropertyDecorator {
   const length =
     min === undefined
-      ? [MaxLength(max), PluginSchema({ maxLength: max })]
-      : [Length(min, max), PluginSchema({ minLength: min, maxLength: max })];
+      ? [MaxLength(max), Schema({ required: false, maxLength: max })]
+      : [Length(min, max), Schema({ required: false, minLength: min, maxLength: max })];
   return stacked(optional(nullable), IsString(), ...length);
 }
 
@@ -132,13 +112,13 @@ export function HttpUrl(): PropertyDecorator {
   return stacked(
     IsUrl({ protocols: ['https', 'http'], require_protocol: true }),
     MaxLength(2048),
-    PluginSchema({ maxLength: 2048, format: 'uri' }),
+    Schema({ maxLength: 2048, format: 'uri' }),
   );
 }
 
 /** `@IfPresent()` and `@HttpUrl()`; with `nullable` (null clears an image) `@IsOptional()`. */
 export function OptionalUrl({ nullable }: NullOption = {}): PropertyDecorator {
-  return stacked(optional(nullable), HttpUrl());
+  return stacked(optional(nullable), HttpUrl(), Schema({ required: false }));
 }
 
 /**
@@ -146,7 +126,7 @@ export function OptionalUrl({ nullable }: NullOption = {}): PropertyDecorator {
  * with `nullable` (a negative `min`: see above).
  */
 export function OptionalInt({ min, max, nullable }: { min: number; max: number } & NullOption): PropertyDecorator {
-  return stacked(optional(nullable), IsInt(), Min(min), Max(max), PluginSchema({ minimum: min, maximum: max }));
+  return stacked(optional(nullable), IsInt(), Min(min), Max(max), Schema({ required: false, minimum: min, maximum: max }));
 }
 
 /**
@@ -165,7 +145,7 @@ const LowerCaseUuids = () =>
 
 /** A UUID in any case, kept in lower case (`LowerCaseUuids`): `@IsUUID(version, options)`. */
 export function IsUuid(version?: Parameters<typeof IsUUID>[0], options?: ValidationOptions): PropertyDecorator {
-  return stacked(IsUUID(version, options), LowerCaseUuids(), PluginSchema({ format: 'uuid' }));
+  return stacked(IsUUID(version, options), LowerCaseUuids(), Schema({ format: 'uuid' }));
 }
 
 /** An optional list of at most `max` UUIDs, kept in lower case: `@IfPresent() @IsArray() @ArrayMaxSize(max) @IsUUID('all', { each: true })`. */
@@ -176,7 +156,7 @@ export function OptionalUuids({ max }: { max: number }): PropertyDecorator {
     ArrayMaxSize(max),
     IsUUID('all', { each: true }),
     LowerCaseUuids(),
-    PluginSchema({ format: 'uuid', maxItems: max }),
+    Schema({ required: false, format: 'uuid', maxItems: max }),
   );
 }
 
@@ -194,7 +174,7 @@ export function OptionalLabels(pattern: RegExp): PropertyDecorator {
     IsString({ each: true }),
     Length(1, 64, { each: true }),
     Matches(pattern, { each: true }),
-    PluginSchema({ maxItems: 20, minLength: 1, maxLength: 64 }),
+    Schema({ required: false, maxItems: 20, minLength: 1, maxLength: 64 }),
   );
 }
 
@@ -203,7 +183,14 @@ export function OptionalLabels(pattern: RegExp): PropertyDecorator {
  * `@IfPresent() @IsArray() @ArrayMaxSize(max) @ValidateNested({ each: true }) @Type(type)`.
  */
 export function OptionalNestedList(type: () => new () => object, { max }: { max: number }): PropertyDecorator {
-  return stacked(IfPresent(), IsArray(), ArrayMaxSize(max), ValidateNested({ each: true }), Type(type), PluginSchema({ maxItems: max }));
+  return stacked(
+    IfPresent(),
+    IsArray(),
+    ArrayMaxSize(max),
+    ValidateNested({ each: true }),
+    Type(type),
+    Schema({ required: false, maxItems: max }),
+  );
 }
 
 /**

@@ -11,8 +11,8 @@ const INSTALLED = Symbol.for('cgs.validationMetadataCache');
  * Memoizes class-validator's metadata lookup. On every `validate` of every (nested) object,
  * `MetadataStorage.getTargetValidationMetadatas` filters the class's rules and walks every
  * decorated class of the process to find its ancestors, and `groupByPropertyName` regroups the
- * result: the same answer each time once the classes are loaded (docs/performance.md: 2–3 % of a
- * list request's CPU). Answers are kept per class and options and forgotten whenever a rule is
+ * result: the same answer each time once the classes are loaded (docs/performance.md, "Every
+ * request: the pipeline"). Answers are kept per class and options and forgotten whenever a rule is
  * added, so a class decorated later is never validated with stale rules. The callers only read
  * both results (class-validator 0.15's ValidationExecutor), so sharing them is safe.
  */

@@ -72,15 +72,6 @@ export class CreateCommunityDto {
   @NotBlank()
   name: string;
 
-  @OptionalText({ max: 5000 })
-  description?: string;
-
-  @OptionalUrl({ nullable: true })
-  imageUrl?: string;
-
-  @OptionalUrl({ nullable: true })
-  bannerUrl?: string;
-
   @ApiProperty({ type: CommunityLinkDto, isArray: true, required: false })
   @OptionalNestedList(() => CommunityLinkDto, { max: 20 })
   links?: CommunityLinkDto[];
@@ -90,6 +81,15 @@ export class CreateCommunityDto {
   @IfPresent()
   @IsTimeZone()
   timeZone?: string;
+
+  @OptionalText({ max: 5000 })
+  description?: string;
+
+  @OptionalUrl({ nullable: true })
+  imageUrl?: string;
+
+  @OptionalUrl({ nullable: true })
+  bannerUrl?: string;
 }
 
 /** Every field optional; `null` clears an image and is refused elsewhere. */
@@ -100,13 +100,6 @@ export class UpdateCommunityDto {
     message: 'slug must be 1-64 lowercase letters, digits or dashes, starting and ending with a letter or digit',
   })
   slug?: string;
-
-  @OptionalText({ min: 1, max: 200 })
-  @NotBlank()
-  name?: string;
-
-  @OptionalText({ max: 5000 })
-  description?: string;
 
   @ApiProperty({ type: String, nullable: true, required: false })
   @OptionalUrl({ nullable: true })
@@ -125,4 +118,11 @@ export class UpdateCommunityDto {
   @IfPresent()
   @IsTimeZone()
   timeZone?: string;
+
+  @OptionalText({ min: 1, max: 200 })
+  @NotBlank()
+  name?: string;
+
+  @OptionalText({ max: 5000 })
+  description?: string;
 }

@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -133,6 +133,10 @@ export class CreateItemDto {
   @NotBlank()
   name: string;
 
+  @ApiProperty({ type: ItemAttributeDto, isArray: true, required: false })
+  @OptionalNestedList(() => ItemAttributeDto, { max: 20 })
+  attributes?: ItemAttributeDto[];
+
   @OptionalText({ max: 1000 })
   description?: string;
 
@@ -140,13 +144,10 @@ export class CreateItemDto {
   imageUrl?: string;
 
   /** Default `common`. */
+  @ApiPropertyOptional()
   @IsOptional()
   @Matches(/^[a-z0-9][a-z0-9_-]{0,31}$/, { message: 'rarity must be 1-32 lowercase letters, digits, _ or -' })
   rarity?: string;
-
-  @ApiProperty({ type: ItemAttributeDto, isArray: true, required: false })
-  @OptionalNestedList(() => ItemAttributeDto, { max: 20 })
-  attributes?: ItemAttributeDto[];
 
   /** Units that can ever be granted; omit for unlimited. */
   @OptionalInt({ min: 1, max: MAX_ITEM_SUPPLY, nullable: true })
@@ -154,24 +155,9 @@ export class CreateItemDto {
 }
 
 export class UpdateItemDto {
-  @IfPresent()
-  @IsString()
-  @Length(1, 100)
-  @NotBlank()
-  name?: string;
-
-  @IfPresent()
-  @IsString()
-  @MaxLength(1000)
-  description?: string;
-
   @ApiProperty({ type: String, nullable: true, required: false })
   @OptionalUrl({ nullable: true })
   imageUrl?: string | null;
-
-  @IfPresent()
-  @Matches(/^[a-z0-9][a-z0-9_-]{0,31}$/, { message: 'rarity must be 1-32 lowercase letters, digits, _ or -' })
-  rarity?: string;
 
   @ApiProperty({ type: ItemAttributeDto, isArray: true, required: false })
   @IfPresent()
@@ -185,6 +171,21 @@ export class UpdateItemDto {
   @ApiProperty({ type: Number, nullable: true, required: false, minimum: 1, maximum: MAX_ITEM_SUPPLY })
   @OptionalInt({ min: 1, max: MAX_ITEM_SUPPLY, nullable: true })
   supply?: number | null;
+
+  @IfPresent()
+  @IsString()
+  @Length(1, 100)
+  @NotBlank()
+  name?: string;
+
+  @IfPresent()
+  @IsString()
+  @MaxLength(1000)
+  description?: string;
+
+  @IfPresent()
+  @Matches(/^[a-z0-9][a-z0-9_-]{0,31}$/, { message: 'rarity must be 1-32 lowercase letters, digits, _ or -' })
+  rarity?: string;
 }
 
 export class GrantItemDto {
@@ -196,15 +197,14 @@ export class GrantItemDto {
   @IsUuid()
   itemId: string;
 
+  @ApiProperty({ example: 'tournament_prize' })
+  @RequiredText({ max: 64 })
+  @NotBlank({ description: 'Why, e.g. `tournament_prize`. Stored in the item ledger.' })
+  reason: string;
+
   /** Default 1. */
   @OptionalInt({ min: 1, max: 1_000_000 })
   quantity?: number;
-
-  /** Why, e.g. `tournament_prize`. Stored in the item ledger. */
-  @ApiProperty({ example: 'tournament_prize' })
-  @RequiredText({ max: 64 })
-  @NotBlank()
-  reason: string;
 
   @OptionalText({ max: 200 })
   reference?: string;

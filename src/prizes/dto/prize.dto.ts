@@ -15,24 +15,24 @@ import { PRIZE_SOURCES, type PrizeSource } from '../entities/prize-award.entity.
 import { PRIZE_KINDS, type PrizeKind } from '../entities/prize.entity.js';
 
 export class CreatePrizeDto {
-  /** A community of the tenant (id or slug); absent for a tenant-wide prize. */
-  @OptionalText({ min: 1, max: 64 })
-  communityId?: string;
-
   @ApiProperty({ example: 'Season 1 champion' })
   @RequiredText({ max: 200 })
   @NotBlank()
   name: string;
+
+  @ApiProperty({ enum: PRIZE_KINDS, example: 'physical' })
+  @IsIn(PRIZE_KINDS)
+  kind: PrizeKind;
+
+  /** A community of the tenant (id or slug); absent for a tenant-wide prize. */
+  @OptionalText({ min: 1, max: 64 })
+  communityId?: string;
 
   @OptionalText({ max: 5000 })
   description?: string;
 
   @OptionalUrl({ nullable: true })
   imageUrl?: string;
-
-  @ApiProperty({ enum: PRIZE_KINDS, example: 'physical' })
-  @IsIn(PRIZE_KINDS)
-  kind: PrizeKind;
 
   /** Units that can ever be awarded; absent for unlimited. */
   @OptionalInt({ min: 0, max: 1_000_000_000, nullable: true })
@@ -44,13 +44,6 @@ export class CreatePrizeDto {
 }
 
 export class UpdatePrizeDto {
-  @OptionalText({ min: 1, max: 200 })
-  @NotBlank()
-  name?: string;
-
-  @OptionalText({ max: 5000 })
-  description?: string;
-
   @ApiProperty({ type: String, nullable: true, required: false })
   @OptionalUrl({ nullable: true })
   imageUrl?: string | null;
@@ -59,6 +52,13 @@ export class UpdatePrizeDto {
   @ApiProperty({ type: Number, nullable: true, required: false })
   @OptionalInt({ min: 0, max: 1_000_000_000, nullable: true })
   totalSupply?: number | null;
+
+  @OptionalText({ min: 1, max: 200 })
+  @NotBlank()
+  name?: string;
+
+  @OptionalText({ max: 5000 })
+  description?: string;
 
   @OptionalUuids({ max: 20 })
   requirementIds?: string[];
@@ -158,10 +158,6 @@ export class AwardPrizeDto {
   @IsUuid()
   userId: string;
 
-  /** Units to award (default 1). */
-  @OptionalInt({ min: 1, max: 1_000_000 })
-  quantity?: number;
-
   /** `admin` (default) or `event` (an event reward given through the management API). */
   @ApiProperty({ enum: ['admin', 'event'], required: false, example: 'admin' })
   @IsOptional()
@@ -173,13 +169,17 @@ export class AwardPrizeDto {
   @NotBlank()
   reason: string;
 
-  @OptionalText({ max: 200 })
-  reference?: string;
-
   /** Unique per tenant: a retry with the same key awards nothing and returns the first award. */
   @ApiProperty({ example: 'tournament-12-winner' })
   @RequiredText({ max: 128 })
   idempotencyKey: string;
+
+  /** Units to award (default 1). */
+  @OptionalInt({ min: 1, max: 1_000_000 })
+  quantity?: number;
+
+  @OptionalText({ max: 200 })
+  reference?: string;
 }
 
 export class PrizeAwardResultDto {

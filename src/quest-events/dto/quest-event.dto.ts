@@ -111,12 +111,6 @@ export class CreateQuestEventDto {
   @NotBlank()
   name: string;
 
-  @OptionalText({ max: 5000 })
-  description?: string;
-
-  @OptionalUrl({ nullable: true })
-  imageUrl?: string;
-
   @ApiPropertyOptional({ type: [String], example: ['score-based'] })
   @OptionalLabels(FEATURE)
   features?: string[];
@@ -142,11 +136,6 @@ export class CreateQuestEventDto {
   @OptionalInt({ min: 1, max: 10_000_000, nullable: true })
   capacity?: number;
 
-  /** A scoped resource type of the same community whose `questEventId` is empty (it is set to this event) or this event. */
-  @IfPresent()
-  @IsUuid()
-  scoreResourceTypeId?: string;
-
   @ApiPropertyOptional({ minimum: 0, default: 1 })
   @OptionalInt({ min: 0, max: Number.MAX_SAFE_INTEGER })
   minScore?: number;
@@ -154,6 +143,17 @@ export class CreateQuestEventDto {
   @ApiPropertyOptional({ minimum: 1 })
   @OptionalInt({ min: 1, max: 10_000_000, nullable: true })
   maxRank?: number;
+
+  @OptionalText({ max: 5000 })
+  description?: string;
+
+  @OptionalUrl({ nullable: true })
+  imageUrl?: string;
+
+  /** A scoped resource type of the same community whose `questEventId` is empty (it is set to this event) or this event. */
+  @IfPresent()
+  @IsUuid()
+  scoreResourceTypeId?: string;
 
   /** false: the event is created as a draft (invisible to users) and published later. Default true. */
   @IfPresent()
@@ -163,13 +163,6 @@ export class CreateQuestEventDto {
 
 /** Anything but the community and slug; only while the event is a draft or published and not ended. */
 export class UpdateQuestEventDto {
-  @OptionalText({ min: 1, max: 200 })
-  @NotBlank()
-  name?: string;
-
-  @OptionalText({ max: 5000 })
-  description?: string;
-
   @ApiPropertyOptional({ type: String, nullable: true })
   @OptionalUrl({ nullable: true })
   imageUrl?: string | null;
@@ -199,6 +192,17 @@ export class UpdateQuestEventDto {
   @OptionalInt({ min: 1, max: 10_000_000, nullable: true })
   capacity?: number | null;
 
+  @ApiPropertyOptional({ type: Number, nullable: true, minimum: 1 })
+  @OptionalInt({ min: 1, max: 10_000_000, nullable: true })
+  maxRank?: number | null;
+
+  @OptionalText({ min: 1, max: 200 })
+  @NotBlank()
+  name?: string;
+
+  @OptionalText({ max: 5000 })
+  description?: string;
+
   /** As at creation: a scoped type of the community bound to no event (it is bound to this one) or to this one. */
   @IfPresent()
   @IsUuid()
@@ -206,10 +210,6 @@ export class UpdateQuestEventDto {
 
   @OptionalInt({ min: 0, max: Number.MAX_SAFE_INTEGER })
   minScore?: number;
-
-  @ApiPropertyOptional({ type: Number, nullable: true, minimum: 1 })
-  @OptionalInt({ min: 1, max: 10_000_000, nullable: true })
-  maxRank?: number | null;
 
   /** true publishes a draft. */
   @IfPresent()
@@ -241,6 +241,7 @@ export class QuestEventFilterDto {
 
 export class ListQuestEventsQueryDto {
   /** Page number, starting at 1 (default 1). */
+  @ApiPropertyOptional()
   @IsOptional()
   @ToInteger()
   @IsInt()
@@ -249,6 +250,7 @@ export class ListQuestEventsQueryDto {
   page?: number;
 
   /** Items per page (default 20, at most 100). */
+  @ApiPropertyOptional()
   @IsOptional()
   @ToInteger()
   @IsInt()
@@ -260,6 +262,7 @@ export class ListQuestEventsQueryDto {
    * `true`: only events the caller is REGISTERED in. `false` negates: only events the caller is
    * not registered in. Absent: both. Send nothing, not `false`, for no filter.
    */
+  @ApiPropertyOptional()
   @IsOptional()
   @ToBoolean()
   @IsBoolean()
@@ -269,11 +272,13 @@ export class ListQuestEventsQueryDto {
    * `true`: only events whose registration is open now. `false` negates: only events whose
    * registration is not open now. Absent: both. Combines with `participating` (both must hold).
    */
+  @ApiPropertyOptional()
   @IsOptional()
   @ToBoolean()
   @IsBoolean()
   registrationOpen?: boolean;
 
+  @ApiPropertyOptional()
   @IsOptional()
   @ValidateNested()
   @Type(() => QuestEventFilterDto)

@@ -24,22 +24,10 @@ export class CreateRewardDto {
   @NotBlank()
   name: string;
 
-  @OptionalText({ max: 5000 })
-  description?: string;
-
   /** `resource`: credits `amount` of `resourceTypeId`; `item`: grants `amount` units of `itemId`; `manual`: the operator fulfils it with the submitted data. */
   @ApiProperty({ enum: REWARD_KINDS, example: 'resource' })
   @IsIn(REWARD_KINDS)
   kind: RewardKind;
-
-  /** `resource` rewards: a global resource type of the event's community (scoped types are refused: the reward is paid after the event). */
-  @ValidateIf((o: CreateRewardDto) => o.kind === 'resource')
-  @IsUuid()
-  resourceTypeId?: string;
-
-  @ValidateIf((o: CreateRewardDto) => o.kind === 'item')
-  @IsUuid()
-  itemId?: string;
 
   /** Units given per claim (default 1). */
   @ApiPropertyOptional({ minimum: 1, default: 1 })
@@ -74,14 +62,6 @@ export class CreateRewardDto {
   @Min(1)
   rankTo?: number;
 
-  @IfPresent()
-  @IsBoolean()
-  requiresEmail?: boolean;
-
-  @IfPresent()
-  @IsBoolean()
-  requiresWalletAddress?: boolean;
-
   /**
    * The chain of the wallet address a claim gives (checked whenever one is given): `evm` (default)
    * an EVM address, `sui` a Sui address (what a zkLogin player holds), `any` either.
@@ -90,6 +70,26 @@ export class CreateRewardDto {
   @IfPresent()
   @IsIn(WALLET_CHAINS)
   walletChain?: WalletChain;
+
+  @OptionalText({ max: 5000 })
+  description?: string;
+
+  /** `resource` rewards: a global resource type of the event's community (scoped types are refused: the reward is paid after the event). */
+  @ValidateIf((o: CreateRewardDto) => o.kind === 'resource')
+  @IsUuid()
+  resourceTypeId?: string;
+
+  @ValidateIf((o: CreateRewardDto) => o.kind === 'item')
+  @IsUuid()
+  itemId?: string;
+
+  @IfPresent()
+  @IsBoolean()
+  requiresEmail?: boolean;
+
+  @IfPresent()
+  @IsBoolean()
+  requiresWalletAddress?: boolean;
 
   @IfPresent()
   @IsBoolean()

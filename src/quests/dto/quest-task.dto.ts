@@ -38,18 +38,20 @@ export class AnswerTaskSettingsDto {
   @Length(1, 200, { each: true })
   answers?: string[];
 
-  /** Whether case matters (default false). */
-  @IfPresent()
-  @IsBoolean()
-  caseSensitive?: boolean;
-
   /** White space: `exact`, `trim` the ends, `collapse` runs to one space (default), `remove` all. */
   @ApiPropertyOptional({ enum: SPACES })
   @IfPresent()
   @IsIn(SPACES)
   spaces?: (typeof SPACES)[number];
 
+  /** Whether case matters (default false). */
+  @ApiPropertyOptional()
+  @IfPresent()
+  @IsBoolean()
+  caseSensitive?: boolean;
+
   /** Whether accents are ignored (`café` = `cafe`; default false). Unicode compatibility forms always are (NFKC). */
+  @ApiPropertyOptional()
   @IfPresent()
   @IsBoolean()
   ignoreAccents?: boolean;
@@ -69,6 +71,11 @@ export class SubmissionTaskSettingsDto {
   @IsIn(['text', 'url'])
   format: 'text' | 'url';
 
+  /** What the player is asked to submit. */
+  @ApiPropertyOptional({ example: 'Link your tweet about the launch' })
+  @OptionalText({ max: 1000 })
+  instructions?: string;
+
   /** Longest submission, in characters (default and most: 2000). */
   @OptionalInt({ min: 1, max: 2000 })
   maxLength?: number;
@@ -77,11 +84,6 @@ export class SubmissionTaskSettingsDto {
   @IfPresent()
   @IsBoolean()
   autoApprove?: boolean;
-
-  /** What the player is asked to submit. */
-  @ApiPropertyOptional({ example: 'Link your tweet about the launch' })
-  @OptionalText({ max: 1000 })
-  instructions?: string;
 }
 
 /** `visit`: the player opens a link; the service records the visit through a redirect it serves. */

@@ -78,7 +78,7 @@ export class QuestStreakBonusDto {
   @Max(366)
   every: number;
 
-  @ApiProperty({ type: [QuestRewardDto] })
+  @ApiProperty({ type: [QuestRewardDto], required: true })
   @IsDefined()
   @OptionalNestedList(() => QuestRewardDto, { max: 10 })
   rewards: QuestRewardDto[];
@@ -161,17 +161,10 @@ export class CreateQuestDto extends QuestScheduleFields {
   @RequiredText({ max: 64 })
   communityId: string;
 
-  /** The quest event (id or slug) the quest belongs to, if any; it must be of the same community. */
-  @OptionalText({ min: 1, max: 64 })
-  questEventId?: string;
-
   @ApiProperty({ example: 'Follow us on X' })
   @RequiredText({ max: 200 })
   @NotBlank()
   name: string;
-
-  @OptionalText({ max: 5000 })
-  description?: string;
 
   /** Free-form (letters, digits, `_ -`), stored lowercase, e.g. `social`, `onchain`, `daily`. */
   @ApiProperty({ example: 'social' })
@@ -194,6 +187,13 @@ export class CreateQuestDto extends QuestScheduleFields {
   @OptionalNestedList(() => QuestRewardDto, { max: 10 })
   rewards?: QuestRewardDto[];
 
+  /** The quest event (id or slug) the quest belongs to, if any; it must be of the same community. */
+  @OptionalText({ min: 1, max: 64 })
+  questEventId?: string;
+
+  @OptionalText({ max: 5000 })
+  description?: string;
+
   @IfPresent()
   @IsBoolean()
   featured?: boolean;
@@ -206,19 +206,6 @@ export class CreateQuestDto extends QuestScheduleFields {
 
 /** Community and event are fixed once created. */
 export class UpdateQuestDto extends QuestScheduleFields {
-  @OptionalText({ min: 1, max: 200 })
-  @NotBlank()
-  name?: string;
-
-  @OptionalText({ max: 5000 })
-  description?: string;
-
-  @IfPresent()
-  @IsString()
-  @Length(1, 64)
-  @Matches(/^[A-Za-z0-9][A-Za-z0-9_-]*$/)
-  type?: string;
-
   @ApiPropertyOptional({ enum: QUEST_STATUSES })
   @IfPresent()
   @IsIn(QUEST_STATUSES)
@@ -231,6 +218,19 @@ export class UpdateQuestDto extends QuestScheduleFields {
   @ApiPropertyOptional({ type: [QuestRewardDto] })
   @OptionalNestedList(() => QuestRewardDto, { max: 10 })
   rewards?: QuestRewardDto[];
+
+  @OptionalText({ min: 1, max: 200 })
+  @NotBlank()
+  name?: string;
+
+  @OptionalText({ max: 5000 })
+  description?: string;
+
+  @IfPresent()
+  @IsString()
+  @Length(1, 64)
+  @Matches(/^[A-Za-z0-9][A-Za-z0-9_-]*$/)
+  type?: string;
 
   @IfPresent()
   @IsBoolean()

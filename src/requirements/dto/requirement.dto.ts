@@ -29,11 +29,6 @@ export class CreateRequirementDto {
   @NotBlank()
   name: string;
 
-  @IsOptional()
-  @IsString()
-  @MaxLength(2000)
-  description?: string;
-
   /** `data`: the buyer sends an object matching `schema`. `owns_item`: owns `itemId`. `min_resource`: has earned at least `minAmount` of `resourceTypeId`. */
   @ApiProperty({ enum: REQUIREMENT_KINDS, example: 'data' })
   @IsIn(REQUIREMENT_KINDS)
@@ -45,7 +40,14 @@ export class CreateRequirementDto {
   @IsObject()
   schema?: Record<string, unknown>;
 
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString()
+  @MaxLength(2000)
+  description?: string;
+
   /** `data` only: whether the data is personal (then it is stored encrypted). Default true. */
+  @ApiPropertyOptional()
   @IsOptional()
   @IsBoolean()
   personalData?: boolean;

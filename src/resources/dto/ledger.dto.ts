@@ -23,20 +23,19 @@ export class GrantResourceDto {
   @Max(MAX_OPERATION_AMOUNT)
   amount: number;
 
-  /** Why, e.g. `match_won`. Stored in the ledger. */
   @ApiProperty({ example: 'match_won' })
   @RequiredText({ max: 64 })
-  @NotBlank()
+  @NotBlank({ description: 'Why, e.g. `match_won`. Stored in the ledger.' })
   reason: string;
-
-  /** What it refers to, e.g. a match id. */
-  @OptionalText({ max: 200 })
-  reference?: string;
 
   /** Unique per tenant: a retried call with the same key changes nothing and returns the first result. */
   @ApiProperty({ example: 'match-8812-winner' })
   @RequiredText({ max: 128 })
   idempotencyKey: string;
+
+  /** What it refers to, e.g. a match id. */
+  @OptionalText({ max: 200 })
+  reference?: string;
 }
 
 export class DeductResourceDto extends GrantResourceDto {

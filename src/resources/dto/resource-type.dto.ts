@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, IsUrl, Length, Matches, MaxLength } from 'class-validator';
 import { IfPresent, IsUuid, NotBlank } from '../../common/validation/decorators.js';
 import { RESOURCE_KINDS, type ResourceKind } from '../entities/resource-type.entity.js';
@@ -36,11 +36,6 @@ export class ResourceTypeDto {
 }
 
 export class CreateResourceTypeDto {
-  /** Community id or slug. */
-  @IsString()
-  @Length(1, 64)
-  communityId: string;
-
   /** 1-64 lowercase letters, digits, dashes and underscores. */
   @ApiProperty({ example: 'xp' })
   @Matches(/^[a-z0-9](?:[a-z0-9_-]{0,62}[a-z0-9])?$/, {
@@ -54,15 +49,23 @@ export class CreateResourceTypeDto {
   @NotBlank()
   name: string;
 
+  @ApiProperty({ enum: RESOURCE_KINDS, example: 'global' })
+  @IsIn(RESOURCE_KINDS)
+  kind: ResourceKind;
+
+  /** Community id or slug. */
+  @ApiProperty()
+  @IsString()
+  @Length(1, 64)
+  communityId: string;
+
+  @ApiPropertyOptional()
   @IfPresent()
   @IsString()
   @MaxLength(5000)
   description?: string;
 
-  @ApiProperty({ enum: RESOURCE_KINDS, example: 'global' })
-  @IsIn(RESOURCE_KINDS)
-  kind: ResourceKind;
-
+  @ApiPropertyOptional()
   @IsOptional()
   @IsUrl({ protocols: ['https', 'http'], require_protocol: true })
   @MaxLength(2048)
@@ -76,6 +79,12 @@ export class CreateResourceTypeDto {
 
 /** Slug, kind and community cannot change (ledger rows and rankings refer to them). null clears the image only. */
 export class UpdateResourceTypeDto {
+  @ApiProperty({ type: String, nullable: true, required: false })
+  @IsOptional()
+  @IsUrl({ protocols: ['https', 'http'], require_protocol: true })
+  @MaxLength(2048)
+  imageUrl?: string | null;
+
   @IfPresent()
   @IsString()
   @Length(1, 200)
@@ -86,10 +95,4 @@ export class UpdateResourceTypeDto {
   @IsString()
   @MaxLength(5000)
   description?: string;
-
-  @ApiProperty({ type: String, nullable: true, required: false })
-  @IsOptional()
-  @IsUrl({ protocols: ['https', 'http'], require_protocol: true })
-  @MaxLength(2048)
-  imageUrl?: string | null;
 }

@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -43,13 +43,7 @@ export class PriceComponentDto {
   amount: number;
 }
 
-class ListingFieldsDto {
-  @OptionalText({ max: 5000 })
-  description?: string;
-
-  @OptionalUrl({ nullable: true })
-  imageUrl?: string;
-
+export class CreateListingDto {
   /** One or more resource amounts (distinct resource types of the listing's community). */
   @ApiProperty({ type: PriceComponentDto, isArray: true })
   @IsArray()
@@ -59,44 +53,6 @@ class ListingFieldsDto {
   @Type(() => PriceComponentDto)
   price: PriceComponentDto[];
 
-  /** Purchases available in total; absent for unlimited. */
-  @OptionalInt({ min: 0, max: 1_000_000_000, nullable: true })
-  totalSupply?: number;
-
-  /** Purchases allowed per user; absent for unlimited. */
-  @OptionalInt({ min: 1, max: 1_000_000, nullable: true })
-  perUserLimit?: number;
-
-  /** On sale from (ISO 8601); absent: already. */
-  @IsOptional()
-  @IsISO8601({ strict: true })
-  @DateStringInRange()
-  startsAt?: string;
-
-  /** On sale until, exclusive (ISO 8601); absent: no end. */
-  @IsOptional()
-  @IsISO8601({ strict: true })
-  @DateStringInRange()
-  endsAt?: string;
-
-  /** Requirement definitions (ids) the buyer must satisfy. */
-  @OptionalUuids({ max: 20 })
-  requirementIds?: string[];
-
-  /** false hides the listing. Default true. */
-  @IfPresent()
-  @IsBoolean()
-  active?: boolean;
-
-  /** Sort order in the store (ascending). */
-  @IfPresent()
-  @IsInt()
-  @Min(-1_000_000)
-  @Max(1_000_000)
-  position?: number;
-}
-
-export class CreateListingDto extends ListingFieldsDto {
   /** Community id or slug. */
   @ApiProperty({ example: 'my-community' })
   @RequiredText({ max: 64 })
@@ -130,17 +86,54 @@ export class CreateListingDto extends ListingFieldsDto {
   /** Units granted per purchase (default 1). */
   @OptionalInt({ min: 1, max: 1_000_000 })
   quantity?: number;
-}
-
-/** What is sold and the community are fixed; everything else may change (purchases keep the price they paid). */
-export class UpdateListingDto {
-  @OptionalText({ min: 1, max: 200 })
-  @NotBlank()
-  name?: string;
 
   @OptionalText({ max: 5000 })
   description?: string;
 
+  @OptionalUrl({ nullable: true })
+  imageUrl?: string;
+
+  /** Purchases available in total; absent for unlimited. */
+  @OptionalInt({ min: 0, max: 1_000_000_000, nullable: true })
+  totalSupply?: number;
+
+  /** Purchases allowed per user; absent for unlimited. */
+  @OptionalInt({ min: 1, max: 1_000_000, nullable: true })
+  perUserLimit?: number;
+
+  /** On sale from (ISO 8601); absent: already. */
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsISO8601({ strict: true })
+  @DateStringInRange()
+  startsAt?: string;
+
+  /** On sale until, exclusive (ISO 8601); absent: no end. */
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsISO8601({ strict: true })
+  @DateStringInRange()
+  endsAt?: string;
+
+  /** Requirement definitions (ids) the buyer must satisfy. */
+  @OptionalUuids({ max: 20 })
+  requirementIds?: string[];
+
+  /** false hides the listing. Default true. */
+  @IfPresent()
+  @IsBoolean()
+  active?: boolean;
+
+  /** Sort order in the store (ascending). */
+  @IfPresent()
+  @IsInt()
+  @Min(-1_000_000)
+  @Max(1_000_000)
+  position?: number;
+}
+
+/** What is sold and the community are fixed; everything else may change (purchases keep the price they paid). */
+export class UpdateListingDto {
   @ApiProperty({ type: String, nullable: true, required: false })
   @OptionalUrl({ nullable: true })
   imageUrl?: string | null;
@@ -174,6 +167,13 @@ export class UpdateListingDto {
   @IsISO8601({ strict: true })
   @DateStringInRange()
   endsAt?: string | null;
+
+  @OptionalText({ min: 1, max: 200 })
+  @NotBlank()
+  name?: string;
+
+  @OptionalText({ max: 5000 })
+  description?: string;
 
   @OptionalUuids({ max: 20 })
   requirementIds?: string[];
