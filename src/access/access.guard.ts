@@ -13,13 +13,12 @@ import type { AuthenticatedRequest, AuthUser } from '../common/auth/request-cont
 import { URL_CREDENTIAL_KEY, UrlCredentials } from './url-credentials.js';
 import { assertSessionLive } from './jwt.strategy.js';
 import { SessionRevocations } from './session-revocations.js';
+import { UUID_RE } from '../common/validation/uuid.js';
 
 const header = (req: AuthenticatedRequest, name: string): string | undefined => {
   const v = req.headers[name];
   return Array.isArray(v) ? v[0] : v;
 };
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The tenant a session token names, read without verifying it: on a public route the token is a
@@ -39,7 +38,7 @@ function sessionTenantHint(req: AuthenticatedRequest): string | undefined {
 
 /**
  * The hints of recent tokens (a client sends the same token for its whole session): decoding one
- * cost 3 % of a public read's CPU (docs/performance.md, P1). Bounded by count and by token length,
+ * at every request showed in a public read's profile. Bounded by count and by token length,
  * so tokens made up to fill it cost at most HINT_TOKENS × HINT_TOKEN_MAX characters.
  */
 const HINT_TOKENS = 5_000;
@@ -73,7 +72,7 @@ function expiryOf(token: string): number | undefined {
 function tenantOf(token: string): string | undefined {
   try {
     const tid = decodeJwt(token).tid;
-    return typeof tid === 'string' && UUID.test(tid) ? tid.toLowerCase() : undefined;
+    return typeof tid === 'string' && UUID_RE.test(tid) ? tid.toLowerCase() : undefined;
   } catch {
     return undefined;
   }
@@ -81,7 +80,7 @@ function tenantOf(token: string): string | undefined {
 
 /**
  * A request's tenant clues. A class rather than an object literal with a getter, which V8 builds
- * on a slow path at every request (docs/performance.md, "Night of 2026-11-27").
+ * on a slow path at every request.
  */
 class RequestTenantClues implements TenantClues {
   constructor(

@@ -3,6 +3,7 @@ import type { EntityManager } from 'typeorm';
 import { DATABASE_URL } from '../database/database.module.js';
 import { DedicatedConnection } from '../database/pg-connections.js';
 import { SessionRevocationsRepository } from './session-revocations.repository.js';
+import { UUID_RE } from '../common/validation/uuid.js';
 
 /** The PostgreSQL channel revocations are announced on (the logout transaction, the users trigger). */
 export const REVOCATION_CHANNEL = 'cgs_session_revocations';
@@ -24,8 +25,7 @@ export interface RevocationNotice {
   reload?: boolean;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const ids = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string' && UUID.test(x)) : []);
+const ids = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string' && UUID_RE.test(x)) : []);
 
 /**
  * The sessions that ended before their tokens expire, in this process's memory, so checking a

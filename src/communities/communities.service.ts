@@ -21,8 +21,8 @@ import type { Community } from './entities/community.entity.js';
 import { CommunitiesRepository } from './communities.repository.js';
 import { CommunityMembersReadModel } from './community-members.read-model.js';
 import { CommunityReferralsReadModel } from './community-referrals.read-model.js';
+import { UUID_RE } from '../common/validation/uuid.js';
 
-export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Path segments under /v1/community/ that a slug would shadow. */
 const RESERVED_SLUGS = new Set(['resource-types']);
 

@@ -22,9 +22,9 @@ import { resolveAllowed, UrlRefused } from './url-guard.js';
 import { WebhookSecrets } from './webhook-secrets.js';
 import { newWebhookSecret } from './webhook-signature.js';
 import { WebhooksRepository } from './webhooks.repository.js';
+import { UUID_RE } from '../common/validation/uuid.js';
 
 const MAX_SUBSCRIPTIONS = 50;
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const toDto = (s: WebhookSubscription): SubscriptionDto => ({
   id: s.id,

@@ -17,6 +17,10 @@ import { InventoryRepository } from './inventory.repository.js';
 import { AvatarRepository } from './avatar.repository.js';
 import { AvatarMintRepository } from './avatar-mint.repository.js';
 import { AvatarMintService } from './minting/avatar-mint.service.js';
+import { AvatarSnapshots } from './minting/avatar-snapshots.js';
+import { AvatarViews } from './minting/avatar-views.js';
+import { MintRecipients } from './minting/mint-recipients.js';
+import { RequestAvatarMint } from './minting/request-avatar-mint.js';
 import { BlockchainsService } from './minting/blockchains.service.js';
 import { MintSender } from './minting/mint-sender.js';
 import { MintWorker } from './minting/mint-worker.js';
@@ -41,6 +45,10 @@ export const INVENTORY_ENTITIES = [InventorySlot, InventoryItem, InventoryItemSh
     AvatarRepository,
     AvatarMintRepository,
     AvatarMintService,
+    AvatarViews,
+    RequestAvatarMint,
+    MintRecipients,
+    AvatarSnapshots,
     BlockchainsService,
     MintSender,
     MintWorker,

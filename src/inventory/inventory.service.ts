@@ -6,7 +6,7 @@ import { DomainEvents, type PublishOptions } from '../common/events/domain-event
 import { SummaryFolds } from '../database/summary-folds.js';
 import { DomainError } from '../common/errors/domain-error.js';
 import { type Page, type PageRequest, toPage } from '../common/pagination/pagination.js';
-import { CommunitiesService, UUID_RE } from '../communities/communities.service.js';
+import { CommunitiesService } from '../communities/communities.service.js';
 import type { Community } from '../communities/entities/community.entity.js';
 import { NotificationsService, type NotifyInput } from '../notifications/notifications.service.js';
 import { NotificationType } from '../notifications/notification-types.js';
@@ -25,6 +25,7 @@ import { HoldingsReadModel } from './holdings.read-model.js';
 import { InventoryRepository } from './inventory.repository.js';
 import type { ItemGranted } from './inventory.events.js';
 import './inventory.events.js';
+import { UUID_RE } from '../common/validation/uuid.js';
 
 /** What `InventoryService.grantItem` needs. */
 export interface GrantItemInput {
@@ -200,8 +201,8 @@ export class InventoryService {
 
   /**
    * For a caller that wrote a grant of a store purchase in its own statement (the store's
-   * `store_purchase_item` function: the grant's record, the holding, the supply shards and its
-   * notification): publishes what `grantItem` publishes, in `em`'s transaction, or, outside one,
+   * `store_purchase_item` function, through inventory's `cgs_grant_item` and `cgs_take_item_supply`:
+   * the grant's record, the holding, the supply shards): publishes what `grantItem` publishes, in `em`'s transaction, or, outside one,
    * once that statement committed.
    */
   async grantedByCaller(em: EntityManager, grant: ItemGranted, options?: PublishOptions): Promise<void> {

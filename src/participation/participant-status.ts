@@ -1,5 +1,5 @@
 /**
- * The participant lifecycle: ONE table, pure, used by `ParticipationService` (every status change
+ * The participant lifecycle: ONE table, pure, used by the participation use cases (every status change
  * goes through `nextStatus`, then through a conditional UPDATE whose `WHERE status = ANY(from)`
  * repeats the same table, so a concurrent change can never slip past it).
  */

@@ -5,6 +5,12 @@ import { Participant } from './entities/participant.entity.js';
 import { ParticipationAdminController, ParticipationUsersAdminController } from './participation.admin.controller.js';
 import { ParticipationController } from './participation.controller.js';
 import { ParticipationService } from './participation.service.js';
+import { ParticipationSubscribers } from './participation.subscribers.js';
+import { LeaveEvent } from './leave-event.js';
+import { ParticipantRank } from './participant-rank.js';
+import { ParticipantReads } from './participant-reads.js';
+import { RegisterParticipant } from './register-participant.js';
+import { SyncParticipantScore } from './sync-participant-score.js';
 import { ParticipantListReadModel } from './participant-list.read-model.js';
 import { ParticipantsRepository } from './participants.repository.js';
 import { CommunitiesModule } from '../communities/communities.module.js';
@@ -26,7 +32,17 @@ export const PARTICIPATION_ENTITIES = [Participant];
     UsersModule,
   ],
   controllers: [ParticipationController, ParticipationAdminController, ParticipationUsersAdminController],
-  providers: [ParticipationService, ParticipantsRepository, ParticipantListReadModel],
+  providers: [
+    ParticipationSubscribers,
+    ParticipationService,
+    ParticipantReads,
+    ParticipantRank,
+    RegisterParticipant,
+    LeaveEvent,
+    SyncParticipantScore,
+    ParticipantsRepository,
+    ParticipantListReadModel,
+  ],
   exports: [ParticipantsRepository],
 })
 export class ParticipationModule {}

@@ -5,7 +5,7 @@ import { DataSource, type EntityManager, QueryFailedError } from 'typeorm';
 import { Clock } from '../common/clock/clock.js';
 import { DomainError } from '../common/errors/domain-error.js';
 import { type Page, type PageRequest, toPage } from '../common/pagination/pagination.js';
-import { CommunitiesService, UUID_RE } from '../communities/communities.service.js';
+import { CommunitiesService } from '../communities/communities.service.js';
 import { NotificationsService } from '../notifications/notifications.service.js';
 import { NotificationType } from '../notifications/notification-types.js';
 import type { UserRequirementDto } from '../requirements/dto/requirement.dto.js';
@@ -28,6 +28,7 @@ import type { Prize } from './entities/prize.entity.js';
 import { PrizeViewsReadModel } from './prize-views.read-model.js';
 import { PrizesRepository } from './prizes.repository.js';
 import { PrizeErrors } from './prizes.errors.js';
+import { UUID_RE } from '../common/validation/uuid.js';
 
 /** What `PrizesService.award` needs. */
 export interface AwardPrizeInput {

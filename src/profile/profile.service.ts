@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock } from '../common/clock/clock.js';
 import { DomainError } from '../common/errors/domain-error.js';
-import { CommunitiesService, UUID_RE } from '../communities/communities.service.js';
+import { CommunitiesService } from '../communities/communities.service.js';
 import { InventoryService } from '../inventory/inventory.service.js';
 import { ResourceTypesRepository } from '../resources/resource-types.repository.js';
 import { RankingService } from '../resources/ranking.service.js';
@@ -81,9 +81,7 @@ export class ProfileService {
    */
   async getPublicProfile(tenantId: string, ref: string, containerId: string): Promise<PublicProfileDto> {
     const community = await this.communities.resolve(tenantId, containerId);
-    const user = UUID_RE.test(ref)
-      ? await this.users.findById(tenantId, ref.toLowerCase())
-      : ((await this.users.findByHandle(tenantId, ref)) ?? (await this.users.findByUsername(tenantId, ref)));
+    const user = await this.users.findPublic(tenantId, ref);
     if (!user) throw new DomainError(ProfileErrors.profile_user_not_found, `No user "${ref.slice(0, 36)}" in this tenant`);
     const [socials, member, standing, avatar] = await Promise.all([
       this.socials.publicSocials(tenantId, user.id),

@@ -80,8 +80,8 @@ WITH
           SELECT
             'above' AS side,
             b.user_id,
-            b.earned,
-            b.earned_at
+            b.earned AS earned,
+            b.earned_at AS earned_at
           FROM
             resource_balances b
           WHERE
@@ -98,10 +98,10 @@ WITH
         UNION ALL
         (
           SELECT
-            'above',
+            'above' AS side,
             b.user_id,
-            b.earned,
-            b.earned_at
+            b.earned AS earned,
+            b.earned_at AS earned_at
           FROM
             resource_balances b
           WHERE
@@ -118,10 +118,10 @@ WITH
         UNION ALL
         (
           SELECT
-            'below',
+            'below' AS side,
             b.user_id,
-            b.earned,
-            b.earned_at
+            b.earned AS earned,
+            b.earned_at AS earned_at
           FROM
             resource_balances b
           WHERE
@@ -138,10 +138,10 @@ WITH
         UNION ALL
         (
           SELECT
-            'below',
+            'below' AS side,
             b.user_id,
-            b.earned,
-            b.earned_at
+            b.earned AS earned,
+            b.earned_at AS earned_at
           FROM
             resource_balances b
           WHERE
@@ -653,6 +653,8 @@ WITH
     WHERE
       earned > 0
   ),
+  -- Each side is a LATERAL subquery, so its LIMIT applies to an index range that starts at
+  -- the user's own score (a plain join would walk the index from the top and filter).
   nb AS (
     SELECT
       x.side,
@@ -686,10 +688,10 @@ WITH
         UNION ALL
         (
           SELECT
-            'above',
+            'above' AS side,
             b.user_id,
-            b.score,
-            b.reached_at
+            b.score AS earned,
+            b.reached_at AS earned_at
           FROM
             season_scores b
           WHERE
@@ -706,10 +708,10 @@ WITH
         UNION ALL
         (
           SELECT
-            'below',
+            'below' AS side,
             b.user_id,
-            b.score,
-            b.reached_at
+            b.score AS earned,
+            b.reached_at AS earned_at
           FROM
             season_scores b
           WHERE
@@ -726,10 +728,10 @@ WITH
         UNION ALL
         (
           SELECT
-            'below',
+            'below' AS side,
             b.user_id,
-            b.score,
-            b.reached_at
+            b.score AS earned,
+            b.reached_at AS earned_at
           FROM
             season_scores b
           WHERE

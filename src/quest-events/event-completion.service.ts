@@ -8,7 +8,7 @@ import { AppConfig } from '../config/app-config.js';
 import { NotificationsService } from '../notifications/notifications.service.js';
 import { NotificationType } from '../notifications/notification-types.js';
 import { DomainEvents } from '../common/events/domain-events.js';
-import { QuestEventsService } from './quest-events.service.js';
+import { QuestEventsCaches } from './quest-events.caches.js';
 import { progressFrom, type CompletionProgress, type QuestEvent } from './entities/quest-event.entity.js';
 import { EventParticipantsReadModel } from './event-participants.read-model.js';
 import { eventStatus } from './event-status.js';
@@ -77,7 +77,7 @@ export class EventCompletionService implements OnApplicationBootstrap, OnModuleD
     private readonly clock: Clock,
     private readonly config: AppConfig,
     private readonly notifications: NotificationsService,
-    private readonly events: QuestEventsService,
+    private readonly caches: QuestEventsCaches,
     private readonly repo: QuestEventsRepository,
     private readonly rewards: RewardsRepository,
     private readonly participants: EventParticipantsReadModel,
@@ -162,7 +162,7 @@ export class EventCompletionService implements OnApplicationBootstrap, OnModuleD
   }
 
   /**
-   * Tells the players of an event the management API has just cancelled (`QuestEventsService.cancel`
+   * Tells the players of an event the management API has just cancelled (`QuestEventAdmin.cancel`
    * leaves that to batches), for up to `stepsMs`; the worker tells the rest.
    */
   async tellCancelled(eventId: string, stepsMs = CLOSE_STEPS_MS): Promise<void> {
@@ -194,7 +194,7 @@ export class EventCompletionService implements OnApplicationBootstrap, OnModuleD
           `The event is ${eventStatus(event, now)}: only a started, published event can be completed`,
         );
       }
-      this.events.eventsChangedIn(em, tenantId); // an early close ends it now
+      this.caches.eventsChangedIn(em, tenantId); // an early close ends it now
       return true;
     });
   }
@@ -239,93 +239,109 @@ export class EventCompletionService implements OnApplicationBootstrap, OnModuleD
       const batch = this.config.QUEST_EVENT_COMPLETION_BATCH;
       let allocated = 0;
       switch (p.step) {
-        case 'scores': {
-          const userIds = await this.participants.registeredAfter(event.id, p.afterUser, batch, false, em);
-          if (userIds.length > 0) {
-            await this.domainEvents.publish(em, 'quest-event.completing', {
-              tenantId: event.tenantId,
-              eventId: event.id,
-              scoreResourceTypeId: event.scoreResourceTypeId,
-              now: this.clock.now(),
-              scoresBefore: new Date(p.before),
-              userIds,
-            });
-          }
-          Object.assign(p, userIds.length < batch ? { step: 'ranked', afterUser: null } : { afterUser: userIds.at(-1) });
+        case 'scores':
+          await this.scoresBatch(event, p, batch, em);
           break;
-        }
-        case 'ranked': {
-          const after =
-            p.afterUser === null ? null : { userId: p.afterUser, score: p.afterScore!, rank: p.afterRank!, position: p.position };
-          const ranked = await this.participants.rankedAfter(event.id, after, batch, em);
-          if (ranked.length > 0) {
-            await this.domainEvents.publish(em, 'quest-event.ranked', {
-              tenantId: event.tenantId,
-              eventId: event.id,
-              userIds: ranked.map((r) => r.user_id),
-              positions: ranked.map((_, i) => p.position + i + 1),
-              ranks: ranked.map((r) => r.rank),
-            });
-            // Tickets while some reward may still pay: none past the last rank any reward or maxRank pays, nor below minScore.
-            const reach = await this.rewards.rankReach(event.id, em);
-            const lastPaid = Math.min(event.maxRank ?? Infinity, reach.lastRank ?? Infinity);
-            if (reach.rewards > 0 && ranked[0].rank <= lastPaid && Number(ranked[0].score) >= event.minScore)
-              allocated = await this.allocate(
-                event,
-                ranked.map((r) => ({ userId: r.user_id, score: r.score, rank: r.rank })),
-                em,
-              );
-            const last = ranked.at(-1)!;
-            Object.assign(p, {
-              afterUser: last.user_id,
-              afterScore: last.score,
-              afterRank: last.rank,
-              position: p.position + ranked.length,
-            });
-          }
-          if (ranked.length < batch) {
-            const unranked = event.minScore <= 0 && (await this.rewards.rankReach(event.id, em)).rewards > 0;
-            Object.assign(p, { step: unranked ? 'unranked' : 'notices', afterUser: null });
-          }
+        case 'ranked':
+          allocated = await this.rankedBatch(event, p, batch, em);
           break;
-        }
-        case 'unranked': {
-          const userIds = await this.participants.registeredAfter(event.id, p.afterUser, batch, true, em);
-          allocated = await this.allocate(
-            event,
-            userIds.map((userId) => ({ userId, score: '0', rank: null })),
-            em,
-          );
-          Object.assign(p, userIds.length < batch ? { step: 'notices', afterUser: null } : { afterUser: userIds.at(-1) });
+        case 'unranked':
+          allocated = await this.unrankedBatch(event, p, batch, em);
           break;
-        }
-        case 'notices': {
-          // The last step of a completion, and the only one of a cancellation.
-          const cancelled = event.state === 'cancelled';
-          const userIds = await this.participants.registeredAfter(event.id, p.afterUser, batch, false, em);
-          await this.notifications.notifyMany(
-            em,
-            userIds.map((userId) => ({
-              tenantId: event.tenantId,
-              communityId: event.communityId,
-              userId,
-              type: cancelled ? NotificationType.EventCancelled : NotificationType.EventCompleted,
-              title: cancelled ? `${event.name} was cancelled` : `${event.name} is complete`,
-              data: { eventId: event.id, eventName: event.name },
-            })),
-          );
-          if (userIds.length < batch) {
-            if (cancelled) await this.repo.saveCompletion(event.id, null, em);
-            else await this.completed(event, p, em);
-            return { state: 'done', allocated };
-          }
-          p.afterUser = userIds.at(-1)!;
+        case 'notices':
+          if (await this.noticesBatch(event, p, batch, em)) return { state: 'done', allocated };
           break;
-        }
       }
       await this.repo.saveCompletion(event.id, p, em);
       return { state: 'more', allocated };
     });
+  }
+
+  /** `scores`: the final scores of a batch of REGISTERED participants, set by the participation module. */
+  private async scoresBatch(event: QuestEvent, p: CompletionProgress, batch: number, em: EntityManager): Promise<void> {
+    const userIds = await this.participants.registeredAfter(event.id, p.afterUser, batch, false, em);
+    if (userIds.length > 0) {
+      await this.domainEvents.publish(em, 'quest-event.completing', {
+        tenantId: event.tenantId,
+        eventId: event.id,
+        scoreResourceTypeId: event.scoreResourceTypeId,
+        now: this.clock.now(),
+        scoresBefore: new Date(p.before),
+        userIds,
+      });
+    }
+    Object.assign(p, userIds.length < batch ? { step: 'ranked', afterUser: null } : { afterUser: userIds.at(-1) });
+  }
+
+  /** `ranked`: a batch of the final standings, their places stored and their tickets allocated. How many allocations were made. */
+  private async rankedBatch(event: QuestEvent, p: CompletionProgress, batch: number, em: EntityManager): Promise<number> {
+    let allocated = 0;
+    const after = p.afterUser === null ? null : { userId: p.afterUser, score: p.afterScore!, rank: p.afterRank!, position: p.position };
+    const ranked = await this.participants.rankedAfter(event.id, after, batch, em);
+    if (ranked.length > 0) {
+      await this.domainEvents.publish(em, 'quest-event.ranked', {
+        tenantId: event.tenantId,
+        eventId: event.id,
+        userIds: ranked.map((r) => r.user_id),
+        positions: ranked.map((_, i) => p.position + i + 1),
+        ranks: ranked.map((r) => r.rank),
+      });
+      // Tickets while some reward may still pay: none past the last rank any reward or maxRank pays, nor below minScore.
+      const reach = await this.rewards.rankReach(event.id, em);
+      const lastPaid = Math.min(event.maxRank ?? Infinity, reach.lastRank ?? Infinity);
+      if (reach.rewards > 0 && ranked[0].rank <= lastPaid && Number(ranked[0].score) >= event.minScore)
+        allocated = await this.allocate(
+          event,
+          ranked.map((r) => ({ userId: r.user_id, score: r.score, rank: r.rank })),
+          em,
+        );
+      const last = ranked.at(-1)!;
+      Object.assign(p, { afterUser: last.user_id, afterScore: last.score, afterRank: last.rank, position: p.position + ranked.length });
+    }
+    if (ranked.length < batch) {
+      const unranked = event.minScore <= 0 && (await this.rewards.rankReach(event.id, em)).rewards > 0;
+      Object.assign(p, { step: unranked ? 'unranked' : 'notices', afterUser: null });
+    }
+    return allocated;
+  }
+
+  /** `unranked`: the tickets of a batch of participants with a score of 0 (the rule admits them). How many allocations were made. */
+  private async unrankedBatch(event: QuestEvent, p: CompletionProgress, batch: number, em: EntityManager): Promise<number> {
+    const userIds = await this.participants.registeredAfter(event.id, p.afterUser, batch, true, em);
+    const allocated = await this.allocate(
+      event,
+      userIds.map((userId) => ({ userId, score: '0', rank: null })),
+      em,
+    );
+    Object.assign(p, userIds.length < batch ? { step: 'notices', afterUser: null } : { afterUser: userIds.at(-1) });
+    return allocated;
+  }
+
+  /**
+   * `notices`, the last step of a completion and the only one of a cancellation: a batch of
+   * participants told. Whether it was the last batch (the completion or cancellation then stored as done).
+   */
+  private async noticesBatch(event: QuestEvent, p: CompletionProgress, batch: number, em: EntityManager): Promise<boolean> {
+    const cancelled = event.state === 'cancelled';
+    const userIds = await this.participants.registeredAfter(event.id, p.afterUser, batch, false, em);
+    await this.notifications.notifyMany(
+      em,
+      userIds.map((userId) => ({
+        tenantId: event.tenantId,
+        communityId: event.communityId,
+        userId,
+        type: cancelled ? NotificationType.EventCancelled : NotificationType.EventCompleted,
+        title: cancelled ? `${event.name} was cancelled` : `${event.name} is complete`,
+        data: { eventId: event.id, eventName: event.name },
+      })),
+    );
+    if (userIds.length < batch) {
+      if (cancelled) await this.repo.saveCompletion(event.id, null, em);
+      else await this.completed(event, p, em);
+      return true;
+    }
+    p.afterUser = userIds.at(-1)!;
+    return false;
   }
 
   /**
@@ -365,7 +381,7 @@ export class EventCompletionService implements OnApplicationBootstrap, OnModuleD
   private async completed(event: QuestEvent, p: CompletionProgress, em: EntityManager): Promise<void> {
     const now = this.clock.now();
     await this.repo.finishCompletion(event.id, now, em);
-    this.events.eventsChangedIn(em, event.tenantId);
+    this.caches.eventsChangedIn(em, event.tenantId);
     await this.domainEvents.publish(em, 'quest_event.status_changed', {
       tenantId: event.tenantId,
       eventId: event.id,

@@ -8,6 +8,10 @@ import { EventCompletionService } from './event-completion.service.js';
 import { QuestEventsAdminController } from './quest-events.admin.controller.js';
 import { QuestEventsController } from './quest-events.controller.js';
 import { QuestEventsService } from './quest-events.service.js';
+import { QuestEventAdmin } from './quest-event-admin.js';
+import { QuestEventReads } from './quest-event-reads.js';
+import { QuestEventResolver } from './quest-event-resolver.js';
+import { QuestEventsCaches } from './quest-events.caches.js';
 import { RewardsService } from './rewards.service.js';
 import { EventParticipantsReadModel } from './event-participants.read-model.js';
 import { EventReferencesReadModel } from './event-references.read-model.js';
@@ -35,6 +39,10 @@ export const QUEST_EVENTS_ENTITIES = [QuestEvent, QuestEventReward, RewardAlloca
   controllers: [QuestEventsController, QuestEventsAdminController],
   providers: [
     QuestEventsService,
+    QuestEventResolver,
+    QuestEventsCaches,
+    QuestEventReads,
+    QuestEventAdmin,
     EventCompletionService,
     RewardsService,
     QuestEventsRepository,

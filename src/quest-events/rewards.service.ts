@@ -6,7 +6,6 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { UsersService } from '../users/users.service.js';
 import { Clock } from '../common/clock/clock.js';
 import { DomainError } from '../common/errors/domain-error.js';
-import { UUID_RE } from '../communities/communities.service.js';
 import { InventoryService } from '../inventory/inventory.service.js';
 import { NotificationsService } from '../notifications/notifications.service.js';
 import { NotificationType } from '../notifications/notification-types.js';
@@ -27,6 +26,7 @@ import { QuestEventErrors } from './quest-events.errors.js';
 import { QuestEventsService } from './quest-events.service.js';
 import { RewardsRepository } from './rewards.repository.js';
 import { DomainEvents } from '../common/events/domain-events.js';
+import { UUID_RE } from '../common/validation/uuid.js';
 
 export function toRewardDto(r: QuestEventReward): RewardDto {
   return {

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { CacheFactory } from '../common/cache/cache-factory.js';
 import { PAGES_WEIGHT_MAX, rowsWeight } from '../common/cache/rows-weight.js';
 import type { ReadCache } from '../common/cache/read-cache.js';
+import { ReplicaReads } from '../database/replica-reads.js';
 import { DomainEvents } from '../common/events/domain-events.js';
 import type { PageRequest } from '../common/pagination/pagination.js';
 import type { Quest } from './entities/quest.entity.js';
@@ -19,13 +20,14 @@ export class QuestListsCache {
   readonly lists: ReadCache<{ query: QuestListQuery; page: PageRequest }, { rows: Quest[]; total: number }>;
   readonly completions: ReadCache<never, Map<string, { readonly done: boolean }>>;
 
-  constructor(shown: QuestListReadModel, caches: CacheFactory, domainEvents: DomainEvents) {
+  constructor(shown: QuestListReadModel, caches: CacheFactory, domainEvents: DomainEvents, replicas: ReplicaReads) {
     this.lists = caches.create({
       name: 'quest list pages',
       // Pages are kept per filter a client picks: bounded by what their rows weigh, not by count.
       max: PAGES_WEIGHT_MAX,
       weigh: ({ rows }) => rowsWeight(rows),
-      load: ({ query, page }) => shown.findListPage(query, page),
+      // A refill reads a replica only once it has replayed the write that dropped the page.
+      load: ({ query, page }) => replicas.read((em) => shown.findListPage(query, page, em), { cache: 'quest list pages' }),
     });
     this.completions = caches.create({
       name: 'user quest completions',

@@ -4,7 +4,7 @@ import { DomainError } from '../common/errors/domain-error.js';
 import { type Page, type PageRequest, toPage } from '../common/pagination/pagination.js';
 import { keptItem, pageOfKeptItems } from '../common/serialization/item-texts.js';
 import { likeContaining } from '../common/sql/like.js';
-import { CommunitiesService, UUID_RE } from '../communities/communities.service.js';
+import { CommunitiesService } from '../communities/communities.service.js';
 import { QuestEventsService } from '../quest-events/quest-events.service.js';
 import { CompleteQuest } from './claims/complete-quest.js';
 import { QuestContextLoader } from './claims/quest-context.js';
@@ -27,6 +27,7 @@ import { QuestErrors } from './quests.errors.js';
 import { QuestsRepository } from './quests.repository.js';
 import { QuestListsCache } from './quest-lists.cache.js';
 import { questListQuery, QuestListReadModel } from './quest-list.read-model.js';
+import { UUID_RE } from '../common/validation/uuid.js';
 
 const DONE = Object.freeze({ done: true });
 const NOT_DONE = Object.freeze({ done: false });

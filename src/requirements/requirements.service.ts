@@ -6,7 +6,6 @@ import { Clock } from '../common/clock/clock.js';
 import { EncryptionService } from '../crypto/encryption.service.js';
 import { DomainError } from '../common/errors/domain-error.js';
 import { type Page, type PageRequest, toPage } from '../common/pagination/pagination.js';
-import { UUID_RE } from '../communities/communities.service.js';
 import type { CreateRequirementDto, RequirementDto, UserRequirementDto } from './dto/requirement.dto.js';
 import type { StoreRequirement } from './entities/store-requirement.entity.js';
 import { RequirementConditionsReadModel } from './requirement-conditions.read-model.js';
@@ -18,6 +17,7 @@ import {
   type RequirementDataInput,
   type RequirementValidator,
 } from './requirement-rules.js';
+import { UUID_RE } from '../common/validation/uuid.js';
 
 /** Requirement data resolved for one purchase: what to validate, save and keep with the purchase. */
 export interface ResolvedRequirementData {

@@ -90,6 +90,46 @@ const lvCte = (src: BoardSource) => `lv AS (
 const LV_CTE = lvCte(BALANCES);
 
 /**
+ * The statement of a user's row on a board, up to `limit` neighbours on each side (index range
+ * scans from the user's own score) and the prefix-counter rank of every score involved, as one
+ * JSON value `r`. `mine` selects the user's `earned`, `balance` and `earned_at`; `$1` is the
+ * board, `$2` the user. `limit` is a literal, not a parameter: the prepared statement's generic
+ * plan then knows each LIMIT is tiny (a parameter is assumed to fetch 10 % of the table).
+ */
+const aroundSql = (src: BoardSource, mine: string, limit: number) => {
+  const b = (col: 'score' | 'at') => `b.${src[col]}`;
+  const side = (
+    name: 'above' | 'below',
+    where: string,
+    order: string,
+  ) => `(SELECT '${name}' AS side, b.user_id, ${b('score')} AS earned, ${b('at')} AS earned_at FROM ${src.table} b
+              WHERE b.${src.board} = $1 AND ${b('score')} > 0 AND ${where}
+              ORDER BY ${order} LIMIT ${limit})`;
+  return `WITH ${lvCte(src)},
+       mine AS (${mine}),
+       m AS (SELECT earned, earned_at FROM mine WHERE earned > 0),
+       -- Each side is a LATERAL subquery, so its LIMIT applies to an index range that starts at
+       -- the user's own score (a plain join would walk the index from the top and filter).
+       nb AS (
+         SELECT x.side, x.user_id, u.handle, u.display_name, x.earned, x.earned_at FROM m CROSS JOIN LATERAL (
+           ${side('above', `${b('score')} = m.earned AND (${b('at')}, b.user_id) < (m.earned_at, $2::uuid)`, `${b('at')} DESC, b.user_id DESC`)}
+           UNION ALL
+           ${side('above', `${b('score')} > m.earned`, `${b('score')} ASC, ${b('at')} DESC, b.user_id DESC`)}
+           UNION ALL
+           ${side('below', `${b('score')} = m.earned AND (${b('at')}, b.user_id) > (m.earned_at, $2::uuid)`, `${b('at')} ASC, b.user_id ASC`)}
+           UNION ALL
+           ${side('below', `${b('score')} < m.earned`, `${b('score')} DESC, ${b('at')} ASC, b.user_id ASC`)}) x
+         JOIN users u ON u.id = x.user_id),
+       scores AS (SELECT DISTINCT s FROM (SELECT 0::bigint UNION ALL SELECT earned FROM m UNION ALL SELECT earned FROM nb) z(s)),
+       counted AS (SELECT s, ${aboveSql('scores.s')} AS above FROM scores)
+       SELECT json_build_object(
+         'mine', (SELECT json_build_object('earned', earned::text, 'balance', balance::text) FROM mine),
+         'rows', (SELECT json_agg(json_build_object('side', side, 'user_id', user_id, 'handle', handle, 'display_name', display_name, 'earned', earned::text)
+                    ORDER BY earned DESC, earned_at ASC, user_id ASC) FROM nb),
+         'counts', (SELECT json_object_agg(s::text, above::text) FROM counted)) AS r`;
+};
+
+/**
  * The leaderboard reads (the all-time boards, and the live and frozen season boards): ranks from the prefix counters (`resource_rank_buckets` and their pending
  * `resource_rank_bucket_deltas`) with `resource_balances` (this module) and the handles of `users`
  * (users module), each read one statement, so one snapshot and one round trip.
@@ -130,42 +170,10 @@ export class LeaderboardReadModel extends BaseRepository {
    */
   @GenerateSql({ params: [DUMMY.uuid, DUMMY.uuid2, 2] })
   async around(resourceTypeId: string, userId: string, around: number): Promise<AroundRow> {
-    // A literal (0..10, validated), not a parameter: the prepared statement's generic plan then
-    // knows each LIMIT is tiny (a parameter is assumed to fetch 10 % of the table).
     const limit = Math.max(0, Math.min(100, Math.trunc(around)));
     const [{ r }] = await preparedQuery<{ r: AroundRow }>(
       this.dataSource,
-      `WITH ${LV_CTE},
-       mine AS (
-         SELECT earned, balance, earned_at FROM resource_balances WHERE resource_type_id = $1 AND user_id = $2),
-       m AS (SELECT earned, earned_at FROM mine WHERE earned > 0),
-       -- Each side is a LATERAL subquery, so its LIMIT applies to an index range that starts at
-       -- the user's own score (a plain join would walk the index from the top and filter).
-       nb AS (
-         SELECT x.side, x.user_id, u.handle, u.display_name, x.earned, x.earned_at FROM m CROSS JOIN LATERAL (
-           (SELECT 'above' AS side, b.user_id, b.earned, b.earned_at FROM resource_balances b
-              WHERE b.resource_type_id = $1 AND b.earned > 0 AND b.earned = m.earned AND (b.earned_at, b.user_id) < (m.earned_at, $2::uuid)
-              ORDER BY b.earned_at DESC, b.user_id DESC LIMIT ${limit})
-           UNION ALL
-           (SELECT 'above', b.user_id, b.earned, b.earned_at FROM resource_balances b
-              WHERE b.resource_type_id = $1 AND b.earned > 0 AND b.earned > m.earned
-              ORDER BY b.earned ASC, b.earned_at DESC, b.user_id DESC LIMIT ${limit})
-           UNION ALL
-           (SELECT 'below', b.user_id, b.earned, b.earned_at FROM resource_balances b
-              WHERE b.resource_type_id = $1 AND b.earned > 0 AND b.earned = m.earned AND (b.earned_at, b.user_id) > (m.earned_at, $2::uuid)
-              ORDER BY b.earned_at ASC, b.user_id ASC LIMIT ${limit})
-           UNION ALL
-           (SELECT 'below', b.user_id, b.earned, b.earned_at FROM resource_balances b
-              WHERE b.resource_type_id = $1 AND b.earned > 0 AND b.earned < m.earned
-              ORDER BY b.earned DESC, b.earned_at ASC, b.user_id ASC LIMIT ${limit})) x
-         JOIN users u ON u.id = x.user_id),
-       scores AS (SELECT DISTINCT s FROM (SELECT 0::bigint UNION ALL SELECT earned FROM m UNION ALL SELECT earned FROM nb) z(s)),
-       counted AS (SELECT s, ${aboveSql('scores.s')} AS above FROM scores)
-       SELECT json_build_object(
-         'mine', (SELECT json_build_object('earned', earned::text, 'balance', balance::text) FROM mine),
-         'rows', (SELECT json_agg(json_build_object('side', side, 'user_id', user_id, 'handle', handle, 'display_name', display_name, 'earned', earned::text)
-                    ORDER BY earned DESC, earned_at ASC, user_id ASC) FROM nb),
-         'counts', (SELECT json_object_agg(s::text, above::text) FROM counted)) AS r`,
+      aroundSql(BALANCES, 'SELECT earned, balance, earned_at FROM resource_balances WHERE resource_type_id = $1 AND user_id = $2', limit),
       [resourceTypeId, userId],
     );
     return r;
@@ -248,38 +256,14 @@ export class LeaderboardReadModel extends BaseRepository {
     const limit = Math.max(0, Math.min(100, Math.trunc(around)));
     const [{ r }] = await preparedQuery<{ r: AroundRow }>(
       this.dataSource,
-      `WITH ${lvCte(SEASON)},
-       mine AS (
-         SELECT COALESCE(s.score, 0) AS earned, COALESCE(rb.balance, 0) AS balance, s.reached_at AS earned_at
+      aroundSql(
+        SEASON,
+        `SELECT COALESCE(s.score, 0) AS earned, COALESCE(rb.balance, 0) AS balance, s.reached_at AS earned_at
          FROM (SELECT 1) one
          LEFT JOIN season_scores s ON s.season_id = $1 AND s.user_id = $2
-         LEFT JOIN resource_balances rb ON rb.resource_type_id = $3 AND rb.user_id = $2),
-       m AS (SELECT earned, earned_at FROM mine WHERE earned > 0),
-       nb AS (
-         SELECT x.side, x.user_id, u.handle, u.display_name, x.earned, x.earned_at FROM m CROSS JOIN LATERAL (
-           (SELECT 'above' AS side, b.user_id, b.score AS earned, b.reached_at AS earned_at FROM season_scores b
-              WHERE b.season_id = $1 AND b.score > 0 AND b.score = m.earned AND (b.reached_at, b.user_id) < (m.earned_at, $2::uuid)
-              ORDER BY b.reached_at DESC, b.user_id DESC LIMIT ${limit})
-           UNION ALL
-           (SELECT 'above', b.user_id, b.score, b.reached_at FROM season_scores b
-              WHERE b.season_id = $1 AND b.score > 0 AND b.score > m.earned
-              ORDER BY b.score ASC, b.reached_at DESC, b.user_id DESC LIMIT ${limit})
-           UNION ALL
-           (SELECT 'below', b.user_id, b.score, b.reached_at FROM season_scores b
-              WHERE b.season_id = $1 AND b.score > 0 AND b.score = m.earned AND (b.reached_at, b.user_id) > (m.earned_at, $2::uuid)
-              ORDER BY b.reached_at ASC, b.user_id ASC LIMIT ${limit})
-           UNION ALL
-           (SELECT 'below', b.user_id, b.score, b.reached_at FROM season_scores b
-              WHERE b.season_id = $1 AND b.score > 0 AND b.score < m.earned
-              ORDER BY b.score DESC, b.reached_at ASC, b.user_id ASC LIMIT ${limit})) x
-         JOIN users u ON u.id = x.user_id),
-       scores AS (SELECT DISTINCT s FROM (SELECT 0::bigint UNION ALL SELECT earned FROM m UNION ALL SELECT earned FROM nb) z(s)),
-       counted AS (SELECT s, ${aboveSql('scores.s')} AS above FROM scores)
-       SELECT json_build_object(
-         'mine', (SELECT json_build_object('earned', earned::text, 'balance', balance::text) FROM mine),
-         'rows', (SELECT json_agg(json_build_object('side', side, 'user_id', user_id, 'handle', handle, 'display_name', display_name, 'earned', earned::text)
-                    ORDER BY earned DESC, earned_at ASC, user_id ASC) FROM nb),
-         'counts', (SELECT json_object_agg(s::text, above::text) FROM counted)) AS r`,
+         LEFT JOIN resource_balances rb ON rb.resource_type_id = $3 AND rb.user_id = $2`,
+        limit,
+      ),
       [seasonId, userId, resourceTypeId],
     );
     return r;

@@ -97,7 +97,7 @@ export class LedgerService {
 
   /**
    * For a caller that debited the ledger in its own statement (the store's `store_purchase_item`
-   * function: the same ledger row, balance never below zero, earned untouched): publishes what a
+   * function, through resources' `cgs_debit_price`: the same ledger row, balance never below zero, earned untouched): publishes what a
    * `debit` publishes and forgets what is cached of the balance, in `em`'s transaction, or,
    * outside one, once that statement committed.
    */
@@ -148,9 +148,7 @@ export class LedgerService {
    * whose key was used by the same operation is a replay (nothing changes for it).
    */
   creditMany(em: EntityManager, batch: CreditBatch): Promise<{ credited: number; replayed: number }> {
-    for (const c of batch.credits) assertAmount(c.amount);
-    if (new Set(batch.credits.map((c) => c.idempotencyKey)).size !== batch.credits.length)
-      throw new Error('creditMany: every credit needs an idempotency key of its own');
+    assertCreditBatch(batch);
     if (batch.credits.length === 0) return Promise.resolve({ credited: 0, replayed: 0 });
     const now = this.clock.now();
     // Ids as the database answers them (the rows it returns are matched to the credits by user).
@@ -161,81 +159,93 @@ export class LedgerService {
     return em.transaction(async (tx) => {
       const userIds = [...new Set(credits.map((c) => c.userId))].sort();
       const found = await this.targets.existMany(tenantId, userIds, resourceTypeId, { at: now, reason: batch.reason, reference }, tx);
-      if (!found.type) throw new DomainError(ResourceErrors.resource_type_not_found, `No resource type ${resourceTypeId} in this tenant`);
-      if (found.missingUsers.length > 0)
-        throw new DomainError(UserErrors.user_not_found, `No user ${found.missingUsers[0]} in this tenant`);
-
-      const inserted = await this.repo.appendCredits(
-        { tenantId, resourceTypeId, reason: batch.reason, reference, createdAt: now, credits: credits },
-        tx,
-      );
+      const kind = batchKindOf(found, resourceTypeId);
+      const entries = { tenantId, resourceTypeId, reason: batch.reason, reference, createdAt: now, credits: credits };
+      const inserted = await this.repo.appendCredits(entries, tx);
       const isNew = new Set(inserted.map((e) => e.idempotency_key));
       const taken = credits.filter((c) => !isNew.has(c.idempotencyKey));
-      if (taken.length > 0) {
-        // Keys used before: a replay of the same credit changes nothing; another operation is a 409.
-        const firsts = new Map(
-          (
-            await this.repo.entriesByKeys(
-              tenantId,
-              taken.map((c) => c.idempotencyKey),
-              tx,
-            )
-          ).map((e) => [e.idempotency_key, e]),
-        );
-        for (const c of taken) {
-          const e = firsts.get(c.idempotencyKey);
-          if (
-            !e ||
-            e.user_id !== c.userId ||
-            e.resource_type_id !== resourceTypeId ||
-            Number(e.delta) !== c.amount ||
-            Number(e.earned_delta) !== c.amount
-          )
-            throw new DomainError(
-              ResourceErrors.idempotency_key_reused,
-              `Idempotency key "${c.idempotencyKey}" was used for another operation`,
-            );
-        }
-      }
+      if (taken.length > 0) await this.assertReplays(tx, tenantId, resourceTypeId, taken);
       const fresh = credits.filter((c) => isNew.has(c.idempotencyKey));
       if (fresh.length === 0) return { credited: 0, replayed: taken.length };
-
-      const totals = new Map<string, number>();
-      for (const c of fresh) totals.set(c.userId, (totals.get(c.userId) ?? 0) + c.amount);
-      const perUser = [...totals].sort(([a], [b]) => (a < b ? -1 : 1)).map(([userId, amount]) => ({ userId, amount }));
-      const after = await this.repo.creditMany(tenantId, resourceTypeId, perUser, now, tx);
-      const changes: BucketChange[] = [];
-      const balanceBefore = new Map<string, number>();
-      for (const row of after) {
-        const total = totals.get(row.user_id)!;
-        const earned = BigInt(row.earned);
-        changes.push(...bucketChanges(earned - BigInt(total), earned));
-        balanceBefore.set(row.user_id, Number(row.balance) - total);
-      }
-      if (changes.length > 0) await this.repo.addBucketDeltas(resourceTypeId, changes, tx);
-      for (const row of after) {
-        const earned = Number(row.earned);
-        this.amountsChangedIn(tx, resourceTypeId, row.user_id);
-        await this.ranking.changedIn(tx, resourceTypeId, row.user_id, earned - totals.get(row.user_id)!, earned);
-      }
-      if (found.seasonIds.length > 0) await this.countManyInSeasons(tx, tenantId, resourceTypeId, found.seasonIds, perUser, now);
-      // One event per credit, with the balance after it (several credits of a user: in their order).
-      for (const c of fresh) {
-        const balance = balanceBefore.get(c.userId)! + c.amount;
-        balanceBefore.set(c.userId, balance);
-        await this.events.publish(tx, 'resource.credited', {
-          tenantId,
-          userId: c.userId,
-          resourceTypeId,
-          kind: found.type,
-          amount: c.amount,
-          reason: batch.reason,
-          reference,
-          balance,
-        });
-      }
+      await this.creditFresh(tx, entries, kind, found.seasonIds, fresh);
       return { credited: fresh.length, replayed: taken.length };
     });
+  }
+
+  /** Keys a batch found used before: a replay of the same credit changes nothing; another operation is a 409. */
+  private async assertReplays(tx: EntityManager, tenantId: string, resourceTypeId: string, taken: CreditBatch['credits']): Promise<void> {
+    const firsts = new Map(
+      (
+        await this.repo.entriesByKeys(
+          tenantId,
+          taken.map((c) => c.idempotencyKey),
+          tx,
+        )
+      ).map((e) => [e.idempotency_key, e]),
+    );
+    for (const c of taken) {
+      const e = firsts.get(c.idempotencyKey);
+      if (
+        !e ||
+        e.user_id !== c.userId ||
+        e.resource_type_id !== resourceTypeId ||
+        Number(e.delta) !== c.amount ||
+        Number(e.earned_delta) !== c.amount
+      )
+        throw new DomainError(
+          ResourceErrors.idempotency_key_reused,
+          `Idempotency key "${c.idempotencyKey}" was used for another operation`,
+        );
+    }
+  }
+
+  /**
+   * The batch credit once its entries are appended and checked: the balance rows (raised and
+   * locked in user id order), the rank counter deltas, the live seasons' scores and one
+   * `resource.credited` per fresh credit.
+   */
+  private async creditFresh(
+    tx: EntityManager,
+    batch: { tenantId: string; resourceTypeId: string; reason: string; reference: string | null; createdAt: Date },
+    kind: ResourceKind,
+    seasonIds: string[],
+    fresh: CreditBatch['credits'],
+  ): Promise<void> {
+    const { tenantId, resourceTypeId, reason, reference, createdAt: now } = batch;
+    const totals = new Map<string, number>();
+    for (const c of fresh) totals.set(c.userId, (totals.get(c.userId) ?? 0) + c.amount);
+    const perUser = [...totals].sort(([a], [b]) => (a < b ? -1 : 1)).map(([userId, amount]) => ({ userId, amount }));
+    const after = await this.repo.creditMany(tenantId, resourceTypeId, perUser, now, tx);
+    const changes: BucketChange[] = [];
+    const balanceBefore = new Map<string, number>();
+    for (const row of after) {
+      const total = totals.get(row.user_id)!;
+      const earned = BigInt(row.earned);
+      changes.push(...bucketChanges(earned - BigInt(total), earned));
+      balanceBefore.set(row.user_id, Number(row.balance) - total);
+    }
+    if (changes.length > 0) await this.repo.addBucketDeltas(resourceTypeId, changes, tx);
+    for (const row of after) {
+      const earned = Number(row.earned);
+      this.amountsChangedIn(tx, resourceTypeId, row.user_id);
+      await this.ranking.changedIn(tx, resourceTypeId, row.user_id, earned - totals.get(row.user_id)!, earned);
+    }
+    if (seasonIds.length > 0) await this.countManyInSeasons(tx, tenantId, resourceTypeId, seasonIds, perUser, now);
+    // One event per credit, with the balance after it (several credits of a user: in their order).
+    for (const c of fresh) {
+      const balance = balanceBefore.get(c.userId)! + c.amount;
+      balanceBefore.set(c.userId, balance);
+      await this.events.publish(tx, 'resource.credited', {
+        tenantId,
+        userId: c.userId,
+        resourceTypeId,
+        kind,
+        amount: c.amount,
+        reason,
+        reference,
+        balance,
+      });
+    }
   }
 
   /** Balance and earned total of one user for one resource type (zeros when never credited). */
@@ -446,6 +456,20 @@ const OUTBOX = [OutboxWriter.HANDLER];
 
 function assertAmount(amount: number): void {
   if (!Number.isSafeInteger(amount) || amount <= 0) throw new Error(`ledger amount must be a positive safe integer, got ${amount}`);
+}
+
+/** A batch's own checks, before anything is read: positive amounts, one idempotency key per credit. */
+function assertCreditBatch(batch: CreditBatch): void {
+  for (const c of batch.credits) assertAmount(c.amount);
+  if (new Set(batch.credits.map((c) => c.idempotencyKey)).size !== batch.credits.length)
+    throw new Error('creditMany: every credit needs an idempotency key of its own');
+}
+
+/** The batch's type kind, once the type and every user are known to be in the tenant (404 otherwise). */
+function batchKindOf(found: { missingUsers: string[]; type: ResourceKind | null }, resourceTypeId: string): ResourceKind {
+  if (!found.type) throw new DomainError(ResourceErrors.resource_type_not_found, `No resource type ${resourceTypeId} in this tenant`);
+  if (found.missingUsers.length > 0) throw new DomainError(UserErrors.user_not_found, `No user ${found.missingUsers[0]} in this tenant`);
+  return found.type;
 }
 
 /** The type's kind, once the user and the type are known to be in the tenant (404 otherwise). */

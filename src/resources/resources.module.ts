@@ -21,6 +21,7 @@ import { RankStore } from './rank-store.js';
 import { RedisRankStore } from './redis-rank-store.js';
 import { AppConfig } from '../config/app-config.js';
 import { DomainEvents } from '../common/events/domain-events.js';
+import { redisTarget } from '../common/redis/new-redis.js';
 import { CommunityRankingController } from './community-ranking.controller.js';
 import { CommunityRankingService } from './community-ranking.service.js';
 import { ResourcesAdminController } from './resources.admin.controller.js';
@@ -53,11 +54,13 @@ export const RESOURCES_ENTITIES = [
     RankingService,
     PostgresRankStore,
     {
-      // Redis sorted sets shared by every instance when REDIS_URL is set, else PostgreSQL alone.
+      // Redis sorted sets shared by every instance when REDIS_URL (or REDIS_CLUSTER_NODES) is set, else PostgreSQL alone.
       provide: RankStore,
       inject: [AppConfig, PostgresRankStore, LeaderboardReadModel, RankPeople, DomainEvents],
-      useFactory: (config: AppConfig, pg: PostgresRankStore, rows: LeaderboardReadModel, people: RankPeople, events: DomainEvents) =>
-        config.REDIS_URL ? new RedisRankStore(config.REDIS_URL, pg, rows, people, events, config.REDIS_COMMAND_TIMEOUT_MS) : pg,
+      useFactory: (config: AppConfig, pg: PostgresRankStore, rows: LeaderboardReadModel, people: RankPeople, events: DomainEvents) => {
+        const redis = redisTarget(config);
+        return redis ? new RedisRankStore(redis, pg, rows, people, events, config.REDIS_COMMAND_TIMEOUT_MS) : pg;
+      },
     },
     CommunityRankingService,
     LedgerRepository,

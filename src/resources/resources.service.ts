@@ -10,13 +10,14 @@ import { onConstraintViolation } from '../database/repository.js';
 import { LedgerRepository } from './ledger.repository.js';
 import { ResourceTypesRepository } from './resource-types.repository.js';
 import { type Page, type PageRequest, toPage } from '../common/pagination/pagination.js';
-import { CommunitiesService, UUID_RE } from '../communities/communities.service.js';
+import { CommunitiesService } from '../communities/communities.service.js';
 import { UsersService } from '../users/users.service.js';
 import type { EarnedPerDayDto } from './dto/admin-ranking.dto.js';
 import type { BalanceDto, LedgerEntryDto } from './dto/ledger.dto.js';
 import type { CreateResourceTypeDto, ResourceTypeDto, UpdateResourceTypeDto } from './dto/resource-type.dto.js';
 import type { ResourceType } from './entities/resource-type.entity.js';
 import { ResourceErrors } from './resources.errors.js';
+import { UUID_RE } from '../common/validation/uuid.js';
 
 export function toResourceTypeDto(t: ResourceType): ResourceTypeDto {
   return {

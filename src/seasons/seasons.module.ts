@@ -11,6 +11,17 @@ import { SeasonsAdminController } from './seasons.admin.controller.js';
 import { SeasonsController } from './seasons.controller.js';
 import { SeasonsRepository } from './seasons.repository.js';
 import { SeasonsService } from './seasons.service.js';
+import { SeasonsCaches } from './seasons.caches.js';
+import { SeasonBoardRefs } from './season-board-refs.js';
+import { SeasonDefinitions } from './season-definitions.js';
+import { SeasonFreezer } from './season-freezer.js';
+import { SeasonOpener } from './season-opener.js';
+import { SeasonPayer } from './season-payer.js';
+import { SeasonReads } from './season-reads.js';
+import { SeasonRewardChecks } from './season-reward-checks.js';
+import { SeasonRewardGrants } from './season-reward-grants.js';
+import { SeasonViews } from './season-views.js';
+import { ImportFinishedSeason } from './import-finished-season.js';
 
 /** The tables this module owns (each module registers its own; src/app.entities.ts lists them all). */
 export const SEASONS_ENTITIES = [SeasonSchedule, Season, SeasonPayout];
@@ -29,7 +40,22 @@ export const SEASONS_ENTITIES = [SeasonSchedule, Season, SeasonPayout];
     NotificationsModule,
   ],
   controllers: [SeasonsController, SeasonsAdminController],
-  providers: [SeasonsService, SeasonsRepository, SeasonCloser],
+  providers: [
+    SeasonsService,
+    SeasonsCaches,
+    SeasonBoardRefs,
+    SeasonDefinitions,
+    SeasonReads,
+    SeasonViews,
+    SeasonRewardChecks,
+    SeasonOpener,
+    ImportFinishedSeason,
+    SeasonsRepository,
+    SeasonCloser,
+    SeasonFreezer,
+    SeasonPayer,
+    SeasonRewardGrants,
+  ],
   exports: [SeasonsService],
 })
 export class SeasonsModule {}

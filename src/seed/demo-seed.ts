@@ -26,8 +26,8 @@ import { SeasonsService } from '../seasons/seasons.service.js';
 import type { CreateListingDto } from '../store/dto/listing.dto.js';
 import type { CreateRequirementDto } from '../requirements/dto/requirement.dto.js';
 import { RequirementsService } from '../requirements/requirements.service.js';
-import { StorePurchaseService } from '../store/store-purchase.service.js';
-import { StoreService } from '../store/store.service.js';
+import { StorePurchaseService } from '../store/purchase/store-purchase.service.js';
+import { StoreListingsService } from '../store/store-listings.service.js';
 import { TenantsService } from '../tenants/tenants.service.js';
 import { DEFAULT_RESERVED_HANDLES } from '../users/reserved-handles.js';
 import { parseQuestChains } from '../config/quest-chains.config.js';
@@ -394,7 +394,7 @@ class DemoSeeder {
       });
       if (!r.replayed) this.note(`awarded ${key} to ${name}`);
     }
-    const store = this.get(StoreService);
+    const store = this.get(StoreListingsService);
     const listing = (dto: Omit<CreateListingDto, 'communityId'>) =>
       this.ensure(
         (t) => this.lookups.storeListingByName(t, communityId, dto.name),

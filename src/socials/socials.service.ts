@@ -1,3 +1,4 @@
+import { ReplicaReads } from '../database/replica-reads.js';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
@@ -29,6 +30,7 @@ export class SocialsService {
     config: AppConfig,
     private readonly domainEvents: DomainEvents,
     private readonly users: UsersService,
+    private readonly replicas: ReplicaReads,
   ) {
     this.accountTypes = allowedSocialAccountTypes(config.SOCIAL_ACCOUNT_TYPES);
   }
@@ -66,7 +68,8 @@ export class SocialsService {
 
   /** The user's public accounts, for their public profile. */
   async publicSocials(tenantId: string, userId: string): Promise<PublicSocialDto[]> {
-    const rows = await this.repo.ofUser(tenantId, userId, { isPublic: true });
+    // A public page tolerates lag: a replica's when one is fresh enough.
+    const rows = await this.replicas.read((em) => this.repo.ofUser(tenantId, userId, { isPublic: true }, em));
     return rows.map((s) => ({ accountType: s.accountType, subjectId: s.subjectId, handle: s.handle, server: s.server }));
   }
 

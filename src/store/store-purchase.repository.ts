@@ -227,8 +227,8 @@ export class StorePurchaseRepository extends BaseRepository {
 
   /**
    * The whole purchase of an item listing without requirements in ONE statement: the database
-   * function `store_purchase_item` (migrations/1795649011420-StorePurchasePriceCheck.ts; its source
-   * as PostgreSQL holds it: src/queries/database-functions.sql). It does what the general path's
+   * function `store_purchase_item` (migrations/1796200000000-PurchaseFunctionsByModule.ts: it calls
+   * each module's own function; their source as PostgreSQL holds it: src/queries/database-functions.sql). It does what the general path's
    * transaction does (nonce, ledger debits, per-user limit, notifications, grant, supply shards), in
    * the same lock order, with the listing's price, limit and window read under its key-share lock;
    * a price other than `p.price` is refused (`changed`), so what it charges is what the events say.

@@ -11,7 +11,8 @@ import { AdminPurchaseDto, AdminPurchasesQueryDto } from './dto/purchase.dto.js'
 import { CreateRequirementDto, RequirementDto } from '../requirements/dto/requirement.dto.js';
 import { RequirementsService } from '../requirements/requirements.service.js';
 import { StoreErrors } from './store.errors.js';
-import { StoreService } from './store.service.js';
+import { StoreListingsService } from './store-listings.service.js';
+import { StorePurchaseHistoryService } from './store-purchase-history.service.js';
 
 const adminErrors = [...INPUT_ERRORS, ...API_KEY_ERRORS];
 
@@ -19,7 +20,8 @@ const adminErrors = [...INPUT_ERRORS, ...API_KEY_ERRORS];
 @Controller('admin/store')
 export class StoreAdminController {
   constructor(
-    private readonly store: StoreService,
+    private readonly listings: StoreListingsService,
+    private readonly history: StorePurchaseHistoryService,
     private readonly requirements: RequirementsService,
   ) {}
 
@@ -63,7 +65,7 @@ export class StoreAdminController {
   @ApiCreatedResponse({ type: ListingDto })
   @ApiErrors(...adminErrors, StoreErrors.invalid_listing, CommunityErrors.community_not_found)
   createStoreListing(@TenantId() tenantId: string, @Body() dto: CreateListingDto): Promise<ListingDto> {
-    return this.store.createListing(tenantId, dto);
+    return this.listings.createListing(tenantId, dto);
   }
 
   @Get('listings')
@@ -75,7 +77,7 @@ export class StoreAdminController {
   @ApiOkResponse({ type: Paginated(ListingDto) })
   @ApiErrors(...adminErrors, CommunityErrors.community_not_found)
   listAdminStoreListings(@TenantId() tenantId: string, @Query() q: AdminListingsQueryDto): Promise<Page<ListingDto>> {
-    return this.store.adminListings(tenantId, q.containerId, pageRequest(q));
+    return this.listings.adminListings(tenantId, q.containerId, pageRequest(q));
   }
 
   @Get('listings/:listingId')
@@ -84,7 +86,7 @@ export class StoreAdminController {
   @ApiOkResponse({ type: ListingDto })
   @ApiErrors(...adminErrors, StoreErrors.listing_not_found)
   getAdminStoreListing(@TenantId() tenantId: string, @Param('listingId') listingId: string): Promise<ListingDto> {
-    return this.store.adminListing(tenantId, listingId);
+    return this.listings.adminListing(tenantId, listingId);
   }
 
   @Patch('listings/:listingId')
@@ -100,7 +102,7 @@ export class StoreAdminController {
     @Param('listingId') listingId: string,
     @Body() dto: UpdateListingDto,
   ): Promise<ListingDto> {
-    return this.store.updateListing(tenantId, listingId, dto);
+    return this.listings.updateListing(tenantId, listingId, dto);
   }
 
   @Get('purchases')
@@ -113,6 +115,6 @@ export class StoreAdminController {
   @ApiOkResponse({ type: Paginated(AdminPurchaseDto) })
   @ApiErrors(...adminErrors)
   listAdminStorePurchases(@TenantId() tenantId: string, @Query() q: AdminPurchasesQueryDto): Promise<Page<AdminPurchaseDto>> {
-    return this.store.adminPurchases(tenantId, { listingId: q.listingId, userId: q.userId }, pageRequest(q));
+    return this.history.adminPurchases(tenantId, { listingId: q.listingId, userId: q.userId }, pageRequest(q));
   }
 }

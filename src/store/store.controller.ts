@@ -11,7 +11,8 @@ import { ResourceErrors } from '../resources/resources.errors.js';
 import { ContainerQueryDto, ListingDto, ListingsQueryDto, StoreBalanceDto } from './dto/listing.dto.js';
 import { PurchaseBodyDto, PurchaseDto, PurchaseOptionsQueryDto, PurchaseResultDto, PurchasesQueryDto } from './dto/purchase.dto.js';
 import { StoreErrors } from './store.errors.js';
-import { StorePurchaseService } from './store-purchase.service.js';
+import { StorePurchaseService } from './purchase/store-purchase.service.js';
+import { StorePurchaseHistoryService } from './store-purchase-history.service.js';
 import { StoreService } from './store.service.js';
 import { Metrics } from '../observability/metrics.js';
 
@@ -23,6 +24,7 @@ export class StoreController {
   constructor(
     private readonly store: StoreService,
     private readonly purchases: StorePurchaseService,
+    private readonly history: StorePurchaseHistoryService,
     private readonly metrics: Metrics,
   ) {}
 
@@ -58,7 +60,7 @@ export class StoreController {
   @ApiOkResponse({ type: Paginated(PurchaseDto) })
   @ApiErrors(...userErrors, CommunityErrors.community_not_found)
   listStorePurchases(@CurrentUser() user: AuthUser, @Query() q: PurchasesQueryDto): Promise<Page<PurchaseDto>> {
-    return this.store.listPurchases(user.tenantId, user.id, q.containerId, pageRequest(q));
+    return this.history.listPurchases(user.tenantId, user.id, q.containerId, pageRequest(q));
   }
 
   @Post('purchase/:listingId')

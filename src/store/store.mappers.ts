@@ -63,3 +63,6 @@ export function windowProblem(l: Pick<StoreListing, 'startsAt' | 'endsAt'>, now:
   if (l.endsAt && now >= l.endsAt) return 'ended';
   return null;
 }
+
+/** The encryption context of a purchase's requirement data (sealed at the purchase, opened for fulfilment). */
+export const purchaseDataContext = (purchaseId: string) => `store-purchase:${purchaseId}:requirement-data`;

@@ -9,8 +9,18 @@ import { StorePurchase } from './entities/store-purchase.entity.js';
 import { RequirementsModule } from '../requirements/requirements.module.js';
 import { StoreAdminController } from './store.admin.controller.js';
 import { StoreController } from './store.controller.js';
-import { StorePurchaseService } from './store-purchase.service.js';
 import { StoreService } from './store.service.js';
+import { StoreListingsService } from './store-listings.service.js';
+import { StorePurchaseHistoryService } from './store-purchase-history.service.js';
+import { StoreCaches } from './store.caches.js';
+import { StorePurchaseService } from './purchase/store-purchase.service.js';
+import { OneStatementPurchase } from './purchase/one-statement-purchase.js';
+import { TransactionalPurchase } from './purchase/transactional-purchase.js';
+import { PurchaseReplays } from './purchase/purchase-replays.js';
+import { PurchaseChecks } from './purchase/purchase-checks.js';
+import { PurchaseSettlement } from './purchase/purchase-settlement.js';
+import { PurchaseEvents } from './purchase/purchase-events.js';
+import { ListingSupply } from './purchase/listing-supply.js';
 import { StoreListingRepository } from './store-listing.repository.js';
 import { StorePurchaseRepository } from './store-purchase.repository.js';
 import { StoreCatalogReadModel } from './store-catalog.read-model.js';
@@ -37,6 +47,23 @@ export const STORE_ENTITIES = [StoreListing, StoreListingShard, StorePurchase, S
     UsersModule,
   ],
   controllers: [StoreController, StoreAdminController],
-  providers: [StoreService, StorePurchaseService, StoreListingRepository, StorePurchaseRepository, StoreCatalogReadModel],
+  providers: [
+    StoreService,
+    StoreListingsService,
+    StorePurchaseHistoryService,
+    StoreCaches,
+    // A purchase: the facade the controller calls, its two paths, and what they share.
+    StorePurchaseService,
+    OneStatementPurchase,
+    TransactionalPurchase,
+    PurchaseReplays,
+    PurchaseChecks,
+    PurchaseSettlement,
+    PurchaseEvents,
+    ListingSupply,
+    StoreListingRepository,
+    StorePurchaseRepository,
+    StoreCatalogReadModel,
+  ],
 })
 export class StoreModule {}

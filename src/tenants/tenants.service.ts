@@ -15,8 +15,8 @@ import type { Tenant, TenantSettings } from './entities/tenant.entity.js';
 import { uniqueViolation } from '../database/repository.js';
 import { TenantsRepository } from './tenants.repository.js';
 import { TenantErrors } from './tenants.errors.js';
+import { UUID_RE } from '../common/validation/uuid.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const CACHE_MS = 5_000;
 /** Every X-Tenant-Id a client invents is a key: past this many, start over rather than grow. */
 const CACHE_MAX_ENTRIES = 10_000;
@@ -101,7 +101,7 @@ export class TenantsService {
   findByRef(ref: string): Promise<Tenant | null> {
     // Longer than any slug or id: no tenant, and no key of a client's making kept at that length.
     if (ref.length > TENANT_REF_MAX) return Promise.resolve(null);
-    return this.cached(ref, () => this.repo.findByRef(ref, UUID.test(ref)), this.byRef);
+    return this.cached(ref, () => this.repo.findByRef(ref, UUID_RE.test(ref)), this.byRef);
   }
 
   findByApiKey(apiKey: string): Promise<Tenant | null> {

@@ -1,3 +1,4 @@
+import { ReplicaReads } from '../database/replica-reads.js';
 import { Injectable } from '@nestjs/common';
 import { randomInt } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
@@ -11,9 +12,9 @@ import { handleSkeleton, reservedSkeletons } from './reserved-handles.js';
 import { UsersRepository } from './users.repository.js';
 import { UserErrors } from './users.errors.js';
 import './users.events.js';
+import { UUID_RE } from '../common/validation/uuid.js';
 
 export const HANDLE_MAX = 32;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Turns any string into handle characters (letters, digits, `_`, `.`, `-`). */
 export function sanitizeHandle(raw: string): string {
@@ -31,7 +32,21 @@ export class UsersService {
     private readonly repo: UsersRepository,
     private readonly domainEvents: DomainEvents,
     private readonly tenants: TenantsService,
+    private readonly replicas: ReplicaReads,
   ) {}
+
+  /**
+   * The user a public page names: by id, handle or login username (case-insensitive), tried in
+   * that order. Read from a replica when one is fresh enough: a public page tolerates lag.
+   */
+  findPublic(tenantId: string, ref: string): Promise<User | null> {
+    return this.replicas.read(async (em) =>
+      UUID_RE.test(ref)
+        ? this.repo.findById(tenantId, ref.toLowerCase(), em)
+        : ((await this.repo.findByHandle(tenantId, ref.toLowerCase(), em)) ??
+          (await this.repo.findByUsername(tenantId, ref.toLowerCase(), em))),
+    );
+  }
 
   /** Whether `handle` reads as one the tenant reserves (src/users/reserved-handles.ts). */
   async isReservedHandle(tenantId: string, handle: string): Promise<boolean> {
@@ -72,7 +87,7 @@ export class UsersService {
 
   /** A user by id or handle, as the management API shows it. */
   async getAdmin(tenantId: string, ref: string): Promise<AdminUserDto> {
-    const user = UUID.test(ref)
+    const user = UUID_RE.test(ref)
       ? await this.findById(tenantId, ref.toLowerCase())
       : ref.length <= HANDLE_MAX
         ? await this.findByHandle(tenantId, ref)

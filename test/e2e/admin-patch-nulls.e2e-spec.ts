@@ -1,4 +1,4 @@
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/test-app.js';
 import { adminApi, givenCommunity, givenResourceType, type TestCommunity } from '../helpers/communities.js';
 import { givenEvent } from '../helpers/quests.js';
 import { givenItem, givenListing, givenPrize } from '../helpers/store.js';
@@ -11,7 +11,7 @@ import type { TenantCredentials } from '../../src/tenants/tenants.service.js';
  * absent field is unchanged; null only clears what may be empty (decisions.md, "Shared conventions").
  */
 describe('management API: null and blank names in creates and updates, blank reasons in grants', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let tenant: TenantCredentials;
   let community: TestCommunity;
   let xp: { id: string; slug: string };
@@ -32,7 +32,6 @@ describe('management API: null and blank names in creates and updates, blank rea
   let prizeId: string;
 
   beforeAll(async () => {
-    t = await createTestApp();
     tenant = await t.givenTenant();
     community = await givenCommunity(t, tenant, {
       description: 'The crew',
@@ -195,7 +194,6 @@ describe('management API: null and blank names in creates and updates, blank rea
       },
     ];
   });
-  afterAll(() => t.close());
 
   /** What a refusal looked like, compared in one go so that a failure lists every field. */
   const outcome = (what: string, field: string, res: { status: number; body: Body }) => ({

@@ -6,7 +6,7 @@ import type { TenantCredentials } from '../../src/tenants/tenants.service.js';
 import { adminApi, givenCommunity } from '../helpers/communities.js';
 import { backendPid, waitingOn } from '../helpers/pg-locks.js';
 import { listening } from '../helpers/sse.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/test-app.js';
 
 interface Entry {
   id: string;
@@ -22,16 +22,14 @@ interface Entry {
 }
 
 describe('Management audit log', () => {
-  let t: TestApp;
+  const t = useTestApp({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
   let tenant: TenantCredentials;
   let other: TenantCredentials;
 
   beforeAll(async () => {
-    t = await createTestApp({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
     tenant = await t.givenTenant();
     other = await t.givenTenant();
   });
-  afterAll(() => t.close());
 
   const actorOf = (c: TenantCredentials) => `api-key:${createHash('sha256').update(c.apiKey).digest('hex').slice(0, 12)}`;
 

@@ -1,18 +1,15 @@
 import { SignJWT } from 'jose';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/test-app.js';
 import { givenUser } from '../helpers/factories.js';
 import type { TenantCredentials } from '../../src/tenants/tenants.service.js';
 
 describe('password registration, login and sessions', () => {
-  let t: TestApp;
+  const t = useTestApp({}, { resetClock: true });
   let tenant: TenantCredentials;
 
   beforeAll(async () => {
-    t = await createTestApp();
     tenant = await t.givenTenant();
   });
-  afterAll(() => t.close());
-  afterEach(() => t.clock.reset());
 
   const post = (path: string, body: unknown) =>
     t

@@ -4,6 +4,7 @@ import { startOidcProvider, type TestOidcProvider } from '../helpers/auth.js';
 import { givenUser } from '../helpers/factories.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { expectError } from '../helpers/errors.js';
+import { uniqueName } from '../factories/unique-name.js';
 
 const CLIENT_ID = 'client-a.apps.test';
 
@@ -26,7 +27,7 @@ describe('providerA credential login (OpenID Connect ID token verified against a
 
   const login = (body: object, tenantRef = tenant.id) =>
     t.http().post('/v1/user/auth/providerA/login').set('X-Tenant-Id', tenantRef).send(body);
-  const sub = () => `a-${randomBytes(5).toString('hex')}`;
+  const sub = () => uniqueName('a');
 
   it('logs in with a valid credential, creates the user once, takes the handle from the profile claims', async () => {
     const s = sub();

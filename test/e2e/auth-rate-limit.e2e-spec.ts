@@ -1,11 +1,11 @@
-import { randomBytes } from 'node:crypto';
 import { TenantsService, type TenantCredentials } from '../../src/tenants/tenants.service.js';
 import { loginToken } from '../helpers/auth.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { uniqueName, uniqueHandle } from '../factories/unique-name.js';
 
 const LIMITS = { LOGIN_RATE_LIMIT_IP: '8', LOGIN_RATE_LIMIT_ACCOUNT: '3', LOGIN_RATE_WINDOW_SECONDS: '60' };
 const tooMany = { code: 10029, error: 'too_many_requests' };
-const name = (prefix: string) => `${prefix}_${randomBytes(3).toString('hex')}`;
+const name = (prefix: string) => uniqueHandle(prefix);
 
 describe('login rate limits (per address and per account and address)', () => {
   let t: TestApp;
@@ -73,7 +73,7 @@ describe('login rate limits (per address and per account and address)', () => {
   });
 
   it('counts failed token logins per provider subject once the token names it (a replayed token), with Retry-After', async () => {
-    const subjectId = `busy-${randomBytes(3).toString('hex')}`;
+    const subjectId = uniqueName('busy');
     const statuses: number[] = [];
     // logins with fresh tokens do not count
     for (let i = 0; i < 4; i++)

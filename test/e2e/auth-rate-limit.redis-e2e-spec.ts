@@ -5,6 +5,7 @@ import type { TenantCredentials } from '../../src/tenants/tenants.service.js';
 import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { until } from '../helpers/until.js';
+import { uniqueHandle } from '../factories/unique-name.js';
 
 /**
  * Login rate limits in Redis while Redis goes away (issue 46: with Redis stopped, 31 of 35 logins
@@ -57,14 +58,14 @@ describe('login rate limits when Redis is away', () => {
   };
 
   it('counts in Redis while it answers', async () => {
-    const username = `up_${randomBytes(3).toString('hex')}`;
+    const username = uniqueHandle('up');
     expect((await register(username, from())).status).toBe(201);
     expect(store.shared).toBe(true);
     expect((await keys()).length).toBeGreaterThan(0);
   });
 
   it('keeps logins and registrations working while Redis is killed, with the limits held in the process, and shares them again when it is back', async () => {
-    const owner = `owner_${randomBytes(3).toString('hex')}`;
+    const owner = uniqueHandle('owner');
     const home = from();
     expect((await register(owner, home)).status).toBe(201);
     await server.kill();
@@ -75,7 +76,7 @@ describe('login rate limits when Redis is away', () => {
 
     const statuses: number[] = [];
     for (let i = 0; i < 5; i++) {
-      statuses.push((await register(`down_${i}_${randomBytes(3).toString('hex')}`, from())).status);
+      statuses.push((await register(uniqueHandle(`down_${i}`), from())).status);
       statuses.push((await login(owner, 'right-password', home)).status);
     }
     expect(statuses).toEqual(
@@ -102,7 +103,7 @@ describe('login rate limits when Redis is away', () => {
   }, 60_000);
 
   it('waits no longer than the command timeout for a Redis that stopped answering', async () => {
-    const owner = `frozen_${randomBytes(3).toString('hex')}`;
+    const owner = uniqueHandle('frozen');
     const home = from();
     expect((await register(owner, home)).status).toBe(201);
     server.pause();

@@ -2,7 +2,7 @@ import pg from 'pg';
 import type { TenantCredentials } from '../../src/tenants/tenants.service.js';
 import { givenCommunity } from '../helpers/communities.js';
 import { givenUser, type TestUser } from '../helpers/factories.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/test-app.js';
 import { adminUrl, urlFor } from '../setup/test-database.js';
 
 /** Polls `probe` until it returns true or `boundMs` passes; returns the time it took (or throws). */
@@ -21,14 +21,12 @@ async function within(boundMs: number, probe: () => Promise<boolean>): Promise<n
  * every instance (PostgreSQL LISTEN/NOTIFY; several instances: test/reliability/instances.rel-spec.ts).
  */
 describe('session tokens end with their session', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let tenant: TenantCredentials;
 
   beforeAll(async () => {
-    t = await createTestApp();
     tenant = await t.givenTenant();
   });
-  afterAll(() => t.close());
 
   const post = (path: string, body: object) => t.http().post(path).set('X-Tenant-Id', tenant.id).send(body);
   const whoAmI = (token: string) => t.http().get('/v1/user/auth/session').set('Authorization', `Bearer ${token}`);

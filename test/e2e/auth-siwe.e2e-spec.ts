@@ -3,23 +3,20 @@ import { TenantsService, type TenantCredentials } from '../../src/tenants/tenant
 import { WalletsService } from '../../src/wallets/wallets.service.js';
 import { siweLogin } from '../helpers/auth.js';
 import { givenUser } from '../helpers/factories.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/test-app.js';
 import { expectError } from '../helpers/errors.js';
 
 describe('Sign-In With Ethereum', () => {
-  let t: TestApp;
+  const t = useTestApp({}, { resetClock: true });
   let tenant: TenantCredentials;
 
   beforeAll(async () => {
-    t = await createTestApp();
     tenant = await t.givenTenant();
     await t.app.get(TenantsService).updateSettings(tenant.id, {
       siweAllowedOrigins: ['https://game.example.com', 'http://localhost:5173'],
       siweAllowedChainIds: [1, 137],
     });
   });
-  afterAll(() => t.close());
-  afterEach(() => t.clock.reset());
 
   const login = (body: object, tenantRef = tenant.id) => t.http().post('/v1/user/auth/siwe/login').set('X-Tenant-Id', tenantRef).send(body);
 

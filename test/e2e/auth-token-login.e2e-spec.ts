@@ -4,25 +4,23 @@ import { EncryptionService } from '../../src/crypto/encryption.service.js';
 import { TenantsService, type TenantCredentials } from '../../src/tenants/tenants.service.js';
 import { keyFromHex, loginToken } from '../helpers/auth.js';
 import { givenUser } from '../helpers/factories.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/test-app.js';
 import { expectError } from '../helpers/errors.js';
+import { uniqueName, uniqueHandle } from '../factories/unique-name.js';
 
 describe('OAuth token logins (providerB, providerC): the encrypted token of spec rule 2', () => {
-  let t: TestApp;
+  const t = useTestApp({}, { resetClock: true });
   let tenant: TenantCredentials;
 
   beforeAll(async () => {
-    t = await createTestApp();
     tenant = await t.givenTenant();
   });
-  afterAll(() => t.close());
-  afterEach(() => t.clock.reset());
 
   const login = (provider: 'providerB' | 'providerC', body: object, tenantRef = tenant.id) =>
     t.http().post(`/v1/user/auth/${provider}/login`).set('X-Tenant-Id', tenantRef).send(body);
 
   it('creates the user on the first login, finds it on the next, and returns a working session', async () => {
-    const subjectId = `b-${randomBytes(4).toString('hex')}`;
+    const subjectId = uniqueName('b');
     const first = await login('providerB', { token: await loginToken(t, tenant.sharedSecret, { subjectId, handle: 'Bee Player' }) });
     expect(first.status).toBe(200);
     expect(Object.keys(first.body).sort()).toEqual(['refreshToken', 'sessionToken', 'userId']);
@@ -36,7 +34,7 @@ describe('OAuth token logins (providerB, providerC): the encrypted token of spec
   });
 
   it('keeps providers apart: the same subjectId with providerC is another user', async () => {
-    const subjectId = `same-${randomBytes(4).toString('hex')}`;
+    const subjectId = uniqueName('same');
     const b = await login('providerB', { token: await loginToken(t, tenant.sharedSecret, { subjectId }) });
     const c = await login('providerC', { token: await loginToken(t, tenant.sharedSecret, { subjectId }) });
     expect(b.status).toBe(200);
@@ -55,7 +53,7 @@ describe('OAuth token logins (providerB, providerC): the encrypted token of spec
   });
 
   it('stores the provider tokens encrypted, never in clear, and the body accessToken wins over the claim', async () => {
-    const subjectId = `enc-${randomBytes(4).toString('hex')}`;
+    const subjectId = uniqueName('enc');
     const res = await login('providerC', {
       token: await loginToken(t, tenant.sharedSecret, { subjectId, accessToken: 'claim-access', refreshToken: 'claim-refresh' }),
       accessToken: 'body-access',
@@ -99,7 +97,7 @@ describe('OAuth token logins (providerB, providerC): the encrypted token of spec
     it('never changes the referrer of an existing user', async () => {
       const first = await givenUser(t, tenant);
       const later = await givenUser(t, tenant);
-      const subjectId = `ref-${randomBytes(4).toString('hex')}`;
+      const subjectId = uniqueName('ref');
       const a = await login('providerB', {
         token: await loginToken(t, tenant.sharedSecret, { subjectId }),
         referrerHandle: first.username,
@@ -120,8 +118,8 @@ describe('OAuth token logins (providerB, providerC): the encrypted token of spec
     });
 
     it('refuses a self-referral with 400 and creates nothing', async () => {
-      const handle = `selfref_${randomBytes(3).toString('hex')}`;
-      const subjectId = `self-${randomBytes(4).toString('hex')}`;
+      const handle = uniqueHandle('selfref');
+      const subjectId = uniqueName('self');
       const res = await login('providerB', {
         token: await loginToken(t, tenant.sharedSecret, { subjectId, handle }),
         referrerHandle: handle,
@@ -174,7 +172,7 @@ describe('OAuth token logins (providerB, providerC): the encrypted token of spec
     // The token key is kept per stored ciphertext of the secret: a rotation must not leave the old key in use.
     it("a token encrypted with the tenant's shared secret from before its rotation", async () => {
       const rotating = await t.givenTenant();
-      const subjectId = `rot-${randomBytes(4).toString('hex')}`;
+      const subjectId = uniqueName('rot');
       expect((await login('providerB', { token: await loginToken(t, rotating.sharedSecret, { subjectId }) }, rotating.id)).status).toBe(
         200,
       );
@@ -325,7 +323,7 @@ describe('OAuth token logins (providerB, providerC): the encrypted token of spec
     });
 
     it('concurrent first logins of one identity make one user', async () => {
-      const subjectId = `race-${randomBytes(4).toString('hex')}`;
+      const subjectId = uniqueName('race');
       const results = await Promise.all(
         Array.from({ length: 5 }, async () => login('providerB', { token: await loginToken(t, tenant.sharedSecret, { subjectId }) })),
       );
@@ -342,8 +340,7 @@ describe('OAuth token logins (providerB, providerC): the encrypted token of spec
   });
 
   describe('tenant shared secrets that give no usable key (spec rule 3)', () => {
-    const tenantWithSecret = async (secret: string) =>
-      t.app.get(TenantsService).create({ slug: `s-${randomBytes(4).toString('hex')}`, sharedSecret: secret });
+    const tenantWithSecret = async (secret: string) => t.app.get(TenantsService).create({ slug: uniqueName('s'), sharedSecret: secret });
 
     it.each([
       ['empty', ''],

@@ -1,11 +1,12 @@
 import { computeZkLoginAddress, jwtToAddress } from '@mysten/sui/zklogin';
-import { hkdfSync, randomBytes } from 'node:crypto';
+import { hkdfSync } from 'node:crypto';
 import { TenantsService, type TenantCredentials } from '../../src/tenants/tenants.service.js';
 import { WalletsService } from '../../src/wallets/wallets.service.js';
 import { fakeIdToken, loginToken } from '../helpers/auth.js';
 import { givenUser } from '../helpers/factories.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/test-app.js';
 import { expectError } from '../helpers/errors.js';
+import { uniqueName } from '../factories/unique-name.js';
 
 const MASTER_SEED = '5a'.repeat(32);
 
@@ -16,15 +17,12 @@ const expectedSalt = (tenantId: string, provider: string, subjectId: string) =>
   );
 
 describe('zkLogin (providerA, providerD) and the user wallet', () => {
-  let t: TestApp;
+  const t = useTestApp({ ZKLOGIN_MASTER_SEED: MASTER_SEED }, { resetClock: true });
   let tenant: TenantCredentials;
 
   beforeAll(async () => {
-    t = await createTestApp({ ZKLOGIN_MASTER_SEED: MASTER_SEED });
     tenant = await t.givenTenant();
   });
-  afterAll(() => t.close());
-  afterEach(() => t.clock.reset());
 
   const zk = (provider: 'providerA' | 'providerD', body: object, tenantRef = tenant.id) =>
     t.http().post(`/v1/user/auth/${provider}/zklogin`).set('X-Tenant-Id', tenantRef).send(body);
@@ -233,7 +231,7 @@ describe('zkLogin (providerA, providerD) and the user wallet', () => {
     });
 
     it('without the setting, the login succeeds and the first wallet is kept', async () => {
-      const subjectId = `lenient-${randomBytes(3).toString('hex')}`;
+      const subjectId = uniqueName('lenient');
       const first = await zk('providerA', {
         token: await loginToken(t, tenant.sharedSecret, {
           subjectId,

@@ -17,7 +17,7 @@ import { NotificationType } from '../../src/notifications/notification-types.js'
 import { NotificationsService } from '../../src/notifications/notifications.service.js';
 import type { TenantCredentials } from '../../src/tenants/tenants.service.js';
 import { HOUR } from '../helpers/quests.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/test-app.js';
 
 const run = promisify(execFile);
 const ROOT = join(import.meta.dirname, '../..');
@@ -31,18 +31,15 @@ const PACKAGE = join(ROOT, 'clients/typescript');
  * a dropped connection and an expired token. Then the package itself: it packs and imports built.
  */
 describe('the TypeScript client package', () => {
-  let t: TestApp;
+  const t = useTestApp({ QUEST_EVENT_WORKER_ENABLED: 'false', MINT_WORKER_ENABLED: 'false' }, { resetClock: true });
   let tenant: TenantCredentials;
   let baseUrl: string;
 
   beforeAll(async () => {
-    t = await createTestApp({ QUEST_EVENT_WORKER_ENABLED: 'false', MINT_WORKER_ENABLED: 'false' });
     await t.app.listen(0, '127.0.0.1');
     baseUrl = `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}`;
     tenant = await t.givenTenant();
   });
-  afterEach(() => t.clock.reset());
-  afterAll(() => t.close());
 
   /** A client whose requests are counted by path, its stored tokens recorded as `onTokens` sees them. */
   const counted = (tokens?: SessionTokens) => {

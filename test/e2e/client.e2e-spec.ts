@@ -3,7 +3,7 @@ import { createCgsClient, type CgsClient, type components } from '../../clients/
 import type { TenantCredentials } from '../../src/tenants/tenants.service.js';
 import { adminApi, givenResourceType, type TestCommunity } from '../helpers/communities.js';
 import { givenCommunity, givenEvent, givenEventQuest, HOUR, type TestEvent } from '../helpers/quests.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/test-app.js';
 
 type Participant = components['schemas']['ParticipantDto'];
 
@@ -14,7 +14,7 @@ type Participant = components['schemas']['ParticipantDto'];
  * management API through supertest.
  */
 describe('the generated TypeScript client', () => {
-  let t: TestApp;
+  const t = useTestApp({ QUEST_EVENT_WORKER_ENABLED: 'false', MINT_WORKER_ENABLED: 'false' });
   let tenant: TenantCredentials;
   let community: TestCommunity;
   let event: TestEvent;
@@ -22,7 +22,6 @@ describe('the generated TypeScript client', () => {
   let baseUrl: string;
 
   beforeAll(async () => {
-    t = await createTestApp({ QUEST_EVENT_WORKER_ENABLED: 'false', MINT_WORKER_ENABLED: 'false' });
     await t.app.listen(0, '127.0.0.1');
     baseUrl = `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}`;
     tenant = await t.givenTenant();
@@ -39,7 +38,6 @@ describe('the generated TypeScript client', () => {
     });
     expect(reward.status).toBe(201);
   });
-  afterAll(() => t.close());
 
   it('registers, joins, takes part in an event, climbs its leaderboard and claims the reward', async () => {
     const api: CgsClient = createCgsClient({ baseUrl, tenantId: tenant.slug });

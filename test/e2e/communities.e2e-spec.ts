@@ -1,19 +1,17 @@
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/test-app.js';
 import { givenUser } from '../helpers/factories.js';
 import { adminApi, givenCommunity } from '../helpers/communities.js';
 import type { TenantCredentials } from '../../src/tenants/tenants.service.js';
 
 describe('communities, membership and referrals', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let tenant: TenantCredentials;
   let other: TenantCredentials;
 
   beforeAll(async () => {
-    t = await createTestApp();
     tenant = await t.givenTenant();
     other = await t.givenTenant();
   });
-  afterAll(() => t.close());
 
   const pub = (path: string) => t.http().get(path).set('X-Tenant-Id', tenant.id);
 

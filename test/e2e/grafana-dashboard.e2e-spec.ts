@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { parser } from '@prometheus-io/lezer-promql';
 import type * as AjvModule from 'ajv';
 import { createGenerator } from 'ts-json-schema-generator';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/test-app.js';
 import { givenUser } from '../helpers/factories.js';
 import { METRICS_TOKEN, Scrape } from '../helpers/metrics.js';
 
@@ -143,18 +143,16 @@ describe('the Grafana dashboard (docker/grafana)', () => {
   });
 
   describe('against what the service exports', () => {
-    let t: TestApp;
+    const t = useTestApp({ METRICS_TOKEN });
     let exported: Set<string>;
 
     beforeAll(async () => {
-      t = await createTestApp({ METRICS_TOKEN });
       // Some traffic, so that the families with labels have series too (each family is declared anyway).
       const tenant = await t.givenTenant();
       await givenUser(t, tenant);
       const res = await t.http().get('/metrics').set('Authorization', `Bearer ${METRICS_TOKEN}`).expect(200);
       exported = new Scrape(res.text).seriesNames();
     });
-    afterAll(() => t.close());
 
     it('has queries that are valid PromQL and name only metrics the service exports', () => {
       expect(queries.length).toBeGreaterThan(10);

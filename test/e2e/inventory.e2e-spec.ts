@@ -1,10 +1,10 @@
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/test-app.js';
 import { givenUser, type TestUser } from '../helpers/factories.js';
 import { InventoryService } from '../../src/inventory/inventory.service.js';
 import type { TenantCredentials } from '../../src/tenants/tenants.service.js';
 
 describe('inventory: slots, items, grants, allocation and reads', () => {
-  let t: TestApp;
+  const t = useTestApp({ MINT_WORKER_ENABLED: 'false' });
   let tenant: TenantCredentials;
   let alice: TestUser;
   let bob: TestUser;
@@ -27,7 +27,6 @@ describe('inventory: slots, items, grants, allocation and reads', () => {
     admin().post('grants', { userId, itemId, reason: 'test', ...extra });
 
   beforeAll(async () => {
-    t = await createTestApp({ MINT_WORKER_ENABLED: 'false' });
     tenant = await t.givenTenant();
     alice = await givenUser(t, tenant);
     bob = await givenUser(t, tenant);
@@ -35,7 +34,6 @@ describe('inventory: slots, items, grants, allocation and reads', () => {
     expect(c.status).toBe(201);
     community = { id: c.body.id, slug: c.body.slug };
   });
-  afterAll(() => t.close());
 
   it('creates slots through the management API, refusing a taken key, a missing API key and an unknown community', async () => {
     for (const [key, position] of [

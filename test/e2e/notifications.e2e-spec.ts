@@ -1,4 +1,4 @@
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/test-app.js';
 import { givenUser, type TestUser } from '../helpers/factories.js';
 import { adminApi, givenCommunity } from '../helpers/communities.js';
 import { givenEvent, givenMembers, HOUR } from '../helpers/quests.js';
@@ -9,21 +9,18 @@ import { ReferralsService } from '../../src/users/referrals.service.js';
 import type { TenantCredentials } from '../../src/tenants/tenants.service.js';
 
 describe('notifications', () => {
-  let t: TestApp;
+  const t = useTestApp({}, { resetClock: true });
   let tenant: TenantCredentials;
   let notifications: NotificationsService;
   let community: { id: string; slug: string };
   let otherCommunity: { id: string; slug: string };
 
   beforeAll(async () => {
-    t = await createTestApp();
     tenant = await t.givenTenant();
     notifications = t.app.get(NotificationsService);
     community = await givenCommunityRow(t, tenant);
     otherCommunity = await givenCommunityRow(t, tenant);
   });
-  afterAll(() => t.close());
-  afterEach(() => t.clock.reset());
 
   const notify = (u: TestUser, input: Partial<NotifyInput> = {}) =>
     t.dataSource.transaction((em) =>

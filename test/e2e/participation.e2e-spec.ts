@@ -2,20 +2,17 @@ import type { TenantCredentials } from '../../src/tenants/tenants.service.js';
 import type { TestCommunity } from '../helpers/communities.js';
 import type { TestUser } from '../helpers/factories.js';
 import { admin, eventApi, givenCommunity, givenEvent, givenMember, givenUser, HOUR, type TestEvent } from '../helpers/quests.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/test-app.js';
 
 describe('participation: transition table, capacity', () => {
-  let t: TestApp;
+  const t = useTestApp({ QUEST_EVENT_WORKER_ENABLED: 'false', DB_POOL_SIZE: '10' }, { resetClock: true });
   let tenant: TenantCredentials;
   let community: TestCommunity;
 
   beforeAll(async () => {
-    t = await createTestApp({ QUEST_EVENT_WORKER_ENABLED: 'false', DB_POOL_SIZE: '10' });
     tenant = await t.givenTenant();
     community = await givenCommunity(t, tenant);
   });
-  afterAll(() => t.close());
-  afterEach(() => t.clock.reset());
 
   type Action = 'register' | 'unregister' | 'cancel' | 'drop';
   const act = (event: TestEvent, u: TestUser, action: Action) => {

@@ -1,28 +1,27 @@
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/test-app.js';
 import { givenUser, type TestUser } from '../helpers/factories.js';
 import { adminApi, givenCommunity, givenResourceType, grant } from '../helpers/communities.js';
 import { ADDRESS_SCHEMA, EMAIL_SCHEMA, givenListing, givenPrize, givenRequirement, purchase, userGet } from '../helpers/store.js';
 import type { TenantCredentials } from '../../src/tenants/tenants.service.js';
+import { uniqueName } from '../factories/unique-name.js';
 
 describe('prizes', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let tenant: TenantCredentials;
   let other: TenantCredentials;
 
   beforeAll(async () => {
-    t = await createTestApp();
     // A tenant of its own for the list tests, so the totals are exact.
     tenant = await t.givenTenant();
     other = await t.givenTenant();
   });
-  afterAll(() => t.close());
 
   const admin = () => adminApi(t, tenant);
   const award = (prizeId: string, u: TestUser, fields: Record<string, unknown> = {}) =>
     admin().post(`/v1/admin/prizes/${prizeId}/awards`, {
       userId: u.userId,
       reason: 'test',
-      idempotencyKey: `k-${Math.random().toString(36).slice(2)}`,
+      idempotencyKey: uniqueName('k'),
       ...fields,
     });
 

@@ -1,4 +1,4 @@
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/test-app.js';
 import { givenUser, type TestUser } from '../helpers/factories.js';
 import { adminApi, givenCommunity, givenResourceType, grant } from '../helpers/communities.js';
 import { givenCommunityRow } from '../helpers/user-space.js';
@@ -6,15 +6,12 @@ import { ReferralsService } from '../../src/users/referrals.service.js';
 import type { TenantCredentials } from '../../src/tenants/tenants.service.js';
 
 describe('profile, public profile and referrals', () => {
-  let t: TestApp;
+  const t = useTestApp({}, { resetClock: true });
   let tenant: TenantCredentials;
 
   beforeAll(async () => {
-    t = await createTestApp();
     tenant = await t.givenTenant();
   });
-  afterAll(() => t.close());
-  afterEach(() => t.clock.reset());
 
   const getProfile = (u: TestUser, query: string) => t.http().get(`/v1/user/profile${query}`).set('Authorization', u.auth);
   const update = (u: TestUser, body: unknown) =>

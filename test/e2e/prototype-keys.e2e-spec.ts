@@ -1,4 +1,4 @@
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/test-app.js';
 import { givenUser, type TestUser } from '../helpers/factories.js';
 import { givenCommunity, type TestCommunity } from '../helpers/communities.js';
 import { TenantsService, type TenantCredentials } from '../../src/tenants/tenants.service.js';
@@ -10,18 +10,16 @@ import { TenantsService, type TenantCredentials } from '../../src/tenants/tenant
  * these keys in every position of every operation against real processes.
  */
 describe('client keys that reach a prototype', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let tenant: TenantCredentials;
   let user: TestUser;
   let community: TestCommunity;
 
   beforeAll(async () => {
-    t = await createTestApp();
     tenant = await t.givenTenant();
     user = await givenUser(t, tenant);
     community = await givenCommunity(t, tenant);
   });
-  afterAll(() => t.close());
 
   const polluted = () => (({}) as Record<string, unknown>).polluted;
   const expectRefused = (res: { status: number; body: { code?: number; error?: string } }, what: string) =>

@@ -2,16 +2,12 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { generateSql, QUERIES_DIR } from '../../src/cli/sql-generator.js';
 import { sqlMethods } from '../../src/database/repository.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/test-app.js';
 
 // The SQL each repository emits is committed under src/queries (`npm run sql`), so a reviewer sees
 // every query change in a diff; this fails when the code and the committed files disagree.
 describe('committed SQL (src/queries)', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   it('matches what the repositories emit', async () => {
     const generated = await generateSql(t.app);

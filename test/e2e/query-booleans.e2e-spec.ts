@@ -2,7 +2,7 @@ import type { TenantCredentials } from '../../src/tenants/tenants.service.js';
 import { adminApi, givenCommunity, givenResourceType, type TestCommunity } from '../helpers/communities.js';
 import { givenUser, type TestUser } from '../helpers/factories.js';
 import { givenItem, givenPrize } from '../helpers/store.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/test-app.js';
 
 /**
  * Every boolean query parameter takes the same spellings (`true`/`false` in any case, `1`/`0`),
@@ -10,14 +10,13 @@ import { createTestApp, type TestApp } from '../helpers/test-app.js';
  * (Before: `enrichRequirements=1` worked while `ownedOnly=TRUE` was a 400.)
  */
 describe('boolean query parameters: one spelling everywhere', () => {
-  let t: TestApp;
+  const t = useTestApp({ QUEST_EVENT_WORKER_ENABLED: 'false', MINT_WORKER_ENABLED: 'false' });
   let tenant: TenantCredentials;
   let community: TestCommunity;
   let user: TestUser;
   let ownedPrize: string;
 
   beforeAll(async () => {
-    t = await createTestApp({ QUEST_EVENT_WORKER_ENABLED: 'false', MINT_WORKER_ENABLED: 'false' });
     tenant = await t.givenTenant();
     community = await givenCommunity(t, tenant);
     await givenResourceType(t, tenant, community.id, { slug: 'xp' });
@@ -47,7 +46,6 @@ describe('boolean query parameters: one spelling everywhere', () => {
       (await admin.post('/v1/admin/quests', { communityId: community.id, name: 'Plain', type: 'social', tags: ['daily'] })).status,
     ).toBe(201);
   });
-  afterAll(() => t.close());
 
   const get = (path: string) => t.http().get(path).set('Authorization', user.auth);
   const TRUE = ['true', 'TRUE', 'True', '1'];

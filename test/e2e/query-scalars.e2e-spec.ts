@@ -1,7 +1,7 @@
 import type { TenantCredentials } from '../../src/tenants/tenants.service.js';
 import { adminApi, givenCommunity, givenResourceType, grant, type TestCommunity } from '../helpers/communities.js';
 import { givenUser, type TestUser } from '../helpers/factories.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/test-app.js';
 import { until } from '../helpers/until.js';
 
 /**
@@ -11,21 +11,19 @@ import { until } from '../helpers/until.js';
  * expected: qs builds it without a prototype, which `Number` and `new Date` cannot even convert.
  */
 describe('numbers and dates in a query', () => {
-  let t: TestApp;
+  const t = useTestApp({ QUEST_EVENT_WORKER_ENABLED: 'false', MINT_WORKER_ENABLED: 'false' });
   let tenant: TenantCredentials;
   let c: TestCommunity;
   let xp: { id: string; slug: string };
   let user: TestUser;
 
   beforeAll(async () => {
-    t = await createTestApp({ QUEST_EVENT_WORKER_ENABLED: 'false', MINT_WORKER_ENABLED: 'false' });
     tenant = await t.givenTenant();
     c = await givenCommunity(t, tenant);
     xp = await givenResourceType(t, tenant, c.id);
     user = await givenUser(t, tenant);
     expect((await grant(t, tenant, user.userId, xp.id, 10)).status).toBe(201);
   });
-  afterAll(() => t.close());
 
   const board = (query: string) => t.http().get(`/v1/community/${c.id}/leaderboard/${xp.slug}?${query}`).set('X-Tenant-Id', tenant.id);
   const ranking = (query: string) => t.http().get(`/v1/community/${c.id}/ranking/${xp.slug}?${query}`).set('Authorization', user.auth);

@@ -2,7 +2,8 @@ import type { TenantCredentials } from '../../src/tenants/tenants.service.js';
 import { givenResourceType, type TestCommunity } from '../helpers/communities.js';
 import { expectError } from '../helpers/errors.js';
 import { admin, eventApi, givenCommunity, givenMember, HOUR } from '../helpers/quests.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/test-app.js';
+import { uniqueName } from '../factories/unique-name.js';
 
 let n = 0;
 
@@ -13,16 +14,14 @@ let n = 0;
  * cancel in one event revoked the score of the other, and a player never registered ranked first.
  */
 describe('quest event score types: one scoped type, one event', () => {
-  let t: TestApp;
+  const t = useTestApp({ QUEST_EVENT_WORKER_ENABLED: 'false', DB_POOL_SIZE: '10' });
   let tenant: TenantCredentials;
   let community: TestCommunity;
 
   beforeAll(async () => {
-    t = await createTestApp({ QUEST_EVENT_WORKER_ENABLED: 'false', DB_POOL_SIZE: '10' });
     tenant = await t.givenTenant();
     community = await givenCommunity(t, tenant);
   });
-  afterAll(() => t.close());
 
   /** Registration opens in 1 h and closes in 3 h, the event runs from 2 h to 10 h. */
   const eventBody = (fields: Record<string, unknown> = {}) => {
@@ -30,7 +29,7 @@ describe('quest event score types: one scoped type, one event', () => {
     const at = (h: number) => new Date(now + h * HOUR).toISOString();
     return {
       communityId: community.id,
-      slug: `sc-${++n}-${Math.random().toString(36).slice(2, 7)}`,
+      slug: uniqueName('sc'),
       name: 'Score cup',
       registrationStartsAt: at(1),
       registrationEndsAt: at(3),

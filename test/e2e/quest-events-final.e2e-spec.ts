@@ -3,7 +3,7 @@ import type { TenantCredentials } from '../../src/tenants/tenants.service.js';
 import { grant, type TestCommunity } from '../helpers/communities.js';
 import type { TestUser } from '../helpers/factories.js';
 import { admin, eventApi, givenCommunity, givenEvent, givenEventQuest, givenMembers, HOUR, type TestEvent } from '../helpers/quests.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/test-app.js';
 
 /**
  * What an outside probe found around an event's end: credits after the end deciding the winner,
@@ -11,17 +11,14 @@ import { createTestApp, type TestApp } from '../helpers/test-app.js';
  * start moved back into the future.
  */
 describe('quest events: the final standings, unclaimable rewards, a started event’s start', () => {
-  let t: TestApp;
+  const t = useTestApp({ QUEST_EVENT_WORKER_ENABLED: 'false' }, { resetClock: true });
   let tenant: TenantCredentials;
   let community: TestCommunity;
 
   beforeAll(async () => {
-    t = await createTestApp({ QUEST_EVENT_WORKER_ENABLED: 'false' });
     tenant = await t.givenTenant();
     community = await givenCommunity(t, tenant);
   });
-  afterEach(() => t.clock.reset());
-  afterAll(() => t.close());
 
   /** An active event where `scores[i]` is credited to `users[i]` by event quests (0: registered, no quest). */
   async function givenScoredEvent(scores: number[], fields: Record<string, unknown> = {}) {

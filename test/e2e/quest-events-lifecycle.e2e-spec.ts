@@ -2,19 +2,17 @@ import { EventCompletionService } from '../../src/quest-events/event-completion.
 import type { TenantCredentials } from '../../src/tenants/tenants.service.js';
 import { givenResourceType, type TestCommunity } from '../helpers/communities.js';
 import { admin, eventApi, givenCommunity, givenEvent, givenEventQuest, givenMembers, HOUR } from '../helpers/quests.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/test-app.js';
 
 describe('a quest event through its whole life', () => {
-  let t: TestApp;
+  const t = useTestApp({ QUEST_EVENT_WORKER_ENABLED: 'false' });
   let tenant: TenantCredentials;
   let community: TestCommunity;
 
   beforeAll(async () => {
-    t = await createTestApp({ QUEST_EVENT_WORKER_ENABLED: 'false' });
     tenant = await t.givenTenant();
     community = await givenCommunity(t, tenant);
   });
-  afterAll(() => t.close());
 
   it('registers, scores, cancels, drops, completes, allocates tickets and processes claims', async () => {
     const api = admin(t, tenant);

@@ -2,19 +2,17 @@ import { EventCompletionService } from '../../src/quest-events/event-completion.
 import type { TenantCredentials } from '../../src/tenants/tenants.service.js';
 import { givenResourceType, type TestCommunity } from '../helpers/communities.js';
 import { admin, eventApi, givenCommunity, givenEvent, givenEventQuest, givenMembers, HOUR } from '../helpers/quests.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/test-app.js';
 
 describe('quest events: list filters, completion exactly once, claims under contention', () => {
-  let t: TestApp;
+  const t = useTestApp({ QUEST_EVENT_WORKER_ENABLED: 'false', DB_POOL_SIZE: '10' });
   let tenant: TenantCredentials;
   let community: TestCommunity;
 
   beforeAll(async () => {
-    t = await createTestApp({ QUEST_EVENT_WORKER_ENABLED: 'false', DB_POOL_SIZE: '10' });
     tenant = await t.givenTenant();
     community = await givenCommunity(t, tenant);
   });
-  afterAll(() => t.close());
 
   it('lists events by participating, registrationOpen, filter[containerId|features|status], itemId and resourceId', async () => {
     const tenant2 = await t.givenTenant();

@@ -2,10 +2,10 @@ import type { TenantCredentials } from '../../src/tenants/tenants.service.js';
 import { givenResourceType, type TestCommunity } from '../helpers/communities.js';
 import type { TestUser } from '../helpers/factories.js';
 import { admin, givenCommunity, givenEvent, givenEventQuest, givenMember, givenUser, HOUR } from '../helpers/quests.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/test-app.js';
 
 describe('community quests and quest tags', () => {
-  let t: TestApp;
+  const t = useTestApp({ QUEST_EVENT_WORKER_ENABLED: 'false' });
   let tenant: TenantCredentials;
   let community: TestCommunity;
   let xp: { id: string; slug: string };
@@ -14,7 +14,6 @@ describe('community quests and quest tags', () => {
   const ids: Record<string, string> = {};
 
   beforeAll(async () => {
-    t = await createTestApp({ QUEST_EVENT_WORKER_ENABLED: 'false' });
     tenant = await t.givenTenant();
     community = await givenCommunity(t, tenant);
     xp = await givenResourceType(t, tenant, community.id, { slug: 'xp' });
@@ -41,7 +40,6 @@ describe('community quests and quest tags', () => {
     expect((await api.post(`/v1/admin/quests/${ids.follow}/completions`, { userId: u.userId })).body.created).toBe(true);
     expect((await api.post(`/v1/admin/quests/${ids.mint}/completions`, { userId: other.userId })).body.created).toBe(true);
   });
-  afterAll(() => t.close());
 
   const all = 'tags=&questTypes=&featured=&query=&page=1&limit=20';
   const list = async (qs: string, user = u) => {

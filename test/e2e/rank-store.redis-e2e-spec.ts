@@ -11,6 +11,7 @@ import { adminApi, givenCommunity, givenResourceType, grant, type TestCommunity 
 import { givenUser, type TestUser } from '../helpers/factories.js';
 import { startRedisServer, startTcpProxy, type RedisServer, type TcpProxy } from '../helpers/redis-server.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { uniqueName } from '../factories/unique-name.js';
 
 /**
  * The Redis rank store (REDIS_URL) against the PostgreSQL one on the same data: random grants and
@@ -105,7 +106,7 @@ describe('the Redis rank store', () => {
       amount,
       reason: 'correction',
       lowerEarned: true,
-      idempotencyKey: `rv-${Math.random().toString(36).slice(2)}`,
+      idempotencyKey: uniqueName('rv'),
     });
 
   it('is the store when REDIS_URL is set, and serves the HTTP routes from Redis once the board is built', async () => {

@@ -1,20 +1,18 @@
-import { randomBytes } from 'node:crypto';
 import { TenantsService, type TenantCredentials } from '../../src/tenants/tenants.service.js';
 import { loginToken } from '../helpers/auth.js';
 import { givenUser } from '../helpers/factories.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/test-app.js';
+import { uniqueName } from '../factories/unique-name.js';
 
 /** Staff-like handles (issue 46): a player cannot take `admin`, `support`, the tenant's name... */
 describe('reserved handles', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let tenant: TenantCredentials;
   const reserved = { code: 10002, message: 'generic_client_error', error: 'handle_reserved' };
 
   beforeAll(async () => {
-    t = await createTestApp();
-    tenant = await t.app.get(TenantsService).create({ slug: `acme-${randomBytes(3).toString('hex')}`, name: 'Acme Games' });
+    tenant = await t.app.get(TenantsService).create({ slug: uniqueName('acme'), name: 'Acme Games' });
   });
-  afterAll(() => t.close());
 
   const register = (username: string, tenantId = tenant.id) =>
     t.http().post('/v1/user/register/password').set('X-Tenant-Id', tenantId).send({ username, password: 'correct horse battery' });
@@ -50,7 +48,7 @@ describe('reserved handles', () => {
   });
 
   it('gives a provider login whose name is reserved a neutral handle instead', async () => {
-    const token = await loginToken(t, tenant.sharedSecret, { subjectId: `s-${randomBytes(4).toString('hex')}`, handle: 'Admin' });
+    const token = await loginToken(t, tenant.sharedSecret, { subjectId: uniqueName('s'), handle: 'Admin' });
     const r = await t.http().post('/v1/user/auth/providerB/login').set('X-Tenant-Id', tenant.id).send({ token });
     expect(r.status).toBe(200);
     const [user] = await t.dataSource.query('SELECT handle FROM users WHERE id = $1', [r.body.userId]);
@@ -59,7 +57,7 @@ describe('reserved handles', () => {
 
   it("takes a tenant's own list in place of the default one, and refuses an invalid list", async () => {
     const tenants = t.app.get(TenantsService);
-    const own = await tenants.create({ slug: `own-${randomBytes(3).toString('hex')}`, settings: { reservedHandles: ['vip', 'Ranger'] } });
+    const own = await tenants.create({ slug: uniqueName('own'), settings: { reservedHandles: ['vip', 'Ranger'] } });
     expect((await register('VIP_1', own.id)).body).toMatchObject(reserved);
     expect((await register('r4nger', own.id)).body).toMatchObject(reserved);
     expect((await register('admin', own.id)).status).toBe(201);

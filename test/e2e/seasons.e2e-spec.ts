@@ -1,6 +1,6 @@
 import { eventValidators } from '../helpers/event-schemas.js';
 import type { PublicEventType } from '../../src/integrations/event-catalog.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/test-app.js';
 import { subscribeToEveryEvent } from '../helpers/outbox.js';
 import { givenUser, type TestUser } from '../helpers/factories.js';
 import { adminApi, givenCommunity, givenResourceType, grant, type TestCommunity } from '../helpers/communities.js';
@@ -15,7 +15,7 @@ interface Entry {
 
 /** Seasons on a fake clock: the worker is driven by hand (`SeasonCloser.runOnce`). */
 describe('seasons: schedules, season boards, frozen standings and rank rewards', () => {
-  let t: TestApp;
+  const t = useTestApp({ SEASON_WORKER_ENABLED: 'false', READ_CACHE_MS: '0' });
   let tenant: TenantCredentials;
   let c: TestCommunity;
   let xp: { id: string; slug: string };
@@ -26,7 +26,6 @@ describe('seasons: schedules, season boards, frozen standings and rank rewards',
   let closer: SeasonCloser;
 
   beforeAll(async () => {
-    t = await createTestApp({ SEASON_WORKER_ENABLED: 'false', READ_CACHE_MS: '0' });
     closer = t.app.get(SeasonCloser);
     tenant = await t.givenTenant();
     await subscribeToEveryEvent(t.dataSource, tenant.id); // the outbox writes only what a sink takes
@@ -52,7 +51,6 @@ describe('seasons: schedules, season boards, frozen standings and rank rewards',
     // Wednesday 2026-12-02 10:00 UTC.
     t.clock.set(new Date('2026-12-02T10:00:00Z'));
   });
-  afterAll(() => t.close());
 
   const board = async (slug: string, query = '') => {
     const res = await t.http().get(`/v1/community/${c.slug}/leaderboard/${slug}${query}`).set('X-Tenant-Id', tenant.id);

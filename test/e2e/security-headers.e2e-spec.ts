@@ -1,5 +1,5 @@
 import { API_SECURITY_HEADERS } from '../../src/common/security/response-headers.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/test-app.js';
 
 /** helmet's headers that only mean something for HTML documents; JSON answers do without them. */
 const HTML_ONLY = [
@@ -14,13 +14,11 @@ const HTML_ONLY = [
 ];
 
 describe('security headers (docs/decisions.md, "Security headers")', () => {
-  let t: TestApp;
+  const t = useTestApp({}, { swagger: true });
   let tenantId: string;
   beforeAll(async () => {
-    t = await createTestApp({}, { swagger: true });
     tenantId = (await t.givenTenant()).id;
   });
-  afterAll(() => t.close());
 
   const lowerCased = Object.fromEntries(Object.entries(API_SECURITY_HEADERS).map(([k, v]) => [k.toLowerCase(), v]));
 

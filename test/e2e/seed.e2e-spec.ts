@@ -1,5 +1,5 @@
 import { DEMO, seedDemo, type DemoSummary } from '../../src/seed/demo-seed.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/test-app.js';
 
 /** Every table the demo writes to, counted to prove a re-run adds nothing. */
 const TABLES = [
@@ -35,7 +35,7 @@ const TABLES = [
 ];
 
 describe('the demo seed', () => {
-  let t: TestApp;
+  const t = useTestApp({ QUEST_EVENT_WORKER_ENABLED: 'false', MINT_WORKER_ENABLED: 'false' });
   let first: DemoSummary;
   const lines: string[] = [];
 
@@ -46,10 +46,8 @@ describe('the demo seed', () => {
   };
 
   beforeAll(async () => {
-    t = await createTestApp({ QUEST_EVENT_WORKER_ENABLED: 'false', MINT_WORKER_ENABLED: 'false' });
     first = await seedDemo(t.app, { log: (l) => lines.push(l) });
   });
-  afterAll(() => t.close());
 
   it('creates the demo tenant with its credentials and prints its progress', () => {
     expect(first).toMatchObject({ tenantSlug: 'demo', communitySlug: DEMO.community, eventSlug: DEMO.event, password: DEMO.password });

@@ -1,21 +1,20 @@
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/test-app.js';
 import { givenUser, type TestUser } from '../helpers/factories.js';
 import { SocialsService } from '../../src/socials/socials.service.js';
 import type { TenantCredentials } from '../../src/tenants/tenants.service.js';
+import { uniqueName } from '../factories/unique-name.js';
 
 describe('socials: linked accounts of the current user', () => {
-  let t: TestApp;
+  const t = useTestApp({ SOCIAL_ACCOUNT_TYPES: 'kick,bluesky' });
   let tenant: TenantCredentials;
   let alice: TestUser;
   let bob: TestUser;
 
   beforeAll(async () => {
-    t = await createTestApp({ SOCIAL_ACCOUNT_TYPES: 'kick,bluesky' });
     tenant = await t.givenTenant();
     alice = await givenUser(t, tenant);
     bob = await givenUser(t, tenant);
   });
-  afterAll(() => t.close());
 
   const link = (u: TestUser, body: unknown) =>
     t
@@ -30,8 +29,7 @@ describe('socials: linked accounts of the current user', () => {
       .set('Authorization', u.auth)
       .send(body as object);
   const list = (u: TestUser) => t.http().get('/v1/user/socials').set('Authorization', u.auth);
-  let subject = 0;
-  const nextSubject = () => `subject-${++subject}-${Math.random().toString(36).slice(2, 8)}`;
+  const nextSubject = () => uniqueName('subject');
 
   it('links an account and returns it without tokens, saying which tokens are stored', async () => {
     const subjectId = nextSubject();

@@ -2,7 +2,7 @@
  * @lane heavy: 1,000 purchase attempts, 50 in flight on one listing row, in this process; next to a
  * reliability file's app processes it starves into lock timeouts (test/setup/lane-runner.mjs).
  */
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/test-app.js';
 import { givenUser, type TestUser } from '../helpers/factories.js';
 import { adminApi, givenCommunity, givenResourceType, grant } from '../helpers/communities.js';
 import { givenListing, givenPrize, inFlight, ledgerMismatches, purchase } from '../helpers/store.js';
@@ -26,14 +26,12 @@ const PRICE = 10;
 const LIMIT = 2;
 
 describe('the store under 1,000 concurrent purchase attempts at one listing', () => {
-  let t: TestApp;
+  const t = useTestApp({ DB_POOL_SIZE: '10' });
   let tenant: TenantCredentials;
 
   beforeAll(async () => {
-    t = await createTestApp({ DB_POOL_SIZE: '10' });
     tenant = await t.givenTenant();
   });
-  afterAll(() => t.close());
 
   it('sells at most the supply, keeps every limit and balance, and charges each nonce at most once', async () => {
     const c = await givenCommunity(t, tenant);

@@ -7,12 +7,13 @@
  * never makes the listing look sold out while another has stock, supply changes while buying keep
  * the caps adding up to the supply, and an item's supply shared by two listings is never oversold.
  */
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/test-app.js';
 import { givenUser, type TestUser } from '../helpers/factories.js';
 import { adminApi, givenCommunity, givenResourceType, grant, type TestCommunity } from '../helpers/communities.js';
 import { givenItem, givenListing, inFlight, ledgerMismatches, purchase } from '../helpers/store.js';
 import type { TenantCredentials } from '../../src/tenants/tenants.service.js';
 import { SupplyShards1795594943964 } from '../../migrations/1795594943964-SupplyShards.js';
+import { uniqueName } from '../factories/unique-name.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -27,14 +28,13 @@ function outcomes(responses: { status: number; body: { error?: string } }[]): Re
 }
 
 describe('supply shards', () => {
-  let t: TestApp;
+  const t = useTestApp({ DB_POOL_SIZE: '10' });
   let tenant: TenantCredentials;
   let c: TestCommunity;
   let gems: { id: string };
   let buyers: TestUser[];
 
   beforeAll(async () => {
-    t = await createTestApp({ DB_POOL_SIZE: '10' });
     tenant = await t.givenTenant();
     c = await givenCommunity(t, tenant);
     gems = await givenResourceType(t, tenant, c.id, { slug: 'gems' });
@@ -47,7 +47,6 @@ describe('supply shards', () => {
       }),
     );
   });
-  afterAll(() => t.close());
 
   const admin = () => adminApi(t, tenant);
   const price = [{ resourceTypeId: '', amount: 1 }];
@@ -64,7 +63,7 @@ describe('supply shards', () => {
    * for the listing passed DB_LOCK_TIMEOUT_MS) is retried with the same nonce after Retry-After.
    */
   const buy = async (user: TestUser, listingId: string) => {
-    const nonce = `n-${Math.random().toString(36).slice(2)}`;
+    const nonce = uniqueName('n');
     for (let attempt = 1; ; attempt++) {
       const r = await purchase(t, user, listingId, { nonce });
       if (r.status !== 503 || attempt === 10) return r;

@@ -6,7 +6,7 @@ import type { TenantCredentials } from '../../src/tenants/tenants.service.js';
 import { adminApi, givenCommunity } from '../helpers/communities.js';
 import { givenUser, type TestUser } from '../helpers/factories.js';
 import { createTenantWithCli, sqlPool, startApp, uniqueSlug, type AppInstance } from '../helpers/processes.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/test-app.js';
 import { createTestDatabase } from '../setup/test-database.js';
 
 /**
@@ -14,7 +14,7 @@ import { createTestDatabase } from '../setup/test-database.js';
  * the session token's, X-Tenant-Id, the host name's domain, DEFAULT_TENANT, the only tenant.
  */
 describe('tenant resolution with several tenants', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let A: TenantCredentials;
   let B: TenantCredentials;
   let alice: TestUser;
@@ -28,7 +28,6 @@ describe('tenant resolution with several tenants', () => {
     t.http().put('/v1/admin/tenant/domains').set('X-Api-Key', tenant.apiKey).set(headers).send({ domains });
 
   beforeAll(async () => {
-    t = await createTestApp();
     A = await t.givenTenant();
     B = await t.givenTenant();
     alice = await givenUser(t, A);
@@ -36,7 +35,6 @@ describe('tenant resolution with several tenants', () => {
     await givenCommunity(t, A, { slug: 'arena', name: 'Arena of A' });
     await givenCommunity(t, B, { slug: 'arena', name: 'Arena of B' });
   });
-  afterAll(() => t.close());
 
   it('logs in and reads public routes without X-Tenant-Id on a domain assigned to the tenant; elsewhere 400 tenant_required', async () => {
     const put = await putDomains(B, ['Play.B-Games.example.']);

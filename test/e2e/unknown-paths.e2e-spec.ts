@@ -1,13 +1,9 @@
 import { RouteIndex } from '../../src/common/http/route-index.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/test-app.js';
 
 /** Outside `/v1` an unknown path answered Express's HTML "Cannot GET" page; it is the API's JSON 404 too. */
 describe('unknown paths outside /v1', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({}, { swagger: true });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({}, { swagger: true });
 
   const expectJson404 = async (method: 'get' | 'post' | 'delete' | 'head', path: string) => {
     const res = await t.http()[method](path);

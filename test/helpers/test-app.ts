@@ -10,6 +10,7 @@ import { Clock } from '../../src/common/clock/clock.js';
 import { CacheBus } from '../../src/database/cache-bus.js';
 import { AppConfig, loadConfig } from '../../src/config/app-config.js';
 import { TenantsService, type TenantCredentials } from '../../src/tenants/tenants.service.js';
+import { tenantInput } from '../factories/inputs.js';
 import { createTestDatabase } from '../setup/test-database.js';
 import { FakeClock } from './fake-clock.js';
 import { until } from './until.js';
@@ -25,8 +26,6 @@ export interface TestApp {
   /** A new tenant with its one-time credentials. */
   givenTenant: (slug?: string) => Promise<TenantCredentials>;
 }
-
-let seq = 0;
 
 /**
  * The real application (same `setupApp` as `bootstrap.ts`) on a fresh database with all migrations
@@ -67,12 +66,35 @@ export async function createTestApp(
     dataSource: app.get<DataSource>(getDataSourceToken()),
     databaseName: db.name,
     config,
-    givenTenant: (slug) => tenants.create({ slug: slug ?? `t${process.pid}-${++seq}-${Math.random().toString(36).slice(2, 8)}` }),
+    givenTenant: (slug) => tenants.create(slug ? { slug } : tenantInput()),
     close: async () => {
       await app.close();
       await db.drop();
     },
   };
+}
+
+/**
+ * The shared e2e header in one call: a TestApp made before the file's tests (`beforeAll`), closed
+ * after them, and with `resetClock` its clock put back after each test. The handle it returns reads
+ * through to that app, so a describe block can use it in its own hooks and helpers.
+ */
+export function useTestApp(
+  env: Record<string, string> = {},
+  options: { swagger?: boolean; emptyDatabase?: boolean; resetClock?: boolean } = {},
+): TestApp {
+  let current: TestApp | undefined;
+  beforeAll(async () => {
+    current = await createTestApp(env, options);
+  });
+  afterAll(() => current?.close());
+  if (options.resetClock) afterEach(() => current?.clock.reset());
+  return new Proxy({} as TestApp, {
+    get: (_, key: keyof TestApp) => {
+      if (!current) throw new Error(`useTestApp: "${String(key)}" read before its beforeAll made the app`);
+      return current[key];
+    },
+  });
 }
 
 /**

@@ -3,8 +3,10 @@ import { InventoryService } from '../../src/inventory/inventory.service.js';
 import { PrizesService } from '../../src/prizes/prizes.service.js';
 import { LedgerService } from '../../src/resources/ledger.service.js';
 import { ResourcesService } from '../../src/resources/resources.service.js';
-import { StorePurchaseService } from '../../src/store/store-purchase.service.js';
+import { StorePurchaseService } from '../../src/store/purchase/store-purchase.service.js';
 import { StoreModule } from '../../src/store/store.module.js';
+import { StoreListingsService } from '../../src/store/store-listings.service.js';
+import { StorePurchaseHistoryService } from '../../src/store/store-purchase-history.service.js';
 import { StoreService } from '../../src/store/store.service.js';
 import { TenantsModule } from '../../src/tenants/tenants.module.js';
 import { UsersModule } from '../../src/users/users.module.js';
@@ -29,12 +31,16 @@ const PAGE = { page: 1, limit: 20, offset: 0 };
 describe('StoreService, StorePurchaseService (medium: StoreModule on PostgreSQL)', () => {
   let t: ModuleTest;
   let store: StoreService;
+  let listings: StoreListingsService;
+  let purchaseLists: StorePurchaseHistoryService;
   let purchases: StorePurchaseService;
   let tenantId: string;
 
   beforeAll(async () => {
     t = await createModuleTest({ imports: [StoreModule, TenantsModule, UsersModule] });
     store = t.get(StoreService);
+    listings = t.get(StoreListingsService);
+    purchaseLists = t.get(StorePurchaseHistoryService);
     purchases = t.get(StorePurchaseService);
     tenantId = await givenTenant(t);
   });
@@ -60,18 +66,18 @@ describe('StoreService, StorePurchaseService (medium: StoreModule on PostgreSQL)
     const foreignPrize = await t.get(PrizesService).create(tenantId, { communityId: other, name: 'Cup', kind: 'physical' });
     const base = { communityId: community, name: 'Thing', price };
     // A resource listing naming an item: the message names the resourceTypeId it needs.
-    const wrongKind = await store.createListing(tenantId, { ...base, kind: 'resource', itemId: foreignItem }).catch((e: Error) => e);
+    const wrongKind = await listings.createListing(tenantId, { ...base, kind: 'resource', itemId: foreignItem }).catch((e: Error) => e);
     expect(wrongKind).toMatchObject({ definition: { error: 'invalid_listing' } });
     expect((wrongKind as Error).message).toContain('resourceTypeId');
-    expect(await domainErrorOf(store.createListing(tenantId, { ...base, kind: 'item', itemId: foreignItem }))).toBe('invalid_listing');
-    expect(await domainErrorOf(store.createListing(tenantId, { ...base, kind: 'prize', prizeId: foreignPrize.id }))).toBe(
+    expect(await domainErrorOf(listings.createListing(tenantId, { ...base, kind: 'item', itemId: foreignItem }))).toBe('invalid_listing');
+    expect(await domainErrorOf(listings.createListing(tenantId, { ...base, kind: 'prize', prizeId: foreignPrize.id }))).toBe(
       'invalid_listing',
     );
     // A scoped type (a quest event's score) is not for sale.
     const score = (
       await t.get(ResourcesService).createType(tenantId, { communityId: community, slug: uniqueName('s'), name: 'Score', kind: 'scoped' })
     ).id;
-    const scoped = await store.createListing(tenantId, { ...base, kind: 'resource', resourceTypeId: score }).catch((e: Error) => e);
+    const scoped = await listings.createListing(tenantId, { ...base, kind: 'resource', resourceTypeId: score }).catch((e: Error) => e);
     expect(scoped).toMatchObject({ definition: { error: 'invalid_listing' } });
     expect((scoped as Error).message).toContain('scoped');
     expect(await numbers(t.dataSource, 'SELECT count(*) AS n FROM store_listings WHERE community_id = $1', [community])).toEqual({ n: 0 });
@@ -80,7 +86,7 @@ describe('StoreService, StorePurchaseService (medium: StoreModule on PostgreSQL)
   it('updateListing changes every given field, sorts the price by resource type, and clears the window with null', async () => {
     const community = await givenCommunity(t, tenantId);
     const [a, b] = [await globalType(community), await globalType(community)];
-    const listing = await store.createListing(tenantId, {
+    const listing = await listings.createListing(tenantId, {
       communityId: community,
       name: 'Gem pack',
       kind: 'resource',
@@ -90,7 +96,7 @@ describe('StoreService, StorePurchaseService (medium: StoreModule on PostgreSQL)
       endsAt: new Date(Date.now() + 3_600_000).toISOString(),
     });
     const [low, high] = [a, b].sort();
-    const changed = await store.updateListing(tenantId, listing.id.toUpperCase(), {
+    const changed = await listings.updateListing(tenantId, listing.id.toUpperCase(), {
       name: 'Big gem pack',
       description: 'More gems',
       imageUrl: 'https://img.example/gems.png',
@@ -121,12 +127,12 @@ describe('StoreService, StorePurchaseService (medium: StoreModule on PostgreSQL)
       active: false,
       position: 7,
     });
-    expect(await store.adminListing(tenantId, listing.id)).toEqual(changed);
+    expect(await listings.adminListing(tenantId, listing.id)).toEqual(changed);
     // Windows are set again from strings; an end before the start is refused.
     const later = new Date(Date.now() + 7_200_000).toISOString();
-    expect((await store.updateListing(tenantId, listing.id, { startsAt: later })).startsAt).toEqual(new Date(later));
-    expect(await domainErrorOf(store.updateListing(tenantId, listing.id, { endsAt: new Date().toISOString() }))).toBe('invalid_listing');
-    expect(await domainErrorOf(store.updateListing(tenantId, 'nope', { name: 'x' }))).toBe('listing_not_found');
+    expect((await listings.updateListing(tenantId, listing.id, { startsAt: later })).startsAt).toEqual(new Date(later));
+    expect(await domainErrorOf(listings.updateListing(tenantId, listing.id, { endsAt: new Date().toISOString() }))).toBe('invalid_listing');
+    expect(await domainErrorOf(listings.updateListing(tenantId, 'nope', { name: 'x' }))).toBe('listing_not_found');
   });
 
   it("adminListings lists every community's listings without a container and one community's with it", async () => {
@@ -135,19 +141,19 @@ describe('StoreService, StorePurchaseService (medium: StoreModule on PostgreSQL)
     for (const c of [c1, c2]) {
       const gems = (await t.get(ResourcesService).createType(tenant, { communityId: c, slug: uniqueName('r'), name: 'G', kind: 'global' }))
         .id;
-      await store.createListing(tenant, { communityId: c, name: `L-${c}`, kind: 'resource', resourceTypeId: gems, price: [] });
+      await listings.createListing(tenant, { communityId: c, name: `L-${c}`, kind: 'resource', resourceTypeId: gems, price: [] });
     }
-    expect((await store.adminListings(tenant, undefined, PAGE)).total).toBe(2);
-    const one = await store.adminListings(tenant, c2, PAGE);
+    expect((await listings.adminListings(tenant, undefined, PAGE)).total).toBe(2);
+    const one = await listings.adminListings(tenant, c2, PAGE);
     expect(one).toMatchObject({ total: 1, items: [{ communityId: c2 }] });
-    expect((await store.adminListings(tenantId, undefined, PAGE)).items.every((l) => l.communityId !== c1)).toBe(true);
+    expect((await listings.adminListings(tenantId, undefined, PAGE)).items.every((l) => l.communityId !== c1)).toBe(true);
   });
 
   it('a prize listing: bought while the prize lasts, then sold out without charging; limits show in the enriched view; history lists the purchase', async () => {
     const community = await givenCommunity(t, tenantId);
     const gems = await globalType(community);
     const prize = await t.get(PrizesService).create(tenantId, { name: 'Trophy', kind: 'physical', totalSupply: 1 });
-    const listing = await store.createListing(tenantId, {
+    const listing = await listings.createListing(tenantId, {
       communityId: community,
       name: 'Trophy',
       kind: 'prize',
@@ -171,21 +177,21 @@ describe('StoreService, StorePurchaseService (medium: StoreModule on PostgreSQL)
     const [bobView] = (await store.listListings(tenantId, bob, community, true, PAGE)).items;
     expect(bobView).toMatchObject({ purchasedCount: 0, canBuy: false, unavailableReasons: ['sold_out'] });
 
-    const history = await store.listPurchases(tenantId, ann, community, PAGE);
+    const history = await purchaseLists.listPurchases(tenantId, ann, community, PAGE);
     expect(history).toMatchObject({ total: 1, items: [{ id: bought.id, listingName: 'Trophy' }] });
-    const admin = await store.adminPurchases(tenantId, { listingId: listing.id }, PAGE);
+    const admin = await purchaseLists.adminPurchases(tenantId, { listingId: listing.id }, PAGE);
     expect(admin).toMatchObject({ total: 1, items: [{ userId: ann, requirementData: [] }] });
-    expect((await store.adminPurchases(tenantId, { userId: bob }, PAGE)).total).toBe(0);
+    expect((await purchaseLists.adminPurchases(tenantId, { userId: bob }, PAGE)).total).toBe(0);
   });
   it('a free item listing (no price) grants the item; a price given in order stays in order; an item listing naming a prize says itemId', async () => {
     const community = await givenCommunity(t, tenantId);
     const item = await givenItem(community);
     const [a, b] = [await globalType(community), await globalType(community)].sort();
-    const wrong = await store
+    const wrong = await listings
       .createListing(tenantId, { communityId: community, name: 'X', kind: 'item', prizeId: item, price: [] })
       .catch((e: Error) => e.message);
     expect(wrong).toContain('itemId');
-    const priced = await store.createListing(tenantId, {
+    const priced = await listings.createListing(tenantId, {
       communityId: community,
       name: 'Priced',
       kind: 'resource',
@@ -197,7 +203,13 @@ describe('StoreService, StorePurchaseService (medium: StoreModule on PostgreSQL)
     });
     expect(priced.price.map((p) => p.resourceTypeId)).toEqual([a, b]);
 
-    const free = await store.createListing(tenantId, { communityId: community, name: 'Free hat', kind: 'item', itemId: item, price: [] });
+    const free = await listings.createListing(tenantId, {
+      communityId: community,
+      name: 'Free hat',
+      kind: 'item',
+      itemId: item,
+      price: [],
+    });
     const user = await givenUser(t, tenantId);
     expect(await purchases.purchase(tenantId, user, free.id, { nonce: uniqueName('n') })).toMatchObject({ kind: 'item', itemId: item });
     expect((await t.get(InventoryService).item(tenantId, community, item)).granted).toBe(1);
@@ -216,7 +228,7 @@ describe('StoreService, StorePurchaseService (medium: StoreModule on PostgreSQL)
     // purchases never showed here (they hold a shard briefly); this checks the supply sells exactly.
     for (let round = 0; round < 10; round++) {
       const listing = await (round % 2 === 0
-        ? store.createListing(tenantId, {
+        ? listings.createListing(tenantId, {
             communityId: community,
             name: uniqueName('Gems'),
             kind: 'resource',
@@ -227,7 +239,7 @@ describe('StoreService, StorePurchaseService (medium: StoreModule on PostgreSQL)
         : inventory
             .createItem(tenantId, { communityId: community, slotId: slot.id, name: uniqueName('Hat'), supply: 3 })
             .then((item) =>
-              store.createListing(tenantId, { communityId: community, name: item.name, kind: 'item', itemId: item.id, price: [] }),
+              listings.createListing(tenantId, { communityId: community, name: item.name, kind: 'item', itemId: item.id, price: [] }),
             ));
       const outcomes = await Promise.all(
         buyers.map((buyer) => outcomeOf(purchases.purchase(tenantId, buyer, listing.id, { nonce: uniqueName('n') }), 'bought')),

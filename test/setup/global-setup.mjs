@@ -35,6 +35,9 @@ export default async function globalSetup() {
   // Several jest projects (or a setup that builds on this one) may call it in one run: one server.
   if (globalThis.__CGS_TEST_SERVER_READY__) return;
   globalThis.__CGS_TEST_SERVER_READY__ = true;
+  // The seed of test/factories/unique-name.ts in every worker: printed so a failing run can be repeated.
+  process.env.TEST_SEED ||= randomBytes(4).toString('hex');
+  process.stdout.write(`\nunique names: TEST_SEED=${process.env.TEST_SEED} repeats them\n`);
   if (process.env.DATABASE_URL) {
     const u = new URL(process.env.DATABASE_URL);
     u.pathname = '/postgres';

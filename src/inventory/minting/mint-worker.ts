@@ -62,6 +62,12 @@ export class MintWorker implements OnApplicationBootstrap, OnModuleDestroy {
     if (this.config.MINT_WORKER_ENABLED) this.pass.kick();
   }
 
+  /** A mint request committed: it is counted, and a pass starts at once rather than at the next poll. */
+  requested(): void {
+    this.metrics.mintJob('requested');
+    this.kick();
+  }
+
   /** Processes due jobs one by one until none is due; returns how many were attempted. Tests call it directly. */
   async runOnce(): Promise<number> {
     let n = 0;

@@ -11,8 +11,7 @@ import { ClaimQuest } from './claim-quest.js';
 import { QuestAvailability } from './quest-availability.js';
 import { QuestContextLoader, type QuestContext } from './quest-context.js';
 import { TaskProgressWriter } from './task-progress-writer.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { UUID_RE } from '../../common/validation/uuid.js';
 
 /**
  * What a player sends to a task: an answer, or a submission. Each is taken only while the player
@@ -79,7 +78,7 @@ export class TaskInputs {
     kind: QuestTaskKind,
   ): Promise<{ ctx: QuestContext; task: QuestTask }> {
     const ctx = await this.contexts.load(tenantId, questRef);
-    const task = UUID.test(taskRef) ? ctx.tasks.find((t) => t.id === taskRef.toLowerCase()) : undefined;
+    const task = UUID_RE.test(taskRef) ? ctx.tasks.find((t) => t.id === taskRef.toLowerCase()) : undefined;
     if (!task) throw new DomainError(QuestErrors.task_not_found, `No task ${taskRef.slice(0, 64)} in this quest`);
     if (task.kind !== kind) throw new DomainError(QuestErrors.task_not_open, `The task is a ${task.kind} task, not a ${kind} task`);
     await this.limits.playerAction(tenantId, userId);

@@ -13,11 +13,10 @@ import { QUEST_TASK_KINDS, SETTINGS_PROPERTY, type QuestTaskKind, type QuestTask
 import { publicSettings, settingsProblem, toStoredSettings, type SettingsInput } from './task-settings.js';
 import { OnchainVerifier } from './verifiers/onchain.verifier.js';
 import { partnerSecretContext } from './verifiers/partner.verifier.js';
+import { UUID_RE } from '../../common/validation/uuid.js';
 
 /** Most tasks one quest holds. */
 export const MAX_TASKS_PER_QUEST = 20;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Operators' management of a quest's tasks (management API, console). */
 @Injectable()
@@ -97,7 +96,7 @@ export class QuestTasksService {
 
   async remove(tenantId: string, questId: string, taskId: string): Promise<void> {
     const quest = await this.quest(tenantId, questId);
-    if (!UUID.test(taskId) || !(await this.repo.deleteTask(tenantId, quest.id, taskId.toLowerCase())))
+    if (!UUID_RE.test(taskId) || !(await this.repo.deleteTask(tenantId, quest.id, taskId.toLowerCase())))
       throw new DomainError(QuestErrors.task_not_found, `No task ${taskId.slice(0, 64)} in this quest`);
     await this.repo.recount(tenantId, quest.id);
     this.lists.drop(tenantId);
@@ -150,13 +149,13 @@ export class QuestTasksService {
   }
 
   private async quest(tenantId: string, questId: string) {
-    const quest = UUID.test(questId) ? await this.quests.findById(tenantId, questId.toLowerCase()) : null;
+    const quest = UUID_RE.test(questId) ? await this.quests.findById(tenantId, questId.toLowerCase()) : null;
     if (!quest) throw new DomainError(QuestErrors.quest_not_found, `No quest ${questId.slice(0, 64)} in this tenant`);
     return quest;
   }
 
   private async task(tenantId: string, questId: string, taskId: string): Promise<QuestTask> {
-    const task = UUID.test(taskId) ? await this.repo.findTask(tenantId, questId, taskId.toLowerCase()) : null;
+    const task = UUID_RE.test(taskId) ? await this.repo.findTask(tenantId, questId, taskId.toLowerCase()) : null;
     if (!task) throw new DomainError(QuestErrors.task_not_found, `No task ${taskId.slice(0, 64)} in this quest`);
     return task;
   }
