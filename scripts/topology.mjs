@@ -318,11 +318,14 @@ function rewrite(text, from, to) {
  * docker/compose.ha.yml mounts) made local. Bound to loopback, the instances listed by port instead
  * of found through Docker's DNS, and health checked every 500 ms with one good answer to come back,
  * so that the failover tests measure the database's promotion rather than the check interval.
+ * Its maxconn is 4,096: HAProxy wants two descriptors per connection, and a machine with a hard
+ * limit of 20,000 open files (some here have it) refuses the deployment's 20,000.
  */
 export function balancerConfig({ port, backends }) {
   const servers = backends.map((b, i) => `    server app${i + 1} 127.0.0.1:${b}`).join('\n');
   let text = readFileSync(DEPLOYED_BALANCER, 'utf8');
   text = rewrite(text, /^resolvers docker\n(?:[ \t].*\n|[ \t]*\n(?=[ \t]))*\n/m, '');
+  text = rewrite(text, /^(\s+)maxconn 20000$/m, '$1maxconn 4096');
   text = rewrite(text, /^(\s+)bind :8080$/m, `$1bind 127.0.0.1:${port}`);
   text = rewrite(text, / inter 2s fall 1 rise 2 init-addr none resolvers docker/g, ' inter 500 fall 1 rise 1');
   return rewrite(text, /^\s+server-template app 3 app:3000$/gm, servers);
