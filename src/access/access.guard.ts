@@ -13,7 +13,7 @@ import type { AuthenticatedRequest, AuthUser } from '../common/auth/request-cont
 import { URL_CREDENTIAL_KEY, UrlCredentials } from './url-credentials.js';
 import { assertSessionLive } from './jwt.strategy.js';
 import { SessionRevocations } from './session-revocations.js';
-import { UUID_RE } from '../common/validation/uuid.js';
+import { idOf } from '../common/validation/uuid.js';
 
 const header = (req: AuthenticatedRequest, name: string): string | undefined => {
   const v = req.headers[name];
@@ -72,7 +72,7 @@ function expiryOf(token: string): number | undefined {
 function tenantOf(token: string): string | undefined {
   try {
     const tid = decodeJwt(token).tid;
-    return typeof tid === 'string' && UUID_RE.test(tid) ? tid.toLowerCase() : undefined;
+    return (typeof tid === 'string' && idOf(tid)) || undefined;
   } catch {
     return undefined;
   }

@@ -2,28 +2,17 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { PageRequest } from '../common/pagination/pagination.js';
-import { findOneFast } from '../database/find-one-fast.js';
-import { BaseRepository, DUMMY, GenerateSql } from '../database/repository.js';
+import { DUMMY, GenerateSql } from '../database/repository.js';
+import { TenantScoped, TenantScopedRepository } from '../database/tenant-scoped.repository.js';
 import { CommunityMember } from './entities/community-member.entity.js';
 import { Community } from './entities/community.entity.js';
 
 /** Communities and their members. */
 @Injectable()
-export class CommunitiesRepository extends BaseRepository {
+@TenantScoped(Community, { slug: 'slug' })
+export class CommunitiesRepository extends TenantScopedRepository<Community> {
   constructor(@InjectDataSource() dataSource: DataSource) {
     super(dataSource);
-  }
-
-  /** A community by id (lower-case uuid), as a prepared statement outside transactions. */
-  @GenerateSql({ params: [DUMMY.tenant, DUMMY.uuid] })
-  findById(tenantId: string, id: string, em?: EntityManager): Promise<Community | null> {
-    return findOneFast(this.manager(em), Community, { tenantId, id });
-  }
-
-  /** A community by slug (lower case). */
-  @GenerateSql({ params: [DUMMY.tenant, 'guild'] })
-  findBySlug(tenantId: string, slug: string, em?: EntityManager): Promise<Community | null> {
-    return findOneFast(this.manager(em), Community, { tenantId, slug });
   }
 
   /** The tenant's communities, oldest first, and their count. */
@@ -103,11 +92,16 @@ export class CommunitiesRepository extends BaseRepository {
   }
 
   /** When the user joined and who referred them (null when they did not join). */
-  @GenerateSql({ params: [DUMMY.uuid, DUMMY.uuid2] })
-  async membership(communityId: string, userId: string, em?: EntityManager): Promise<{ joinedAt: Date; referrerId: string | null } | null> {
+  @GenerateSql({ params: [DUMMY.tenant, DUMMY.uuid, DUMMY.uuid2] })
+  async membership(
+    tenantId: string,
+    communityId: string,
+    userId: string,
+    em?: EntityManager,
+  ): Promise<{ joinedAt: Date; referrerId: string | null } | null> {
     const row = await this.manager(em)
       .getRepository(CommunityMember)
-      .findOne({ where: { communityId, userId }, select: { joinedAt: true, referrerId: true } });
+      .findOne({ where: { tenantId, communityId, userId }, select: { joinedAt: true, referrerId: true } });
     return row ? { joinedAt: row.joinedAt, referrerId: row.referrerId } : null;
   }
 }

@@ -72,14 +72,9 @@ export class CommunitiesService {
    * case-insensitively). Throws 404 `community_not_found` otherwise, also for another tenant's id.
    */
   async resolve(tenantId: string, idOrSlug: string, em?: EntityManager): Promise<Community> {
-    const ref = idOrSlug.trim();
-    const community =
-      ref.length === 0 || ref.length > 64
-        ? null
-        : UUID_RE.test(ref)
-          ? await this.repo.findById(tenantId, ref.toLowerCase(), em)
-          : await this.repo.findBySlug(tenantId, ref.toLowerCase(), em);
-    if (!community) throw new DomainError(CommunityErrors.community_not_found, `No community "${ref.slice(0, 64)}" in this tenant`);
+    const community = await this.repo.findByIdOrSlug(tenantId, idOrSlug, em);
+    if (!community)
+      throw new DomainError(CommunityErrors.community_not_found, `No community "${idOrSlug.trim().slice(0, 64)}" in this tenant`);
     return community;
   }
 
@@ -133,7 +128,7 @@ export class CommunitiesService {
           created: true,
         };
       }
-      const existing = (await this.repo.membership(community.id, userId, em))!;
+      const existing = (await this.repo.membership(tenantId, community.id, userId, em))!;
       const first = existing.referrerId ? await this.users.findById(tenantId, existing.referrerId) : null;
       return { communityId: community.id, userId, joinedAt: existing.joinedAt, referrerHandle: first?.handle ?? null, created: false };
     });

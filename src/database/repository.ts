@@ -6,7 +6,8 @@ import type { DomainError } from '../common/errors/domain-error.js';
  *
  * - a repository owns its module's tables: no other file names them (src/ownership test), other
  *   modules ask its service; a join across modules lives in a named `*.read-model.ts`;
- * - every method of a tenant-owned table takes the tenant first;
+ * - every method of a tenant-owned table takes the tenant first (`TenantScopedRepository` holds
+ *   its subclasses to it, test/architecture/tenant-scope.spec.ts);
  * - every method takes the caller's entity manager last (`em?: EntityManager`): inside a
  *   transaction the service started, or the pool's manager when omitted (`manager(em)`);
  * - a unique or check violation becomes a domain error in one place (`onConstraintViolation`);

@@ -22,7 +22,7 @@ import { resolveAllowed, UrlRefused } from './url-guard.js';
 import { WebhookSecrets } from './webhook-secrets.js';
 import { newWebhookSecret } from './webhook-signature.js';
 import { WebhooksRepository } from './webhooks.repository.js';
-import { UUID_RE } from '../common/validation/uuid.js';
+import { idOf } from '../common/validation/uuid.js';
 
 const MAX_SUBSCRIPTIONS = 50;
 
@@ -97,7 +97,8 @@ export class WebhooksService {
   }
 
   async remove(tenantId: string, id: string): Promise<void> {
-    if (!UUID_RE.test(id) || !(await this.repo.deleteSubscription(tenantId, id.toLowerCase()))) throw this.notFound(id);
+    const key = idOf(id);
+    if (!key || !(await this.repo.deleteSubscription(tenantId, key))) throw this.notFound(id);
   }
 
   /**
@@ -158,7 +159,8 @@ export class WebhooksService {
   }
 
   async redeliver(tenantId: string, deliveryId: string): Promise<{ requeued: number }> {
-    const n = UUID_RE.test(deliveryId) ? await this.repo.requeue(tenantId, { deliveryId: deliveryId.toLowerCase() }, this.clock.now()) : 0;
+    const key = idOf(deliveryId);
+    const n = key ? await this.repo.requeue(tenantId, { deliveryId: key }, this.clock.now()) : 0;
     if (n === 0)
       throw new DomainError(
         IntegrationErrors.delivery_not_found,
@@ -173,7 +175,8 @@ export class WebhooksService {
   }
 
   private async find(tenantId: string, id: string): Promise<WebhookSubscription> {
-    const s = UUID_RE.test(id) ? await this.repo.findSubscription(tenantId, id.toLowerCase()) : null;
+    const key = idOf(id);
+    const s = key ? await this.repo.findSubscription(tenantId, key) : null;
     if (!s) throw this.notFound(id);
     return s;
   }

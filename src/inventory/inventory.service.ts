@@ -25,7 +25,7 @@ import { HoldingsReadModel } from './holdings.read-model.js';
 import { InventoryRepository } from './inventory.repository.js';
 import type { ItemGranted } from './inventory.events.js';
 import './inventory.events.js';
-import { UUID_RE } from '../common/validation/uuid.js';
+import { idOf, refOf, UUID_RE } from '../common/validation/uuid.js';
 
 /** What `InventoryService.grantItem` needs. */
 export interface GrantItemInput {
@@ -107,9 +107,10 @@ export class InventoryService {
 
   private async grantInTransaction(em: EntityManager, input: GrantItemInput): Promise<GrantItemResult> {
     const { tenantId, userId, itemId } = input;
-    const item = UUID_RE.test(itemId) ? await this.repo.findGrantItem(tenantId, itemId.toLowerCase(), em) : null;
+    const id = idOf(itemId);
+    const item = id ? await this.repo.findGrantItem(tenantId, id, em) : null;
     if (!item) throw new DomainError(InventoryErrors.item_not_found, `No item ${itemId.slice(0, 64)} in this tenant`);
-    const userExists = UUID_RE.test(userId) && (await this.users.exists(tenantId, userId, em));
+    const userExists = idOf(userId) !== null && (await this.users.exists(tenantId, userId, em));
     if (!userExists) throw new DomainError(UserErrors.user_not_found, `No user ${userId.slice(0, 64)} in this tenant`);
     const now = this.clock.now();
 
@@ -243,7 +244,8 @@ export class InventoryService {
   }
 
   async updateSlot(tenantId: string, slotId: string, dto: UpdateSlotDto): Promise<SlotDto> {
-    const slot = UUID_RE.test(slotId) ? await this.repo.findSlotById(tenantId, slotId.toLowerCase()) : null;
+    const id = idOf(slotId);
+    const slot = id ? await this.repo.findSlotById(tenantId, id) : null;
     if (!slot) throw new DomainError(InventoryErrors.slot_not_found, `No slot ${slotId.slice(0, 64)} in this tenant`);
     if (dto.name !== undefined) slot.name = dto.name;
     if (dto.description !== undefined) slot.description = dto.description;
@@ -282,7 +284,8 @@ export class InventoryService {
    * wait), refuses a supply below the units granted, and gives every shard its new share.
    */
   async updateItem(tenantId: string, itemId: string, dto: UpdateItemDto): Promise<ItemDto> {
-    const item = UUID_RE.test(itemId) ? await this.repo.findItemById(tenantId, itemId.toLowerCase()) : null;
+    const id = idOf(itemId);
+    const item = id ? await this.repo.findItemById(tenantId, id) : null;
     if (!item) throw new DomainError(InventoryErrors.item_not_found, `No item ${itemId.slice(0, 64)} in this tenant`);
     const changes: Partial<Pick<InventoryItem, 'name' | 'description' | 'imageUrl' | 'rarity' | 'attributes'>> = {};
     if (dto.name !== undefined) changes.name = dto.name;
@@ -309,13 +312,12 @@ export class InventoryService {
 
   /** A slot of the community by id or key (case-insensitive); 404 otherwise. */
   async resolveSlot(tenantId: string, communityId: string, ref: string): Promise<InventorySlot> {
-    const key = ref.trim().toLowerCase();
-    const slot =
-      key.length > 64
-        ? null
-        : UUID_RE.test(key)
-          ? await this.repo.findCommunitySlotById(tenantId, communityId, key)
-          : await this.repo.findSlotByKey(tenantId, communityId, key);
+    const key = refOf(ref);
+    const slot = !key
+      ? null
+      : 'id' in key
+        ? await this.repo.findCommunitySlotById(tenantId, communityId, key.id)
+        : await this.repo.findSlotByKey(tenantId, communityId, key.key);
     if (!slot) throw new DomainError(InventoryErrors.slot_not_found, `No slot "${ref.slice(0, 64)}" in this community`);
     return slot;
   }
@@ -351,7 +353,8 @@ export class InventoryService {
 
   async item(tenantId: string, ckey: string, itemId: string): Promise<ItemDto> {
     const community = await this.communities.resolve(tenantId, ckey);
-    const row = UUID_RE.test(itemId) ? await this.repo.findItemRow(tenantId, community.id, itemId.toLowerCase()) : null;
+    const id = idOf(itemId);
+    const row = id ? await this.repo.findItemRow(tenantId, community.id, id) : null;
     if (!row) throw new DomainError(InventoryErrors.item_not_found, `No item ${itemId.slice(0, 64)} in this community`);
     return rowToItemDto(row);
   }

@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { PageRequest } from '../common/pagination/pagination.js';
-import { BaseRepository, DUMMY, GenerateSql, updatedRows } from '../database/repository.js';
+import { DUMMY, GenerateSql, updatedRows } from '../database/repository.js';
+import { type InTenant, TenantScoped, TenantScopedRepository } from '../database/tenant-scoped.repository.js';
 import type { PrizeSource } from './entities/prize-award.entity.js';
 import { Prize } from './entities/prize.entity.js';
 
@@ -17,20 +18,16 @@ export interface AwardRow {
 
 /** Prizes, their supply and their awards. */
 @Injectable()
-export class PrizesRepository extends BaseRepository {
+@TenantScoped(Prize)
+export class PrizesRepository extends TenantScopedRepository<Prize> {
   constructor(@InjectDataSource() dataSource: DataSource) {
     super(dataSource);
   }
 
-  @GenerateSql({ params: [DUMMY.tenant, DUMMY.uuid] })
-  findById(tenantId: string, id: string, em?: EntityManager): Promise<Prize | null> {
-    return this.manager(em).getRepository(Prize).findOneBy({ tenantId, id });
-  }
-
   /** Locks the prize row until the caller's transaction ends. */
-  @GenerateSql({ params: [DUMMY.uuid] })
-  async lock(id: string, em?: EntityManager): Promise<void> {
-    await this.manager(em).query('SELECT 1 FROM prizes WHERE id = $1 FOR UPDATE', [id]);
+  @GenerateSql({ params: [DUMMY.tenant, DUMMY.uuid] })
+  async lock(tenantId: string, id: string, em?: EntityManager): Promise<void> {
+    await this.manager(em).query('SELECT 1 FROM prizes WHERE id = $2 AND tenant_id = $1 FOR UPDATE', [tenantId, id]);
   }
 
   /** Inserts a new prize or writes a loaded one back. */
@@ -49,7 +46,7 @@ export class PrizesRepository extends BaseRepository {
       },
     ],
   })
-  save(prize: Partial<Prize>, em?: EntityManager): Promise<Prize> {
+  save(prize: InTenant<Partial<Prize>>, em?: EntityManager): Promise<Prize> {
     const repo = this.manager(em).getRepository(Prize);
     return repo.save(repo.create(prize));
   }
@@ -72,12 +69,18 @@ export class PrizesRepository extends BaseRepository {
   }
 
   /** Counts `quantity` more awarded unless the supply would be exceeded: null then. */
-  @GenerateSql({ params: [DUMMY.uuid, 1] })
-  async takeSupply(id: string, quantity: number, em?: EntityManager): Promise<{ awarded: number; total_supply: number | null } | null> {
+  @GenerateSql({ params: [DUMMY.tenant, DUMMY.uuid, 1] })
+  async takeSupply(
+    tenantId: string,
+    id: string,
+    quantity: number,
+    em?: EntityManager,
+  ): Promise<{ awarded: number; total_supply: number | null } | null> {
     const after = updatedRows<{ awarded: number; total_supply: number | null }>(
       await this.manager(em).query(
-        `UPDATE prizes SET awarded = awarded + $2 WHERE id = $1 AND (total_supply IS NULL OR awarded + $2 <= total_supply) RETURNING awarded, total_supply`,
-        [id, quantity],
+        `UPDATE prizes SET awarded = awarded + $3 WHERE id = $2 AND tenant_id = $1 AND (total_supply IS NULL OR awarded + $3 <= total_supply)
+         RETURNING awarded, total_supply`,
+        [tenantId, id, quantity],
       ),
     );
     return after[0] ?? null;

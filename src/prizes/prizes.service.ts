@@ -28,7 +28,7 @@ import type { Prize } from './entities/prize.entity.js';
 import { PrizeViewsReadModel } from './prize-views.read-model.js';
 import { PrizesRepository } from './prizes.repository.js';
 import { PrizeErrors } from './prizes.errors.js';
-import { UUID_RE } from '../common/validation/uuid.js';
+import { idOf } from '../common/validation/uuid.js';
 
 /** What `PrizesService.award` needs. */
 export interface AwardPrizeInput {
@@ -108,7 +108,7 @@ export class PrizesService {
     const { tenantId, userId, prizeId, quantity } = input;
     if (!Number.isSafeInteger(quantity) || quantity < 1) throw new Error('award: quantity must be a positive integer');
     const prize = await this.findPrize(em, tenantId, prizeId);
-    if (!UUID_RE.test(userId) || !(await this.users.exists(tenantId, userId, em)))
+    if (!idOf(userId) || !(await this.users.exists(tenantId, userId, em)))
       throw new DomainError(UserErrors.user_not_found, `No user ${userId.slice(0, 64)} in this tenant`);
     const now = this.clock.now();
 
@@ -144,7 +144,7 @@ export class PrizesService {
         replayed: true,
       };
     }
-    const after = await this.repo.takeSupply(prize.id, quantity, em);
+    const after = await this.repo.takeSupply(prize.tenantId, prize.id, quantity, em);
     if (!after) throw new DomainError(PrizeErrors.prize_supply_exhausted, `Not enough of "${prize.name}" left for ${quantity} more`);
     await this.domainEvents.publish(em, 'prize.awarded', {
       tenantId,
@@ -195,7 +195,7 @@ export class PrizesService {
 
   /** The tenant's prize, 404 `prize_not_found` otherwise. */
   async findPrize(em: EntityManager, tenantId: string, prizeId: string): Promise<Prize> {
-    const prize = UUID_RE.test(prizeId) ? await this.repo.findById(tenantId, prizeId.toLowerCase(), em) : null;
+    const prize = await this.repo.findById(tenantId, prizeId, em);
     if (!prize) throw new DomainError(PrizeErrors.prize_not_found, `No prize ${prizeId.slice(0, 64)} in this tenant`);
     return prize;
   }
@@ -227,7 +227,7 @@ export class PrizesService {
   async update(tenantId: string, prizeId: string, dto: UpdatePrizeDto): Promise<PrizeDto> {
     return this.dataSource.transaction(async (em) => {
       const prize = await this.findPrize(em, tenantId, prizeId);
-      await this.repo.lock(prize.id, em);
+      await this.repo.lock(tenantId, prize.id, em);
       const fresh = await this.findPrize(em, tenantId, prize.id);
       if (dto.name !== undefined) fresh.name = dto.name;
       if (dto.description !== undefined) fresh.description = dto.description;

@@ -37,7 +37,7 @@ WHERE
 LIMIT
   1;
 
--- CommunitiesRepository.findBySlug
+-- CommunitiesRepository.findByIdOrSlug
 SELECT
   "id",
   "created_at",
@@ -132,8 +132,9 @@ FROM
   "community_members" "CommunityMember"
 WHERE
   (
-    ("CommunityMember"."community_id" = $1)
-    AND ("CommunityMember"."user_id" = $2)
+    ("CommunityMember"."tenant_id" = $1)
+    AND ("CommunityMember"."community_id" = $2)
+    AND ("CommunityMember"."user_id" = $3)
   )
 LIMIT
   1;

@@ -16,25 +16,23 @@ WHERE
 
 -- PrizesRepository.findById
 SELECT
-  "Prize"."id" AS "Prize_id",
-  "Prize"."created_at" AS "Prize_created_at",
-  "Prize"."updated_at" AS "Prize_updated_at",
-  "Prize"."tenant_id" AS "Prize_tenant_id",
-  "Prize"."community_id" AS "Prize_community_id",
-  "Prize"."name" AS "Prize_name",
-  "Prize"."description" AS "Prize_description",
-  "Prize"."image_url" AS "Prize_image_url",
-  "Prize"."kind" AS "Prize_kind",
-  "Prize"."total_supply" AS "Prize_total_supply",
-  "Prize"."awarded" AS "Prize_awarded",
-  "Prize"."requirement_ids" AS "Prize_requirement_ids"
+  "id",
+  "created_at",
+  "updated_at",
+  "tenant_id",
+  "community_id",
+  "name",
+  "description",
+  "image_url",
+  "kind",
+  "total_supply",
+  "awarded",
+  "requirement_ids"
 FROM
-  "prizes" "Prize"
+  "prizes"
 WHERE
-  (
-    ("Prize"."tenant_id" = $1)
-    AND ("Prize"."id" = $2)
-  )
+  "id" = $1
+  AND "tenant_id" = $2
 LIMIT
   1;
 
@@ -86,7 +84,8 @@ SELECT
 FROM
   prizes
 WHERE
-  id = $1
+  id = $2
+  AND tenant_id = $1
 FOR UPDATE;
 
 -- PrizesRepository.ownedQuantity
@@ -259,12 +258,13 @@ RETURNING
 -- PrizesRepository.takeSupply
 UPDATE prizes
 SET
-  awarded = awarded + $2
+  awarded = awarded + $3
 WHERE
-  id = $1
+  id = $2
+  AND tenant_id = $1
   AND (
     total_supply IS NULL
-    OR awarded + $2 <= total_supply
+    OR awarded + $3 <= total_supply
   )
 RETURNING
   awarded,

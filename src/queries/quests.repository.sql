@@ -5,10 +5,11 @@ SELECT
   c.quest_id || ':' || c.period_key AS k
 FROM
   quest_completions c
-  JOIN unnest($2::UUID[], $3::VARCHAR[]) AS q (quest_id, period_key) ON q.quest_id = c.quest_id
+  JOIN unnest($3::UUID[], $4::VARCHAR[]) AS q (quest_id, period_key) ON q.quest_id = c.quest_id
   AND q.period_key = c.period_key
 WHERE
-  c.user_id = $1;
+  c.user_id = $2
+  AND c.tenant_id = $1;
 
 -- QuestsRepository.completedAt
 SELECT
@@ -16,9 +17,10 @@ SELECT
 FROM
   quest_completions
 WHERE
-  quest_id = $1
-  AND user_id = $2
-  AND period_key = $3;
+  quest_id = $2
+  AND user_id = $3
+  AND period_key = $4
+  AND tenant_id = $1;
 
 -- QuestsRepository.completedEver
 SELECT DISTINCT
@@ -26,8 +28,9 @@ SELECT DISTINCT
 FROM
   quest_completions
 WHERE
-  user_id = $1
-  AND quest_id = ANY ($2::UUID[]);
+  user_id = $2
+  AND quest_id = ANY ($3::UUID[])
+  AND tenant_id = $1;
 
 -- QuestsRepository.completionStats
 SELECT
@@ -36,8 +39,9 @@ SELECT
 FROM
   quest_completions
 WHERE
-  quest_id = $1
-  AND user_id = $2;
+  quest_id = $2
+  AND user_id = $3
+  AND tenant_id = $1;
 
 -- QuestsRepository.findActiveOfEvent
 SELECT
@@ -78,36 +82,34 @@ ORDER BY
 
 -- QuestsRepository.findById
 SELECT
-  "Quest"."id" AS "Quest_id",
-  "Quest"."created_at" AS "Quest_created_at",
-  "Quest"."updated_at" AS "Quest_updated_at",
-  "Quest"."tenant_id" AS "Quest_tenant_id",
-  "Quest"."community_id" AS "Quest_community_id",
-  "Quest"."quest_event_id" AS "Quest_quest_event_id",
-  "Quest"."name" AS "Quest_name",
-  "Quest"."description" AS "Quest_description",
-  "Quest"."type" AS "Quest_type",
-  "Quest"."status" AS "Quest_status",
-  "Quest"."tags" AS "Quest_tags",
-  "Quest"."rewards" AS "Quest_rewards",
-  "Quest"."featured" AS "Quest_featured",
-  "Quest"."template" AS "Quest_template",
-  "Quest"."recurrence" AS "Quest_recurrence",
-  "Quest"."cooldown_seconds" AS "Quest_cooldown_seconds",
-  "Quest"."max_completions" AS "Quest_max_completions",
-  "Quest"."available_from" AS "Quest_available_from",
-  "Quest"."available_until" AS "Quest_available_until",
-  "Quest"."prerequisites" AS "Quest_prerequisites",
-  "Quest"."streak_bonus" AS "Quest_streak_bonus",
-  "Quest"."gates" AS "Quest_gates",
-  "Quest"."task_count" AS "Quest_task_count"
+  "id",
+  "created_at",
+  "updated_at",
+  "tenant_id",
+  "community_id",
+  "quest_event_id",
+  "name",
+  "description",
+  "type",
+  "status",
+  "tags",
+  "rewards",
+  "featured",
+  "template",
+  "recurrence",
+  "cooldown_seconds",
+  "max_completions",
+  "available_from",
+  "available_until",
+  "prerequisites",
+  "streak_bonus",
+  "gates",
+  "task_count"
 FROM
-  "quests" "Quest"
+  "quests"
 WHERE
-  (
-    ("Quest"."tenant_id" = $1)
-    AND ("Quest"."id" = $2)
-  )
+  "id" = $1
+  AND "tenant_id" = $2
 LIMIT
   1;
 
@@ -154,9 +156,10 @@ SELECT
 FROM
   quest_completions
 WHERE
-  quest_id = $1
-  AND user_id = $2
-  AND period_key = $3;
+  quest_id = $2
+  AND user_id = $3
+  AND period_key = $4
+  AND tenant_id = $1;
 
 -- QuestsRepository.findPageInCommunity
 SELECT

@@ -22,24 +22,22 @@ RETURNING
 
 -- ResourceTypesRepository.findById
 SELECT
-  "ResourceType"."id" AS "ResourceType_id",
-  "ResourceType"."created_at" AS "ResourceType_created_at",
-  "ResourceType"."updated_at" AS "ResourceType_updated_at",
-  "ResourceType"."tenant_id" AS "ResourceType_tenant_id",
-  "ResourceType"."community_id" AS "ResourceType_community_id",
-  "ResourceType"."slug" AS "ResourceType_slug",
-  "ResourceType"."name" AS "ResourceType_name",
-  "ResourceType"."description" AS "ResourceType_description",
-  "ResourceType"."kind" AS "ResourceType_kind",
-  "ResourceType"."image_url" AS "ResourceType_image_url",
-  "ResourceType"."quest_event_id" AS "ResourceType_quest_event_id"
+  "id",
+  "created_at",
+  "updated_at",
+  "tenant_id",
+  "community_id",
+  "slug",
+  "name",
+  "description",
+  "kind",
+  "image_url",
+  "quest_event_id"
 FROM
-  "resource_types" "ResourceType"
+  "resource_types"
 WHERE
-  (
-    ("ResourceType"."tenant_id" = $1)
-    AND ("ResourceType"."id" = $2)
-  )
+  "id" = $1
+  AND "tenant_id" = $2
 LIMIT
   1;
 

@@ -66,23 +66,21 @@ LIMIT
 
 -- UsersRepository.findById
 SELECT
-  "User"."id" AS "User_id",
-  "User"."created_at" AS "User_created_at",
-  "User"."updated_at" AS "User_updated_at",
-  "User"."tenant_id" AS "User_tenant_id",
-  "User"."username" AS "User_username",
-  "User"."username_normalized" AS "User_username_normalized",
-  "User"."password_hash" AS "User_password_hash",
-  "User"."handle" AS "User_handle",
-  "User"."handle_normalized" AS "User_handle_normalized",
-  "User"."display_name" AS "User_display_name"
+  "id",
+  "created_at",
+  "updated_at",
+  "tenant_id",
+  "username",
+  "username_normalized",
+  "password_hash",
+  "handle",
+  "handle_normalized",
+  "display_name"
 FROM
-  "users" "User"
+  "users"
 WHERE
-  (
-    ("User"."tenant_id" = $1)
-    AND ("User"."id" = $2)
-  )
+  "id" = $1
+  AND "tenant_id" = $2
 LIMIT
   1;
 

@@ -3,7 +3,7 @@ import type { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock/clock.js';
 import { DomainError } from '../common/errors/domain-error.js';
 import { isoDate, isoDateOrNull } from '../common/serialization/iso-date.js';
-import { UUID_RE } from '../common/validation/uuid.js';
+import { refOf } from '../common/validation/uuid.js';
 import type { QuestEventDto } from './dto/quest-event.dto.js';
 import type { QuestEvent } from './entities/quest-event.entity.js';
 import { eventStatus, isRegistrationOpen } from './event-status.js';
@@ -27,13 +27,12 @@ export class QuestEventResolver {
     ref: string,
     opts: { includeDrafts?: boolean; em?: EntityManager; lock?: boolean } = {},
   ): Promise<QuestEvent> {
-    const r = ref.trim().toLowerCase();
-    let event: QuestEvent | null = null;
-    if (r.length > 0 && r.length <= 64) {
-      event = UUID_RE.test(r)
-        ? await this.repo.findById(tenantId, r, opts.lock ?? false, opts.em)
-        : await this.repo.findBySlug(tenantId, r, opts.lock ?? false, opts.em);
-    }
+    const r = refOf(ref);
+    const event = !r
+      ? null
+      : 'id' in r
+        ? await this.repo.findById(tenantId, r.id, opts.lock ?? false, opts.em)
+        : await this.repo.findBySlug(tenantId, r.key, opts.lock ?? false, opts.em);
     if (!event || (event.state === 'draft' && !opts.includeDrafts)) {
       throw new DomainError(QuestEventErrors.quest_event_not_found, `No quest event "${ref.slice(0, 64)}" in this tenant`);
     }

@@ -26,7 +26,7 @@ import { QuestEventErrors } from './quest-events.errors.js';
 import { QuestEventsService } from './quest-events.service.js';
 import { RewardsRepository } from './rewards.repository.js';
 import { DomainEvents } from '../common/events/domain-events.js';
-import { UUID_RE } from '../common/validation/uuid.js';
+import { idOf } from '../common/validation/uuid.js';
 
 export function toRewardDto(r: QuestEventReward): RewardDto {
   return {
@@ -197,9 +197,10 @@ export class RewardsService {
     const event = await this.events.resolve(tenantId, eventRef);
     const notFound = () =>
       new DomainError(QuestEventErrors.allocation_not_found, `No reward allocation ${allocationId.slice(0, 64)} of yours in this event`);
-    if (!UUID_RE.test(allocationId)) throw notFound();
+    const id = idOf(allocationId);
+    if (!id) throw notFound();
     return this.dataSource.transaction(async (em) => {
-      const allocation = await this.repo.findAllocation(tenantId, event.id, userId, allocationId.toLowerCase(), em);
+      const allocation = await this.repo.findAllocation(tenantId, event.id, userId, id, em);
       if (!allocation) throw notFound();
       const reward = allocation.reward!;
       const data = this.requirementData(reward, dto);

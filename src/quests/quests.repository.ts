@@ -3,19 +3,16 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity.js';
 import type { PageRequest } from '../common/pagination/pagination.js';
-import { BaseRepository, DUMMY, GenerateSql } from '../database/repository.js';
+import { DUMMY, GenerateSql } from '../database/repository.js';
+import { type InTenant, TenantScoped, TenantScopedRepository } from '../database/tenant-scoped.repository.js';
 import { Quest } from './entities/quest.entity.js';
 
 /** Quests (`quests`) and their completions (`quest_completions`, one per quest and user). */
 @Injectable()
-export class QuestsRepository extends BaseRepository {
+@TenantScoped(Quest)
+export class QuestsRepository extends TenantScopedRepository<Quest> {
   constructor(@InjectDataSource() dataSource: DataSource) {
     super(dataSource);
-  }
-
-  @GenerateSql({ params: [DUMMY.tenant, DUMMY.uuid] })
-  async findById(tenantId: string, id: string, em?: EntityManager): Promise<Quest | null> {
-    return this.manager(em).getRepository(Quest).findOneBy({ tenantId, id });
   }
 
   /** The quest of the community by name (the demo seed's lookup). */
@@ -46,7 +43,7 @@ export class QuestsRepository extends BaseRepository {
   }
 
   @GenerateSql({ params: [{ tenantId: DUMMY.tenant, communityId: DUMMY.uuid, name: 'Daily login', type: 'daily' }] })
-  async insert(fields: Partial<Quest>, em?: EntityManager): Promise<Quest> {
+  async insert(fields: InTenant<Partial<Quest>>, em?: EntityManager): Promise<Quest> {
     const repo = this.manager(em).getRepository(Quest);
     return repo.save(repo.create(fields));
   }
@@ -57,13 +54,19 @@ export class QuestsRepository extends BaseRepository {
   }
 
   /** Which of the (quest, period) pairs the user completed: the `questId:periodKey` of each completed. */
-  @GenerateSql({ params: [DUMMY.uuid, [DUMMY.uuid2], ['once']] })
-  async completedAmong(userId: string, questIds: string[], periodKeys: string[], em?: EntityManager): Promise<Set<string>> {
+  @GenerateSql({ params: [DUMMY.tenant, DUMMY.uuid, [DUMMY.uuid2], ['once']] })
+  async completedAmong(
+    tenantId: string,
+    userId: string,
+    questIds: string[],
+    periodKeys: string[],
+    em?: EntityManager,
+  ): Promise<Set<string>> {
     const rows: { k: string }[] = await this.manager(em).query(
       `SELECT c.quest_id || ':' || c.period_key AS k FROM quest_completions c
-       JOIN unnest($2::uuid[], $3::varchar[]) AS q(quest_id, period_key) ON q.quest_id = c.quest_id AND q.period_key = c.period_key
-       WHERE c.user_id = $1`,
-      [userId, questIds, periodKeys],
+       JOIN unnest($3::uuid[], $4::varchar[]) AS q(quest_id, period_key) ON q.quest_id = c.quest_id AND q.period_key = c.period_key
+       WHERE c.user_id = $2 AND c.tenant_id = $1`,
+      [tenantId, userId, questIds, periodKeys],
     );
     return new Set(rows.map((r) => r.k));
   }
@@ -87,47 +90,53 @@ export class QuestsRepository extends BaseRepository {
   }
 
   /** When the user completed the quest in the period (the row exists). */
-  @GenerateSql({ params: [DUMMY.uuid, DUMMY.uuid2, 'once'] })
-  async completedAt(questId: string, userId: string, periodKey: string, em?: EntityManager): Promise<Date> {
+  @GenerateSql({ params: [DUMMY.tenant, DUMMY.uuid, DUMMY.uuid2, 'once'] })
+  async completedAt(tenantId: string, questId: string, userId: string, periodKey: string, em?: EntityManager): Promise<Date> {
     const prior: { completed_at: Date }[] = await this.manager(em).query(
-      'SELECT completed_at FROM quest_completions WHERE quest_id = $1 AND user_id = $2 AND period_key = $3',
-      [questId, userId, periodKey],
+      'SELECT completed_at FROM quest_completions WHERE quest_id = $2 AND user_id = $3 AND period_key = $4 AND tenant_id = $1',
+      [tenantId, questId, userId, periodKey],
     );
     return prior[0].completed_at;
   }
 
   /** The user's completion of the quest in the period, or null. */
-  @GenerateSql({ params: [DUMMY.uuid, DUMMY.uuid2, 'once'] })
+  @GenerateSql({ params: [DUMMY.tenant, DUMMY.uuid, DUMMY.uuid2, 'once'] })
   async findCompletion(
+    tenantId: string,
     questId: string,
     userId: string,
     periodKey: string,
     em?: EntityManager,
   ): Promise<{ id: string; completedAt: Date } | null> {
     const rows: { id: string; completedAt: Date }[] = await this.manager(em).query(
-      'SELECT id, completed_at AS "completedAt" FROM quest_completions WHERE quest_id = $1 AND user_id = $2 AND period_key = $3',
-      [questId, userId, periodKey],
+      'SELECT id, completed_at AS "completedAt" FROM quest_completions WHERE quest_id = $2 AND user_id = $3 AND period_key = $4 AND tenant_id = $1',
+      [tenantId, questId, userId, periodKey],
     );
     return rows[0] ?? null;
   }
 
   /** How often the user completed the quest, and when last. */
-  @GenerateSql({ params: [DUMMY.uuid, DUMMY.uuid2] })
-  async completionStats(questId: string, userId: string, em?: EntityManager): Promise<{ count: number; last: Date | null }> {
+  @GenerateSql({ params: [DUMMY.tenant, DUMMY.uuid, DUMMY.uuid2] })
+  async completionStats(
+    tenantId: string,
+    questId: string,
+    userId: string,
+    em?: EntityManager,
+  ): Promise<{ count: number; last: Date | null }> {
     const [row]: { count: number; last: Date | null }[] = await this.manager(em).query(
-      'SELECT count(*)::int AS count, max(completed_at) AS last FROM quest_completions WHERE quest_id = $1 AND user_id = $2',
-      [questId, userId],
+      'SELECT count(*)::int AS count, max(completed_at) AS last FROM quest_completions WHERE quest_id = $2 AND user_id = $3 AND tenant_id = $1',
+      [tenantId, questId, userId],
     );
     return row;
   }
 
   /** Which of the quests the user completed at least once, in any period. */
-  @GenerateSql({ params: [DUMMY.uuid, [DUMMY.uuid2]] })
-  async completedEver(userId: string, questIds: string[], em?: EntityManager): Promise<Set<string>> {
+  @GenerateSql({ params: [DUMMY.tenant, DUMMY.uuid, [DUMMY.uuid2]] })
+  async completedEver(tenantId: string, userId: string, questIds: string[], em?: EntityManager): Promise<Set<string>> {
     if (questIds.length === 0) return new Set();
     const rows: { quest_id: string }[] = await this.manager(em).query(
-      'SELECT DISTINCT quest_id FROM quest_completions WHERE user_id = $1 AND quest_id = ANY($2::uuid[])',
-      [userId, questIds],
+      'SELECT DISTINCT quest_id FROM quest_completions WHERE user_id = $2 AND quest_id = ANY($3::uuid[]) AND tenant_id = $1',
+      [tenantId, userId, questIds],
     );
     return new Set(rows.map((r) => r.quest_id));
   }

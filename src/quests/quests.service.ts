@@ -27,7 +27,6 @@ import { QuestErrors } from './quests.errors.js';
 import { QuestsRepository } from './quests.repository.js';
 import { QuestListsCache } from './quest-lists.cache.js';
 import { questListQuery, QuestListReadModel } from './quest-list.read-model.js';
-import { UUID_RE } from '../common/validation/uuid.js';
 
 const DONE = Object.freeze({ done: true });
 const NOT_DONE = Object.freeze({ done: false });
@@ -242,6 +241,7 @@ export class QuestsService {
     const flags = await this.caches.completions.getGrouped(userId.toLowerCase(), [...keyOf.values()], async (missing) => {
       const pairs = missing.map((k) => k.split(':'));
       const done = await this.repo.completedAmong(
+        quests[0].tenantId,
         userId,
         pairs.map(([id]) => id),
         pairs.map(([, period]) => period),
@@ -310,7 +310,7 @@ export class QuestsService {
   }
 
   private async find(tenantId: string, id: string): Promise<Quest> {
-    const quest = UUID_RE.test(id) ? await this.repo.findById(tenantId, id.toLowerCase()) : null;
+    const quest = await this.repo.findById(tenantId, id);
     if (!quest) throw new DomainError(QuestErrors.quest_not_found, `No quest ${id.slice(0, 64)} in this tenant`);
     return quest;
   }

@@ -17,7 +17,7 @@ import {
   type RequirementDataInput,
   type RequirementValidator,
 } from './requirement-rules.js';
-import { UUID_RE } from '../common/validation/uuid.js';
+import { idOf } from '../common/validation/uuid.js';
 
 /** Requirement data resolved for one purchase: what to validate, save and keep with the purchase. */
 export interface ResolvedRequirementData {
@@ -122,7 +122,7 @@ export class RequirementsService {
 
   /** The tenant's requirements among `ids`, in the order of `ids` (unknown ids are left out). */
   async findMany(em: EntityManager, tenantId: string, ids: readonly string[]): Promise<StoreRequirement[]> {
-    const valid = [...new Set(ids.map((i) => i.toLowerCase()).filter((i) => UUID_RE.test(i)))];
+    const valid = [...new Set(ids.flatMap((i) => idOf(i) ?? []))];
     if (valid.length === 0) return [];
     const rows = await this.repo.findByIds(tenantId, valid, em);
     const byId = new Map(rows.map((r) => [r.id, r]));

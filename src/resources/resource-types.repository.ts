@@ -3,19 +3,16 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { PageRequest } from '../common/pagination/pagination.js';
 import { findOneFast } from '../database/find-one-fast.js';
-import { BaseRepository, DUMMY, GenerateSql, updatedRows } from '../database/repository.js';
+import { DUMMY, GenerateSql, updatedRows } from '../database/repository.js';
+import { type InTenant, TenantScoped, TenantScopedRepository } from '../database/tenant-scoped.repository.js';
 import { ResourceType } from './entities/resource-type.entity.js';
 
 /** Resource types (XP, gems, an event's score). */
 @Injectable()
-export class ResourceTypesRepository extends BaseRepository {
+@TenantScoped(ResourceType)
+export class ResourceTypesRepository extends TenantScopedRepository<ResourceType> {
   constructor(@InjectDataSource() dataSource: DataSource) {
     super(dataSource);
-  }
-
-  @GenerateSql({ params: [DUMMY.tenant, DUMMY.uuid] })
-  findById(tenantId: string, id: string, em?: EntityManager): Promise<ResourceType | null> {
-    return this.manager(em).getRepository(ResourceType).findOneBy({ tenantId, id });
   }
 
   /** The slugs of these types of the tenant (one statement for a page that names several). */
@@ -97,7 +94,7 @@ export class ResourceTypesRepository extends BaseRepository {
       },
     ],
   })
-  save(type: Partial<ResourceType>, em?: EntityManager): Promise<ResourceType> {
+  save(type: InTenant<Partial<ResourceType>>, em?: EntityManager): Promise<ResourceType> {
     const repo = this.manager(em).getRepository(ResourceType);
     return repo.save(repo.create(type));
   }

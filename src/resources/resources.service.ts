@@ -17,7 +17,7 @@ import type { BalanceDto, LedgerEntryDto } from './dto/ledger.dto.js';
 import type { CreateResourceTypeDto, ResourceTypeDto, UpdateResourceTypeDto } from './dto/resource-type.dto.js';
 import type { ResourceType } from './entities/resource-type.entity.js';
 import { ResourceErrors } from './resources.errors.js';
-import { UUID_RE } from '../common/validation/uuid.js';
+import { idOf, refOf } from '../common/validation/uuid.js';
 
 export function toResourceTypeDto(t: ResourceType): ResourceTypeDto {
   return {
@@ -73,7 +73,7 @@ export class ResourcesService {
 
   /** A resource type of the tenant by id; 404 otherwise. */
   async getType(tenantId: string, id: string): Promise<ResourceType> {
-    const type = UUID_RE.test(id) ? await this.types.findById(tenantId, id.toLowerCase()) : null;
+    const type = await this.types.findById(tenantId, id);
     if (!type) throw new DomainError(ResourceErrors.resource_type_not_found, `No resource type ${id.slice(0, 64)} in this tenant`);
     return type;
   }
@@ -86,9 +86,8 @@ export class ResourcesService {
 
   /** A resource type of the community by slug (case-insensitive) or id; 404 otherwise. */
   async getTypeInCommunity(tenantId: string, communityId: string, slugOrId: string): Promise<ResourceType> {
-    const ref = slugOrId.toLowerCase();
-    const type =
-      ref.length > 64 ? null : await this.types.findInCommunity(tenantId, communityId, UUID_RE.test(ref) ? { id: ref } : { slug: ref });
+    const ref = refOf(slugOrId);
+    const type = ref ? await this.types.findInCommunity(tenantId, communityId, 'id' in ref ? ref : { slug: ref.key }) : null;
     if (!type)
       throw new DomainError(ResourceErrors.resource_type_not_found, `No resource type "${slugOrId.slice(0, 64)}" in this community`);
     return type;
@@ -143,8 +142,9 @@ export class ResourcesService {
    * the caller refuses with its own error. Concurrent calls for one type: one event gets it.
    */
   async bindScopedType(em: EntityManager, b: { tenantId: string; communityId: string; typeId: string; eventId: string }): Promise<boolean> {
-    if (!UUID_RE.test(b.typeId)) return false;
-    const bound = await this.types.bindToQuestEvent(b.tenantId, b.communityId, b.typeId.toLowerCase(), b.eventId, em);
+    const typeId = idOf(b.typeId);
+    if (!typeId) return false;
+    const bound = await this.types.bindToQuestEvent(b.tenantId, b.communityId, typeId, b.eventId, em);
     if (bound) this.typeRefs.dropAfterCommit(em, b.tenantId);
     return bound;
   }

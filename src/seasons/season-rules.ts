@@ -1,6 +1,6 @@
 import { DomainError } from '../common/errors/domain-error.js';
 import { ResourceErrors } from '../resources/resources.errors.js';
-import { UUID_RE } from '../common/validation/uuid.js';
+import { idOf } from '../common/validation/uuid.js';
 import type { Season, SeasonReward, SeasonSchedule } from './entities/season.entity.js';
 import { SeasonCron } from './season-schedule.js';
 import { SeasonErrors } from './seasons.errors.js';
@@ -37,14 +37,16 @@ export function seasonCron(expression: string, timeZone: string): SeasonCron {
 
 /** The tenant's season `id` (404 otherwise; `where` words the message). */
 export async function findSeason(repo: SeasonsRepository, tenantId: string, id: string, where = 'in this tenant'): Promise<Season> {
-  const season = UUID_RE.test(id) ? await repo.findById(tenantId, id.toLowerCase()) : null;
+  const key = idOf(id);
+  const season = key ? await repo.findById(tenantId, key) : null;
   if (!season) throw new DomainError(ResourceErrors.season_not_found, `No season ${id.slice(0, 64)} ${where}`);
   return season;
 }
 
 /** The tenant's season schedule `id` (404 otherwise). */
 export async function findSchedule(repo: SeasonsRepository, tenantId: string, id: string): Promise<SeasonSchedule> {
-  const s = UUID_RE.test(id) ? await repo.findSchedule(tenantId, id.toLowerCase()) : null;
+  const key = idOf(id);
+  const s = key ? await repo.findSchedule(tenantId, key) : null;
   if (!s) throw new DomainError(SeasonErrors.season_schedule_not_found, `No season schedule ${id.slice(0, 64)} in this tenant`);
   return s;
 }

@@ -4,7 +4,8 @@ import { CacheFactory } from '../common/cache/cache-factory.js';
 import type { ReadCache } from '../common/cache/read-cache.js';
 import { Clock } from '../common/clock/clock.js';
 import { DomainError } from '../common/errors/domain-error.js';
-import { UUID_RE } from '../common/validation/uuid.js';
+import { idOf } from '../common/validation/uuid.js';
+
 import { ResourceErrors } from '../resources/resources.errors.js';
 import type { SeasonBoardRef } from '../resources/season-boards.service.js';
 import { SeasonsRepository } from './seasons.repository.js';
@@ -34,11 +35,12 @@ export class SeasonsCaches {
   }
 
   private async loadBoardOf(tenantId: string, resourceTypeId: string, ref: string): Promise<SeasonBoardRef> {
+    const id = idOf(ref);
     const season =
       ref === 'current'
         ? await this.repo.current(tenantId, resourceTypeId, this.clock.now())
-        : UUID_RE.test(ref)
-          ? await this.repo.findById(tenantId, ref.toLowerCase())
+        : id
+          ? await this.repo.findById(tenantId, id)
           : null;
     if (!season || season.resourceTypeId !== resourceTypeId)
       throw new DomainError(

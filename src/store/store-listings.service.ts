@@ -3,7 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { DomainError } from '../common/errors/domain-error.js';
 import { type Page, type PageRequest, toPage } from '../common/pagination/pagination.js';
-import { UUID_RE } from '../common/validation/uuid.js';
+import { idOf } from '../common/validation/uuid.js';
+
 import { CommunitiesService } from '../communities/communities.service.js';
 import { InventoryRepository } from '../inventory/inventory.repository.js';
 import { RequirementsService } from '../requirements/requirements.service.js';
@@ -30,7 +31,8 @@ export class StoreListingsService {
 
   /** The tenant's listing, 404 `listing_not_found` otherwise. */
   async findListing(em: EntityManager, tenantId: string, listingId: string): Promise<StoreListing> {
-    const listing = UUID_RE.test(listingId) ? await this.listings.findById(tenantId, listingId.toLowerCase(), em) : null;
+    const id = idOf(listingId);
+    const listing = id ? await this.listings.findById(tenantId, id, em) : null;
     if (!listing) throw new DomainError(StoreErrors.listing_not_found, `No listing ${listingId.slice(0, 64)} in this tenant`);
     return listing;
   }

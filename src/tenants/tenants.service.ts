@@ -15,7 +15,7 @@ import type { Tenant, TenantSettings } from './entities/tenant.entity.js';
 import { uniqueViolation } from '../database/repository.js';
 import { TenantsRepository } from './tenants.repository.js';
 import { TenantErrors } from './tenants.errors.js';
-import { UUID_RE } from '../common/validation/uuid.js';
+import { idOf } from '../common/validation/uuid.js';
 
 const CACHE_MS = 5_000;
 /** Every X-Tenant-Id a client invents is a key: past this many, start over rather than grow. */
@@ -101,7 +101,7 @@ export class TenantsService {
   findByRef(ref: string): Promise<Tenant | null> {
     // Longer than any slug or id: no tenant, and no key of a client's making kept at that length.
     if (ref.length > TENANT_REF_MAX) return Promise.resolve(null);
-    return this.cached(ref, () => this.repo.findByRef(ref, UUID_RE.test(ref)), this.byRef);
+    return this.cached(ref, () => this.repo.findByRef(ref, idOf(ref) !== null), this.byRef);
   }
 
   findByApiKey(apiKey: string): Promise<Tenant | null> {

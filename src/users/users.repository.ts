@@ -1,20 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { In, type DataSource, type EntityManager } from 'typeorm';
-import { BaseRepository, DUMMY, GenerateSql } from '../database/repository.js';
+import { DUMMY, GenerateSql } from '../database/repository.js';
+import { type InTenant, TenantScoped, TenantScopedRepository } from '../database/tenant-scoped.repository.js';
 import { Referral } from './entities/referral.entity.js';
 import { User } from './entities/user.entity.js';
 
 /** Users and referrals. */
 @Injectable()
-export class UsersRepository extends BaseRepository {
+@TenantScoped(User)
+export class UsersRepository extends TenantScopedRepository<User> {
   constructor(@InjectDataSource() dataSource: DataSource) {
     super(dataSource);
-  }
-
-  @GenerateSql({ params: [DUMMY.tenant, DUMMY.uuid] })
-  findById(tenantId: string, id: string, em?: EntityManager): Promise<User | null> {
-    return this.manager(em).getRepository(User).findOneBy({ tenantId, id });
   }
 
   @GenerateSql({ params: [DUMMY.tenant, DUMMY.uuid] })
@@ -67,7 +64,7 @@ export class UsersRepository extends BaseRepository {
       },
     ],
   })
-  insert(user: Partial<User>, em?: EntityManager): Promise<User> {
+  insert(user: InTenant<Partial<User>>, em?: EntityManager): Promise<User> {
     return this.manager(em).transaction((inner) => inner.save(inner.create(User, user)));
   }
 

@@ -12,7 +12,7 @@ import { handleSkeleton, reservedSkeletons } from './reserved-handles.js';
 import { UsersRepository } from './users.repository.js';
 import { UserErrors } from './users.errors.js';
 import './users.events.js';
-import { UUID_RE } from '../common/validation/uuid.js';
+import { idOf } from '../common/validation/uuid.js';
 
 export const HANDLE_MAX = 32;
 
@@ -41,8 +41,8 @@ export class UsersService {
    */
   findPublic(tenantId: string, ref: string): Promise<User | null> {
     return this.replicas.read(async (em) =>
-      UUID_RE.test(ref)
-        ? this.repo.findById(tenantId, ref.toLowerCase(), em)
+      idOf(ref)
+        ? this.repo.findById(tenantId, ref, em)
         : ((await this.repo.findByHandle(tenantId, ref.toLowerCase(), em)) ??
           (await this.repo.findByUsername(tenantId, ref.toLowerCase(), em))),
     );
@@ -87,11 +87,7 @@ export class UsersService {
 
   /** A user by id or handle, as the management API shows it. */
   async getAdmin(tenantId: string, ref: string): Promise<AdminUserDto> {
-    const user = UUID_RE.test(ref)
-      ? await this.findById(tenantId, ref.toLowerCase())
-      : ref.length <= HANDLE_MAX
-        ? await this.findByHandle(tenantId, ref)
-        : null;
+    const user = idOf(ref) ? await this.findById(tenantId, ref) : ref.length <= HANDLE_MAX ? await this.findByHandle(tenantId, ref) : null;
     if (!user) throw new DomainError(UserErrors.user_not_found, `No user ${ref.slice(0, 64)} in this tenant`);
     return { userId: user.id, handle: user.handle, displayName: user.displayName, username: user.username, createdAt: user.createdAt };
   }

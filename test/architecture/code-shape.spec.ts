@@ -58,7 +58,10 @@ describe(`the code's shape: at most ${MAX_DEPENDENCIES} dependencies per class, 
   const { dependencies, lines } = measure();
   const over = [...[...dependencies].filter(([, n]) => n > MAX_DEPENDENCIES), ...[...lines].filter(([, n]) => n > MAX_METHOD_LINES)];
 
-  it('measures the code it is about', () => {});
+  it('measures the code it is about', () => {
+    expect(dependencies.get('src/store/purchase/store-purchase.service.ts StorePurchaseService')).toBeGreaterThan(0);
+    expect(lines.size).toBeGreaterThan(1000);
+  });
 
   it('nothing passes a limit unless named above, and nothing named passes its figure', () => {
     expect(over.filter(([key, n]) => !OVER[key] || n > OVER[key].at).map(([key, n]) => `${key}: ${n}`)).toEqual([]);

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '../../common/errors/domain-error.js';
-import { UUID_RE } from '../../common/validation/uuid.js';
+import { idOf } from '../../common/validation/uuid.js';
 import { CommunitiesService } from '../../communities/communities.service.js';
 import { AvatarMintRepository } from '../avatar-mint.repository.js';
 import { AvatarRepository } from '../avatar.repository.js';
@@ -58,7 +58,8 @@ export class AvatarViews {
   /** ERC-721 metadata of a mint job (the avatar as it was when the mint was requested). */
   async metadata(tenantId: string, ckey: string, mintId: string): Promise<NftMetadataDto> {
     const community = await this.communities.resolve(tenantId, ckey);
-    const mint = UUID_RE.test(mintId) ? await this.mints.findById(tenantId, community.id, mintId.toLowerCase()) : null;
+    const id = idOf(mintId);
+    const mint = id ? await this.mints.findById(tenantId, community.id, id) : null;
     if (!mint) throw new DomainError(InventoryErrors.mint_not_found, `No avatar mint ${mintId.slice(0, 64)} in this community`);
     const m = mint.metadata;
     return { name: m.name, description: m.description, ...(m.image ? { image: m.image } : {}), attributes: m.attributes };

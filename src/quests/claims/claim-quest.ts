@@ -61,7 +61,7 @@ export class ClaimQuest {
     const { quest, period } = ctx;
     const [availability, stored, read] = await Promise.all([
       this.availability.check(tenantId, userId, ctx),
-      this.completion.completedIn(quest.id, userId, period.key),
+      this.completion.completedIn(tenantId, quest.id, userId, period.key),
       this.progress.findProgress(tenantId, quest.id, userId, period.key),
     ]);
     let rows = read;

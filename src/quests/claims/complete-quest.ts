@@ -153,8 +153,8 @@ export class CompleteQuest {
   ) {}
 
   /** The player's completion of the quest in the period, or null. */
-  completedIn(questId: string, userId: string, periodKey: string): Promise<{ id: string; completedAt: Date } | null> {
-    return this.repo.findCompletion(questId, userId, periodKey);
+  completedIn(tenantId: string, questId: string, userId: string, periodKey: string): Promise<{ id: string; completedAt: Date } | null> {
+    return this.repo.findCompletion(tenantId, questId, userId, periodKey);
   }
 
   async complete(
@@ -171,7 +171,7 @@ export class CompleteQuest {
       const now = this.clock.now();
       const inserted = await this.repo.insertCompletion(tenantId, quest.id, userId, period.key, now, em);
       if (!inserted) {
-        const completedAt = await this.repo.completedAt(quest.id, userId, period.key, em);
+        const completedAt = await this.repo.completedAt(tenantId, quest.id, userId, period.key, em);
         return {
           completionId: null,
           completedAt,

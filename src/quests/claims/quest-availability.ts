@@ -32,7 +32,7 @@ export class QuestAvailability {
 
   async check(tenantId: string, userId: string, ctx: QuestContext): Promise<Availability> {
     const { quest, now } = ctx;
-    const stats = await this.quests.completionStats(quest.id, userId);
+    const stats = await this.quests.completionStats(tenantId, quest.id, userId);
     const result = (reason: string | null, retryAt: Date | null = null): Availability => ({
       open: reason === null,
       reason,
@@ -50,7 +50,7 @@ export class QuestAvailability {
       if (now < until) return result('This quest is cooling down', until);
     }
     if (quest.prerequisites.length > 0) {
-      const done = await this.quests.completedEver(userId, quest.prerequisites);
+      const done = await this.quests.completedEver(tenantId, userId, quest.prerequisites);
       if (quest.prerequisites.some((id) => !done.has(id))) return result('Complete the quests this one builds on first');
     }
     const gates = quest.gates ?? {};

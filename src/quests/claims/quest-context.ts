@@ -8,7 +8,6 @@ import { QuestErrors } from '../quests.errors.js';
 import { QuestsRepository } from '../quests.repository.js';
 import { previousPeriod, questPeriod, type QuestPeriod } from '../schedule/quest-period.js';
 import { QuestTasksRepository } from '../tasks/quest-tasks.repository.js';
-import { UUID_RE } from '../../common/validation/uuid.js';
 
 /** A quest, its tasks and the period a request is in, read once at its start (a claim at a boundary counts in one period). */
 export interface QuestContext {
@@ -31,7 +30,7 @@ export class QuestContextLoader {
   ) {}
 
   async load(tenantId: string, questRef: string, { activeOnly = true } = {}): Promise<QuestContext> {
-    const quest = UUID_RE.test(questRef) ? await this.quests.findById(tenantId, questRef.toLowerCase()) : null;
+    const quest = await this.quests.findById(tenantId, questRef);
     if (!quest || (activeOnly && quest.status !== 'active'))
       throw new DomainError(QuestErrors.quest_not_found, `No active quest ${questRef.slice(0, 64)} in this tenant`);
     return this.of(tenantId, quest);

@@ -39,7 +39,7 @@ export class QuestProgressView {
     const { quest, period } = ctx;
     const rows = new Map(progress.map((p) => [p.taskId, p]));
     const [stored, streak] = await Promise.all([
-      completed ? null : known !== undefined ? known : this.quests.findCompletion(quest.id, userId, period.key),
+      completed ? null : known !== undefined ? known : this.quests.findCompletion(tenantId, quest.id, userId, period.key),
       quest.recurrence === 'once' || (completed?.streak ?? null) !== null
         ? null
         : this.streaks.find(quest.id, userId, period.key, ctx.previousKey),

@@ -11,7 +11,7 @@ import { ClaimQuest } from './claim-quest.js';
 import { QuestAvailability } from './quest-availability.js';
 import { QuestContextLoader, type QuestContext } from './quest-context.js';
 import { TaskProgressWriter } from './task-progress-writer.js';
-import { UUID_RE } from '../../common/validation/uuid.js';
+import { idOf } from '../../common/validation/uuid.js';
 
 /**
  * What a player sends to a task: an answer, or a submission. Each is taken only while the player
@@ -78,7 +78,8 @@ export class TaskInputs {
     kind: QuestTaskKind,
   ): Promise<{ ctx: QuestContext; task: QuestTask }> {
     const ctx = await this.contexts.load(tenantId, questRef);
-    const task = UUID_RE.test(taskRef) ? ctx.tasks.find((t) => t.id === taskRef.toLowerCase()) : undefined;
+    const id = idOf(taskRef);
+    const task = id ? ctx.tasks.find((t) => t.id === id) : undefined;
     if (!task) throw new DomainError(QuestErrors.task_not_found, `No task ${taskRef.slice(0, 64)} in this quest`);
     if (task.kind !== kind) throw new DomainError(QuestErrors.task_not_open, `The task is a ${task.kind} task, not a ${kind} task`);
     await this.limits.playerAction(tenantId, userId);

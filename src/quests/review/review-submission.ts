@@ -11,7 +11,7 @@ import { QuestContextLoader } from '../claims/quest-context.js';
 import { QuestErrors } from '../quests.errors.js';
 import { QuestsRepository } from '../quests.repository.js';
 import { QuestTasksRepository } from '../tasks/quest-tasks.repository.js';
-import { UUID_RE } from '../../common/validation/uuid.js';
+import { idOf } from '../../common/validation/uuid.js';
 
 /**
  * An operator's decision on a submission: approved (the task done) or rejected with a reason the
@@ -40,7 +40,7 @@ export class ReviewSubmission {
     reason: string | null,
     actor: string,
   ): Promise<{ id: string; state: string; questCompleted: boolean }> {
-    if (!UUID_RE.test(id)) throw new DomainError(QuestErrors.submission_not_found, `No pending submission ${id.slice(0, 64)}`);
+    if (!idOf(id)) throw new DomainError(QuestErrors.submission_not_found, `No pending submission ${id.slice(0, 64)}`);
     const now = this.clock.now();
     const decided = await this.dataSource.transaction(async (em) => {
       const row = await this.progress.review(tenantId, id.toLowerCase(), approve, reason, actor, now, em);

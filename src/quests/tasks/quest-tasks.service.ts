@@ -13,7 +13,7 @@ import { QUEST_TASK_KINDS, SETTINGS_PROPERTY, type QuestTaskKind, type QuestTask
 import { publicSettings, settingsProblem, toStoredSettings, type SettingsInput } from './task-settings.js';
 import { OnchainVerifier } from './verifiers/onchain.verifier.js';
 import { partnerSecretContext } from './verifiers/partner.verifier.js';
-import { UUID_RE } from '../../common/validation/uuid.js';
+import { idOf } from '../../common/validation/uuid.js';
 
 /** Most tasks one quest holds. */
 export const MAX_TASKS_PER_QUEST = 20;
@@ -96,7 +96,8 @@ export class QuestTasksService {
 
   async remove(tenantId: string, questId: string, taskId: string): Promise<void> {
     const quest = await this.quest(tenantId, questId);
-    if (!UUID_RE.test(taskId) || !(await this.repo.deleteTask(tenantId, quest.id, taskId.toLowerCase())))
+    const id = idOf(taskId);
+    if (!id || !(await this.repo.deleteTask(tenantId, quest.id, id)))
       throw new DomainError(QuestErrors.task_not_found, `No task ${taskId.slice(0, 64)} in this quest`);
     await this.repo.recount(tenantId, quest.id);
     this.lists.drop(tenantId);
@@ -149,13 +150,14 @@ export class QuestTasksService {
   }
 
   private async quest(tenantId: string, questId: string) {
-    const quest = UUID_RE.test(questId) ? await this.quests.findById(tenantId, questId.toLowerCase()) : null;
+    const quest = await this.quests.findById(tenantId, questId);
     if (!quest) throw new DomainError(QuestErrors.quest_not_found, `No quest ${questId.slice(0, 64)} in this tenant`);
     return quest;
   }
 
   private async task(tenantId: string, questId: string, taskId: string): Promise<QuestTask> {
-    const task = UUID_RE.test(taskId) ? await this.repo.findTask(tenantId, questId, taskId.toLowerCase()) : null;
+    const id = idOf(taskId);
+    const task = id ? await this.repo.findTask(tenantId, questId, id) : null;
     if (!task) throw new DomainError(QuestErrors.task_not_found, `No task ${taskId.slice(0, 64)} in this quest`);
     return task;
   }

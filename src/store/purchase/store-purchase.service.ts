@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { retryWriteConflicts } from '../../common/errors/write-conflict.js';
-import { UUID_RE } from '../../common/validation/uuid.js';
+import { idOf } from '../../common/validation/uuid.js';
 import { purchaseFingerprint } from '../../requirements/requirement-rules.js';
 import type { PurchaseBodyDto, PurchaseResultDto } from '../dto/purchase.dto.js';
 import { StoreCaches } from '../store.caches.js';
@@ -64,8 +64,9 @@ export class StorePurchaseService {
   ): Promise<PurchaseResultDto> {
     const items = body.requirementData ?? [];
     const fingerprint = purchaseFingerprint(listingId, items);
-    if (items.length === 0 && UUID_RE.test(listingId)) {
-      const target = await this.caches.purchaseTarget(tenantId, listingId.toLowerCase());
+    const id = idOf(listingId);
+    if (items.length === 0 && id) {
+      const target = await this.caches.purchaseTarget(tenantId, id);
       // Another price than the expected one goes to the general path, which answers a replay first.
       if (
         target &&

@@ -73,9 +73,9 @@ export class QuestRefVerifier extends TaskVerifier {
     super();
   }
 
-  async verify({ userId, task }: VerifyInput): Promise<Verdict> {
+  async verify({ tenantId, userId, task }: VerifyInput): Promise<Verdict> {
     const s = task.settings as QuestRefSettings;
-    return (await this.quests.completedEver(userId, [s.questId])).has(s.questId)
+    return (await this.quests.completedEver(tenantId, userId, [s.questId])).has(s.questId)
       ? done()
       : missing('Complete the quest this one builds on first');
   }
