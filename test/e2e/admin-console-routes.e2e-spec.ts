@@ -1,5 +1,5 @@
 import { DEMO, seedDemo, type DemoSummary } from '../../src/seed/demo-seed.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/test-app.js';
 
 const DAY = 86_400_000;
 
@@ -11,7 +11,7 @@ const DAY = 86_400_000;
  * week closed with its winners paid).
  */
 describe('management routes of the operator console', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let demo: DemoSummary;
   const get = (path: string, key = demo.apiKey!) => t.http().get(path).set('X-Api-Key', key);
   let xp: string;
@@ -25,14 +25,12 @@ describe('management routes of the operator console', () => {
       .expect(201);
 
   beforeAll(async () => {
-    t = await createTestApp();
     demo = await seedDemo(t.app);
     const types = await get('/v1/admin/resources/types?communityId=pixel-pirates&limit=100').expect(200);
     xp = (types.body.items as { id: string; slug: string }[]).find((x) => x.slug === 'xp')!.id;
     ids = {};
     for (const handle of ['alice', 'bob', 'demo']) ids[handle] = (await get(`/v1/admin/users/${handle}`).expect(200)).body.userId;
   }, 120_000);
-  afterAll(() => t?.close());
 
   it('lists every event of the tenant, drafts included, latest start first, by community and status, paginated', async () => {
     const all = await get('/v1/admin/quest-events?limit=100');

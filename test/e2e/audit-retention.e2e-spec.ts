@@ -1,19 +1,17 @@
 import { AuditRetention } from '../../src/audit/audit-retention.js';
 import type { TenantCredentials } from '../../src/tenants/tenants.service.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { createTestApp, useTestApp } from '../helpers/test-app.js';
 
 const DAY = 24 * 3_600_000;
 
 /** The audit log's retention pass (AUDIT_RETENTION_DAYS): entries older than the period go, batch after batch; the rest stays. */
 describe('audit log retention', () => {
-  let t: TestApp;
+  const t = useTestApp({ AUDIT_RETENTION_DAYS: '90' });
   let tenant: TenantCredentials;
 
   beforeAll(async () => {
-    t = await createTestApp({ AUDIT_RETENTION_DAYS: '90' });
     tenant = await t.givenTenant();
   });
-  afterAll(() => t.close());
 
   const given = async (daysAgo: number) => {
     const [row] = await t.dataSource.query(

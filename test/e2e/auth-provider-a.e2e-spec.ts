@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { TenantsService, type TenantCredentials } from '../../src/tenants/tenants.service.js';
 import { startOidcProvider, type TestOidcProvider } from '../helpers/auth.js';
 import { givenUser } from '../helpers/factories.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { createTestApp, useTestApp, type TestApp } from '../helpers/test-app.js';
 import { expectError } from '../helpers/errors.js';
 import { uniqueName } from '../factories/unique-name.js';
 
@@ -156,11 +156,7 @@ describe('providerA credential login (OpenID Connect ID token verified against a
 });
 
 describe('providerA credential login without configuration', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   it('answers 503 provider_not_configured', async () => {
     const tenant = await t.givenTenant();

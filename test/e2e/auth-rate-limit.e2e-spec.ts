@@ -1,6 +1,6 @@
 import { TenantsService, type TenantCredentials } from '../../src/tenants/tenants.service.js';
 import { loginToken } from '../helpers/auth.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/test-app.js';
 import { uniqueName, uniqueHandle } from '../factories/unique-name.js';
 
 const LIMITS = { LOGIN_RATE_LIMIT_IP: '8', LOGIN_RATE_LIMIT_ACCOUNT: '3', LOGIN_RATE_WINDOW_SECONDS: '60' };
@@ -8,14 +8,12 @@ const tooMany = { code: 10029, error: 'too_many_requests' };
 const name = (prefix: string) => uniqueHandle(prefix);
 
 describe('login rate limits (per address and per account and address)', () => {
-  let t: TestApp;
+  const t = useTestApp(LIMITS);
   let tenant: TenantCredentials;
 
   beforeAll(async () => {
-    t = await createTestApp(LIMITS);
     tenant = await t.givenTenant();
   });
-  afterAll(() => t.close());
   // every test starts in a fresh window: move the clock past the previous one
   beforeEach(() => t.clock.advance(61_000));
 
@@ -96,8 +94,6 @@ describe('login rate limits (per address and per account and address)', () => {
 });
 
 describe('login rate limits behind a proxy (TRUST_PROXY): guessing from many addresses', () => {
-  let t: TestApp;
-  let tenant: TenantCredentials;
   // per address 1000, per account and address 3, per account from all addresses 10
   const env = {
     TRUST_PROXY: 'loopback',
@@ -106,12 +102,12 @@ describe('login rate limits behind a proxy (TRUST_PROXY): guessing from many add
     LOGIN_RATE_LIMIT_ACCOUNT_TOTAL: '10',
     LOGIN_RATE_WINDOW_SECONDS: '60',
   };
+  const t = useTestApp(env);
+  let tenant: TenantCredentials;
 
   beforeAll(async () => {
-    t = await createTestApp(env);
     tenant = await t.givenTenant();
   });
-  afterAll(() => t.close());
   beforeEach(() => t.clock.advance(61_000));
 
   let n = 0;

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/test-app.js';
 import { givenUser } from '../helpers/factories.js';
 import { givenCommunity, givenResourceType, grant } from '../helpers/communities.js';
 import { givenListing, purchase } from '../helpers/store.js';
@@ -20,11 +20,7 @@ const expectUnknownPath = (res: { status: number; headers: Record<string, string
 };
 
 describe('GET /metrics without METRICS_TOKEN', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   it('is an unknown path, whatever the request sends', async () => {
     expectUnknownPath(await t.http().get('/metrics'));
@@ -40,7 +36,7 @@ describe('GET /metrics without METRICS_TOKEN', () => {
 });
 
 describe('GET /metrics with METRICS_TOKEN', () => {
-  let t: TestApp;
+  const t = useTestApp({ METRICS_TOKEN });
   let tenant: TenantCredentials;
   const scrape = async () => {
     const res = await t.http().get('/metrics').set('Authorization', `Bearer ${METRICS_TOKEN}`);
@@ -49,10 +45,8 @@ describe('GET /metrics with METRICS_TOKEN', () => {
   };
 
   beforeAll(async () => {
-    t = await createTestApp({ METRICS_TOKEN });
     tenant = await t.givenTenant();
   });
-  afterAll(() => t.close());
 
   it('answers 404 to a missing, wrong or malformed bearer token', async () => {
     expectUnknownPath(await t.http().get('/metrics'));

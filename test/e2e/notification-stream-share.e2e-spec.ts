@@ -2,7 +2,7 @@ import { NotificationStreamsService } from '../../src/notifications/stream/notif
 import type { TenantCredentials } from '../../src/tenants/tenants.service.js';
 import { givenUser, type TestUser } from '../helpers/factories.js';
 import { listening, SseClient } from '../helpers/sse.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/test-app.js';
 import { until } from '../helpers/until.js';
 
 /**
@@ -10,20 +10,19 @@ import { until } from '../helpers/until.js';
  * slot and every other tenant's streams answered 503. Four slots here.
  */
 describe('notification streams: each tenant its share of a full instance', () => {
-  let t: TestApp;
+  const open: SseClient[] = [];
+  // Declared before useTestApp's: the streams still open are closed before the app is.
+  afterAll(() => {
+    for (const c of open) c.close();
+  });
+  const t = useTestApp({ NOTIFICATION_STREAMS_MAX: '4', NOTIFICATION_STREAMS_PER_USER: '5', QUEST_EVENT_WORKER_ENABLED: 'false' });
   let base: string;
   let a: TenantCredentials;
   let b: TenantCredentials;
-  const open: SseClient[] = [];
 
   beforeAll(async () => {
-    t = await createTestApp({ NOTIFICATION_STREAMS_MAX: '4', NOTIFICATION_STREAMS_PER_USER: '5', QUEST_EVENT_WORKER_ENABLED: 'false' });
     base = await listening(t);
     [a, b] = [await t.givenTenant(), await t.givenTenant()];
-  });
-  afterAll(async () => {
-    for (const c of open) c.close();
-    await t?.close();
   });
 
   const connect = async (u: TestUser) => {

@@ -7,7 +7,7 @@ import { NotificationStreamsService } from '../../src/notifications/stream/notif
 import type { TenantCredentials } from '../../src/tenants/tenants.service.js';
 import { givenUser, type TestUser } from '../helpers/factories.js';
 import { listening, SseClient } from '../helpers/sse.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { createTestApp, useTestApp, type TestApp } from '../helpers/test-app.js';
 
 /**
  * The live notification stream (SSE) through the real app on a real server socket: delivery at
@@ -15,23 +15,20 @@ import { createTestApp, type TestApp } from '../helpers/test-app.js';
  * heartbeats, credentials (bearer, single-use tickets), limits, teardown, and two instances.
  */
 describe('notification stream (SSE)', () => {
-  let t: TestApp;
-  let base: string;
-  let tenant: TenantCredentials;
   const env = {
     NOTIFICATION_STREAM_HEARTBEAT_MS: '300',
     NOTIFICATION_STREAMS_PER_USER: '3',
     MINT_WORKER_ENABLED: 'false',
     QUEST_EVENT_WORKER_ENABLED: 'false',
   };
+  const t = useTestApp(env, { resetClock: true });
+  let base: string;
+  let tenant: TenantCredentials;
 
   beforeAll(async () => {
-    t = await createTestApp(env);
     base = await listening(t);
     tenant = await t.givenTenant();
   });
-  afterAll(() => t?.close());
-  afterEach(() => t.clock.reset());
 
   const url = (query = '') => `${base}/v1/user/notifications/stream${query}`;
   const bearer = (u: TestUser, extra: Record<string, string> = {}) => ({ Authorization: u.auth, ...extra });

@@ -2,21 +2,19 @@ import type { TenantCredentials } from '../../src/tenants/tenants.service.js';
 import { givenCommunity, givenResourceType, grant } from '../helpers/communities.js';
 import { givenUser } from '../helpers/factories.js';
 import { givenItem, givenListing, purchase } from '../helpers/store.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/test-app.js';
 
 /**
  * `OUTBOX_ENABLED=false` (a deployment that integrates nothing, and the bench's measure of what
  * the outbox costs): the writes happen as usual and no event is written.
  */
 describe('with the outbox turned off', () => {
-  let t: TestApp;
+  const t = useTestApp({ OUTBOX_ENABLED: 'false', MINT_WORKER_ENABLED: 'false', QUEST_EVENT_WORKER_ENABLED: 'false' });
   let tenant: TenantCredentials;
 
   beforeAll(async () => {
-    t = await createTestApp({ OUTBOX_ENABLED: 'false', MINT_WORKER_ENABLED: 'false', QUEST_EVENT_WORKER_ENABLED: 'false' });
     tenant = await t.givenTenant();
   });
-  afterAll(() => t?.close());
 
   it('registers, joins, grants and sells as usual and writes no event', async () => {
     const community = await givenCommunity(t, tenant);

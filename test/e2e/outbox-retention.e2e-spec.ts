@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { OutboxRetention } from '../../src/integrations/outbox-retention.js';
 import type { TenantCredentials } from '../../src/tenants/tenants.service.js';
 import { adminApi } from '../helpers/communities.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { createTestApp, useTestApp } from '../helpers/test-app.js';
 
 const DAY = 24 * 3_600_000;
 
@@ -11,18 +11,16 @@ const DAY = 24 * 3_600_000;
  * their attempts, then the events before it that nothing owes; everything still owed stays.
  */
 describe('outbox retention', () => {
-  let t: TestApp;
+  const t = useTestApp({ OUTBOX_RETENTION_DAYS: '30', WEBHOOK_WORKER_ENABLED: 'false', WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
   let tenant: TenantCredentials;
   let subscriptionId: string;
 
   beforeAll(async () => {
-    t = await createTestApp({ OUTBOX_RETENTION_DAYS: '30', WEBHOOK_WORKER_ENABLED: 'false', WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
     tenant = await t.givenTenant();
     const sub = await adminApi(t, tenant).post('/v1/admin/webhooks/subscriptions', { url: 'http://127.0.0.1:9/hook', eventTypes: ['*'] });
     expect(sub.status).toBe(201);
     subscriptionId = sub.body.id;
   });
-  afterAll(() => t.close());
 
   const ago = (days: number) => new Date(t.clock.now().getTime() - days * DAY);
 

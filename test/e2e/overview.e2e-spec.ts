@@ -3,7 +3,7 @@ import { adminApi, givenCommunity, givenResourceType, grant } from '../helpers/c
 import { givenUser } from '../helpers/factories.js';
 import { givenPlayableQuest, play } from '../helpers/quest-play.js';
 import { givenListing, purchase } from '../helpers/store.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/test-app.js';
 import { until } from '../helpers/until.js';
 
 /**
@@ -11,16 +11,14 @@ import { until } from '../helpers/until.js';
  * counted from each module's rows, none of another tenant's; `since` bounded and validated.
  */
 describe('the overview of the management API', () => {
-  let t: TestApp;
+  const t = useTestApp({ QUEST_EVENT_WORKER_ENABLED: 'false', MINT_WORKER_ENABLED: 'false' });
   let tenant: TenantCredentials;
   let other: TenantCredentials;
 
   beforeAll(async () => {
-    t = await createTestApp({ QUEST_EVENT_WORKER_ENABLED: 'false', MINT_WORKER_ENABLED: 'false' });
     tenant = await t.givenTenant();
     other = await t.givenTenant();
   });
-  afterAll(() => t?.close());
 
   const overview = (who: TenantCredentials, query = '') => adminApi(t, who).get(`/v1/admin/overview${query}`);
 

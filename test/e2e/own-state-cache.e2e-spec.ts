@@ -3,7 +3,7 @@ import { adminApi, givenResourceType, type TestCommunity } from '../helpers/comm
 import type { TestUser } from '../helpers/factories.js';
 import { eventApi, givenCommunity, givenEvent, givenMember, HOUR, type TestEvent } from '../helpers/quests.js';
 import { CacheBus } from '../../src/database/cache-bus.js';
-import { createTestApp, createTwoTestApps, type TestApp } from '../helpers/test-app.js';
+import { createTwoTestApps, useTestApp, type TestApp } from '../helpers/test-app.js';
 import { until } from '../helpers/until.js';
 
 /** What the list of `app` shows of `u`'s state: their status on `event`, and whether `quest` is completed. */
@@ -126,7 +126,12 @@ describe("the caller's own state in lists, cached across instances", () => {
  * changed behind the service's back shows only then.
  */
 describe("the caller's own state in lists, kept while the cache bus listens", () => {
-  let t: TestApp;
+  const t = useTestApp({
+    READ_CACHE_MS: '1000',
+    BOARD_CACHE_MS: '10000',
+    MINT_WORKER_ENABLED: 'false',
+    QUEST_EVENT_WORKER_ENABLED: 'false',
+  });
   let tenant: TenantCredentials;
   let c: TestCommunity;
   let event: TestEvent;
@@ -134,21 +139,12 @@ describe("the caller's own state in lists, kept while the cache bus listens", ()
   let u: TestUser;
 
   beforeAll(async () => {
-    t = await createTestApp({
-      READ_CACHE_MS: '1000',
-      BOARD_CACHE_MS: '10000',
-      MINT_WORKER_ENABLED: 'false',
-      QUEST_EVENT_WORKER_ENABLED: 'false',
-    });
     await until(
       async () => t.app.get(CacheBus).listening,
       (v) => v,
     );
     ({ tenant, c, event, quest, u } = await givenOwnStateFixture([t]));
   }, 60_000);
-  afterAll(async () => {
-    await t?.close();
-  });
 
   it('serves it for up to BOARD_CACHE_MS, and a change through the service at once', async () => {
     expect(await ownState(t, u, c, event, quest)).toEqual({ status: null, completed: false });

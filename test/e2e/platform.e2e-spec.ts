@@ -6,7 +6,7 @@ import { DataSource } from 'typeorm';
 import { AUTH_MODE_KEY } from '../../src/common/auth/auth.decorators.js';
 import { dataSourceOptions } from '../../src/database/data-source-options.js';
 import { bringDatabaseUp, createTestDatabase, takeDatabaseDown } from '../setup/test-database.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { createTestApp, useTestApp, type TestApp } from '../helpers/test-app.js';
 import { givenUser } from '../helpers/factories.js';
 import { givenCommunity } from '../helpers/communities.js';
 import { appEntities } from '../../src/app.entities.js';
@@ -14,11 +14,7 @@ import { appEntities } from '../../src/app.entities.js';
 const run = promisify(execFile);
 
 describe('platform', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   it('answers an unknown route with 404 {code, message}', async () => {
     const res = await t.http().get('/v1/no/such/route?x=1');

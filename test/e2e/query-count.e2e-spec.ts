@@ -10,7 +10,7 @@ import { loginToken } from '../helpers/auth.js';
 import { givenUser, type TestUser } from '../helpers/factories.js';
 import { givenEvent, type TestEvent } from '../helpers/quests.js';
 import { givenItem, givenListing, givenRequirement, purchase } from '../helpers/store.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/test-app.js';
 import { subscribeToEveryEvent } from '../helpers/outbox.js';
 import { onStatements } from '../helpers/pg-statements.js';
 
@@ -21,7 +21,9 @@ import { onStatements } from '../helpers/pg-statements.js';
  * statements whatever its page size: a count that grows with `limit` is an N+1.
  */
 describe('SQL statements per request on the list endpoints (no N+1)', () => {
-  let t: TestApp;
+  // No read cache: every request here must run its statements (what grows with the page size is
+  // the point, not what a cache saves; the caches have their own tests).
+  const t = useTestApp({ MINT_WORKER_ENABLED: 'false', QUEST_EVENT_WORKER_ENABLED: 'false', READ_CACHE_MS: '0' });
   let tenant: TenantCredentials;
   let community: TestCommunity;
   let xp: { id: string; slug: string };
@@ -32,9 +34,6 @@ describe('SQL statements per request on the list endpoints (no N+1)', () => {
   const N = 21;
 
   beforeAll(async () => {
-    // No read cache: every request here must run its statements (what grows with the page size is
-    // the point, not what a cache saves; the caches have their own tests).
-    t = await createTestApp({ MINT_WORKER_ENABLED: 'false', QUEST_EVENT_WORKER_ENABLED: 'false', READ_CACHE_MS: '0' });
     // Count at the pg Client the app's pool really uses.
     await onStatements(t.dataSource, (sql) => {
       const store = als.getStore();
@@ -104,7 +103,6 @@ describe('SQL statements per request on the list endpoints (no N+1)', () => {
         requirementIds: [requirement.id],
       });
   });
-  afterAll(() => t.close());
 
   let lastItems = 0;
   /** Statements of one GET as the first user; the status must be 200. */

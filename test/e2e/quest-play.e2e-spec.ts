@@ -5,7 +5,7 @@ import { adminApi, givenCommunity, givenResourceType, grant, type TestCommunity 
 import { givenUser } from '../helpers/factories.js';
 import { balanceOf, givenPlayableQuest, play } from '../helpers/quest-play.js';
 import { eventApi, givenEvent, givenEventQuest, givenMember, HOUR } from '../helpers/quests.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { createTestApp, useTestApp } from '../helpers/test-app.js';
 import { until } from '../helpers/until.js';
 
 const DAY = 86_400_000;
@@ -17,22 +17,24 @@ const DAY = 86_400_000;
  * player's notifications).
  */
 describe('quest play', () => {
-  let t: TestApp;
+  const t = useTestApp(
+    {
+      QUEST_EVENT_WORKER_ENABLED: 'false',
+      MINT_WORKER_ENABLED: 'false',
+      WEBHOOK_WORKER_ENABLED: 'false',
+      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+      QUEST_CLAIMS_PER_MINUTE: '100000',
+    },
+    { resetClock: true },
+  );
   let tenant: TenantCredentials;
   let c: TestCommunity;
   let xp: { id: string; slug: string };
   const rewards = () => [{ type: 'resource', resourceTypeId: xp.id, amount: 10 }];
 
   beforeAll(async () => {
-    // A subscription to every quest event, so the outbox keeps them (no worker: nothing is sent).
-    t = await createTestApp({
-      QUEST_EVENT_WORKER_ENABLED: 'false',
-      MINT_WORKER_ENABLED: 'false',
-      WEBHOOK_WORKER_ENABLED: 'false',
-      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
-      QUEST_CLAIMS_PER_MINUTE: '100000',
-    });
     tenant = await t.givenTenant();
+    // A subscription to every quest event, so the outbox keeps them (no worker: nothing is sent).
     await adminApi(t, tenant)
       .post('/v1/admin/webhooks/subscriptions', {
         url: 'http://127.0.0.1:9/quests',
@@ -42,8 +44,6 @@ describe('quest play', () => {
     c = await givenCommunity(t, tenant, { timeZone: 'Europe/Berlin' });
     xp = await givenResourceType(t, tenant, c.id);
   });
-  afterAll(() => t.close());
-  afterEach(() => t.clock.reset());
 
   describe('answer tasks', () => {
     it('refuses a wrong answer with the attempts left, waits after it, closes after the last, completes on the right one', async () => {

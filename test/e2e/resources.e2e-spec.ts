@@ -1,5 +1,5 @@
 import { CacheBus } from '../../src/database/cache-bus.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { createTestApp, useTestApp, type TestApp } from '../helpers/test-app.js';
 import { givenUser, type TestUser } from '../helpers/factories.js';
 import { adminApi, givenCommunity, givenResourceType, grant, type TestCommunity } from '../helpers/communities.js';
 import { urlFor } from '../setup/test-database.js';
@@ -15,16 +15,14 @@ interface Entry {
 }
 
 describe('resources, the XP ledger, rankings and leaderboards', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let tenant: TenantCredentials;
   let other: TenantCredentials;
 
   beforeAll(async () => {
-    t = await createTestApp();
     tenant = await t.givenTenant();
     other = await t.givenTenant();
   });
-  afterAll(() => t.close());
 
   const pub = (path: string) => t.http().get(path).set('X-Tenant-Id', tenant.id);
   const leaderboard = async (app: TestApp, c: TestCommunity, slug: string, query = '') => {

@@ -4,7 +4,7 @@ import type { TenantCredentials } from '../../src/tenants/tenants.service.js';
 import { adminApi, givenCommunity, givenResourceType, grant } from '../helpers/communities.js';
 import { givenUser } from '../helpers/factories.js';
 import { givenItem, givenListing, purchase } from '../helpers/store.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/test-app.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
 
 /**
@@ -14,22 +14,18 @@ import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-r
  * subscription takes are not written at all (NATS is off here).
  */
 describe('Integrations: what starts a webhook pass', () => {
-  let t: TestApp;
+  const t = useTestApp({
+    WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+    WEBHOOK_POLL_INTERVAL_MS: '600000',
+    MINT_WORKER_ENABLED: 'false',
+    QUEST_EVENT_WORKER_ENABLED: 'false',
+  });
   let receiver: WebhookReceiver;
 
   beforeAll(async () => {
-    t = await createTestApp({
-      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
-      WEBHOOK_POLL_INTERVAL_MS: '600000',
-      MINT_WORKER_ENABLED: 'false',
-      QUEST_EVENT_WORKER_ENABLED: 'false',
-    });
     receiver = await startWebhookReceiver();
   });
-  afterAll(async () => {
-    await t.close();
-    await receiver.close();
-  });
+  afterAll(() => receiver.close());
 
   /** A tenant with an item listing (the purchase's one-statement path) and a buyer who can pay it twice. */
   async function shop(subscription: { eventTypes: string[]; active?: boolean } | null) {

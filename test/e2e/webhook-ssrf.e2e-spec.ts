@@ -1,7 +1,7 @@
 import type { TenantCredentials } from '../../src/tenants/tenants.service.js';
 import { adminApi, givenCommunity, givenResourceType, grant } from '../helpers/communities.js';
 import { givenUser } from '../helpers/factories.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/test-app.js';
 import { until } from '../helpers/until.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
 
@@ -12,19 +12,15 @@ import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-r
  * for the internal service an attacker would reach; private URLs are not allowed here.
  */
 describe('webhook deliveries never reach a non-public address', () => {
-  let t: TestApp;
+  const t = useTestApp({ WEBHOOK_RETRY_BASE_MS: '20', WEBHOOK_RETRY_WINDOW_MS: '200', WEBHOOK_POLL_INTERVAL_MS: '20' });
   let receiver: WebhookReceiver;
   let tenant: TenantCredentials;
 
   beforeAll(async () => {
-    t = await createTestApp({ WEBHOOK_RETRY_BASE_MS: '20', WEBHOOK_RETRY_WINDOW_MS: '200', WEBHOOK_POLL_INTERVAL_MS: '20' });
     receiver = await startWebhookReceiver();
     tenant = await t.givenTenant();
   });
-  afterAll(async () => {
-    await t.close();
-    await receiver.close();
-  });
+  afterAll(() => receiver.close());
 
   it.each([
     ['an IPv4 address', (port: string) => `http://127.0.0.1:${port}/hook`],

@@ -13,28 +13,24 @@ import { adminApi, givenCommunity, givenResourceType, grant } from '../helpers/c
 import { givenUser } from '../helpers/factories.js';
 import { admin, eventApi, givenEvent, givenEventQuest, givenMember, HOUR } from '../helpers/quests.js';
 import { givenItem, givenListing, givenPrize, purchase } from '../helpers/store.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { useTestApp } from '../helpers/test-app.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
 
 describe('Integrations: outbox and webhooks', () => {
-  let t: TestApp;
+  // A local receiver on 127.0.0.1 (allowed here only), fast retries: 20 ms doubling within 500 ms
+  // (offsets 0, 20, 60, 140, 300, 500: six attempts, then dead-lettered).
+  const t = useTestApp({
+    WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+    WEBHOOK_RETRY_BASE_MS: '20',
+    WEBHOOK_RETRY_WINDOW_MS: '500',
+    WEBHOOK_POLL_INTERVAL_MS: '20',
+  });
   let receiver: WebhookReceiver;
 
   beforeAll(async () => {
-    // A local receiver on 127.0.0.1 (allowed here only), fast retries: 20 ms doubling within 500 ms
-    // (offsets 0, 20, 60, 140, 300, 500: six attempts, then dead-lettered).
-    t = await createTestApp({
-      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
-      WEBHOOK_RETRY_BASE_MS: '20',
-      WEBHOOK_RETRY_WINDOW_MS: '500',
-      WEBHOOK_POLL_INTERVAL_MS: '20',
-    });
     receiver = await startWebhookReceiver();
   });
-  afterAll(async () => {
-    await t.close();
-    await receiver.close();
-  });
+  afterAll(() => receiver.close());
   afterEach(() => {
     receiver.respond = () => 200;
   });
