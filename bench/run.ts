@@ -143,8 +143,13 @@ interface Ctx {
   bare: () => Row;
   token: (userId: string) => Promise<string>;
   service: Child;
+  /** The command line that names the measured processes under `service` (its pid's tree). */
+  processName?: string;
   /** '' for the default deployment; ' (redis)' for the service with REDIS_URL (BENCH_REDIS=1). */
   variant: string;
+  /** The service's SESSION_SECRET and ENCRYPTION_KEY, which a limit program shares. */
+  sessionSecret: string;
+  encryptionKey: string;
 }
 
 interface Scenario {
@@ -209,7 +214,7 @@ async function profileMark(c: Ctx, name: string | null): Promise<void> {
 }
 
 /** The service's processes: the cluster primary and its workers. */
-const servicePids = (c: Ctx) => processTree(c.service.proc.pid!, 'dist/src/main.js');
+const servicePids = (c: Ctx) => processTree(c.service.proc.pid!, c.processName ?? 'dist/src/main.js');
 
 /**
  * Counts what these processes use until `stop(requests)`, per request: their CPU time, and with
@@ -368,6 +373,120 @@ async function measureBare(name: string): Promise<Measured> {
     return m;
   } finally {
     await child.stop();
+  }
+}
+
+/**
+ * Login tokens as a community backend makes them (test/e2e/auth-token-login.e2e-spec.ts): JWE dir
+ * + A256GCM with the tenant's shared secret, each with a fresh _nonce, precomputed, for 1,000
+ * subjects (a warm-up creates their users; then every login is a returning one).
+ */
+async function loginTokens(c: Ctx, n: number): Promise<string[]> {
+  const key = Buffer.from(c.tenant.sharedSecret, 'hex');
+  const enc = new TextEncoder();
+  const idToken = `eyJhbGciOiJSUzI1NiJ9.${Buffer.from(JSON.stringify({ iss: 'https://accounts.provider-b.test', sub: 'x', aud: 'bench' })).toString('base64url')}.${randomBytes(64).toString('base64url')}`;
+  const now = Math.floor(Date.now() / 1000);
+  const out: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const payload = {
+      _nonce: randomBytes(8).toString('hex'),
+      subjectId: `bench-sub-${i % 1000}`,
+      handle: `bencher${i % 1000}`,
+      idToken,
+      accessToken: 'provider-access-token',
+      refreshToken: 'provider-refresh-token',
+      iat: now,
+      exp: now + 300,
+    };
+    out.push(await new CompactEncrypt(enc.encode(JSON.stringify(payload))).setProtectedHeader({ alg: 'dir', enc: 'A256GCM' }).encrypt(key));
+  }
+  return out;
+}
+
+/** The providerB login, each request with the next of `tokens`. */
+function loginRequests(c: Ctx, tokens: string[]): LoadRequest[] {
+  let i = 0;
+  return [
+    {
+      method: 'POST',
+      path: '/v1/user/auth/providerB/login',
+      headers: { 'content-type': 'application/json', 'x-tenant-id': c.tenant.id },
+      setupRequest: (req) => ({ ...req, body: JSON.stringify({ token: tokens[i++ % tokens.length] }) }),
+    },
+  ];
+}
+
+/**
+ * Issue 51's goals: the service's app and database CPU per request over its limit program's
+ * (bench/limit/), measured in the same run with the same processes and pool.
+ */
+const LIMIT_GOALS: Record<string, { id: string; app: number; db: number }> = {
+  'token-login': { id: 'L1', app: 1.5, db: 1.1 },
+  grant: { id: 'L2', app: 1.5, db: 1.1 },
+};
+
+/** XP grants through the management API, one fresh idempotency key each, spread over a sample of the xp-small players. */
+async function grantRequests(c: Ctx): Promise<LoadRequest[]> {
+  const users = await sampleOf(c, c.ids.xpSmall);
+  let i = 0;
+  return [
+    {
+      method: 'POST',
+      path: '/v1/admin/resources/grants',
+      headers: { 'content-type': 'application/json', 'x-api-key': c.tenant.apiKey },
+      setupRequest: (req) => ({
+        ...req,
+        body: JSON.stringify({
+          userId: users[i++ % users.length],
+          resourceTypeId: c.ids.xpSmall,
+          amount: 1,
+          reason: 'bench',
+          idempotencyKey: randomUUID(),
+        }),
+      }),
+    },
+  ];
+}
+
+/**
+ * Runs a limit program (dist/bench/limit/<name>.js) with the service's process count and pool on
+ * the bench database, measures `requests` against it as the service's scenario was measured, and
+ * rates the service's row against it.
+ */
+async function limitRow(c: Ctx, name: string, env: Record<string, string>, requests: () => Promise<LoadRequest[]>): Promise<Row> {
+  const served = c.rows.get(name);
+  if (!served) throw new Error(`${name}-limit: the ${name} scenario has not run`);
+  const port = await freePort();
+  const child = startChild(process.execPath, [`dist/bench/limit/${name}.js`], {
+    PORT: String(port),
+    WORKERS: String(WORKERS),
+    POOL: String(POOL),
+    PG_URL: c.dbUrl,
+    ...env,
+  });
+  try {
+    await waitForOutput(child, 'limit listening', 20_000);
+    const lc: Ctx = { ...c, base: `http://127.0.0.1:${port}`, service: child, processName: `limit/${name}.js` };
+    const m = await measure(lc, `${name}-limit`, await requests());
+    const goal = LIMIT_GOALS[name];
+    const appRatio = served.serviceMs! / m.serviceMs!;
+    const dbRatio = served.dbOwnMs! / m.dbOwnMs!;
+    const met = appRatio <= goal.app && dbRatio <= goal.db;
+    const note = `${goal.id}: service / limit app CPU ${appRatio.toFixed(2)}× (${served.serviceMs!.toFixed(3)} / ${m.serviceMs!.toFixed(3)} ms/req), database CPU ${dbRatio.toFixed(2)}× (${served.dbOwnMs!.toFixed(3)} / ${m.dbOwnMs!.toFixed(3)} ms/req); req/s ${fmt(served.rps)} / ${fmt(m.rps)}`;
+    log(`  ${name}-limit: ${note}`);
+    return row(`${name}-limit`, m, c, `${goal.id}: app ≤ ${goal.app}×, db ≤ ${goal.db}× of the limit`, met, note);
+  } finally {
+    await child.stop();
+  }
+}
+
+/** Waits until `child` has printed `text`. */
+async function waitForOutput(child: Child, text: string, timeoutMs: number): Promise<void> {
+  const t0 = Date.now();
+  while (!child.output().includes(text)) {
+    if (child.proc.exitCode !== null) throw new Error(`exited before "${text}":\n${child.output().slice(-2000)}`);
+    if (Date.now() - t0 > timeoutMs) throw new Error(`no "${text}" within ${timeoutMs} ms:\n${child.output().slice(-2000)}`);
+    await sleep(100);
   }
 }
 
@@ -818,49 +937,12 @@ const scenarios: Scenario[] = [
     name: 'token-login',
     needs: [],
     run: async (c) => {
-      // Tokens as a community backend makes them (test/e2e/auth-token-login.e2e-spec.ts): JWE dir +
-      // A256GCM with the tenant's shared secret, each with a fresh _nonce, precomputed. 1,000
-      // subjects: the warm-up creates their users, the measured run is returning logins.
-      const key = Buffer.from(c.tenant.sharedSecret, 'hex');
-      const enc = new TextEncoder();
-      const idToken = `eyJhbGciOiJSUzI1NiJ9.${Buffer.from(JSON.stringify({ iss: 'https://accounts.provider-b.test', sub: 'x', aud: 'bench' })).toString('base64url')}.${randomBytes(64).toString('base64url')}`;
-      const make = async (n: number, offset: number) => {
-        const now = Math.floor(Date.now() / 1000);
-        const out: string[] = [];
-        for (let i = 0; i < n; i++) {
-          const payload = {
-            _nonce: randomBytes(8).toString('hex'),
-            subjectId: `bench-sub-${(offset + i) % 1000}`,
-            handle: `bencher${(offset + i) % 1000}`,
-            idToken,
-            accessToken: 'provider-access-token',
-            refreshToken: 'provider-refresh-token',
-            iat: now,
-            exp: now + 300,
-          };
-          out.push(
-            await new CompactEncrypt(enc.encode(JSON.stringify(payload))).setProtectedHeader({ alg: 'dir', enc: 'A256GCM' }).encrypt(key),
-          );
-        }
-        return out;
-      };
-      const requestsOf = (tokens: string[]): LoadRequest[] => {
-        let i = 0;
-        return [
-          {
-            method: 'POST',
-            path: '/v1/user/auth/providerB/login',
-            headers: { 'content-type': 'application/json', 'x-tenant-id': c.tenant.id },
-            setupRequest: (req) => ({ ...req, body: JSON.stringify({ token: tokens[i++ % tokens.length] }) }),
-          },
-        ];
-      };
       const t0 = process.hrtime.bigint();
-      const warm = await make(Math.max(2000, 1500 * WARMUP), 0);
-      const measured = await make(3000 * DURATION, 0);
+      const warm = await loginTokens(c, Math.max(2000, 1500 * WARMUP));
+      const measured = await loginTokens(c, 3000 * DURATION);
       log(`  token-login: ${(warm.length + measured.length).toLocaleString('en')} tokens encrypted in ${(since(t0) / 1000).toFixed(1)} s`);
-      await load(c.base, requestsOf(warm), WARMUP, CONNECTIONS);
-      const m = await measure(c, 'token-login', requestsOf(measured), 0);
+      await load(c.base, loginRequests(c, warm), WARMUP, CONNECTIONS);
+      const m = await measure(c, 'token-login', loginRequests(c, measured), 0);
       if (m.total > measured.length) throw new Error('token-login: more requests than precomputed tokens (replays); raise the token count');
       return row(
         'token-login',
@@ -871,6 +953,40 @@ const scenarios: Scenario[] = [
         'POST /v1/user/auth/providerB/login, JWE with a fresh _nonce, returning users',
       );
     },
+  },
+  {
+    name: 'grant',
+    // Listed after the rank scenarios of xp-small: its grants move that board.
+    needs: ['small'],
+    run: async (c) => {
+      const m = await measure(c, 'grant', await grantRequests(c));
+      return row(
+        'grant',
+        m,
+        c,
+        'the L2 reference (grant-limit rates it)',
+        null,
+        'POST /v1/admin/resources/grants, XP to 1,000 players, fresh keys',
+      );
+    },
+  },
+  {
+    name: 'grant-limit',
+    needs: ['small'],
+    after: ['grant'],
+    run: (c) => limitRow(c, 'grant', { TENANT_ID: c.tenant.id, API_KEY: c.tenant.apiKey }, () => grantRequests(c)),
+  },
+  {
+    name: 'token-login-limit',
+    needs: [],
+    after: ['token-login'],
+    run: (c) =>
+      limitRow(
+        c,
+        'token-login',
+        { TENANT_ID: c.tenant.id, SHARED_SECRET: c.tenant.sharedSecret, SESSION_SECRET: c.sessionSecret, ENCRYPTION_KEY: c.encryptionKey },
+        async () => loginRequests(c, await loginTokens(c, 6000 * DURATION + 4000 * WARMUP)),
+      ),
   },
   {
     name: 'purchase',
@@ -1404,6 +1520,8 @@ async function main(): Promise<void> {
       rows,
       service,
       variant: '',
+      sessionSecret: reuse ? `bench-session-secret-${reuse}-0123456789abcdef` : SESSION_SECRET,
+      encryptionKey: ENCRYPTION_KEY,
       bare: () => {
         const b = rows.get('baseline-nest');
         if (!b) throw new Error('baseline-nest has not run');

@@ -1,0 +1,127 @@
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { serveGrant } from '../../bench/limit/grant.js';
+import { GRANT, normalized, RETURNING_TOKEN_LOGIN } from '../../bench/limit/statements.js';
+import { serveTokenLogin } from '../../bench/limit/token-login.js';
+import { loginToken } from '../helpers/auth.js';
+import { givenCommunity, givenResourceType, grant } from '../helpers/communities.js';
+import { givenUser } from '../helpers/factories.js';
+import { onStatements } from '../helpers/pg-statements.js';
+import { useTestApp } from '../helpers/test-app.js';
+
+const SESSION_SECRET = randomBytes(32).toString('hex');
+const ENCRYPTION_KEY = randomBytes(32).toString('hex');
+
+/**
+ * The bench's limit programs (bench/limit/, issue 51) do the service's database work and nothing
+ * of its own: each sends the statements the service sends for the same request (spaces aside), and
+ * what it stores and answers is the service's (its session token opens the service's endpoints).
+ * A change to a hot statement fails here until the limit's copy follows.
+ */
+describe('bench limit programs: the service’s statements, the service’s results', () => {
+  const t = useTestApp({ SESSION_SECRET, ENCRYPTION_KEY });
+
+  it('token login: the returning login’s one statement, and a session the service accepts', async () => {
+    const tenant = await t.givenTenant();
+    const subjectId = `limit-${randomBytes(4).toString('hex')}`;
+    const login = (base: string, token: string) =>
+      fetch(`${base}/v1/user/auth/providerB/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-tenant-id': tenant.id },
+        body: JSON.stringify({ token }),
+      });
+    const service = await t.app.listen(0, '127.0.0.1');
+    const serviceUrl = `http://127.0.0.1:${(service.address() as AddressInfo).port}`;
+    // The first login (the transactional path) creates the identity; the next ones are returning.
+    expect((await login(serviceUrl, await loginToken(t, tenant.sharedSecret, { subjectId }))).status).toBe(200);
+
+    const sent: string[] = [];
+    const stop = await onStatements(t.dataSource, (sql) => sent.push(sql));
+    const returning = await login(serviceUrl, await loginToken(t, tenant.sharedSecret, { subjectId }));
+    stop();
+    expect(returning.status).toBe(200);
+    const logins = sent.filter((s) => s.startsWith('WITH i AS'));
+    expect(logins.map(normalized)).toEqual([normalized(RETURNING_TOKEN_LOGIN)]);
+
+    const limit = await serveTokenLogin({
+      pgUrl: t.config.DATABASE_URL!,
+      pool: 2,
+      port: 0,
+      tenantId: tenant.id,
+      sharedSecret: tenant.sharedSecret,
+      sessionSecret: SESSION_SECRET,
+      encryptionKey: ENCRYPTION_KEY,
+    });
+    try {
+      const limitUrl = `http://127.0.0.1:${(limit.server.address() as AddressInfo).port}`;
+      const token = await loginToken(t, tenant.sharedSecret, { subjectId });
+      const res = await login(limitUrl, token);
+      const body = (await res.json()) as { userId: string; sessionToken: string; refreshToken: string };
+      const serviceBody = (await returning.json()) as typeof body;
+      expect({ status: res.status, userId: body.userId, keys: Object.keys(body).sort() }).toEqual({
+        status: 200,
+        userId: serviceBody.userId,
+        keys: Object.keys(serviceBody).sort(),
+      });
+      // Its session token and stored refresh token are the service's own.
+      const profile = await t.http().get('/v1/user/profile?fields=username').set('Authorization', `Bearer ${body.sessionToken}`);
+      expect(profile.status).toBe(200);
+      const refreshed = await t
+        .http()
+        .post('/v1/user/auth/refresh-session')
+        .set('X-Tenant-Id', tenant.id)
+        .send({ refreshToken: body.refreshToken });
+      expect(refreshed.status).toBe(200);
+      // The nonce is claimed as the service claims it: the same token again is refused by the service.
+      const replay = await login(serviceUrl, token);
+      expect(replay.status).toBe(401);
+    } finally {
+      await limit.close();
+    }
+  });
+
+  it('grant: the credit’s one statement, and an entry and balance the service reads as its own', async () => {
+    const tenant = await t.givenTenant();
+    const community = await givenCommunity(t, tenant);
+    const xp = await givenResourceType(t, tenant, community.id, { slug: 'xp', name: 'XP', kind: 'global' });
+    const user = await givenUser(t, tenant);
+    const sent: string[] = [];
+    const stop = await onStatements(t.dataSource, (sql) => sent.push(sql));
+    const served = await grant(t, tenant, user.userId, xp.id, 2);
+    stop();
+    expect(served.status).toBe(201);
+    expect(sent.filter((s) => s.startsWith('WITH t AS')).map(normalized)).toEqual([normalized(GRANT)]);
+
+    const limit = await serveGrant({ pgUrl: t.config.DATABASE_URL!, pool: 2, port: 0, tenantId: tenant.id, apiKey: tenant.apiKey });
+    try {
+      const url = `http://127.0.0.1:${(limit.server.address() as AddressInfo).port}/v1/admin/resources/grants`;
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': tenant.apiKey },
+        body: JSON.stringify({ userId: user.userId, resourceTypeId: xp.id, amount: 3, reason: 'test', idempotencyKey: 'limit-1' }),
+      });
+      const body = (await res.json()) as Record<string, unknown>;
+      expect({ status: res.status, keys: Object.keys(body).sort(), balance: body.balance }).toEqual({
+        status: 201,
+        keys: Object.keys(served.body).sort(),
+        balance: 5,
+      });
+      // The service reads the limit's entry as its own: the same key is a replay of it.
+      const replay = await t
+        .http()
+        .post('/v1/admin/resources/grants')
+        .set('X-Api-Key', tenant.apiKey)
+        .send({ userId: user.userId, resourceTypeId: xp.id, amount: 3, reason: 'test', idempotencyKey: 'limit-1' });
+      expect({ status: replay.status, replayed: replay.body.replayed, entryId: replay.body.entryId, balance: replay.body.balance }).toEqual(
+        {
+          status: 201,
+          replayed: true,
+          entryId: body.entryId,
+          balance: 5,
+        },
+      );
+    } finally {
+      await limit.close();
+    }
+  });
+});
