@@ -3,7 +3,8 @@
  * database work for `POST /v1/admin/resources/grants`. Plain node:http, one pg Pool per process,
  * the API key checked by its SHA-256 as the service's cached tenant lookup does; the same one
  * statement (bench/limit/statements.ts) with the same parameters, and the same answer's fields.
- * The cache bus's NOTIFY is left out: batched, it is not per request.
+ * Like the service it records each grant in the audit log, gathered for 100 ms into one INSERT.
+ * The cache bus's NOTIFY is left out: batched per linger interval, it is not per request.
  *
  * Started by the bench: `PORT=... WORKERS=n POOL=m PG_URL=... TENANT_ID=... API_KEY=... node
  * dist/bench/limit/grant.js`. Held to the service by test/e2e/bench-limit.e2e-spec.ts.
@@ -12,7 +13,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import pg from 'pg';
 import { answer, listen, runAsProgram, type Served } from './program.js';
-import { GRANT } from './statements.js';
+import { AUDIT_BATCH, GRANT } from './statements.js';
 
 export interface GrantLimit {
   pgUrl: string;
@@ -37,6 +38,8 @@ const sha256 = (v: string) => createHash('sha256').update(v).digest('hex');
 export function serveGrant(o: GrantLimit): Promise<Served> {
   const pool = new pg.Pool({ connectionString: o.pgUrl, max: o.pool });
   const keyHash = sha256(o.apiKey);
+  const actor = `api-key:${keyHash.slice(0, 12)}`;
+  const audit = auditBatches(pool);
 
   const grant = async (req: IncomingMessage, res: ServerResponse, raw: string): Promise<void> => {
     const key = req.headers['x-api-key'];
@@ -95,6 +98,7 @@ export function serveGrant(o: GrantLimit): Promise<Served> {
     if (!r.user_ok || !r.type_kind) return answer(res, 404, { message: 'not found' });
     // A replayed key is the service's second statement (the entry read back), outside this limit: the bench sends fresh keys.
     if (!r.id) return answer(res, 501, { message: 'replay: not part of the limit' });
+    audit.record([o.tenantId, actor, 'POST', '/v1/admin/resources/grants', '{}', JSON.stringify(b), 201, r.id, false, now]);
     answer(res, 201, {
       entryId: r.id,
       userId: b.userId,
@@ -108,7 +112,38 @@ export function serveGrant(o: GrantLimit): Promise<Served> {
     });
   };
 
-  return listen(o.port, { method: 'POST', path: '/v1/admin/resources/grants' }, grant, () => pool.end());
+  return listen(o.port, { method: 'POST', path: '/v1/admin/resources/grants' }, grant, async () => {
+    await audit.flush();
+    await pool.end();
+  });
+}
+
+/** Audit rows (the ten columns of AUDIT_BATCH), written 100 ms after the first of a batch, 500 a statement at most. */
+function auditBatches(pool: pg.Pool): { record: (row: unknown[]) => void; flush: () => Promise<void> } {
+  let queue: unknown[][] = [];
+  let timer: NodeJS.Timeout | undefined;
+  let writing: Promise<void> = Promise.resolve();
+  const flush = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    const batch = queue;
+    queue = [];
+    writing = writing.then(async () => {
+      for (let i = 0; i < batch.length; i += 500) {
+        const rows = batch.slice(i, i + 500);
+        const columns = rows[0].map((_, c) => rows.map((r) => r[c]));
+        await pool.query({ name: 'audit', text: AUDIT_BATCH, values: columns });
+      }
+    });
+    return writing;
+  };
+  return {
+    record: (row) => {
+      queue.push(row);
+      timer ??= setTimeout(() => void flush(), 100);
+    },
+    flush,
+  };
 }
 
 await runAsProgram(import.meta.url, (env) =>

@@ -97,5 +97,16 @@ export const GRANT = `WITH t AS (SELECT EXISTS (SELECT 1 FROM users WHERE id = $
  (SELECT count(*) FROM outbox_deliveries)::int AS deliveries
  FROM t LEFT JOIN e ON true LEFT JOIN b ON true`;
 
+/**
+ * The management API's audit entries (`AuditLogRepository.insertMany`): every write the API key
+ * reached, gathered for 100 ms (at most 500 a statement) into one multi-row INSERT.
+ */
+export const AUDIT_BATCH = `INSERT INTO admin_audit_log (tenant_id, actor, method, route, target, body, status_code, outcome, aborted, created_at)
+ SELECT * FROM unnest($1::uuid[], $2::varchar[], $3::varchar[], $4::varchar[], $5::jsonb[], $6::jsonb[], $7::smallint[],
+ $8::varchar[], $9::boolean[], $10::timestamptz[])`;
+
+/** The expired login nonces' purge (`AuthRepository.purgeNonces`), run by one login in a hundred. */
+export const PURGE_NONCES = 'DELETE FROM used_nonces WHERE expires_at < $1';
+
 /** Spaces collapsed: how a statement is compared with what the service sends. */
 export const normalized = (sql: string): string => sql.replace(/\s+/g, ' ').replace(/\( /g, '(').replace(/ \)/g, ')').trim();

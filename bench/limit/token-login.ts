@@ -11,11 +11,11 @@
  * forks like the service's WEB_CONCURRENCY, so the two compare the same processes and pool. Its
  * statement and its answer are held to the service's by test/e2e/bench-limit.e2e-spec.ts.
  */
-import { createCipheriv, createDecipheriv, createHash, createHmac, createSecretKey, randomBytes, randomUUID } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, createSecretKey, randomBytes, randomInt, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import pg from 'pg';
 import { answer, listen, runAsProgram, type Served } from './program.js';
-import { RETURNING_TOKEN_LOGIN } from './statements.js';
+import { PURGE_NONCES, RETURNING_TOKEN_LOGIN } from './statements.js';
 
 const SESSION_TTL = 600;
 const REFRESH_TTL = 30 * 24 * 3600;
@@ -126,6 +126,8 @@ export function serveTokenLogin(o: TokenLoginLimit): Promise<Served> {
     // A first login is the service's transactional path, outside this limit: the bench's measured run has none.
     if (!step.known) return answer(res, 501, { message: 'first login: not part of the limit' });
     if (!step.fresh || !step.user_id) return answer(res, 401, { message: 'GENERIC_UNAUTHORIZED', error: 'login_token_replayed' });
+    // As the service does: one login in a hundred deletes the nonces that can no longer be replayed.
+    if (randomInt(100) === 0) await pool.query({ name: 'purge-nonces', text: PURGE_NONCES, values: [now] });
     answer(res, 200, { userId: step.user_id, sessionToken: sessionToken(step.user_id, sid, nowS), refreshToken });
   };
 

@@ -1,13 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { serveGrant } from '../../bench/limit/grant.js';
-import { GRANT, normalized, RETURNING_TOKEN_LOGIN } from '../../bench/limit/statements.js';
+import { AUDIT_BATCH, GRANT, normalized, PURGE_NONCES, RETURNING_TOKEN_LOGIN } from '../../bench/limit/statements.js';
+import { NonceService } from '../../src/auth/nonce.service.js';
 import { serveTokenLogin } from '../../bench/limit/token-login.js';
 import { loginToken } from '../helpers/auth.js';
 import { givenCommunity, givenResourceType, grant } from '../helpers/communities.js';
 import { givenUser } from '../helpers/factories.js';
 import { onStatements } from '../helpers/pg-statements.js';
 import { useTestApp } from '../helpers/test-app.js';
+import { until } from '../helpers/until.js';
 
 const SESSION_SECRET = randomBytes(32).toString('hex');
 const ENCRYPTION_KEY = randomBytes(32).toString('hex');
@@ -42,6 +44,12 @@ describe('bench limit programs: the service’s statements, the service’s resu
     expect(returning.status).toBe(200);
     const logins = sent.filter((s) => s.startsWith('WITH i AS'));
     expect(logins.map(normalized)).toEqual([normalized(RETURNING_TOKEN_LOGIN)]);
+    // The purge one login in a hundred runs.
+    const purge: string[] = [];
+    const stopPurge = await onStatements(t.dataSource, (sql) => purge.push(sql));
+    await t.app.get(NonceService).purgeExpired(t.dataSource.manager, new Date());
+    stopPurge();
+    expect(purge.map(normalized)).toEqual([normalized(PURGE_NONCES)]);
 
     const limit = await serveTokenLogin({
       pgUrl: t.config.DATABASE_URL!,
@@ -88,9 +96,15 @@ describe('bench limit programs: the service’s statements, the service’s resu
     const sent: string[] = [];
     const stop = await onStatements(t.dataSource, (sql) => sent.push(sql));
     const served = await grant(t, tenant, user.userId, xp.id, 2);
+    // Its audit entry follows in a batch of its own, 100 ms later.
+    await until(
+      async () => sent.some((s) => s.startsWith('INSERT INTO admin_audit_log')),
+      (v) => v,
+    );
     stop();
     expect(served.status).toBe(201);
     expect(sent.filter((s) => s.startsWith('WITH t AS')).map(normalized)).toEqual([normalized(GRANT)]);
+    expect(sent.filter((s) => s.startsWith('INSERT INTO admin_audit_log')).map(normalized)).toEqual([normalized(AUDIT_BATCH)]);
 
     const limit = await serveGrant({ pgUrl: t.config.DATABASE_URL!, pool: 2, port: 0, tenantId: tenant.id, apiKey: tenant.apiKey });
     try {
@@ -123,5 +137,17 @@ describe('bench limit programs: the service’s statements, the service’s resu
     } finally {
       await limit.close();
     }
+    // Its audit entry is written as the service writes one (the limit flushes it when it closes,
+    // the service's replay follows in its own batch).
+    const audited = await until(
+      () =>
+        t.dataSource.query<unknown[]>(
+          `SELECT actor, method, route, status_code FROM admin_audit_log WHERE tenant_id = $1 AND route = '/v1/admin/resources/grants' ORDER BY created_at`,
+          [tenant.id],
+        ),
+      (rows) => rows.length >= 3,
+    );
+    expect(audited).toHaveLength(3);
+    expect(audited[1]).toEqual(audited[0]);
   });
 });
