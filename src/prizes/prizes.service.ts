@@ -144,7 +144,7 @@ export class PrizesService {
         replayed: true,
       };
     }
-    const after = await this.repo.takeSupply(prize.tenantId, prize.id, quantity, em);
+    const after = await this.repo.takeSupply(tenantId, prize.id, quantity, em);
     if (!after) throw new DomainError(PrizeErrors.prize_supply_exhausted, `Not enough of "${prize.name}" left for ${quantity} more`);
     await this.domainEvents.publish(em, 'prize.awarded', {
       tenantId,

@@ -66,7 +66,7 @@ export class QuestsService {
       query,
       page,
     });
-    const done = await this.completedSet(userId, rows);
+    const done = await this.completedSet(tenantId, userId, rows);
     // Each item and its JSON kept per cached row and per completion flag (the caller's own).
     return pageOfKeptItems(
       rows.map((x) => {
@@ -93,7 +93,7 @@ export class QuestsService {
     }
     const quests = await this.shown.findShownInCommunity(tenantId, community.id);
     const counted = quests.filter((x) => !(q.excludeTemplateTags && x.template));
-    const done = await this.completedSet(userId, counted);
+    const done = await this.completedSet(tenantId, userId, counted);
     const byTag = new Map<string, { quests: Quest[]; completed: number }>();
     for (const quest of counted) {
       for (const tag of quest.tags) {
@@ -123,7 +123,7 @@ export class QuestsService {
   async eventQuests(tenantId: string, userId: string, eventRef: string): Promise<QuestDto[]> {
     const e = await this.events.resolve(tenantId, eventRef);
     const quests = await this.repo.findActiveOfEvent(tenantId, e.id);
-    const completed = await this.completedSet(userId, quests);
+    const completed = await this.completedSet(tenantId, userId, quests);
     return quests.map((q) => toQuestDto(q, completed.has(q.id)));
   }
 
@@ -230,7 +230,7 @@ export class QuestsService {
    * Which of the quests the user completed: a `once` quest at all, a recurring one in its current
    * period (the community's time zone). Cached per user and (quest, period); a completion drops them.
    */
-  private async completedSet(userId: string, quests: Quest[]): Promise<Set<string>> {
+  private async completedSet(tenantId: string, userId: string, quests: Quest[]): Promise<Set<string>> {
     if (quests.length === 0) return new Set();
     const now = this.clock.now();
     const zones = new Map<string, string>();
@@ -241,7 +241,7 @@ export class QuestsService {
     const flags = await this.caches.completions.getGrouped(userId.toLowerCase(), [...keyOf.values()], async (missing) => {
       const pairs = missing.map((k) => k.split(':'));
       const done = await this.repo.completedAmong(
-        quests[0].tenantId,
+        tenantId,
         userId,
         pairs.map(([id]) => id),
         pairs.map(([, period]) => period),

@@ -5,7 +5,6 @@ import type { ReadCache } from '../common/cache/read-cache.js';
 import { Clock } from '../common/clock/clock.js';
 import { DomainError } from '../common/errors/domain-error.js';
 import { idOf } from '../common/validation/uuid.js';
-
 import { ResourceErrors } from '../resources/resources.errors.js';
 import type { SeasonBoardRef } from '../resources/season-boards.service.js';
 import { SeasonsRepository } from './seasons.repository.js';

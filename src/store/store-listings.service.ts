@@ -4,7 +4,6 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { DomainError } from '../common/errors/domain-error.js';
 import { type Page, type PageRequest, toPage } from '../common/pagination/pagination.js';
 import { idOf } from '../common/validation/uuid.js';
-
 import { CommunitiesService } from '../communities/communities.service.js';
 import { InventoryRepository } from '../inventory/inventory.repository.js';
 import { RequirementsService } from '../requirements/requirements.service.js';

@@ -40,10 +40,11 @@ export class ReviewSubmission {
     reason: string | null,
     actor: string,
   ): Promise<{ id: string; state: string; questCompleted: boolean }> {
-    if (!idOf(id)) throw new DomainError(QuestErrors.submission_not_found, `No pending submission ${id.slice(0, 64)}`);
+    const submissionId = idOf(id);
+    if (!submissionId) throw new DomainError(QuestErrors.submission_not_found, `No pending submission ${id.slice(0, 64)}`);
     const now = this.clock.now();
     const decided = await this.dataSource.transaction(async (em) => {
-      const row = await this.progress.review(tenantId, id.toLowerCase(), approve, reason, actor, now, em);
+      const row = await this.progress.review(tenantId, submissionId, approve, reason, actor, now, em);
       if (!row) return null;
       const quest = (await this.quests.findById(tenantId, row.questId, em))!;
       await this.events.publish(em, 'quest.submission_reviewed', {
