@@ -43,6 +43,16 @@ export function startChild(command: string, args: string[], env: Record<string, 
   };
 }
 
+/** Waits until `child` has printed `text`; fails if it exits first or `timeoutMs` passes. */
+export async function waitForOutput(child: Child, text: string, timeoutMs: number): Promise<void> {
+  const t0 = Date.now();
+  while (!child.output().includes(text)) {
+    if (child.proc.exitCode !== null) throw new Error(`exited before "${text}":\n${child.output().slice(-2000)}`);
+    if (Date.now() - t0 > timeoutMs) throw new Error(`no "${text}" within ${timeoutMs} ms:\n${child.output().slice(-2000)}`);
+    await sleep(100);
+  }
+}
+
 /** Polls `url` until it answers 200; returns the milliseconds waited. Fails if the child exits. */
 export async function waitFor200(url: string, child: Child, timeoutMs: number, headers: Record<string, string> = {}): Promise<number> {
   const t0 = Date.now();

@@ -30,7 +30,10 @@ export function listen(
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       if (req.method !== route.method || req.url !== route.path) return answer(res, 404, { message: 'not found' });
-      handle(req, res, Buffer.concat(chunks).toString('utf8')).catch((e: unknown) => answer(res, 500, { message: String(e) }));
+      handle(req, res, Buffer.concat(chunks).toString('utf8')).catch((e: unknown) =>
+        // A body that is not JSON is the client's fault, as the service says it; anything else is the limit's.
+        e instanceof SyntaxError ? answer(res, 400, { message: 'generic_client_error' }) : answer(res, 500, { message: String(e) }),
+      );
     });
   });
   const close = async () => {

@@ -5,6 +5,23 @@
  */
 
 /**
+ * The outbox's piece of a hot statement (`OutboxRepository.insertPiece`, without NATS): the events
+ * of JSON parameter `$first` written, `nats_pending` `$first + 1`, when `onlyIf` holds and a webhook
+ * subscription of the tenant takes them, with `merge` added to each payload, and their deliveries.
+ */
+const outboxPiece = (first: number, merge: string, onlyIf: string) => ` outbox_rows AS (
+ INSERT INTO outbox_events (id, tenant_id, type, version, occurred_at, payload, nats_pending)
+ SELECT e.id, e.tenant_id, e.type, e.version, e.occurred_at, e.payload || ${merge}, $${first + 1}
+ FROM jsonb_to_recordset($${first}::jsonb) AS e(id uuid, tenant_id uuid, type varchar, version smallint, occurred_at timestamptz, payload jsonb)
+ WHERE (${onlyIf}) AND EXISTS (SELECT 1 FROM webhook_subscriptions s WHERE s.tenant_id = e.tenant_id AND s.active AND (e.type = ANY (s.event_types) OR '*' = ANY (s.event_types)))
+ RETURNING id, tenant_id, type, occurred_at),
+ outbox_deliveries AS (
+ INSERT INTO webhook_deliveries (tenant_id, subscription_id, event_id, status, attempts, next_attempt_at, created_at, updated_at)
+ SELECT o.tenant_id, s.id, o.id, 'pending', 0, o.occurred_at, o.occurred_at, o.occurred_at
+ FROM outbox_rows o JOIN webhook_subscriptions s ON s.tenant_id = o.tenant_id AND s.active AND (o.type = ANY (s.event_types) OR '*' = ANY (s.event_types))
+ RETURNING 1)`;
+
+/**
  * A returning token login (`AuthRepository.returningLogin`, the nonce variant; without NATS, so
  * its `user.logged_in` event is written only when a webhook subscription takes it): the identity
  * found, the token's nonce claimed, the identity touched, the session's refresh token stored and
@@ -24,17 +41,7 @@ export const RETURNING_TOKEN_LOGIN = `WITH i AS (SELECT user_id FROM identities 
  INSERT INTO refresh_tokens (id, token_hash, user_id, tenant_id, expires_at)
  SELECT $8, $9, u.user_id, $1, $10 FROM u
  RETURNING user_id),
- outbox_rows AS (
- INSERT INTO outbox_events (id, tenant_id, type, version, occurred_at, payload, nats_pending)
- SELECT e.id, e.tenant_id, e.type, e.version, e.occurred_at, e.payload || jsonb_build_object('userId', (SELECT user_id FROM r)), $15
- FROM jsonb_to_recordset($14::jsonb) AS e(id uuid, tenant_id uuid, type varchar, version smallint, occurred_at timestamptz, payload jsonb)
- WHERE (EXISTS (SELECT 1 FROM r)) AND EXISTS (SELECT 1 FROM webhook_subscriptions s WHERE s.tenant_id = e.tenant_id AND s.active AND (e.type = ANY (s.event_types) OR '*' = ANY (s.event_types)))
- RETURNING id, tenant_id, type, occurred_at),
- outbox_deliveries AS (
- INSERT INTO webhook_deliveries (tenant_id, subscription_id, event_id, status, attempts, next_attempt_at, created_at, updated_at)
- SELECT o.tenant_id, s.id, o.id, 'pending', 0, o.occurred_at, o.occurred_at, o.occurred_at
- FROM outbox_rows o JOIN webhook_subscriptions s ON s.tenant_id = o.tenant_id AND s.active AND (o.type = ANY (s.event_types) OR '*' = ANY (s.event_types))
- RETURNING 1)
+${outboxPiece(14, "jsonb_build_object('userId', (SELECT user_id FROM r))", 'EXISTS (SELECT 1 FROM r)')}
  SELECT EXISTS (SELECT 1 FROM i) AS known, EXISTS (SELECT 1 FROM n) AS fresh, (SELECT user_id FROM r) AS user_id,
  (SELECT count(*) FROM outbox_deliveries)::int AS deliveries`;
 
@@ -80,17 +87,7 @@ export const GRANT = `WITH t AS (SELECT EXISTS (SELECT 1 FROM users WHERE id = $
  LATERAL (SELECT (GREATEST(s.score - $10, 0)) >> (4 * l.level), (GREATEST(s.score, 0)) >> (4 * l.level)) AS m(from_bucket, to_bucket),
  LATERAL (VALUES (m.from_bucket, -1), (m.to_bucket, 1)) AS c(bucket, delta)
  WHERE m.from_bucket <> m.to_bucket AND c.bucket > 0),
- outbox_rows AS (
- INSERT INTO outbox_events (id, tenant_id, type, version, occurred_at, payload, nats_pending)
- SELECT e.id, e.tenant_id, e.type, e.version, e.occurred_at, e.payload || jsonb_build_object('kind', (SELECT type_kind FROM t), 'balance', (SELECT balance FROM b)), $16
- FROM jsonb_to_recordset($15::jsonb) AS e(id uuid, tenant_id uuid, type varchar, version smallint, occurred_at timestamptz, payload jsonb)
- WHERE (EXISTS (SELECT 1 FROM e)) AND EXISTS (SELECT 1 FROM webhook_subscriptions s WHERE s.tenant_id = e.tenant_id AND s.active AND (e.type = ANY (s.event_types) OR '*' = ANY (s.event_types)))
- RETURNING id, tenant_id, type, occurred_at),
- outbox_deliveries AS (
- INSERT INTO webhook_deliveries (tenant_id, subscription_id, event_id, status, attempts, next_attempt_at, created_at, updated_at)
- SELECT o.tenant_id, s.id, o.id, 'pending', 0, o.occurred_at, o.occurred_at, o.occurred_at
- FROM outbox_rows o JOIN webhook_subscriptions s ON s.tenant_id = o.tenant_id AND s.active AND (o.type = ANY (s.event_types) OR '*' = ANY (s.event_types))
- RETURNING 1)
+${outboxPiece(15, "jsonb_build_object('kind', (SELECT type_kind FROM t), 'balance', (SELECT balance FROM b))", 'EXISTS (SELECT 1 FROM e)')}
  SELECT t.user_ok, t.type_kind, e.id, e.created_at, b.balance, b.earned,
  (SELECT array_agg(season_id ORDER BY season_id) FROM s) AS season_ids,
  (SELECT array_agg(score::text ORDER BY season_id) FROM s) AS season_scores,
