@@ -48,6 +48,7 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { goalRatioOf, renderChart } from './lib/chart.js';
 import { load, type LoadRequest, type Measured } from './lib/load.js';
+import { LAYERS, type Layers } from './limit/program.js';
 import {
   backendCpuMs,
   countInstructions,
@@ -472,26 +473,38 @@ async function grantRequests(c: Ctx): Promise<LoadRequest[]> {
  * the limit is in from its start (a plain program has nothing to warm up); the first pass, right
  * after the service's start, is reported beside it (L5 holds the warm-up).
  */
-async function limitRow(c: Ctx, name: string, env: Record<string, string>, requests: () => Promise<LoadRequest[]>): Promise<Row> {
-  const first = c.rows.get(name);
-  if (!first) throw new Error(`${name}-limit: the ${name} scenario has not run`);
+/** One measured pass of the limit program `name` (bench/limit/), behind `layers` (the build-up's steps). */
+async function measureLimit(
+  c: Ctx,
+  name: string,
+  env: Record<string, string>,
+  requests: () => Promise<LoadRequest[]>,
+  layers: Layers = 'http',
+): Promise<Measured> {
   const port = await freePort();
   const child = startChild(process.execPath, [`dist/bench/limit/${name}.js`], {
     PORT: String(port),
     WORKERS: String(WORKERS),
     POOL: String(POOL),
     PG_URL: c.dbUrl,
+    LAYERS: layers,
     ...env,
   });
-  let m: Measured;
   try {
     await waitForOutput(child, 'limit listening', 20_000);
     const lc: Ctx = { ...c, base: `http://127.0.0.1:${port}`, service: child, processName: `limit/${name}.js` };
-    m = await measure(lc, `${name}-limit`, await requests());
+    return await measure(lc, layers === 'http' ? `${name}-limit` : `${name}-via-${layers}`, await requests());
   } finally {
     await child.stop();
   }
+}
+
+async function limitRow(c: Ctx, name: string, env: Record<string, string>, requests: () => Promise<LoadRequest[]>): Promise<Row> {
+  const first = c.rows.get(name);
+  if (!first) throw new Error(`${name}-limit: the ${name} scenario has not run`);
+  const m = await measureLimit(c, name, env, requests);
   const again = await measure(c, `${name} (again, after its limit)`, await requests());
+  c.rows.set(`${name} (again)`, row(`${name} (again)`, again, c, '', null));
   const goal = LIMIT_GOALS[name];
   const appRatio = again.serviceMs! / m.serviceMs!;
   const dbRatio = again.dbOwnMs! / m.dbOwnMs!;
@@ -500,6 +513,38 @@ async function limitRow(c: Ctx, name: string, env: Record<string, string>, reque
   log(`  ${name}-limit: ${note}`);
   return row(`${name}-limit`, m, c, `${goal.id}: app ≤ ${goal.app}×, db ≤ ${goal.db}× of the limit`, met, note);
 }
+
+/**
+ * The build-up (issue 51, item 2): the limit program `name` behind one more of the service's
+ * layers per step (bench/limit/program.ts), each measured in the same run as the limit and the
+ * service, so the table shows what each layer costs and what the service's own code holds.
+ */
+function buildUp(name: string, env: (c: Ctx) => Record<string, string>, requests: (c: Ctx) => () => Promise<LoadRequest[]>): Scenario[] {
+  const steps = LAYERS.filter((l): l is Exclude<Layers, 'http'> => l !== 'http');
+  return steps.map((layers, i) => ({
+    name: `${name}-via-${layers}`,
+    needs: name === 'grant' ? ['small'] : [],
+    after: [name, `${name}-limit`, ...steps.slice(0, i).map((l) => `${name}-via-${l}`)],
+    run: async (c) => {
+      const limit = c.rows.get(`${name}-limit`)!;
+      const before = i === 0 ? limit : c.rows.get(`${name}-via-${steps[i - 1]}`)!;
+      const service = c.rows.get(`${name} (again)`)!;
+      const m = await measureLimit(c, name, env(c), requests(c), layers);
+      const note = `build-up of ${LIMIT_GOALS[name].id}: the limit behind ${layers}: app CPU ${m.serviceMs!.toFixed(3)} ms/req (+${(m.serviceMs! - before.serviceMs!).toFixed(3)} over the step before, ${(m.serviceMs! / limit.serviceMs!).toFixed(2)}× the limit; the service ${(service.serviceMs! / limit.serviceMs!).toFixed(2)}×), db CPU ${m.dbOwnMs!.toFixed(3)} ms/req (${(m.dbOwnMs! / limit.dbOwnMs!).toFixed(2)}×)`;
+      log(`  ${name}-via-${layers}: ${note}`);
+      return row(`${name}-via-${layers}`, m, c, 'a build-up step (reference)', null, note);
+    },
+  }));
+}
+
+const grantLimitEnv = (c: Ctx) => ({ TENANT_ID: c.tenant.id, API_KEY: c.tenant.apiKey });
+const loginLimitEnv = (c: Ctx) => ({
+  TENANT_ID: c.tenant.id,
+  SHARED_SECRET: c.tenant.sharedSecret,
+  SESSION_SECRET: c.sessionSecret,
+  ENCRYPTION_KEY: c.encryptionKey,
+});
+const loginLimitRequests = (c: Ctx) => async () => loginRequests(c, await loginTokens(c, 6000 * DURATION + 4000 * WARMUP));
 
 const scenarios: Scenario[] = [
   {
@@ -987,20 +1032,16 @@ const scenarios: Scenario[] = [
     name: 'grant-limit',
     needs: ['small'],
     after: ['grant'],
-    run: (c) => limitRow(c, 'grant', { TENANT_ID: c.tenant.id, API_KEY: c.tenant.apiKey }, () => grantRequests(c)),
+    run: (c) => limitRow(c, 'grant', grantLimitEnv(c), () => grantRequests(c)),
   },
+  ...buildUp('grant', grantLimitEnv, (c) => () => grantRequests(c)),
   {
     name: 'token-login-limit',
     needs: [],
     after: ['token-login'],
-    run: (c) =>
-      limitRow(
-        c,
-        'token-login',
-        { TENANT_ID: c.tenant.id, SHARED_SECRET: c.tenant.sharedSecret, SESSION_SECRET: c.sessionSecret, ENCRYPTION_KEY: c.encryptionKey },
-        async () => loginRequests(c, await loginTokens(c, 6000 * DURATION + 4000 * WARMUP)),
-      ),
+    run: (c) => limitRow(c, 'token-login', loginLimitEnv(c), loginLimitRequests(c)),
   },
+  ...buildUp('token-login', loginLimitEnv, loginLimitRequests),
   {
     name: 'purchase',
     needs: ['store'],

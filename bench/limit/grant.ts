@@ -10,9 +10,9 @@
  * dist/bench/limit/grant.js`. Held to the service by test/e2e/bench-limit.e2e-spec.ts.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
 import pg from 'pg';
-import { answer, listen, runAsProgram, type Served } from './program.js';
+import { answerOf, type Answer, type Layers, layersFrom, listen, runAsProgram, type Served } from './program.js';
 import { AUDIT_BATCH, GRANT } from './statements.js';
 
 export interface GrantLimit {
@@ -21,6 +21,8 @@ export interface GrantLimit {
   port: number;
   tenantId: string;
   apiKey: string;
+  /** The server in front of the handler (the bench's build-up); node:http by default. */
+  layers?: Layers;
 }
 
 interface GrantBody {
@@ -41,17 +43,18 @@ export function serveGrant(o: GrantLimit): Promise<Served> {
   const actor = `api-key:${keyHash.slice(0, 12)}`;
   const audit = auditBatches(pool);
 
-  const grant = async (req: IncomingMessage, res: ServerResponse, raw: string): Promise<void> => {
-    const key = req.headers['x-api-key'];
-    if (typeof key !== 'string' || sha256(key) !== keyHash) return answer(res, 401, { message: 'GENERIC_UNAUTHORIZED' });
-    const b = JSON.parse(raw) as GrantBody;
+  const grant = async (headers: IncomingHttpHeaders, body: unknown): Promise<Answer> => {
+    const key = headers['x-api-key'];
+    if (typeof key !== 'string' || sha256(key) !== keyHash) return answerOf(401, { message: 'GENERIC_UNAUTHORIZED' });
+    const b = (body ?? {}) as GrantBody;
     if (
+      typeof body !== 'object' ||
       typeof b.userId !== 'string' ||
       typeof b.resourceTypeId !== 'string' ||
       !Number.isSafeInteger(b.amount) ||
       typeof b.reason !== 'string'
     )
-      return answer(res, 400, { message: 'generic_client_error' });
+      return answerOf(400, { message: 'generic_client_error' });
     const reference = typeof b.reference === 'string' ? b.reference : null;
     const idempotencyKey = typeof b.idempotencyKey === 'string' ? b.idempotencyKey : null;
     const now = new Date();
@@ -95,11 +98,11 @@ export function serveGrant(o: GrantLimit): Promise<Served> {
       ],
     });
     const r = rows[0];
-    if (!r.user_ok || !r.type_kind) return answer(res, 404, { message: 'not found' });
+    if (!r.user_ok || !r.type_kind) return answerOf(404, { message: 'not found' });
     // A replayed key is the service's second statement (the entry read back), outside this limit: the bench sends fresh keys.
-    if (!r.id) return answer(res, 501, { message: 'replay: not part of the limit' });
+    if (!r.id) return answerOf(501, { message: 'replay: not part of the limit' });
     audit.record([o.tenantId, actor, 'POST', '/v1/admin/resources/grants', '{}', JSON.stringify(b), 201, r.id, false, now]);
-    answer(res, 201, {
+    return answerOf(201, {
       entryId: r.id,
       userId: b.userId,
       resourceTypeId: b.resourceTypeId,
@@ -112,10 +115,16 @@ export function serveGrant(o: GrantLimit): Promise<Served> {
     });
   };
 
-  return listen(o.port, { method: 'POST', path: '/v1/admin/resources/grants' }, grant, async () => {
+  const route = {
+    method: 'POST' as const,
+    path: '/v1/admin/resources/grants',
+    dto: async () => (await import('../../src/resources/dto/ledger.dto.js')).GrantResourceDto,
+  };
+  const close = async () => {
     await audit.flush();
     await pool.end();
-  });
+  };
+  return listen(o.port, route, grant, close, o.layers);
 }
 
 /** Audit rows (the ten columns of AUDIT_BATCH), written 100 ms after the first of a batch, 500 a statement at most. */
@@ -153,5 +162,6 @@ await runAsProgram(import.meta.url, (env) =>
     port: Number(env.PORT ?? 3997),
     tenantId: env.TENANT_ID!,
     apiKey: env.API_KEY!,
+    layers: layersFrom(env),
   }),
 );

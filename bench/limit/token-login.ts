@@ -12,9 +12,9 @@
  * statement and its answer are held to the service's by test/e2e/bench-limit.e2e-spec.ts.
  */
 import { createCipheriv, createDecipheriv, createHash, createHmac, createSecretKey, randomBytes, randomInt, randomUUID } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
 import pg from 'pg';
-import { answer, listen, runAsProgram, type Served } from './program.js';
+import { answerOf, type Answer, type Layers, layersFrom, listen, runAsProgram, type Served } from './program.js';
 import { PURGE_NONCES, RETURNING_TOKEN_LOGIN } from './statements.js';
 
 const SESSION_TTL = 600;
@@ -31,6 +31,8 @@ export interface TokenLoginLimit {
   /** The service's SESSION_SECRET and ENCRYPTION_KEY (hex): its tokens and rows are the service's. */
   sessionSecret: string;
   encryptionKey: string;
+  /** The server in front of the handler (the bench's build-up); node:http by default. */
+  layers?: Layers;
 }
 
 /** One process of the limit, listening on 127.0.0.1; `close` ends its server and pool. */
@@ -79,13 +81,13 @@ export function serveTokenLogin(o: TokenLoginLimit): Promise<Served> {
     return `${body}.${createHmac('sha256', sessionKey).update(body).digest('base64url')}`;
   };
 
-  const login = async (req: IncomingMessage, res: ServerResponse, raw: string): Promise<void> => {
-    if (req.headers['x-tenant-id'] !== tenantId) return answer(res, 401, { message: 'GENERIC_UNAUTHORIZED' });
-    const token = (JSON.parse(raw) as { token?: unknown }).token;
+  const login = async (headers: IncomingHttpHeaders, body: unknown): Promise<Answer> => {
+    if (headers['x-tenant-id'] !== tenantId) return answerOf(401, { message: 'GENERIC_UNAUTHORIZED' });
+    const token = typeof body === 'object' && body !== null ? (body as { token?: unknown }).token : undefined;
     const claims = typeof token === 'string' ? decrypt(token) : null;
     const nowS = Math.floor(Date.now() / 1000);
     if (!claims || typeof claims._nonce !== 'string' || typeof claims.subjectId !== 'string' || Number(claims.exp) < nowS - CLOCK_TOLERANCE)
-      return answer(res, 401, { message: 'GENERIC_UNAUTHORIZED' });
+      return answerOf(401, { message: 'GENERIC_UNAUTHORIZED' });
     const subject = claims.subjectId;
     const context = (field: string) => `identity:${tenantId}:providerB:${subject}:${field}`;
     const enc = (field: string) => (typeof claims[field] === 'string' ? encrypt(claims[field], context(field)) : null);
@@ -124,14 +126,19 @@ export function serveTokenLogin(o: TokenLoginLimit): Promise<Served> {
     });
     const step = rows[0];
     // A first login is the service's transactional path, outside this limit: the bench's measured run has none.
-    if (!step.known) return answer(res, 501, { message: 'first login: not part of the limit' });
-    if (!step.fresh || !step.user_id) return answer(res, 401, { message: 'GENERIC_UNAUTHORIZED', error: 'login_token_replayed' });
+    if (!step.known) return answerOf(501, { message: 'first login: not part of the limit' });
+    if (!step.fresh || !step.user_id) return answerOf(401, { message: 'GENERIC_UNAUTHORIZED', error: 'login_token_replayed' });
     // As the service does: one login in a hundred deletes the nonces that can no longer be replayed.
     if (randomInt(100) === 0) await pool.query({ name: 'purge-nonces', text: PURGE_NONCES, values: [now] });
-    answer(res, 200, { userId: step.user_id, sessionToken: sessionToken(step.user_id, sid, nowS), refreshToken });
+    return answerOf(200, { userId: step.user_id, sessionToken: sessionToken(step.user_id, sid, nowS), refreshToken });
   };
 
-  return listen(o.port, { method: 'POST', path: '/v1/user/auth/providerB/login' }, login, () => pool.end());
+  const route = {
+    method: 'POST' as const,
+    path: '/v1/user/auth/providerB/login',
+    dto: async () => (await import('../../src/auth/dto/login.dto.js')).TokenLoginDto,
+  };
+  return listen(o.port, route, login, () => pool.end(), o.layers);
 }
 
 await runAsProgram(import.meta.url, (env) =>
@@ -143,5 +150,6 @@ await runAsProgram(import.meta.url, (env) =>
     sharedSecret: env.SHARED_SECRET!,
     sessionSecret: env.SESSION_SECRET!,
     encryptionKey: env.ENCRYPTION_KEY!,
+    layers: layersFrom(env),
   }),
 );

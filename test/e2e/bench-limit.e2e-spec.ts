@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { serveGrant } from '../../bench/limit/grant.js';
+import { LAYERS, portOf } from '../../bench/limit/program.js';
 import { AUDIT_BATCH, GRANT, normalized, PURGE_NONCES, RETURNING_TOKEN_LOGIN } from '../../bench/limit/statements.js';
 import { NonceService } from '../../src/auth/nonce.service.js';
 import { serveTokenLogin } from '../../bench/limit/token-login.js';
@@ -149,5 +150,61 @@ describe('bench limit programs: the service’s statements, the service’s resu
     );
     expect(audited).toHaveLength(3);
     expect(audited[1]).toEqual(audited[0]);
+  });
+
+  it('the build-up’s layers serve the same grant, and the validated one refuses what the service refuses', async () => {
+    const tenant = await t.givenTenant();
+    const community = await givenCommunity(t, tenant);
+    const xp = await givenResourceType(t, tenant, community.id, { slug: 'xp', name: 'XP', kind: 'global' });
+    const user = await givenUser(t, tenant);
+    const answers: Record<string, unknown>[] = [];
+    for (const layers of LAYERS) {
+      const limit = await serveGrant({
+        pgUrl: t.config.DATABASE_URL!,
+        pool: 2,
+        port: 0,
+        tenantId: tenant.id,
+        apiKey: tenant.apiKey,
+        layers,
+      });
+      try {
+        const post = (body: object) =>
+          fetch(`http://127.0.0.1:${portOf(limit)}/v1/admin/resources/grants`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'x-api-key': tenant.apiKey },
+            body: JSON.stringify(body),
+          });
+        const res = await post({
+          userId: user.userId,
+          resourceTypeId: xp.id,
+          amount: 1,
+          reason: 'test',
+          idempotencyKey: `layers-${layers}`,
+        });
+        const body = (await res.json()) as Record<string, unknown>;
+        answers.push({ layers, status: res.status, keys: Object.keys(body).sort(), delta: body.delta });
+        // A field the DTO does not declare: only the service's ValidationPipe refuses it.
+        const extra = await post({
+          userId: user.userId,
+          resourceTypeId: xp.id,
+          amount: 1,
+          reason: 'test',
+          idempotencyKey: `x-${layers}`,
+          admin: true,
+        });
+        answers.push({ layers, extra: extra.status });
+      } finally {
+        await limit.close();
+      }
+    }
+    const keys = ['balance', 'createdAt', 'delta', 'earned', 'earnedDelta', 'entryId', 'replayed', 'resourceTypeId', 'userId'];
+    expect(answers).toEqual(
+      LAYERS.flatMap((layers) => [
+        { layers, status: 201, keys, delta: 1 },
+        { layers, extra: layers === 'nest-validated' ? 400 : 201 },
+      ]),
+    );
+    const rows = await t.dataSource.query<{ balance: string }[]>('SELECT balance FROM resource_balances WHERE user_id = $1', [user.userId]);
+    expect(rows.map((r) => Number(r.balance))).toEqual([LAYERS.length * 2 - 1]);
   });
 });
