@@ -441,6 +441,7 @@ function loginRequests(c: Ctx, tokens: string[]): LoadRequest[] {
 const LIMIT_GOALS: Record<string, { id: string; app: number; db: number }> = {
   'token-login': { id: 'L1', app: 1.5, db: 1.1 },
   grant: { id: 'L2', app: 1.5, db: 1.1 },
+  purchase: { id: 'L3', app: 1.5, db: 1.1 },
 };
 
 /** XP grants through the management API, one fresh idempotency key each, spread over a sample of the xp-small players. */
@@ -473,6 +474,60 @@ async function grantRequests(c: Ctx): Promise<LoadRequest[]> {
  * the limit is in from its start (a plain program has nothing to warm up); the first pass, right
  * after the service's start, is reported beside it (L5 holds the warm-up).
  */
+/** Purchases of the hot listing by the store's buyers, a fresh nonce each. */
+async function purchaseRequests(c: Ctx): Promise<LoadRequest[]> {
+  const listingId = c.ids.listingId;
+  const buyers = (await c.db.query('SELECT user_id FROM resource_balances WHERE resource_type_id = $1', [c.ids.gems])).rows.map(
+    (r: { user_id: string }) => r.user_id,
+  );
+  const tokens = await Promise.all(buyers.map((id) => c.token(id)));
+  let i = 0;
+  return [
+    {
+      method: 'POST',
+      path: `/v1/store/purchase/${listingId}`,
+      headers: { 'content-type': 'application/json' },
+      setupRequest: (req) => {
+        const k = i++ % tokens.length;
+        return {
+          ...req,
+          headers: { ...req.headers, authorization: `Bearer ${tokens[k]}` },
+          body: JSON.stringify({ nonce: randomUUID() }),
+        };
+      },
+    },
+  ];
+}
+
+/**
+ * The store invariants (store issue) after a run: let the requests still in flight when the load
+ * stopped commit, then read every count in one statement (one snapshot). Units sold and granted
+ * are the sums of the supply shards (the tables' own columns are summaries).
+ */
+async function purchaseInvariants(c: Ctx): Promise<{ ok: boolean; note: string }> {
+  const listingId = c.ids.listingId;
+  await sleep(2000);
+  const [inv] = (
+    await c.db.query<Record<string, number | string>>(
+      `SELECT (SELECT COUNT(*) FROM store_purchases WHERE listing_id = $1)::int AS purchases,
+              (SELECT COALESCE(SUM(sold), 0) FROM store_listing_shards WHERE listing_id = $1)::int AS sold,
+              (SELECT COUNT(*) FROM resource_ledger WHERE resource_type_id = $2 AND reason = 'store_purchase')::int AS debits,
+              (SELECT -COALESCE(SUM(delta), 0) FROM resource_ledger WHERE resource_type_id = $2 AND reason = 'store_purchase')::bigint AS spent,
+              (SELECT COUNT(*) FROM resource_balances b LEFT JOIN (SELECT user_id, SUM(delta) AS s FROM resource_ledger WHERE resource_type_id = $2 GROUP BY user_id) l
+                 ON l.user_id = b.user_id WHERE b.resource_type_id = $2 AND b.balance IS DISTINCT FROM l.s)::int AS drift,
+              (SELECT COALESCE(SUM(granted), 0) FROM inventory_item_shards WHERE item_id = $3)::int AS granted,
+              (SELECT COALESCE(SUM(quantity), 0) FROM user_items WHERE item_id = $3)::int AS held`,
+      [listingId, c.ids.gems, c.ids.itemId],
+    )
+  ).rows;
+  const { purchases, sold, debits, drift, granted, held } = inv as Record<string, number>;
+  const spent = Number(inv.spent);
+  const ok =
+    purchases === sold && debits === purchases && spent === purchases * 10 && drift === 0 && granted === purchases && held === purchases;
+  const note = `invariants ${ok ? 'hold' : 'BROKEN'}: ${purchases} purchases = sold ${sold} = debits ${debits} = items granted ${granted} = held ${held}; spent ${spent}; balances ≠ Σ ledger: ${drift}`;
+  return { ok, note };
+}
+
 /** One measured pass of the limit program `name` (bench/limit/), behind `layers` (the build-up's steps). */
 async function measureLimit(
   c: Ctx,
@@ -523,7 +578,7 @@ function buildUp(name: string, env: (c: Ctx) => Record<string, string>, requests
   const steps = LAYERS.filter((l): l is Exclude<Layers, 'http'> => l !== 'http');
   return steps.map((layers, i) => ({
     name: `${name}-via-${layers}`,
-    needs: name === 'grant' ? ['small'] : [],
+    needs: name === 'grant' ? ['small'] : name === 'purchase' ? ['store'] : [],
     after: [name, `${name}-limit`, ...steps.slice(0, i).map((l) => `${name}-via-${l}`)],
     run: async (c) => {
       const limit = c.rows.get(`${name}-limit`)!;
@@ -1046,55 +1101,8 @@ const scenarios: Scenario[] = [
     name: 'purchase',
     needs: ['store'],
     run: async (c) => {
-      const listingId = c.ids.listingId;
-      const buyers = (await c.db.query('SELECT user_id FROM resource_balances WHERE resource_type_id = $1', [c.ids.gems])).rows.map(
-        (r: { user_id: string }) => r.user_id,
-      );
-      const tokens = await Promise.all(buyers.map((id) => c.token(id)));
-      let i = 0;
-      const requests: LoadRequest[] = [
-        {
-          method: 'POST',
-          path: `/v1/store/purchase/${listingId}`,
-          headers: { 'content-type': 'application/json' },
-          setupRequest: (req) => {
-            const k = i++ % tokens.length;
-            return {
-              ...req,
-              headers: { ...req.headers, authorization: `Bearer ${tokens[k]}` },
-              body: JSON.stringify({ nonce: randomUUID() }),
-            };
-          },
-        },
-      ];
-      const m = await measure(c, 'purchase', requests);
-      // The store invariants (store issue) after the run: let the requests still in flight when
-      // the load stopped commit, then read every count in one statement (one snapshot). Units sold
-      // and granted are the sums of the supply shards (the tables' own columns are summaries).
-      await sleep(2000);
-      const [inv] = (
-        await c.db.query<Record<string, number | string>>(
-          `SELECT (SELECT COUNT(*) FROM store_purchases WHERE listing_id = $1)::int AS purchases,
-                (SELECT COALESCE(SUM(sold), 0) FROM store_listing_shards WHERE listing_id = $1)::int AS sold,
-                (SELECT COUNT(*) FROM resource_ledger WHERE resource_type_id = $2 AND reason = 'store_purchase')::int AS debits,
-                (SELECT -COALESCE(SUM(delta), 0) FROM resource_ledger WHERE resource_type_id = $2 AND reason = 'store_purchase')::bigint AS spent,
-                (SELECT COUNT(*) FROM resource_balances b LEFT JOIN (SELECT user_id, SUM(delta) AS s FROM resource_ledger WHERE resource_type_id = $2 GROUP BY user_id) l
-                   ON l.user_id = b.user_id WHERE b.resource_type_id = $2 AND b.balance IS DISTINCT FROM l.s)::int AS drift,
-                (SELECT COALESCE(SUM(granted), 0) FROM inventory_item_shards WHERE item_id = $3)::int AS granted,
-                (SELECT COALESCE(SUM(quantity), 0) FROM user_items WHERE item_id = $3)::int AS held`,
-          [listingId, c.ids.gems, c.ids.itemId],
-        )
-      ).rows;
-      const { purchases, sold, debits, drift, granted, held } = inv as Record<string, number>;
-      const spent = Number(inv.spent);
-      const ok =
-        purchases === sold &&
-        debits === purchases &&
-        spent === purchases * 10 &&
-        drift === 0 &&
-        granted === purchases &&
-        held === purchases;
-      const note = `invariants ${ok ? 'hold' : 'BROKEN'}: ${purchases} purchases = sold ${sold} = debits ${debits} = items granted ${granted} = held ${held}; spent ${spent}; balances ≠ Σ ledger: ${drift}`;
+      const m = await measure(c, 'purchase', await purchaseRequests(c));
+      const { ok, note } = await purchaseInvariants(c);
       log(`  purchase: ${note}`);
       return row(
         'purchase',
@@ -1106,6 +1114,23 @@ const scenarios: Scenario[] = [
       );
     },
   },
+  {
+    name: 'purchase-limit',
+    needs: ['store'],
+    after: ['purchase'],
+    run: async (c) => {
+      const r = await limitRow(c, 'purchase', { SESSION_SECRET: c.sessionSecret }, () => purchaseRequests(c));
+      // The invariants after all three passes: the limit's purchases are the service's rows.
+      const { ok, note } = await purchaseInvariants(c);
+      log(`  purchase-limit: ${note}`);
+      return { ...r, met: r.met === true && ok, note: `${r.note}; ${note}` };
+    },
+  },
+  ...buildUp(
+    'purchase',
+    (c) => ({ SESSION_SECRET: c.sessionSecret }),
+    (c) => () => purchaseRequests(c),
+  ),
   {
     name: 'quest-events',
     needs: ['quests'],

@@ -5,9 +5,9 @@
  * controller declares them, and the service's exception filter. No guard, interceptor, middleware or logger.
  */
 import 'reflect-metadata';
-import { Body, Controller, Headers, Module, Post, Res, type Type } from '@nestjs/common';
+import { Body, Controller, Module, Post, Req, Res, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import type { Server } from 'node:http';
+import type { IncomingHttpHeaders, Server } from 'node:http';
 import type { Handler, Route } from './program.js';
 
 export async function nestServer(
@@ -20,11 +20,11 @@ export async function nestServer(
   class LimitController {
     @Post(route.path.slice(1))
     async serve(
-      @Headers() headers: Record<string, string>,
+      @Req() req: { headers: IncomingHttpHeaders; path: string },
       @Body() body: object,
       @Res({ passthrough: true }) res: { status: (s: number) => void },
     ): Promise<object> {
-      const a = await handle(headers, body);
+      const a = await handle(req.headers, body, req.path);
       res.status(a.status);
       return a.body;
     }

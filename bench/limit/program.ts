@@ -32,12 +32,15 @@ export type Layers = (typeof LAYERS)[number];
 
 export interface Route {
   method: 'POST';
+  /** The path as Express and Nest write it (`:name` for a parameter). */
   path: string;
+  /** Whether a request path is this route's, for node:http (default: equal to `path`). */
+  matches?: (path: string) => boolean;
   /** The service's DTO of the body, for `nest-validated` (a class from dist/src). */
   dto?: () => Promise<new () => object>;
 }
 
-export type Handler = (headers: IncomingHttpHeaders, body: unknown) => Promise<Answer>;
+export type Handler = (headers: IncomingHttpHeaders, body: unknown, path: string) => Promise<Answer>;
 
 export const answerOf = (status: number, body: object): Answer => ({ status, body });
 
@@ -72,7 +75,9 @@ function plainServer(route: Route, handle: Handler): { server: Server; stop: () 
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      if (req.method !== route.method || req.url !== route.path) return write(res, answerOf(404, { message: 'not found' }));
+      const path = req.url ?? '';
+      if (req.method !== route.method || !(route.matches ? route.matches(path) : path === route.path))
+        return write(res, answerOf(404, { message: 'not found' }));
       let body: unknown;
       try {
         body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
@@ -80,7 +85,7 @@ function plainServer(route: Route, handle: Handler): { server: Server; stop: () 
         // A body that is not JSON is the client's fault, as the service says it.
         return write(res, answerOf(400, { message: 'generic_client_error' }));
       }
-      handle(req.headers, body).then(
+      handle(req.headers, body, path).then(
         (a) => write(res, a),
         (e: unknown) => write(res, failed(e)),
       );
@@ -99,7 +104,7 @@ async function layeredServer(
     const app = express();
     app.use(express.json());
     app.post(route.path, (req, res) => {
-      handle(req.headers, req.body).then(
+      handle(req.headers, req.body, req.path).then(
         (a) => res.status(a.status).json(a.body),
         (e: unknown) => res.status(500).json(failed(e).body),
       );

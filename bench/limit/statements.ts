@@ -95,6 +95,26 @@ ${outboxPiece(15, "jsonb_build_object('kind', (SELECT type_kind FROM t), 'balanc
  FROM t LEFT JOIN e ON true LEFT JOIN b ON true`;
 
 /**
+ * The purchase of an item listing without requirements (`StorePurchaseRepository.purchaseItem`
+ * with the outbox's piece, without NATS): the database function `store_purchase_item` ($1-$11:
+ * tenant, user, listing, purchase id, nonce, fingerprint, time, item shard, listing shard, the
+ * notifications and the price as JSON) and the three events ($12, `nats_pending` $13), merged
+ * with what only the function knows (the grant's id, each debit's balance).
+ */
+export const PURCHASE_ITEM = `WITH r AS (SELECT created_at, community_id, item_id, quantity, price, grant_id, debits
+ FROM store_purchase_item($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)),
+${outboxPiece(
+  12,
+  `CASE e.type
+ WHEN 'inventory.item_granted' THEN jsonb_build_object('grantId', (SELECT grant_id FROM r))
+ WHEN 'resource.debited' THEN COALESCE((SELECT d FROM r, jsonb_array_elements(r.debits) AS d
+ WHERE lower(d->>'resourceTypeId') = lower(e.payload->>'resourceTypeId') LIMIT 1), '{}'::jsonb)
+ ELSE '{}'::jsonb END`,
+  '(SELECT created_at FROM r) IS NOT NULL',
+)}
+ SELECT r.*, (SELECT count(*) FROM outbox_deliveries)::int AS deliveries FROM r`;
+
+/**
  * The management API's audit entries (`AuditLogRepository.insertMany`): every write the API key
  * reached, gathered for 100 ms (at most 500 a statement) into one multi-row INSERT.
  */

@@ -1,8 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { serveGrant } from '../../bench/limit/grant.js';
+import { servePurchase } from '../../bench/limit/purchase.js';
+import { givenItem } from '../factories/e2e.js';
+import { purchase } from '../helpers/store.js';
+import { givenStoreWorld, storeWorldApi } from '../helpers/store-world.js';
 import { LAYERS, portOf } from '../../bench/limit/program.js';
-import { AUDIT_BATCH, GRANT, normalized, PURGE_NONCES, RETURNING_TOKEN_LOGIN } from '../../bench/limit/statements.js';
+import { AUDIT_BATCH, GRANT, normalized, PURCHASE_ITEM, PURGE_NONCES, RETURNING_TOKEN_LOGIN } from '../../bench/limit/statements.js';
 import { NonceService } from '../../src/auth/nonce.service.js';
 import { serveTokenLogin } from '../../bench/limit/token-login.js';
 import { loginToken } from '../helpers/auth.js';
@@ -206,5 +210,46 @@ describe('bench limit programs: the service’s statements, the service’s resu
     );
     const rows = await t.dataSource.query<{ balance: string }[]>('SELECT balance FROM resource_balances WHERE user_id = $1', [user.userId]);
     expect(rows.map((r) => Number(r.balance))).toEqual([LAYERS.length * 2 - 1]);
+  });
+
+  it('purchase: the hot listing’s one statement, and a purchase the service replays as its own', async () => {
+    const w = await givenStoreWorld(t);
+    const api = storeWorldApi(t, () => w);
+    const item = await givenItem(t, w.tenant, w.c.id, { supply: 100 });
+    const listing = await api.gemListing({ kind: 'item', resourceTypeId: undefined, itemId: item.id, quantity: 1 });
+    const u = await api.fundedUser(100);
+    // The first purchase reads the listing; the next one is the warm path, one statement.
+    await purchase(t, u, listing.id).expect(201);
+    const sent: string[] = [];
+    const stop = await onStatements(t.dataSource, (sql) => sent.push(sql));
+    const served = await purchase(t, u, listing.id).expect(201);
+    stop();
+    expect(sent.filter((s) => s.startsWith('WITH r AS')).map(normalized)).toEqual([normalized(PURCHASE_ITEM)]);
+
+    const limit = await servePurchase({ pgUrl: t.config.DATABASE_URL!, pool: 2, port: 0, sessionSecret: SESSION_SECRET });
+    try {
+      const res = await fetch(`http://127.0.0.1:${portOf(limit)}/v1/store/purchase/${listing.id}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: u.auth },
+        body: JSON.stringify({ nonce: 'limit-order-1' }),
+      });
+      const body = (await res.json()) as Record<string, unknown>;
+      const shape = (b: Record<string, unknown>) => ({ ...b, id: 'P', nonce: 'N', createdAt: 'T' });
+      expect({ status: res.status, body: shape(body) }).toEqual({ status: 201, body: shape(served.body as Record<string, unknown>) });
+      // The service reads the limit's purchase as its own: the same nonce is a replay of it.
+      const replay = await purchase(t, u, listing.id, { nonce: 'limit-order-1' }).expect(201);
+      expect({ replayed: replay.body.replayed, id: replay.body.id }).toEqual({ replayed: true, id: body.id });
+    } finally {
+      await limit.close();
+    }
+    // Three purchases at 10 gems, each recorded, debited, granted and notified as the service does.
+    expect(await api.balances(u)).toMatchObject({ gems: 70 });
+    const counts = await t.dataSource.query<{ purchases: number; held: number; notices: number }[]>(
+      `SELECT (SELECT count(*) FROM store_purchases WHERE user_id = $1)::int AS purchases,
+              (SELECT COALESCE(SUM(quantity), 0) FROM user_items WHERE user_id = $1)::int AS held,
+              (SELECT count(*) FROM notifications WHERE user_id = $1 AND type IN ('purchase_completed', 'item_granted'))::int AS notices`,
+      [u.userId],
+    );
+    expect(counts).toEqual([{ purchases: 3, held: 3, notices: 6 }]);
   });
 });
