@@ -467,13 +467,6 @@ async function grantRequests(c: Ctx): Promise<LoadRequest[]> {
   ];
 }
 
-/**
- * Runs a limit program (dist/bench/limit/<name>.js) with the service's process count and pool on
- * the bench database, measures `requests` against it, then the service once more with fresh
- * requests: service, limit, service. The goal rates the service's second pass, in the steady state
- * the limit is in from its start (a plain program has nothing to warm up); the first pass, right
- * after the service's start, is reported beside it (L5 holds the warm-up).
- */
 /** Purchases of the hot listing by the store's buyers, a fresh nonce each. */
 async function purchaseRequests(c: Ctx): Promise<LoadRequest[]> {
   const listingId = c.ids.listingId;
@@ -554,6 +547,13 @@ async function measureLimit(
   }
 }
 
+/**
+ * Runs a limit program (dist/bench/limit/<name>.js) with the service's process count and pool on
+ * the bench database, measures `requests` against it, then the service once more with fresh
+ * requests: service, limit, service. The goal rates the service's second pass, in the steady state
+ * the limit is in from its start (a plain program has nothing to warm up); the first pass, right
+ * after the service's start, is reported beside it (L5 holds the warm-up).
+ */
 async function limitRow(c: Ctx, name: string, env: Record<string, string>, requests: () => Promise<LoadRequest[]>): Promise<Row> {
   const first = c.rows.get(name);
   if (!first) throw new Error(`${name}-limit: the ${name} scenario has not run`);
@@ -574,24 +574,30 @@ async function limitRow(c: Ctx, name: string, env: Record<string, string>, reque
  * layers per step (bench/limit/program.ts), each measured in the same run as the limit and the
  * service, so the table shows what each layer costs and what the service's own code holds.
  */
-function buildUp(name: string, env: (c: Ctx) => Record<string, string>, requests: (c: Ctx) => () => Promise<LoadRequest[]>): Scenario[] {
+function buildUp(
+  name: string,
+  needs: Need[],
+  env: (c: Ctx) => Record<string, string>,
+  requests: (c: Ctx) => () => Promise<LoadRequest[]>,
+): Scenario[] {
   const steps = LAYERS.filter((l): l is Exclude<Layers, 'http'> => l !== 'http');
   return steps.map((layers, i) => ({
     name: `${name}-via-${layers}`,
-    needs: name === 'grant' ? ['small'] : name === 'purchase' ? ['store'] : [],
+    needs,
     after: [name, `${name}-limit`, ...steps.slice(0, i).map((l) => `${name}-via-${l}`)],
     run: async (c) => {
       const limit = c.rows.get(`${name}-limit`)!;
       const before = i === 0 ? limit : c.rows.get(`${name}-via-${steps[i - 1]}`)!;
       const service = c.rows.get(`${name} (again)`)!;
       const m = await measureLimit(c, name, env(c), requests(c), layers);
-      const note = `build-up of ${LIMIT_GOALS[name].id}: the limit behind ${layers}: app CPU ${m.serviceMs!.toFixed(3)} ms/req (+${(m.serviceMs! - before.serviceMs!).toFixed(3)} over the step before, ${(m.serviceMs! / limit.serviceMs!).toFixed(2)}× the limit; the service ${(service.serviceMs! / limit.serviceMs!).toFixed(2)}×), db CPU ${m.dbOwnMs!.toFixed(3)} ms/req (${(m.dbOwnMs! / limit.dbOwnMs!).toFixed(2)}×)`;
+      const note = `build-up of ${LIMIT_GOALS[name].id}: the limit behind ${layers}: app CPU ${m.serviceMs!.toFixed(3)} ms/req (${signed(m.serviceMs! - before.serviceMs!)} over the step before, ${(m.serviceMs! / limit.serviceMs!).toFixed(2)}× the limit; the service ${(service.serviceMs! / limit.serviceMs!).toFixed(2)}×), db CPU ${m.dbOwnMs!.toFixed(3)} ms/req (${(m.dbOwnMs! / limit.dbOwnMs!).toFixed(2)}×)`;
       log(`  ${name}-via-${layers}: ${note}`);
       return row(`${name}-via-${layers}`, m, c, 'a build-up step (reference)', null, note);
     },
   }));
 }
 
+const signed = (ms: number) => `${ms >= 0 ? '+' : '−'}${Math.abs(ms).toFixed(3)}`;
 const grantLimitEnv = (c: Ctx) => ({ TENANT_ID: c.tenant.id, API_KEY: c.tenant.apiKey });
 const loginLimitEnv = (c: Ctx) => ({
   TENANT_ID: c.tenant.id,
@@ -1089,14 +1095,14 @@ const scenarios: Scenario[] = [
     after: ['grant'],
     run: (c) => limitRow(c, 'grant', grantLimitEnv(c), () => grantRequests(c)),
   },
-  ...buildUp('grant', grantLimitEnv, (c) => () => grantRequests(c)),
+  ...buildUp('grant', ['small'], grantLimitEnv, (c) => () => grantRequests(c)),
   {
     name: 'token-login-limit',
     needs: [],
     after: ['token-login'],
     run: (c) => limitRow(c, 'token-login', loginLimitEnv(c), loginLimitRequests(c)),
   },
-  ...buildUp('token-login', loginLimitEnv, loginLimitRequests),
+  ...buildUp('token-login', [], loginLimitEnv, loginLimitRequests),
   {
     name: 'purchase',
     needs: ['store'],
@@ -1128,6 +1134,7 @@ const scenarios: Scenario[] = [
   },
   ...buildUp(
     'purchase',
+    ['store'],
     (c) => ({ SESSION_SECRET: c.sessionSecret }),
     (c) => () => purchaseRequests(c),
   ),

@@ -4,7 +4,7 @@
  * service's process count through node:cluster, as WEB_CONCURRENCY does).
  *
  * The server is plain node:http unless `layers` says otherwise: the build-up of the bench
- * (issue 51, `grant-buildup`) adds the service's layers one at a time in front of the same
+ * (issue 51, the `<path>-via-<layers>` scenarios) adds the service's layers one at a time in front of the same
  * handler, so that each step's cost shows beside the limit:
  * - `express`: an Express app, `express.json()` and a route;
  * - `nest`: a NestJS app (Express adapter, its body parser and router) with one controller;

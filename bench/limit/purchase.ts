@@ -33,7 +33,6 @@ export interface PurchaseLimit {
 }
 
 interface Target {
-  tenantId: string;
   name: string;
   communityId: string;
   quantity: number;
@@ -67,8 +66,10 @@ export function servePurchase(o: PurchaseLimit): Promise<Served> {
     return { sub: claims.sub, tid: claims.tid };
   };
 
+  /** The tenant's item listing, read once; a miss or a failed read is not kept (ids come from clients). */
   const targetOf = (tenantId: string, listingId: string): Promise<Target | null> => {
-    let t = targets.get(listingId);
+    const key = `${tenantId}:${listingId}`;
+    let t = targets.get(key);
     if (!t) {
       t = pool
         .query<{
@@ -88,7 +89,6 @@ export function servePurchase(o: PurchaseLimit): Promise<Served> {
         .then(({ rows: [r] }) =>
           r
             ? {
-                tenantId,
                 name: r.name,
                 communityId: r.community_id,
                 quantity: r.quantity,
@@ -97,7 +97,11 @@ export function servePurchase(o: PurchaseLimit): Promise<Served> {
               }
             : null,
         );
-      targets.set(listingId, t);
+      targets.set(key, t);
+      t.then(
+        (found) => found ?? targets.delete(key),
+        () => targets.delete(key),
+      );
     }
     return t;
   };
@@ -109,7 +113,7 @@ export function servePurchase(o: PurchaseLimit): Promise<Served> {
     const listingId = PATH.exec(path)?.[1];
     if (typeof nonce !== 'string' || !listingId) return answerOf(400, { message: 'generic_client_error' });
     const target = await targetOf(claims.tid, listingId);
-    if (!target || target.tenantId !== claims.tid) return answerOf(404, { message: 'not found' });
+    if (!target) return answerOf(404, { message: 'not found' });
     const { tid: tenantId, sub: userId } = claims;
     const purchaseId = randomUUID();
     const now = new Date();

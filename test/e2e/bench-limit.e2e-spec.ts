@@ -228,11 +228,16 @@ describe('bench limit programs: the service’s statements, the service’s resu
 
     const limit = await servePurchase({ pgUrl: t.config.DATABASE_URL!, pool: 2, port: 0, sessionSecret: SESSION_SECRET });
     try {
-      const res = await fetch(`http://127.0.0.1:${portOf(limit)}/v1/store/purchase/${listing.id}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: u.auth },
-        body: JSON.stringify({ nonce: 'limit-order-1' }),
-      });
+      const buy = (auth: string, nonce: string) =>
+        fetch(`http://127.0.0.1:${portOf(limit)}/v1/store/purchase/${listing.id}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: auth },
+          body: JSON.stringify({ nonce }),
+        });
+      // Another tenant's player does not find the listing, and that miss is not kept for its tenant.
+      const stranger = await givenUser(t, w.other);
+      expect((await buy(stranger.auth, 'stranger-1')).status).toBe(404);
+      const res = await buy(u.auth, 'limit-order-1');
       const body = (await res.json()) as Record<string, unknown>;
       const shape = (b: Record<string, unknown>) => ({ ...b, id: 'P', nonce: 'N', createdAt: 'T' });
       expect({ status: res.status, body: shape(body) }).toEqual({ status: 201, body: shape(served.body as Record<string, unknown>) });
